@@ -1,0 +1,143 @@
+# tsctrace - per-call TSC timing of named functions in unmodified programs.
+#
+#   make            build build/libtsctrace.so
+#   make demo       run the examples under the shim and print their reports
+#   make check      unit tests, program tests, audits; ends with "N passed, N failed"
+#   make check SANITIZE=address,undefined   the same with ASan/UBSan
+#   make bench      overhead benchmarks (ratios against a reference from the same run)
+#   make install    PREFIX=/usr/local DESTDIR= LIBDIR= INCLUDEDIR=
+
+VERSION    := 0.1.0
+PREFIX     ?= /usr/local
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+DESTDIR    ?=
+
+CC      ?= cc
+SANITIZE ?=
+B       := build$(if $(SANITIZE),/san)
+V       ?= 0
+Q       := $(if $(filter 1,$(V)),,@)
+
+BUILD_PKGS := gcc make libc6-dev uthash-dev libunwind-dev
+CHECK_PKGS := $(BUILD_PKGS) libcmocka-dev libjansson-dev jq g++ binutils
+NEED       := sh tests/need-packages.sh
+
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CFLAGS  ?= -O2 -g
+BASE_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) -fPIC -fvisibility=hidden -fno-strict-aliasing \
+	-ftls-model=initial-exec -DTT_VERSION='"$(VERSION)"' -Iinclude -Isrc -MMD -MP
+
+# With SANITIZE everything but the hot path is instrumented (the hot path may not call
+# anything, sanitizer runtimes included); the shim then needs libasan preloaded before it.
+ifneq ($(SANITIZE),)
+SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+
+# Hot-path objects: run inside the trampoline's register contract, so no SSE/x87 code and
+# no calls into libc (audited by `make check`).
+HOT_SRCS := src/hook.c src/thread.c
+HOT_FLAGS := -mgeneral-regs-only -fno-builtin -fno-tree-vectorize -fno-stack-protector
+
+# Pure modules: no globals, unit-tested with cmocka; also linked into the shim.
+PURE_SRCS := src/hist.c src/stats.c src/buf.c src/config.c src/report_path.c \
+	src/report_json.c src/report_text.c
+SHIM_SRCS := $(filter-out $(HOT_SRCS) $(PURE_SRCS),$(wildcard src/*.c))
+ASM_SRCS  := $(wildcard src/*.S)
+
+PURE_OBJS := $(PURE_SRCS:src/%.c=$(B)/%.o)
+SHIM_OBJS := $(SHIM_SRCS:src/%.c=$(B)/%.o) $(HOT_SRCS:src/%.c=$(B)/%.o) \
+	$(ASM_SRCS:src/%.S=$(B)/%.o) $(PURE_OBJS)
+LIB := $(B)/libtsctrace.so
+
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/unit/%)
+
+.PHONY: all deps check-deps check unit progtests audit demo examples bench install uninstall \
+	clean
+all: deps $(LIB)
+
+deps:
+	$(Q)$(NEED) $(BUILD_PKGS)
+
+check-deps:
+	$(Q)$(NEED) $(CHECK_PKGS)
+
+$(B)/%.o: src/%.c | $(B)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -c $< -o $@
+
+$(HOT_SRCS:src/%.c=$(B)/%.o): $(B)/%.o: src/%.c | $(B)
+	@echo "  CC hot  $@"
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(HOT_FLAGS) -c $< -o $@
+
+$(B)/%.o: src/%.S | $(B)
+	@echo "  AS      $@"
+	$(Q)$(CC) $(BASE_CFLAGS) -c $< -o $@
+
+$(LIB): $(SHIM_OBJS) src/libtsctrace.map
+	@echo "  LD      $@"
+	$(Q)$(CC) -shared $(SAN_FLAGS) -o $@ $(SHIM_OBJS) -Wl,-z,now -Wl,-z,noexecstack \
+		-Wl,--version-script=src/libtsctrace.map -Wl,-soname,libtsctrace.so -ldl -lpthread
+
+$(B)/libtt_pure.a: $(PURE_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(B):
+	$(Q)mkdir -p $(B)/unit
+
+# ---- tests --------------------------------------------------------------------------------
+$(B)/unit/%: tests/unit/%.c $(B)/libtt_pure.a | $(B)
+	@echo "  CC test $@"
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SAN_FLAGS) $< -o $@ $(B)/libtt_pure.a \
+		-lcmocka -ljansson -lm
+
+unit: check-deps $(UNIT_BINS)
+	$(Q)sh tests/run-unit.sh $(UNIT_BINS)
+
+progtests: check-deps $(LIB)
+	$(Q)$(MAKE) -s -C tests/prog B=$(abspath $(B))/prog SANITIZE=$(SANITIZE)
+	$(Q)sh tests/prog/run.sh $(abspath $(B))/prog $(abspath $(LIB))
+
+audit: $(LIB)
+	$(Q)sh tests/audit.sh $(B) $(LIB) src/libtsctrace.map
+
+check: check-deps all
+	$(Q)rm -f $(B)/results.txt
+	$(Q)$(MAKE) -s unit progtests audit RESULTS=$(abspath $(B))/results.txt \
+		|| true
+	$(Q)sh tests/summary.sh $(B)/results.txt
+
+# ---- demo, bench --------------------------------------------------------------------------
+demo: all
+	$(Q)$(MAKE) -s -C examples B=$(abspath $(B))/examples LIB=$(abspath $(LIB)) demo
+
+examples: all
+	$(Q)$(MAKE) -s -C examples B=$(abspath $(B))/examples LIB=$(abspath $(LIB))
+
+bench: all
+	$(Q)$(MAKE) -s -C bench B=$(abspath $(B))/bench LIB=$(abspath $(LIB)) run
+
+# ---- install ------------------------------------------------------------------------------
+$(B)/tsctrace.pc: | $(B)
+	$(Q)printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
+		'Name: tsctrace' 'Description: per-call TSC timing of named functions (LD_PRELOAD shim)' \
+		'Version: $(VERSION)' 'Libs: -L$${libdir} -ltsctrace' 'Cflags: -I$${includedir}' > $@
+
+install: all $(B)/tsctrace.pc
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 0755 $(LIB) $(DESTDIR)$(LIBDIR)/libtsctrace.so
+	install -m 0644 include/tsctrace.h $(DESTDIR)$(INCLUDEDIR)/tsctrace.h
+	install -m 0644 $(B)/tsctrace.pc $(DESTDIR)$(PKGCONFIGDIR)/tsctrace.pc
+	@if [ -z "$(DESTDIR)" ] && command -v ldconfig >/dev/null && [ "$$(id -u)" = 0 ]; then \
+		ldconfig; fi
+
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/libtsctrace.so $(DESTDIR)$(INCLUDEDIR)/tsctrace.h \
+		$(DESTDIR)$(PKGCONFIGDIR)/tsctrace.pc
+
+clean:
+	rm -rf $(B)
+
+-include $(wildcard $(B)/*.d)

@@ -1,0 +1,17 @@
+/*
+ * asm.h - symbol macros for the .S files: every asm symbol is a hidden, typed, sized function
+ * (the shim's only exports are its C API and wrappers, see libtsctrace.map).
+ */
+#ifndef TT_ASM_H
+#define TT_ASM_H
+
+#define TT_ENTRY(sym)                 \
+	.globl sym;                   \
+	.hidden sym;                  \
+	.type sym, @function;         \
+	.p2align 4;                   \
+sym:
+
+#define TT_END(sym) .size sym, .- sym
+
+#endif /* TT_ASM_H */

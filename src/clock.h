@@ -1,0 +1,52 @@
+/*
+ * clock.h - what the TSC of this machine can be trusted for (CONTRACT.md section 5): is it
+ * readable and invariant, which fences exist, how fast it ticks, and which trampoline
+ * variant reads it the way TSC_SERIALIZE asks.
+ */
+#ifndef TT_CLOCK_H
+#define TT_CLOCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config.h"
+
+struct tt_clock {
+	bool readable;		/* rdtsc allowed (prctl PR_GET_TSC) */
+	bool invariant;		/* CPUID 80000007H:EDX[8], or constant_tsc + nonstop_tsc */
+	bool hypervisor;	/* CPUID.1:ECX[31] */
+	bool rdtscp;		/* CPUID 80000001H:EDX[27] */
+	char cpu[64];		/* brand string */
+	uint64_t start_tsc;	/* pair taken at start-up ... */
+	uint64_t start_mono_ns;	/* ... with CLOCK_MONOTONIC_RAW */
+	uint64_t start_real_ns;	/* CLOCK_REALTIME at start-up */
+	uint64_t start_wall_ns;	/* CLOCK_MONOTONIC at start-up */
+	int variant;		/* TT_VAR_* in use */
+	const char *serialize;	/* its name for the report */
+};
+
+/* Fill c from CPUID, prctl and /proc/cpuinfo, and take the start-up time pairs. */
+void tt_clock_probe(struct tt_clock *c);
+
+/*
+ * Choose the trampoline variant for the configured serialization, never one that executes
+ * an instruction CPUID does not announce (an explicit TSC_SERIALIZE=rdtscp is honoured when
+ * a probe shows the instruction runs). Prints the informational/warning lines the choice
+ * calls for. Sets c->variant and c->serialize.
+ */
+void tt_clock_choose(struct tt_clock *c, const struct tt_config *cfg);
+
+/*
+ * TSC ticks per second measured between start-up and now against CLOCK_MONOTONIC_RAW. Waits
+ * until at least 2 ms have passed since start-up so that the clock reads' own jitter stays
+ * below 1e-5 of the interval. Returns 0 if the clocks could not be read.
+ */
+uint64_t tt_clock_hz(const struct tt_clock *c);
+
+/* Nanoseconds of a clock (CLOCK_MONOTONIC etc.). */
+uint64_t tt_clock_ns(int clock_id);
+
+/* Serialized TSC read for setup code (not the hot path). */
+uint64_t tt_clock_tsc(void);
+
+#endif /* TT_CLOCK_H */

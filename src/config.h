@@ -1,0 +1,75 @@
+/*
+ * config.h - the TSC_* environment variables (CONTRACT.md section 2) as a struct.
+ *
+ * Parsing is pure: it reads only the envp array it is given and reports each problem through
+ * a callback as one line of text (without the "tsctrace: " prefix), so the shim can print it
+ * and cmocka can check it. A malformed value falls back to the default; a malformed TSC_FUNCS
+ * entry is skipped; unknown TSC_* names are reported (with a suggestion when one is close).
+ */
+#ifndef TT_CONFIG_H
+#define TT_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum tt_format { TT_FMT_TEXT, TT_FMT_JSON };
+
+enum tt_serialize { TT_SER_RDTSCP, TT_SER_LFENCE, TT_SER_MFENCE, TT_SER_CPUID, TT_SER_NONE };
+#define TT_SER_COUNT 5
+
+enum tt_clock_choice { TT_CLK_AUTO, TT_CLK_TSC, TT_CLK_MONOTONIC };
+
+enum tt_pin_mode { TT_PIN_FIRST, TT_PIN_SPREAD, TT_PIN_NONE, TT_PIN_LIST };
+
+enum tt_hook_mode { TT_HOOK_AUTO, TT_HOOK_INLINE, TT_HOOK_GOT };
+
+#define TT_CONFIG_MAX_CPUS 1024
+#define TT_CONFIG_MAX_CALLERS 32
+
+/* One TSC_FUNCS entry: `name`, `name@VERSION`, `object:name`, or a glob, possibly combined. */
+struct tt_func_spec {
+	char *name;	/* symbol name or glob pattern; never empty */
+	char *version;	/* after '@', or NULL */
+	char *object;	/* before ':', or NULL */
+	bool glob;	/* name contains *, ? or [ */
+};
+
+struct tt_config {
+	struct tt_func_spec *funcs;	/* duplicates merged, in first-seen order */
+	size_t nfuncs;
+	char *output;			/* TSC_OUTPUT template, or NULL for the default */
+	enum tt_format format;
+	enum tt_serialize serialize;
+	bool serialize_set;		/* TSC_SERIALIZE given (and valid) */
+	enum tt_clock_choice clock;
+	enum tt_pin_mode pin;
+	uint64_t pin_cpus[TT_CONFIG_MAX_CPUS / 64];	/* TT_PIN_LIST: bit per CPU */
+	bool overhead_auto;		/* TSC_OVERHEAD=auto (default) */
+	uint64_t overhead_ticks;	/* when !overhead_auto */
+	enum tt_hook_mode hook;
+	unsigned int callers;		/* 0..32 */
+	int dump_signal;		/* signal number, 0 when unset */
+	bool quiet;
+};
+
+/* Receives one diagnostic line (no prefix, no newline). */
+typedef void (*tt_config_diag_fn)(void *ctx, const char *line);
+
+/*
+ * Fill cfg from envp (NULL-terminated "NAME=value" strings; other variables are ignored).
+ * Every problem is passed to diag once. Returns 0, or -ENOMEM (cfg then holds the defaults and
+ * no function). cfg owns its memory: release it with tt_config_free().
+ */
+int tt_config_parse(char *const envp[], struct tt_config *cfg, tt_config_diag_fn diag, void *ctx);
+
+/* Release what tt_config_parse allocated; cfg is left at the defaults with no function. */
+void tt_config_free(struct tt_config *cfg);
+
+/* The variable's name for a serialize mode, e.g. "rdtscp". */
+const char *tt_config_serialize_name(enum tt_serialize s);
+
+/* True when a TT_PIN_LIST config allows CPU `cpu`. */
+bool tt_config_pin_has(const struct tt_config *cfg, unsigned int cpu);
+
+#endif /* TT_CONFIG_H */

@@ -1,0 +1,235 @@
+/*
+ * elfdyn.c - see elfdyn.h. Runs at start-up and after dlopen, never on the hot path.
+ *
+ * Pointers in the dynamic section: glibc rewrites them to run-time addresses when it
+ * relocates an object, but not in every object (the vDSO, some loaders keep offsets), so a
+ * value below the load bias is taken as an offset.
+ */
+#include <string.h>
+
+#include "elfdyn.h"
+
+static const void *dyn_ptr(const struct tt_elf *o, ElfW(Addr) v)
+{
+	return (const void *)(v < o->base ? o->base + v : v);
+}
+
+/* Number of symbols from DT_GNU_HASH: one past the highest index any chain reaches. */
+static size_t gnu_hash_nsyms(const uint32_t *h)
+{
+	uint32_t nbuckets = h[0], symoffset = h[1], bloom_size = h[2];
+	const uint32_t *buckets = h + 4 + bloom_size * (sizeof(ElfW(Addr)) / 4);
+	const uint32_t *chain = buckets + nbuckets;
+	uint32_t i, last = 0;
+
+	for (i = 0; i < nbuckets; i++)
+		if (buckets[i] > last)
+			last = buckets[i];
+	if (last < symoffset)
+		return symoffset;
+	while (!(chain[last - symoffset] & 1))
+		last++;
+	return (size_t)last + 1;
+}
+
+int tt_elf_open(const struct dl_phdr_info *info, struct tt_elf *o)
+{
+	const ElfW(Dyn) *dyn = NULL;
+	const uint32_t *gnu_hash = NULL, *sysv_hash = NULL;
+	size_t relasz = 0, pltrelsz = 0, i;
+
+	memset(o, 0, sizeof(*o));
+	o->name = info->dlpi_name ? info->dlpi_name : "";
+	o->base = info->dlpi_addr;
+	o->phdr = info->dlpi_phdr;
+	o->phnum = info->dlpi_phnum;
+	for (i = 0; i < o->phnum; i++) {
+		if (o->phdr[i].p_type == PT_DYNAMIC)
+			dyn = (const ElfW(Dyn) *)(o->base + o->phdr[i].p_vaddr);
+		if (o->phdr[i].p_type == PT_GNU_RELRO) {
+			o->relro_start = o->base + o->phdr[i].p_vaddr;
+			o->relro_end = o->relro_start + o->phdr[i].p_memsz;
+		}
+	}
+	if (!dyn)
+		return -1;
+	for (; dyn->d_tag != DT_NULL; dyn++) {
+		switch (dyn->d_tag) {
+		case DT_SYMTAB: o->symtab = dyn_ptr(o, dyn->d_un.d_ptr); break;
+		case DT_STRTAB: o->strtab = dyn_ptr(o, dyn->d_un.d_ptr); break;
+		case DT_STRSZ: o->strsz = dyn->d_un.d_val; break;
+		case DT_GNU_HASH: gnu_hash = dyn_ptr(o, dyn->d_un.d_ptr); break;
+		case DT_HASH: sysv_hash = dyn_ptr(o, dyn->d_un.d_ptr); break;
+		case DT_VERSYM: o->versym = dyn_ptr(o, dyn->d_un.d_ptr); break;
+		case DT_VERDEF: o->verdef = dyn_ptr(o, dyn->d_un.d_ptr); break;
+		case DT_VERNEED: o->verneed = dyn_ptr(o, dyn->d_un.d_ptr); break;
+		case DT_RELA: o->rela = dyn_ptr(o, dyn->d_un.d_ptr); break;
+		case DT_RELASZ: relasz = dyn->d_un.d_val; break;
+		case DT_JMPREL: o->jmprel = dyn_ptr(o, dyn->d_un.d_ptr); break;
+		case DT_PLTRELSZ: pltrelsz = dyn->d_un.d_val; break;
+		default: break;
+		}
+	}
+	if (!o->symtab || !o->strtab)
+		return -1;
+	if (sysv_hash)
+		o->nsyms = sysv_hash[1];
+	else if (gnu_hash)
+		o->nsyms = gnu_hash_nsyms(gnu_hash);
+	o->nrela = o->rela ? relasz / sizeof(ElfW(Rela)) : 0;
+	o->njmprel = o->jmprel ? pltrelsz / sizeof(ElfW(Rela)) : 0;
+	return 0;
+}
+
+const char *tt_elf_sym_name(const struct tt_elf *o, size_t i)
+{
+	ElfW(Word) off = o->symtab[i].st_name;
+
+	return off < o->strsz ? o->strtab + off : "";
+}
+
+const char *tt_elf_def_version(const struct tt_elf *o, size_t i)
+{
+	const ElfW(Verdef) *vd = o->verdef;
+	ElfW(Half) ndx;
+
+	if (!o->versym || !vd)
+		return NULL;
+	ndx = o->versym[i] & 0x7fff;
+	if (ndx <= 1)
+		return NULL;
+	for (;;) {
+		if (vd->vd_ndx == ndx) {
+			const ElfW(Verdaux) *aux = (const void *)((const char *)vd + vd->vd_aux);
+
+			return o->strtab + aux->vda_name;
+		}
+		if (!vd->vd_next)
+			return NULL;
+		vd = (const void *)((const char *)vd + vd->vd_next);
+	}
+}
+
+const char *tt_elf_ref_version(const struct tt_elf *o, size_t i)
+{
+	const ElfW(Verneed) *vn = o->verneed;
+	ElfW(Half) ndx;
+
+	if (!o->versym || !vn)
+		return NULL;
+	ndx = o->versym[i] & 0x7fff;
+	if (ndx <= 1)
+		return NULL;
+	for (;;) {
+		const ElfW(Vernaux) *aux = (const void *)((const char *)vn + vn->vn_aux);
+		ElfW(Half) k;
+
+		for (k = 0; k < vn->vn_cnt; k++) {
+			if (aux->vna_other == ndx)
+				return o->strtab + aux->vna_name;
+			aux = (const void *)((const char *)aux + aux->vna_next);
+		}
+		if (!vn->vn_next)
+			return NULL;
+		vn = (const void *)((const char *)vn + vn->vn_next);
+	}
+}
+
+const ElfW(Sym) *tt_elf_lookup(const struct tt_elf *o, const char *name, const char *version)
+{
+	size_t i;
+
+	for (i = 1; i < o->nsyms; i++) {
+		const ElfW(Sym) *s = &o->symtab[i];
+		unsigned char bind = ELF64_ST_BIND(s->st_info);
+		const char *v;
+
+		if (s->st_shndx == SHN_UNDEF || (bind != STB_GLOBAL && bind != STB_WEAK &&
+						 bind != STB_GNU_UNIQUE))
+			continue;
+		if (strcmp(tt_elf_sym_name(o, i), name) != 0)
+			continue;
+		v = tt_elf_def_version(o, i);
+		if (version) {
+			if (v && strcmp(v, version) == 0)
+				return s;
+		} else if (!o->versym || !(o->versym[i] & 0x8000)) {
+			if (o->versym && (o->versym[i] & 0x7fff) == 0)
+				continue;	/* local */
+			return s;
+		}
+	}
+	return NULL;
+}
+
+void *tt_elf_sym_addr(const struct tt_elf *o, const ElfW(Sym) *sym)
+{
+	uintptr_t addr = o->base + sym->st_value;
+
+	if (ELF64_ST_TYPE(sym->st_info) == STT_GNU_IFUNC)
+		return ((void *(*)(void))addr)();
+	return (void *)addr;
+}
+
+bool tt_elf_in_exec(const struct tt_elf *o, uintptr_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < o->phnum; i++) {
+		const ElfW(Phdr) *p = &o->phdr[i];
+
+		if (p->p_type == PT_LOAD && (p->p_flags & PF_X) &&
+		    addr >= o->base + p->p_vaddr && addr < o->base + p->p_vaddr + p->p_memsz)
+			return true;
+	}
+	return false;
+}
+
+void *tt_elf_find_ret(const struct tt_elf *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->phnum; i++) {
+		const ElfW(Phdr) *p = &o->phdr[i];
+		const unsigned char *c;
+
+		if (p->p_type != PT_LOAD || !(p->p_flags & PF_X) || !(p->p_flags & PF_R))
+			continue;
+		c = memchr((const void *)(o->base + p->p_vaddr), 0xc3, p->p_filesz);
+		if (c)
+			return (void *)c;
+	}
+	return NULL;
+}
+
+struct foreach_ctx {
+	int (*fn)(struct tt_elf *o, void *ctx);
+	void *ctx;
+};
+
+static int foreach_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct foreach_ctx *c = arg;
+	struct tt_elf o;
+
+	(void)size;
+	if (tt_elf_open(info, &o) < 0)
+		return 0;
+	return c->fn(&o, c->ctx);
+}
+
+int tt_elf_foreach(int (*fn)(struct tt_elf *o, void *ctx), void *ctx)
+{
+	struct foreach_ctx c = { fn, ctx };
+
+	return dl_iterate_phdr(foreach_cb, &c);
+}
+
+bool tt_elf_is_loader(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return strncmp(base, "ld-linux", 8) == 0 || strncmp(base, "ld64.so", 7) == 0 ||
+	       strncmp(base, "ld.so", 5) == 0;
+}

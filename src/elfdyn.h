@@ -1,0 +1,70 @@
+/*
+ * elfdyn.h - reading a loaded object's dynamic section: its symbols, versions, relocations
+ * and RELRO range, straight from memory (what dl_iterate_phdr shows), without the dl*
+ * functions: they take the loader lock, set dlerror state the program may read, and answer
+ * differently depending on who calls them.
+ */
+#ifndef TT_ELFDYN_H
+#define TT_ELFDYN_H
+
+#include <elf.h>
+#include <link.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct tt_elf {
+	const char *name;		/* file name as the loader has it ("" for the program) */
+	uintptr_t base;			/* load bias */
+	const ElfW(Phdr) *phdr;
+	size_t phnum;
+	const ElfW(Sym) *symtab;
+	const char *strtab;
+	size_t strsz;
+	size_t nsyms;			/* from the hash table */
+	const ElfW(Half) *versym;	/* may be NULL */
+	const ElfW(Verdef) *verdef;	/* may be NULL */
+	const ElfW(Verneed) *verneed;	/* may be NULL */
+	const ElfW(Rela) *rela;		/* DT_RELA: GLOB_DAT lives here */
+	size_t nrela;
+	const ElfW(Rela) *jmprel;	/* DT_JMPREL: JUMP_SLOT */
+	size_t njmprel;
+	uintptr_t relro_start, relro_end;	/* PT_GNU_RELRO, 0 when none */
+};
+
+/* Fill o from a dl_iterate_phdr entry. Returns 0, or -1 when it has no usable dynamic
+ * section (the vDSO, a static program). */
+int tt_elf_open(const struct dl_phdr_info *info, struct tt_elf *o);
+
+/* The exported definition of name in o: a function (FUNC or IFUNC) or any other defined
+ * symbol (check its type). version NULL: the default version or an unversioned symbol;
+ * otherwise the version of that name. Returns the symbol or NULL. */
+const ElfW(Sym) *tt_elf_lookup(const struct tt_elf *o, const char *name, const char *version);
+
+/* Name of symbol index i of o. */
+const char *tt_elf_sym_name(const struct tt_elf *o, size_t i);
+
+/* Version name of the definition at symbol index i (NULL when unversioned). */
+const char *tt_elf_def_version(const struct tt_elf *o, size_t i);
+
+/* Version an undefined reference at symbol index i requires (NULL when none). */
+const char *tt_elf_ref_version(const struct tt_elf *o, size_t i);
+
+/* Run-time address of a defined symbol: for an IFUNC, the implementation its resolver
+ * picks for this CPU (the resolver is called). */
+void *tt_elf_sym_addr(const struct tt_elf *o, const ElfW(Sym) *sym);
+
+/* True if addr lies in one of o's executable PT_LOAD segments. */
+bool tt_elf_in_exec(const struct tt_elf *o, uintptr_t addr);
+
+/* First byte 0xc3 (`ret`) in o's executable segments, or NULL. */
+void *tt_elf_find_ret(const struct tt_elf *o);
+
+/* Iterate loaded objects in load order: fn(o, ctx) returns nonzero to stop (and that value
+ * is returned). Objects without a dynamic section are skipped. */
+int tt_elf_foreach(int (*fn)(struct tt_elf *o, void *ctx), void *ctx);
+
+/* True if the path names the dynamic loader (ld-linux*, ld64.so*). */
+bool tt_elf_is_loader(const char *path);
+
+#endif /* TT_ELFDYN_H */

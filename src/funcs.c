@@ -1,0 +1,191 @@
+/*
+ * funcs.c - the table of traced functions.
+ *
+ * The trampoline knows a function only by its stub number, so the hot path needs no look-up:
+ * tt_func_target[i] is the real address behind stub i. Configuration, the dl* wrappers and the
+ * report find entries by name or by address through two uthash tables. Entries are added at
+ * start-up and when dlopen brings a pending name; they are never removed, so an index stays
+ * valid for the whole run (a function of an unloaded object keeps its data in the report).
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "funcs.h"
+
+void *tt_func_target[TT_MAX_FUNCS];
+uint64_t tt_func_first[TT_MAX_FUNCS] = { [0 ... TT_MAX_FUNCS - 1] = UINT64_MAX };
+
+/* One per variant, in TT_VAR_* order (tramp_stubs.S). */
+extern char tt_stubs_rdtscp[], tt_stubs_lfence[], tt_stubs_mfence[], tt_stubs_cpuid[],
+	tt_stubs_cpuid_nordtscp[], tt_stubs_none[];
+static char *const stub_pools[TT_VAR_COUNT] = {
+	tt_stubs_rdtscp, tt_stubs_lfence, tt_stubs_mfence,
+	tt_stubs_cpuid, tt_stubs_cpuid_nordtscp, tt_stubs_none,
+};
+
+/* An alias name pointing at an entry: "memmove" -> the "memcpy|memmove" entry. */
+struct alias {
+	char *name;
+	struct tt_func *func;
+	UT_hash_handle hh;
+};
+
+static struct tt_func entries[TT_MAX_FUNCS];
+static uint32_t nentries = 1;	/* index 0: calibration */
+static struct alias *by_name;
+static struct tt_func *by_addr;
+static int variant = TT_VAR_RDTSCP;
+static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void tt_funcs_lock(void)
+{
+	pthread_mutex_lock(&table_lock);
+}
+
+void tt_funcs_unlock(void)
+{
+	pthread_mutex_unlock(&table_lock);
+}
+
+void tt_funcs_set_variant(int v)
+{
+	if (v >= 0 && v < TT_VAR_COUNT)
+		variant = v;
+}
+
+void *tt_funcs_stub(uint32_t index)
+{
+	return stub_pools[variant] + (size_t)index * TT_STUB_SIZE;
+}
+
+bool tt_funcs_is_stub(const void *addr)
+{
+	const char *p = addr;
+	int v;
+
+	for (v = 0; v < TT_VAR_COUNT; v++)
+		if (p >= stub_pools[v] && p < stub_pools[v] + TT_MAX_FUNCS * TT_STUB_SIZE)
+			return true;
+	return false;
+}
+
+void *tt_funcs_real_for_stub(const void *addr)
+{
+	const char *p = addr, *pool = stub_pools[variant];
+	size_t i;
+
+	if (p < pool || p >= pool + TT_MAX_FUNCS * TT_STUB_SIZE)
+		return NULL;
+	i = (size_t)(p - pool) / TT_STUB_SIZE;
+	if ((size_t)(p - pool) % TT_STUB_SIZE || i == 0 || i >= nentries)
+		return NULL;
+	return tt_func_target[i];
+}
+
+static int add_alias(const char *name, struct tt_func *f)
+{
+	struct alias *a = calloc(1, sizeof(*a));
+
+	if (!a || !(a->name = strdup(name))) {
+		free(a);
+		return -1;
+	}
+	a->func = f;
+	HASH_ADD_KEYPTR(hh, by_name, a->name, strlen(a->name), a);
+	return 0;
+}
+
+/* "memcpy" + "memmove" -> "memcpy|memmove" */
+static void append_name(struct tt_func *f, const char *name)
+{
+	size_t n = strlen(f->name) + strlen(name) + 2;
+	char *joined = malloc(n);
+
+	if (!joined)
+		return;
+	snprintf(joined, n, "%s|%s", f->name, name);
+	free(f->name);
+	f->name = joined;
+}
+
+struct tt_func *tt_funcs_add(const char *name, void *addr, const char *symbol,
+			     const char *object, const char *version, bool *is_alias)
+{
+	struct tt_func *f = NULL;
+	struct alias *a;
+
+	*is_alias = false;
+	tt_funcs_lock();
+	HASH_FIND_STR(by_name, name, a);
+	if (a) {
+		f = a->func;
+		goto out;
+	}
+	HASH_FIND(hh_addr, by_addr, &addr, sizeof(addr), f);
+	if (f) {
+		if (add_alias(name, f) == 0)
+			append_name(f, name);
+		*is_alias = true;
+		goto out;
+	}
+	if (nentries >= TT_MAX_FUNCS)
+		goto out;
+	f = &entries[nentries];
+	f->name = strdup(name);
+	f->symbol = strdup(symbol ? symbol : name);
+	f->object = strdup(object ? object : "?");
+	f->version = version ? strdup(version) : NULL;
+	if (!f->name || !f->symbol || !f->object || (version && !f->version) ||
+	    add_alias(name, f) < 0) {
+		free(f->version);
+		free(f->name);
+		free(f->symbol);
+		free(f->object);
+		memset(f, 0, sizeof(*f));
+		f = NULL;
+		goto out;
+	}
+	f->index = nentries;
+	f->addr = addr;
+	f->hook = "got";
+	tt_func_target[f->index] = addr;
+	HASH_ADD(hh_addr, by_addr, addr, sizeof(f->addr), f);
+	__atomic_store_n(&nentries, nentries + 1, __ATOMIC_RELEASE);
+out:
+	tt_funcs_unlock();
+	return f;
+}
+
+struct tt_func *tt_funcs_by_name(const char *name)
+{
+	struct alias *a;
+
+	tt_funcs_lock();
+	HASH_FIND_STR(by_name, name, a);
+	tt_funcs_unlock();
+	return a ? a->func : NULL;
+}
+
+void *tt_funcs_stub_for(void *addr)
+{
+	struct tt_func *f;
+
+	if (!addr)
+		return addr;
+	tt_funcs_lock();
+	HASH_FIND(hh_addr, by_addr, &addr, sizeof(addr), f);
+	tt_funcs_unlock();
+	return f ? tt_funcs_stub(f->index) : addr;
+}
+
+uint32_t tt_funcs_count(void)
+{
+	return __atomic_load_n(&nentries, __ATOMIC_ACQUIRE);
+}
+
+struct tt_func *tt_funcs_get(uint32_t index)
+{
+	return index > 0 && index < tt_funcs_count() ? &entries[index] : NULL;
+}

@@ -1,0 +1,72 @@
+/*
+ * funcs.h - the traced functions: a dense array indexed by stub number (what the trampoline
+ * knows) and a uthash table by name and by address (what configuration, dlsym and the report
+ * ask). Index 0 is the overhead calibration function and never appears in a report.
+ */
+#ifndef TT_FUNCS_H
+#define TT_FUNCS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <uthash.h>
+
+#include "tramp_layout.h"
+
+struct tt_func {
+	uint32_t index;		/* stub number */
+	char *name;		/* as named by the user; "a|b" when two names share the address */
+	char *symbol;		/* symbol found at the address */
+	char *object;		/* file of the defining object */
+	void *addr;		/* the real function */
+	char *version;		/* version of the definition (GLIBC_2.14), NULL if none */
+	uint64_t slots;		/* GOT slots redirected to it so far */
+	const char *hook;	/* "got" */
+	UT_hash_handle hh;	/* by name (each alias gets an entry in tt_funcs_alias) */
+	UT_hash_handle hh_addr;	/* by address */
+};
+
+/* Read by tramp_body.S: the real function behind stub i. */
+extern void *tt_func_target[TT_MAX_FUNCS];
+
+/* Raw ticks of the process's very first completed call of function i; UINT64_MAX if none. */
+extern uint64_t tt_func_first[TT_MAX_FUNCS];
+
+/* Stub address of function index in the trampoline variant chosen at start-up. */
+void *tt_funcs_stub(uint32_t index);
+
+/* Choose the trampoline variant (TT_VAR_*); before any stub is handed out. */
+void tt_funcs_set_variant(int variant);
+
+/* True if addr is one of our stubs (of any variant). */
+bool tt_funcs_is_stub(const void *addr);
+
+/*
+ * Add a function, or find the one already at addr (then `name` is added as an alias:
+ * "memcpy|memmove"). symbol/object may be NULL. Returns the entry or NULL when the table
+ * is full or memory ran out. Takes the table lock.
+ */
+struct tt_func *tt_funcs_add(const char *name, void *addr, const char *symbol,
+			     const char *object, const char *version, bool *is_alias);
+
+/* The function named `name` (an alias counts), or NULL. Takes the table lock. */
+struct tt_func *tt_funcs_by_name(const char *name);
+
+/* The stub for a real address if it is traced, else addr itself. Takes the table lock. */
+void *tt_funcs_stub_for(void *addr);
+
+/* The real address behind a stub, or NULL if addr is not an assigned stub. */
+void *tt_funcs_real_for_stub(const void *addr);
+
+/* Number of indexes in use, including the calibration function (so user functions are
+ * 1..tt_funcs_count()-1). */
+uint32_t tt_funcs_count(void);
+
+/* Entry of index i (1 <= i < tt_funcs_count()). */
+struct tt_func *tt_funcs_get(uint32_t index);
+
+/* Lock protecting the table (also used by got.c while it patches). */
+void tt_funcs_lock(void);
+void tt_funcs_unlock(void);
+
+#endif /* TT_FUNCS_H */

@@ -1,0 +1,151 @@
+/*
+ * hook.c - the C the trampolines call: recording a finished call, and the first-call path.
+ *
+ * Hot path. Built with -mgeneral-regs-only: the trampoline keeps the callee's return value in
+ * xmm0/xmm1/st0/st1 and the caller's vector arguments untouched, so no code here may use a
+ * vector or x87 register. It calls no libc (memory comes from raw mmap), so errno and every
+ * libc lock are left alone; `make check` audits the object's undefined symbols.
+ *
+ * tt_hook_exit runs once per traced call, after the second TSC read: a few loads, the
+ * histogram increment, no branch that depends on more than this call.
+ */
+#include <pthread.h>
+
+#include "funcs.h"
+#include "hist.h"
+#include "sys.h"
+#include "thread.h"
+
+__thread struct tt_tls tt_tls __attribute__((tls_model("initial-exec"))) = {
+	.cpu_aux = UINT32_MAX,
+};
+
+_Static_assert(__builtin_offsetof(struct tt_tls, top) == TT_TLS_TOP, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_tls, limit) == TT_TLS_LIMIT, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_tls, stats) == TT_TLS_STATS, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_tls, in_shim) == TT_TLS_IN_SHIM, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_frame, ret) == TT_FRAME_RET, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_frame, start_ticks) == TT_FRAME_START, "layout");
+_Static_assert(__builtin_offsetof(struct tt_frame, sp) == TT_FRAME_SP, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_frame, stat) == TT_FRAME_STAT, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_frame, rbx) == TT_FRAME_RBX, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_frame, func) == TT_FRAME_FUNC, "tramp_layout.h");
+_Static_assert(sizeof(struct tt_frame) == TT_FRAME_SIZE, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_fstat, calls) == TT_FSTAT_CALLS, "tramp_layout.h");
+
+void tt_hook_exit(struct tt_frame *f, uint64_t raw, uint32_t aux) __attribute__((visibility("hidden")));
+int tt_hook_slow(uint32_t func) __attribute__((visibility("hidden")));
+
+/*
+ * Frames above f belong to calls that were left without returning (longjmp, an exception, a
+ * signal handler that jumped out): count them as unwound and drop them.
+ */
+static void __attribute__((noinline)) drop_abandoned(struct tt_frame *f, struct tt_frame *top)
+{
+	struct tt_frame *dead;
+
+	for (dead = f + 1; dead < top; dead++)
+		TT_OWNER_ADD(dead->stat->unwound, 1);
+}
+
+/* First completed call of a function in this thread: the cold sample, kept out. */
+static void __attribute__((noinline)) record_cold(struct tt_fstat *s, uint32_t func,
+						   uint64_t raw)
+{
+	uint64_t none = UINT64_MAX;
+
+	TT_OWNER_ADD(s->dropped, 1);
+	__atomic_store_n(&s->warm, 1, __ATOMIC_RELAXED);
+	if (func < TT_MAX_FUNCS && s != &tt_thread_sink)
+		__atomic_compare_exchange_n(&tt_func_first[func], &none, raw, false,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
+/*
+ * Called by the return body with the call's frame, its raw duration and the CPU id at the
+ * end (UINT32_MAX when the variant cannot tell). Releases the frame and records the sample.
+ */
+void tt_hook_exit(struct tt_frame *f, uint64_t raw, uint32_t aux)
+{
+	struct tt_fstat *s = f->stat;
+	uint32_t func = (uint32_t)f->func;
+	struct tt_frame *top = tt_tls.top;
+
+	if (__builtin_expect(top != f + 1, 0))
+		drop_abandoned(f, top);
+	__atomic_store_n(&tt_tls.top, f, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+
+	if (aux != tt_tls.cpu_aux && aux != UINT32_MAX) {
+		/* Ended on another CPU than the last call: two TSCs mixed, do not time it. */
+		uint32_t was = tt_tls.cpu_aux;
+
+		tt_tls.cpu_aux = aux;
+		if (was != UINT32_MAX) {
+			TT_OWNER_ADD(s->migrated, 1);
+			return;
+		}
+	}
+	if (__builtin_expect(!s->warm, 0)) {
+		record_cold(s, func, raw);
+		return;
+	}
+	tt_hist_record(&s->hist, raw);
+}
+
+static int setup_thread(void)
+{
+	size_t bytes = sizeof(struct tt_thread);
+	struct tt_thread *t;
+
+	bytes = (bytes + 4095) & ~(size_t)4095;
+	t = tt_sys_mmap(NULL, bytes, 3 /* PROT_READ | PROT_WRITE */,
+			0x22 /* MAP_PRIVATE | MAP_ANONYMOUS */ | 0x4000 /* MAP_NORESERVE */, -1, 0);
+	if (!t)
+		return -1;
+	t->map_bytes = bytes;
+	t->tid = tt_sys_gettid();
+	tt_tls.thread = t;
+	tt_tls.stats = t->stats;
+	tt_tls.top = t->frames;
+	tt_thread_register(t);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	tt_tls.limit = t->frames + TT_SHADOW_FRAMES;
+	return 0;
+}
+
+/*
+ * The trampoline's slow path, with every argument register saved: set up this thread, or
+ * this function in this thread, then answer 0 (take the fast path now) or 1 (call the
+ * function untimed: shadow stack full, or out of memory).
+ */
+int tt_hook_slow(uint32_t func)
+{
+	uint8_t was = tt_shim_enter();
+	struct tt_fstat *s;
+	int answer = 1;
+
+	if (tt_tls.failed || func >= TT_MAX_FUNCS)
+		goto out;
+	if (!tt_tls.limit && setup_thread() < 0) {
+		tt_tls.failed = 1;
+		goto out;
+	}
+	s = tt_tls.stats[func];
+	if (!s) {
+		s = tt_fstat_new(func);
+		if (!s)
+			goto out;
+		__atomic_store_n(&tt_tls.stats[func], s, __ATOMIC_RELEASE);
+	}
+	if (tt_tls.top >= tt_tls.limit) {
+		/* Deeper than the shadow stack: counted, not timed. */
+		TT_OWNER_ADD(s->calls, 1);
+		TT_OWNER_ADD(s->dropped, 1);
+		goto out;
+	}
+	answer = 0;
+out:
+	tt_shim_leave(was);
+	return answer;
+}

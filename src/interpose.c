@@ -1,0 +1,173 @@
+/*
+ * interpose.c - the dl* functions the shim exports in front of libc's.
+ *
+ * dlopen/dlmopen: objects loaded later must have their GOTs patched (and may define names
+ * that were not found at start-up) before the caller gets the handle.
+ * dlsym/dlvsym: a pointer to a traced function must lead through its trampoline, or calls
+ * made through it would be missed.
+ *
+ * glibc's dl* functions look at their return address to know who called: RTLD_NEXT means
+ * "after the caller's object", dlopen searches the caller's RUNPATH and expands $ORIGIN
+ * relative to it, and RTLD_DEFAULT uses the caller's namespace. A wrapper that simply called
+ * them would make every answer the shim's. So the real function is entered with a `ret` byte
+ * of the caller's own object as its return address (tt_call_via in calib.S): glibc sees the
+ * caller, then returns through that byte back to us.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <string.h>
+
+#include "elfdyn.h"
+#include "funcs.h"
+#include "lifecycle.h"
+#include "thread.h"
+
+#define TT_EXPORT __attribute__((visibility("default")))
+
+void *tt_call_via(void *fn, void *gadget, const void *a, const void *b, const void *c,
+		  const void *d);
+
+static struct {
+	void *dlopen, *dlmopen, *dlsym, *dlvsym;
+	bool done;
+} real;
+
+struct find_real {
+	const char *name;
+	void *addr;
+};
+
+static int find_real_cb(struct tt_elf *o, void *arg)
+{
+	struct find_real *f = arg;
+	const ElfW(Sym) *s;
+
+	if (tt_elf_in_exec(o, (uintptr_t)&find_real_cb))
+		return 0;	/* our own wrapper */
+	s = tt_elf_lookup(o, f->name, NULL);
+	if (!s || ELF64_ST_TYPE(s->st_info) != STT_FUNC)
+		return 0;
+	f->addr = (void *)(o->base + s->st_value);
+	return 1;
+}
+
+static void *find_real(const char *name)
+{
+	struct find_real f = { name, NULL };
+
+	tt_elf_foreach(find_real_cb, &f);
+	return f.addr;
+}
+
+static void find_reals(void)
+{
+	if (__atomic_load_n(&real.done, __ATOMIC_ACQUIRE))
+		return;
+	real.dlopen = find_real("dlopen");
+	real.dlmopen = find_real("dlmopen");
+	real.dlsym = find_real("dlsym");
+	real.dlvsym = find_real("dlvsym");
+	__atomic_store_n(&real.done, true, __ATOMIC_RELEASE);
+}
+
+struct find_gadget {
+	uintptr_t caller;
+	void *gadget;
+};
+
+static int find_gadget_cb(struct tt_elf *o, void *arg)
+{
+	struct find_gadget *g = arg;
+
+	if (!tt_elf_in_exec(o, g->caller))
+		return 0;
+	g->gadget = tt_elf_find_ret(o);
+	return 1;
+}
+
+/* Call fn(a, b, c, d) so that it sees `caller` (an address in the calling object). */
+static void *call_as(const void *caller, void *fn, const void *a, const void *b,
+		     const void *c, const void *d)
+{
+	struct find_gadget g = { (uintptr_t)caller, NULL };
+
+	if (!fn) {
+		errno = ENOSYS;
+		return NULL;
+	}
+	tt_elf_foreach(find_gadget_cb, &g);
+	if (!g.gadget)	/* no `ret` byte in the caller: answer as ourselves, the best we can */
+		return ((void *(*)(const void *, const void *, const void *, const void *))fn)(
+			a, b, c, d);
+	return tt_call_via(fn, g.gadget, a, b, c, d);
+}
+
+/* After a successful load: patch, keeping errno as the real call left it. */
+static void loaded(void)
+{
+	int saved = errno;
+	uint8_t was = tt_shim_enter();
+
+	tt_lifecycle_objects_changed();
+	tt_shim_leave(was);
+	errno = saved;
+}
+
+TT_EXPORT void *dlopen(const char *file, int mode)
+{
+	const void *caller = __builtin_return_address(0);
+	void *h;
+
+	tt_lifecycle_ensure();
+	find_reals();
+	h = call_as(caller, real.dlopen, file, (const void *)(intptr_t)mode, NULL, NULL);
+	if (h)
+		loaded();
+	return h;
+}
+
+TT_EXPORT void *dlmopen(Lmid_t lmid, const char *file, int mode)
+{
+	const void *caller = __builtin_return_address(0);
+	void *h;
+
+	tt_lifecycle_ensure();
+	find_reals();
+	h = call_as(caller, real.dlmopen, (const void *)lmid, file,
+		    (const void *)(intptr_t)mode, NULL);
+	if (h)
+		loaded();
+	return h;
+}
+
+TT_EXPORT void *dlsym(void *handle, const char *name)
+{
+	const void *caller = __builtin_return_address(0);
+	void *r;
+
+	find_reals();
+	r = call_as(caller, real.dlsym, handle, name, NULL, NULL);
+	if (r && tt_active()) {
+		int saved = errno;
+
+		r = tt_funcs_stub_for(r);
+		errno = saved;
+	}
+	return r;
+}
+
+TT_EXPORT void *dlvsym(void *handle, const char *name, const char *version)
+{
+	const void *caller = __builtin_return_address(0);
+	void *r;
+
+	find_reals();
+	r = call_as(caller, real.dlvsym, handle, name, version, NULL);
+	if (r && tt_active()) {
+		int saved = errno;
+
+		r = tt_funcs_stub_for(r);
+		errno = saved;
+	}
+	return r;
+}

@@ -1,0 +1,259 @@
+/*
+ * lifecycle.c - start-up, the report at exit, and fork.
+ *
+ * Start-up order (the constructor, or the first dl* wrapper called before it): stay off in
+ * a secure-execution process; read TSC_*; stay off without TSC_FUNCS; check the TSC; choose
+ * the trampoline variant; resolve the names; calibrate the overhead on this thread; patch
+ * the GOTs, after which calls are traced. The report is written once, from our destructor,
+ * which _dl_fini runs at exit() from any thread and at return from main, after the
+ * program's own atexit handlers and the destructors of the libraries loaded after us.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "funcs.h"
+#include "got.h"
+#include "lifecycle.h"
+#include "log.h"
+#include "overhead.h"
+#include "report.h"
+#include "resolve.h"
+#include "thread.h"
+#include "tsctrace.h"
+
+#define CALIBRATION_CALLS 10000	/* ~0.5 ms at ~100 ticks a call */
+
+enum state { TT_UNINIT, TT_STARTING, TT_OFF, TT_ON, TT_REPORTING, TT_DONE };
+
+extern char **environ;
+
+static int state = TT_UNINIT;
+static struct tt_run run;
+static pthread_mutex_t patch_lock = PTHREAD_MUTEX_INITIALIZER;
+
+bool tt_active(void)
+{
+	int s = __atomic_load_n(&state, __ATOMIC_ACQUIRE);
+
+	return s == TT_ON || s == TT_REPORTING || s == TT_DONE;
+}
+
+static void diag(void *ctx, const char *line)
+{
+	(void)ctx;
+	tt_warn("%s", line);
+}
+
+/* argv from /proc/self/cmdline: the constructor's own argv may be rewritten by the program
+ * before the report is written (setproctitle). */
+static void read_argv(void)
+{
+	static char buf[65536];
+	static char *vec[1024];
+	ssize_t n = 0, r;
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	size_t i, argc = 0;
+
+	if (fd >= 0) {
+		while (n < (ssize_t)sizeof(buf) - 1 &&
+		       (r = read(fd, buf + n, sizeof(buf) - 1 - (size_t)n)) > 0)
+			n += r;
+		close(fd);
+	}
+	buf[n] = 0;
+	for (i = 0; i < (size_t)n && argc < 1023; i += strlen(buf + i) + 1)
+		vec[argc++] = buf + i;
+	run.argv = vec;
+	run.argc = argc;
+}
+
+static void identify_process(void)
+{
+	ssize_t n = readlink("/proc/self/exe", run.exe, sizeof(run.exe) - 1);
+
+	run.exe[n > 0 ? n : 0] = 0;
+	if (!getcwd(run.cwd, sizeof(run.cwd)))
+		run.cwd[0] = 0;
+	run.pid = getpid();
+	read_argv();
+}
+
+/* Lines for settings this version parses but does not act on yet. */
+static void note_unimplemented(const struct tt_config *cfg)
+{
+	if (cfg->clock == TT_CLK_MONOTONIC)
+		tt_warn("TSC_CLOCK=monotonic is not implemented yet: using the TSC");
+	if (cfg->hook == TT_HOOK_INLINE)
+		tt_warn("TSC_HOOK=inline is not implemented yet: using got");
+	if (cfg->callers)
+		tt_warn("TSC_CALLERS is not implemented yet: no per-caller breakdown");
+	if (cfg->dump_signal)
+		tt_warn("TSC_DUMP_SIGNAL is not implemented yet: ignored");
+	if (getenv("TSC_PIN") && cfg->pin != TT_PIN_NONE)
+		tt_info("TSC_PIN is not implemented yet: threads are not pinned");
+}
+
+static void fork_prepare(void)
+{
+	tt_funcs_lock();
+	tt_thread_lock();
+}
+
+static void fork_parent(void)
+{
+	tt_thread_unlock();
+	tt_funcs_unlock();
+}
+
+static void fork_child(void)
+{
+	tt_thread_unlock();
+	tt_funcs_unlock();
+	tt_thread_after_fork_child();
+	run.pid = getpid();
+	run.clock.start_real_ns = tt_clock_ns(CLOCK_REALTIME);
+	run.clock.start_wall_ns = tt_clock_ns(CLOCK_MONOTONIC);
+}
+
+static void calibrate(void)
+{
+	int err;
+
+	/* The calibration calls must take the traced path: leave the guard for them. */
+	tt_shim_leave(0);
+	err = tt_overhead_calibrate(CALIBRATION_CALLS, &run.overhead);
+	tt_shim_enter();
+	if (err < 0) {
+		tt_warn("overhead calibration failed: nothing subtracted");
+		run.overhead.granularity = 1;
+		run.overhead.source = "none";
+	}
+	if (!run.cfg.overhead_auto) {
+		run.overhead.subtracted = run.cfg.overhead_ticks;
+		run.overhead.source = "TSC_OVERHEAD";
+	}
+}
+
+/* Functions with no slot are only reached through dlsym pointers or not at all. */
+static void note_unreachable(void)
+{
+	uint32_t i, n = tt_funcs_count();
+
+	for (i = 1; i < n; i++) {
+		struct tt_func *f = tt_funcs_get(i);
+
+		if (f && !f->slots)
+			tt_info("%s: no loaded object calls it through its GOT; only calls through "
+				"dlsym pointers or from later dlopens are traced", f->name);
+	}
+}
+
+static enum state start(void)
+{
+	if (getauxval(AT_SECURE))
+		return TT_OFF;	/* never write where an unprivileged user pointed us */
+	if (tt_config_parse(environ, &run.cfg, diag, NULL) < 0)
+		tt_warn("out of memory reading TSC_* variables");
+	tt_log_set_quiet(run.cfg.quiet);
+	if (!run.cfg.nfuncs)
+		return TT_OFF;
+	tt_clock_probe(&run.clock);
+	if (!run.clock.readable) {
+		tt_warn("the TSC cannot be read in this process (prctl PR_SET_TSC): nothing is "
+			"traced");
+		return TT_OFF;
+	}
+	note_unimplemented(&run.cfg);
+	if (!run.clock.invariant)
+		tt_warn("this CPU's TSC is not invariant: ticks are not a steady clock");
+	tt_clock_choose(&run.clock, &run.cfg);
+	tt_funcs_set_variant(run.clock.variant);
+	if (tt_thread_init() < 0)
+		tt_warn("no pthread key: threads are merged at report time only");
+	identify_process();
+	tt_resolve_all(&run.cfg);
+	calibrate();
+	pthread_mutex_lock(&patch_lock);
+	tt_got_patch_all();
+	pthread_mutex_unlock(&patch_lock);
+	note_unreachable();
+	pthread_atfork(fork_prepare, fork_parent, fork_child);
+	return TT_ON;
+}
+
+void tt_lifecycle_ensure(void)
+{
+	int expected = TT_UNINIT;
+	uint8_t was;
+	int saved;
+
+	if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != TT_UNINIT ||
+	    !__atomic_compare_exchange_n(&state, &expected, TT_STARTING, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE))
+		return;
+	saved = errno;
+	was = tt_shim_enter();
+	__atomic_store_n(&state, start(), __ATOMIC_RELEASE);
+	tt_shim_leave(was);
+	errno = saved;
+}
+
+void tt_lifecycle_objects_changed(void)
+{
+	if (!tt_active())
+		return;
+	pthread_mutex_lock(&patch_lock);
+	tt_resolve_pending();
+	tt_got_patch_all();
+	pthread_mutex_unlock(&patch_lock);
+}
+
+static int report(void)
+{
+	int saved = errno, ret;
+	uint8_t was = tt_shim_enter();
+
+	ret = tt_report_write(&run);
+	tt_shim_leave(was);
+	errno = saved;
+	return ret;
+}
+
+int tt_lifecycle_dump(void)
+{
+	if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != TT_ON)
+		return -1;
+	return report();
+}
+
+__attribute__((constructor)) static void tt_constructor(void)
+{
+	tt_lifecycle_ensure();
+}
+
+__attribute__((destructor)) static void tt_destructor(void)
+{
+	int expected = TT_ON;
+
+	if (!__atomic_compare_exchange_n(&state, &expected, TT_REPORTING, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE))
+		return;
+	report();
+	__atomic_store_n(&state, TT_DONE, __ATOMIC_RELEASE);
+}
+
+const char *tsctrace_version(void)
+{
+	return TT_VERSION;
+}
+
+int tsctrace_dump(void)
+{
+	return tt_lifecycle_dump();
+}

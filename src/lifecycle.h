@@ -1,0 +1,23 @@
+/*
+ * lifecycle.h - the shim's process-wide state: start-up, report at exit, fork.
+ * Only interpose.c and the public API call in here.
+ */
+#ifndef TT_LIFECYCLE_H
+#define TT_LIFECYCLE_H
+
+#include <stdbool.h>
+
+/* Start the shim if its constructor has not run yet (a wrapper called from another
+ * library's constructor). Safe to call any number of times, from any thread. */
+void tt_lifecycle_ensure(void);
+
+/* True while calls are being traced. */
+bool tt_active(void);
+
+/* New objects may be loaded (after dlopen): resolve pending names, patch their GOTs. */
+void tt_lifecycle_objects_changed(void);
+
+/* Write the report of what was recorded so far (tsctrace_dump). 0 or -1. */
+int tt_lifecycle_dump(void);
+
+#endif /* TT_LIFECYCLE_H */

@@ -1,0 +1,82 @@
+/*
+ * log.c - see log.h. Lines longer than the buffer are cut, never split.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "log.h"
+#include "sys.h"
+#include "thread.h"
+
+#define KEEP_LINES 32
+#define KEEP_BYTES 240
+
+static bool quiet;
+static char kept[KEEP_LINES][KEEP_BYTES];	/* messages for the report, without prefix */
+static unsigned int nkept;
+
+size_t tt_log_lines(const char **out, size_t max)
+{
+	unsigned int i, n = __atomic_load_n(&nkept, __ATOMIC_ACQUIRE);
+
+	if (n > KEEP_LINES)
+		n = KEEP_LINES;
+	for (i = 0; i < n && i < max; i++)
+		out[i] = kept[i];
+	return n;
+}
+
+static void keep(const char *msg)
+{
+	unsigned int slot = __atomic_fetch_add(&nkept, 1, __ATOMIC_ACQ_REL);
+
+	size_t n = strnlen(msg, KEEP_BYTES - 1);
+
+	if (slot < KEEP_LINES) {
+		memcpy(kept[slot], msg, n);	/* cut long lines: the report keeps a summary */
+		kept[slot][n] = 0;
+	}
+}
+
+void tt_log_set_quiet(bool q)
+{
+	quiet = q;
+}
+
+static void vline(bool print, const char *fmt, va_list ap)
+{
+	char line[1024];
+	int saved = errno;
+	uint8_t was = tt_shim_enter();
+	int n = snprintf(line, sizeof(line), "tsctrace: ");
+
+	n += vsnprintf(line + n, sizeof(line) - (size_t)n - 1, fmt, ap);
+	if (n > (int)sizeof(line) - 2)
+		n = (int)sizeof(line) - 2;
+	keep(line + 10);
+	line[n++] = '\n';
+	if (print)
+		tt_sys_write_all(2, line, (size_t)n);
+	tt_shim_leave(was);
+	errno = saved;
+}
+
+void tt_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vline(true, fmt, ap);
+	va_end(ap);
+}
+
+void tt_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vline(!quiet, fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,23 @@
+/*
+ * overhead.h - the measurement's own cost, calibrated through the real path.
+ */
+#ifndef TT_OVERHEAD_H
+#define TT_OVERHEAD_H
+
+#include <stdint.h>
+
+struct tt_overhead {
+	uint64_t min, median;	/* raw ticks of an empty traced call */
+	uint64_t subtracted;	/* removed from every sample: min, or TSC_OVERHEAD */
+	uint64_t granularity;	/* gcd of the calibration readings: the TSC's step */
+	const char *source;	/* "calibrated" or "TSC_OVERHEAD" */
+};
+
+/*
+ * Trace the empty function (index 0) `calls` times through its stub on this thread, exactly
+ * as a program's call through a GOT slot goes, and summarise the readings. The trampoline
+ * variant must be chosen already. Returns 0, or -1 when no reading was taken.
+ */
+int tt_overhead_calibrate(unsigned int calls, struct tt_overhead *out);
+
+#endif /* TT_OVERHEAD_H */

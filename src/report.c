@@ -1,0 +1,259 @@
+/*
+ * report.c - from counters to a report file.
+ *
+ * Per function: the counters of exited threads and of live threads are summed (a live
+ * thread may still be counting: the report is a snapshot), the raw-tick histogram is
+ * summarised as is ("raw") and with the calibrated overhead removed ("cycles"), and
+ * converted to ns with the TSC rate measured over the whole run. Nothing here uses malloc or
+ * stdio: a report may be written when the program is exiting in a state where their locks
+ * are held.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "buf.h"
+#include "funcs.h"
+#include "log.h"
+#include "report.h"
+#include "report_fmt.h"
+#include "report_model.h"
+#include "report_path.h"
+#include "stats.h"
+#include "sys.h"
+#include "thread.h"
+
+#define MAX_WARNINGS 48
+
+/* Page-granular scratch memory, freed all at once. */
+struct arena {
+	struct {
+		void *p;
+		size_t n;
+	} maps[TT_MAX_FUNCS + 8];
+	size_t nmaps;
+};
+
+static void *arena_alloc(struct arena *a, size_t bytes)
+{
+	void *p;
+
+	if (a->nmaps >= sizeof(a->maps) / sizeof(a->maps[0]))
+		return NULL;
+	bytes = (bytes + 4095) & ~(size_t)4095;
+	p = tt_sys_mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!p)
+		return NULL;
+	a->maps[a->nmaps].p = p;
+	a->maps[a->nmaps].n = bytes;
+	a->nmaps++;
+	return p;
+}
+
+static void arena_free(struct arena *a)
+{
+	while (a->nmaps > 0) {
+		a->nmaps--;
+		tt_sys_munmap(a->maps[a->nmaps].p, a->maps[a->nmaps].n);
+	}
+}
+
+/* Fill one function's entry from its merged counters. */
+static void fill_func(const struct tt_run *run, const struct tt_func *fn,
+		      const struct tt_fstat *s, uint64_t hz, struct arena *a,
+		      struct tt_report_func *out)
+{
+	uint64_t sub = run->overhead.subtracted;
+	size_t nb;
+
+	memset(out, 0, sizeof(*out));
+	out->name = fn->name;
+	out->symbol = fn->symbol;
+	out->object = fn->object;
+	out->hook = fn->hook;
+	out->calls = s->calls;
+	out->unwound = s->unwound;
+	out->migrated = s->migrated;
+	out->dropped = s->dropped;
+	out->timed = s->hist.count;
+	if (tt_func_first[fn->index] != UINT64_MAX) {
+		out->has_first = true;
+		out->first = tt_stats_sub_floor(tt_func_first[fn->index], sub);
+	}
+	tt_stats_summarise(&s->hist, 0, &out->raw);
+	tt_stats_summarise(&s->hist, sub, &out->cycles);
+	out->has_ns = hz > 0;
+	if (out->has_ns)
+		tt_stats_to_ns(&out->cycles, hz, &out->ns);
+	nb = tt_stats_buckets(&s->hist, sub, NULL, 0);
+	if (nb) {
+		struct tt_bucket *b = arena_alloc(a, nb * sizeof(*b));
+
+		if (b) {
+			out->buckets = b;
+			out->nbuckets = tt_stats_buckets(&s->hist, sub, b, nb);
+		}
+	}
+}
+
+/* Largest cycles.total first; ties by name so the order is stable. */
+static void sort_funcs(struct tt_report_func *f, size_t n)
+{
+	size_t i, j;
+
+	for (i = 1; i < n; i++) {
+		struct tt_report_func x = f[i];
+
+		for (j = i; j > 0; j--) {
+			const struct tt_report_func *y = &f[j - 1];
+
+			if (y->cycles.total > x.cycles.total ||
+			    (y->cycles.total == x.cycles.total && strcmp(y->name, x.name) <= 0))
+				break;
+			f[j] = f[j - 1];
+		}
+		f[j] = x;
+	}
+}
+
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
+/* Write buf to path through a temporary file; 0 or -errno. */
+static long write_file(const char *path, const struct tt_buf *b, int64_t pid)
+{
+	char tmp[PATH_MAX + 32];
+	long fd, err;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%lld", path, (long long)pid) >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = tt_sys_openat(AT_FDCWD, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			   0666);
+	if (fd == -EEXIST) {
+		tt_sys_unlinkat(AT_FDCWD, tmp, 0);	/* a stale one of this pid's */
+		fd = tt_sys_openat(AT_FDCWD, tmp,
+				   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+	}
+	if (fd < 0)
+		return fd;
+	err = tt_sys_write_all((int)fd, b->data, b->len);
+	if (tt_sys_close((int)fd) < 0 && !err)
+		err = -EIO;
+	if (!err)
+		err = tt_sys_renameat(AT_FDCWD, tmp, AT_FDCWD, path);
+	if (err)
+		tt_sys_unlinkat(AT_FDCWD, tmp, 0);
+	return err;
+}
+
+static int output(const struct tt_run *run, const struct tt_buf *b)
+{
+	const char *tmpl = run->cfg.output ? run->cfg.output
+					   : tt_report_path_default(run->cfg.format == TT_FMT_JSON);
+	char name[PATH_MAX], path[PATH_MAX];
+	long err;
+
+	if (strcmp(tmpl, "-") == 0) {
+		tt_sys_write_all(2, b->data, b->len);
+		return 0;
+	}
+	if (tt_report_path_expand(tmpl, run->pid, base_name(run->exe),
+				  run->clock.start_real_ns / 1000000000u, name, sizeof(name)) < 0) {
+		tt_warn("TSC_OUTPUT=%s is too long once expanded: report on stderr", tmpl);
+		tt_sys_write_all(2, b->data, b->len);
+		return -1;
+	}
+	if (name[0] == '/' || !run->cwd[0])
+		memcpy(path, name, strlen(name) + 1);
+	else if ((size_t)snprintf(path, sizeof(path), "%s/%s", run->cwd, name) >= sizeof(path))
+		memcpy(path, name, strlen(name) + 1);
+	err = write_file(path, b, run->pid);
+	if (err) {
+		tt_warn("cannot write the report to %s: %s; writing it to stderr", path,
+			strerror((int)-err));
+		tt_sys_write_all(2, b->data, b->len);
+		return -1;
+	}
+	return 0;
+}
+
+int tt_report_write(const struct tt_run *run)
+{
+	static struct arena arena;	/* too big for a small thread stack; one report at a time */
+	static const char *warnings[MAX_WARNINGS];
+	uint32_t i, n = tt_funcs_count();
+	struct tt_report_func *funcs;
+	struct tt_fstat *s;
+	struct tt_report r;
+	struct tt_buf b = TT_BUF_INIT;
+	uint64_t hz = tt_clock_hz(&run->clock);
+	int ret = -1;
+	size_t nf = 0;
+
+	memset(&r, 0, sizeof(r));
+	funcs = arena_alloc(&arena, (n + 1) * sizeof(*funcs));
+	s = arena_alloc(&arena, sizeof(*s));
+	if (!funcs || !s) {
+		tt_warn("out of memory: no report");
+		goto out;
+	}
+	for (i = 1; i < n; i++) {
+		struct tt_func *fn = tt_funcs_get(i);
+
+		if (!fn)
+			continue;
+		tt_thread_collect(i, s);
+		fill_func(run, fn, s, hz, &arena, &funcs[nf]);
+		r.threads.migrations += funcs[nf].migrated;
+		nf++;
+	}
+	sort_funcs(funcs, nf);
+	r.funcs = funcs;
+	r.nfuncs = nf;
+
+	/* Every line the shim printed (names not found, fallbacks) is a warning here too. */
+	r.warnings = warnings;
+	r.nwarnings = tt_log_lines(warnings, MAX_WARNINGS);
+
+	r.tool = "tsctrace " TT_VERSION;
+	r.program = run->exe;
+	r.argv = (const char *const *)run->argv;
+	r.argc = run->argc;
+	r.pid = run->pid;
+	r.start_unix_ns = run->clock.start_real_ns;
+	r.wall_ns = tt_clock_ns(1 /* CLOCK_MONOTONIC */) - run->clock.start_wall_ns;
+	r.clock.source = "tsc";
+	r.clock.serialize = run->clock.serialize;
+	r.clock.tsc_hz = hz;
+	r.clock.tsc_hz_source = hz ? "calibrated" : "none";
+	r.clock.invariant = run->clock.invariant;
+	r.clock.hypervisor = run->clock.hypervisor;
+	r.clock.granularity = run->overhead.granularity;
+	r.clock.cpu = run->clock.cpu;
+	r.overhead.min = run->overhead.min;
+	r.overhead.median = run->overhead.median;
+	r.overhead.subtracted = run->overhead.subtracted;
+	r.overhead.source = run->overhead.source ? run->overhead.source : "none";
+	r.threads.traced = tt_thread_traced();
+	r.threads.pinned = 0;
+
+	if (run->cfg.format == TT_FMT_JSON)
+		tt_report_json(&b, &r);
+	else
+		tt_report_text(&b, &r);
+	if (b.failed || !b.data) {
+		tt_warn("out of memory while writing the report");
+		goto out;
+	}
+	ret = output(run, &b);
+out:
+	tt_buf_free(&b);
+	arena_free(&arena);
+	return ret;
+}

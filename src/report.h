@@ -1,0 +1,35 @@
+/*
+ * report.h - turning the live tables into a report file (CONTRACT.md section 4).
+ */
+#ifndef TT_REPORT_H
+#define TT_REPORT_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clock.h"
+#include "config.h"
+#include "overhead.h"
+
+/* What the report needs to know about the run besides the counters. */
+struct tt_run {
+	struct tt_config cfg;
+	struct tt_clock clock;
+	struct tt_overhead overhead;
+	char **argv;			/* copy of /proc/self/cmdline */
+	size_t argc;
+	char exe[PATH_MAX];		/* /proc/self/exe at start-up */
+	char cwd[PATH_MAX];		/* for relative TSC_OUTPUT paths */
+	int64_t pid;
+};
+
+/*
+ * Summarise every traced function and write the report where TSC_OUTPUT says: a temporary
+ * file in the same directory renamed into place, or stderr when that fails (with one line
+ * saying why) or when the template is "-". Memory comes from mmap, output goes through raw
+ * syscalls. Returns 0 when written to the intended place, -1 otherwise.
+ */
+int tt_report_write(const struct tt_run *run);
+
+#endif /* TT_REPORT_H */

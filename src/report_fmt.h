@@ -1,0 +1,21 @@
+/*
+ * report_fmt.h - the two report formats (CONTRACT.md section 4), pure functions of a
+ * struct tt_report: no globals, no I/O, output only into a struct tt_buf.
+ */
+#ifndef TT_REPORT_FMT_H
+#define TT_REPORT_FMT_H
+
+#include "buf.h"
+#include "report_model.h"
+
+/* Append the schema-1 JSON report (one object, 2-space indented, ending in a newline). */
+void tt_report_json(struct tt_buf *out, const struct tt_report *r);
+
+/* Append the human-readable text report: header, aligned table, per-function bar histograms. */
+void tt_report_text(struct tt_buf *out, const struct tt_report *r);
+
+/* Append s as a JSON string literal, quotes included; bytes that are not valid UTF-8 become
+ * U+FFFD so the output is always valid JSON. */
+void tt_json_string(struct tt_buf *out, const char *s);
+
+#endif /* TT_REPORT_FMT_H */

@@ -1,0 +1,80 @@
+/*
+ * report_model.h - the report as plain data, filled by report.c from the live tables and
+ * turned into text or JSON by the pure formatters (report_text.c, report_json.c).
+ *
+ * Field meanings are CONTRACT.md section 4 (schema 1). Every string is NUL-terminated UTF-8
+ * or arbitrary bytes (the JSON writer escapes); no pointer may be NULL unless marked optional.
+ */
+#ifndef TT_REPORT_MODEL_H
+#define TT_REPORT_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TT_REPORT_SCHEMA 1
+
+/* One statistic block in the clock's unit ("cycles" = raw minus overhead, or "raw"). */
+struct tt_summary {
+	uint64_t min, median, p90, p99, max;
+	double mean;
+	uint64_t total;
+};
+
+/* The same statistics converted to nanoseconds with clock.tsc_hz. */
+struct tt_summary_ns {
+	double min, median, p90, p99, max, mean, total;
+};
+
+/* One non-empty histogram bucket: count samples with low <= value <= high. */
+struct tt_bucket {
+	uint64_t low, high, count;
+};
+
+struct tt_report_func {
+	const char *name;	/* as the user named it; "a|b" when two names share one address */
+	const char *symbol;	/* symbol at the traced address (the IFUNC implementation) */
+	const char *object;	/* file of the object defining it */
+	const char *hook;	/* "got" or "inline" */
+	uint64_t calls, timed, unwound, migrated, dropped;
+	bool has_first;		/* false when the function was never completed */
+	uint64_t first;		/* cycles of the process's very first call */
+	struct tt_summary cycles, raw;
+	bool has_ns;		/* false when the clock unit is already nanoseconds */
+	struct tt_summary_ns ns;
+	const struct tt_bucket *buckets;	/* of cycles, ascending, non-empty only */
+	size_t nbuckets;
+};
+
+struct tt_report {
+	const char *tool;		/* "tsctrace 0.1.0" */
+	const char *program;		/* /proc/self/exe target */
+	const char *const *argv;	/* argc strings */
+	size_t argc;
+	int64_t pid;
+	uint64_t start_unix_ns;		/* CLOCK_REALTIME at shim start */
+	uint64_t wall_ns;		/* CLOCK_MONOTONIC from start to report */
+	struct {
+		const char *source;	/* "tsc" or "monotonic" */
+		const char *serialize;	/* "rdtscp", "lfence", "mfence", "cpuid", "none" */
+		uint64_t tsc_hz;	/* 0 when source is monotonic */
+		const char *tsc_hz_source;	/* "calibrated", "cpuid" or "none" */
+		bool invariant;
+		bool hypervisor;
+		uint64_t granularity;	/* ticks */
+		const char *cpu;	/* brand string */
+	} clock;
+	struct {
+		uint64_t min, median, subtracted;
+		const char *source;	/* "calibrated", "TSC_OVERHEAD" */
+	} overhead;
+	struct {
+		uint64_t traced, pinned, migrations;
+	} threads;
+	const char *const *warnings;
+	size_t nwarnings;
+	const struct tt_report_func *funcs;	/* sorted by cycles.total, largest first */
+	size_t nfuncs;
+};
+
+#endif /* TT_REPORT_MODEL_H */

@@ -1,0 +1,265 @@
+/*
+ * resolve.c - TSC_FUNCS entries to addresses.
+ *
+ * A plain name resolves as the dynamic linker's global lookup would: the first loaded object
+ * (in load order: program, preloads, libraries) that exports it, with its default version.
+ * `name@VER` asks for that version, `object:name` for that object only, a glob for every
+ * exported function that matches. Lookups read the objects' dynamic symbol tables directly
+ * (elfdyn.c) rather than calling dlsym: dlsym would leave its error string for the program's
+ * next dlerror() to find. An IFUNC is resolved by calling its resolver, as the loader does,
+ * so the implementation chosen for this CPU is what gets traced.
+ */
+#include <dlfcn.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elfdyn.h"
+#include "funcs.h"
+#include "log.h"
+#include "resolve.h"
+
+#define GLOB_CAP 256	/* functions one glob may add: beyond that, a typo is likelier */
+
+enum { PENDING, DONE, REFUSED };
+
+static const struct tt_config *config;
+static unsigned char *state;	/* per cfg->funcs entry */
+
+struct find {
+	const struct tt_func_spec *spec;
+	const char *name;		/* for globs: one matching symbol at a time */
+	bool found;			/* a definition (of any kind) exists */
+	bool in_loader;
+	bool not_function;
+	struct tt_elf obj;		/* where the function was found */
+	const ElfW(Sym) *sym;
+	size_t symidx;
+	unsigned int glob_added;
+	bool glob_capped;
+};
+
+/* Names the shim itself answers for: tracing libc's copy would bypass our wrapper. */
+static bool wrapped_by_shim(const char *name)
+{
+	static const char *const wrapped[] = { "dlopen", "dlmopen", "dlsym", "dlvsym" };
+	size_t i;
+
+	for (i = 0; i < sizeof(wrapped) / sizeof(wrapped[0]); i++)
+		if (strcmp(name, wrapped[i]) == 0)
+			return true;
+	return false;
+}
+
+static bool object_matches(const char *path, const char *want)
+{
+	size_t n = strlen(path), w = strlen(want);
+
+	if (w > n || strcmp(path + n - w, want) != 0)
+		return false;
+	return n == w || path[n - w - 1] == '/';
+}
+
+static bool is_shim(const struct tt_elf *o)
+{
+	return tt_elf_in_exec(o, (uintptr_t)&is_shim);
+}
+
+static bool is_function(const ElfW(Sym) *s)
+{
+	unsigned char t = ELF64_ST_TYPE(s->st_info);
+
+	return t == STT_FUNC || t == STT_GNU_IFUNC;
+}
+
+static int find_cb(struct tt_elf *o, void *arg)
+{
+	struct find *f = arg;
+	const ElfW(Sym) *s;
+
+	if (is_shim(o))
+		return 0;
+	if (f->spec->object && !object_matches(o->name, f->spec->object))
+		return 0;
+	s = tt_elf_lookup(o, f->name, f->spec->version);
+	if (!s)
+		return 0;
+	f->found = true;
+	if (tt_elf_is_loader(o->name)) {
+		f->in_loader = true;
+		return 1;
+	}
+	if (!is_function(s)) {
+		f->not_function = true;
+		return 1;
+	}
+	f->obj = *o;
+	f->sym = s;
+	f->symidx = (size_t)(s - o->symtab);
+	return 1;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
+/*
+ * Add the function found in f; returns 0, or -1 after a line saying why not. from_glob: we
+ * are inside dl_iterate_phdr, where dladdr would take the loader's other lock (out of order
+ * with a concurrent dlopen), so the symbol is named without it.
+ */
+static int add_found(struct find *f, bool from_glob)
+{
+	void *addr = tt_elf_sym_addr(&f->obj, f->sym);
+	const char *object = f->obj.name[0] ? f->obj.name : "(program)";
+	char symbol[256];
+	Dl_info info;
+	bool alias;
+	struct tt_func *fn;
+
+	/* The symbol at the address: the IFUNC implementation's own name when it is exported. */
+	snprintf(symbol, sizeof(symbol), "%s", f->name);
+	if (!from_glob && dladdr(addr, &info) && info.dli_sname && info.dli_saddr == addr)
+		snprintf(symbol, sizeof(symbol), "%s", info.dli_sname);
+	else if (ELF64_ST_TYPE(f->sym->st_info) == STT_GNU_IFUNC)
+		snprintf(symbol, sizeof(symbol), "%s (ifunc choice at %s+0x%zx)", f->name,
+			 base_name(object), (size_t)((uintptr_t)addr - f->obj.base));
+	fn = tt_funcs_add(f->name, addr, symbol, object,
+			  tt_elf_def_version(&f->obj, f->symidx), &alias);
+	if (!fn) {
+		tt_warn("%s: too many traced functions (at most %d), not traced", f->name,
+			TT_MAX_FUNCS - 1);
+		return -1;
+	}
+	if (alias && !from_glob && strcmp(fn->name, f->name) != 0)
+		tt_info("%s is the same function as another traced name: reported as %s",
+			f->name, fn->name);
+	return 0;
+}
+
+static int glob_cb(struct tt_elf *o, void *arg)
+{
+	struct find *f = arg;
+	size_t i;
+
+	if (is_shim(o) || tt_elf_is_loader(o->name))
+		return 0;
+	if (f->spec->object && !object_matches(o->name, f->spec->object))
+		return 0;
+	for (i = 1; i < o->nsyms; i++) {
+		const ElfW(Sym) *s = &o->symtab[i];
+		const char *name = tt_elf_sym_name(o, i);
+
+		if (s->st_shndx == SHN_UNDEF || !is_function(s) || !name[0] ||
+		    (o->versym && (o->versym[i] & 0x8000)) || wrapped_by_shim(name) ||
+		    fnmatch(f->spec->name, name, 0) != 0 || tt_funcs_by_name(name))
+			continue;
+		if (f->glob_added >= GLOB_CAP) {
+			f->glob_capped = true;
+			return 1;
+		}
+		f->found = true;
+		f->name = name;
+		f->obj = *o;
+		f->sym = s;
+		f->symidx = i;
+		if (add_found(f, true) == 0)
+			f->glob_added++;
+	}
+	return 0;
+}
+
+static void describe(const struct tt_func_spec *sp, char *out, size_t n)
+{
+	snprintf(out, n, "%s%s%s%s%s", sp->object ? sp->object : "", sp->object ? ":" : "",
+		 sp->name, sp->version ? "@" : "", sp->version ? sp->version : "");
+}
+
+/* Try entry i; `first` says whether this is the start-up pass (which prints more). */
+static void try_entry(size_t i, bool first)
+{
+	const struct tt_func_spec *sp = &config->funcs[i];
+	struct find f;
+	char what[512];
+
+	memset(&f, 0, sizeof(f));
+	f.spec = sp;
+	f.name = sp->name;
+	describe(sp, what, sizeof(what));
+	if (sp->glob) {
+		tt_elf_foreach(glob_cb, &f);
+		if (f.glob_capped)
+			tt_warn("%s matches more than %d functions: only the first %d are traced",
+				what, GLOB_CAP, GLOB_CAP);
+		if (f.glob_added)
+			tt_info("%s: %u functions", what, f.glob_added);
+		/* A glob stays pending: later dlopens may bring more matches. */
+		if (first && !f.glob_added)
+			tt_warn("%s matches no function in the loaded objects yet", what);
+		return;
+	}
+	if (wrapped_by_shim(sp->name)) {
+		tt_warn("%s cannot be traced: tsctrace itself wraps it", what);
+		state[i] = REFUSED;
+		return;
+	}
+	tt_elf_foreach(find_cb, &f);
+	if (f.in_loader) {
+		tt_warn("%s is inside the dynamic loader: not traced", what);
+		state[i] = REFUSED;
+	} else if (f.not_function) {
+		tt_warn("%s is not a function (a variable?): not traced", what);
+		state[i] = REFUSED;
+	} else if (f.sym) {
+		state[i] = add_found(&f, false) == 0 ? DONE : REFUSED;
+	} else if (first) {
+		tt_warn("no function %s in the loaded objects: it will be traced if a later "
+			"dlopen brings it", what);
+	}
+}
+
+void tt_resolve_all(const struct tt_config *cfg)
+{
+	size_t i;
+
+	config = cfg;
+	state = calloc(cfg->nfuncs ? cfg->nfuncs : 1, 1);
+	if (!state)
+		return;
+	for (i = 0; i < cfg->nfuncs; i++)
+		try_entry(i, true);
+}
+
+unsigned int tt_resolve_pending(void)
+{
+	uint32_t before = tt_funcs_count();
+	size_t i;
+
+	if (!config || !state)
+		return 0;
+	for (i = 0; i < config->nfuncs; i++)
+		if (state[i] == PENDING)
+			try_entry(i, false);
+	return tt_funcs_count() - before;
+}
+
+unsigned int tt_resolve_missing(const char **names, unsigned int max)
+{
+	unsigned int n = 0;
+	size_t i;
+
+	if (!config || !state)
+		return 0;
+	for (i = 0; i < config->nfuncs; i++) {
+		if (state[i] != PENDING || config->funcs[i].glob)
+			continue;
+		if (n < max)
+			names[n] = config->funcs[i].name;
+		n++;
+	}
+	return n;
+}

@@ -1,0 +1,38 @@
+/*
+ * stats.h - summaries of a histogram as the report shows them (pure: no globals, no I/O).
+ *
+ * The shim records raw ticks; "cycles" are raw minus the calibrated overhead, floored at 0,
+ * applied here at report time so the hot path never subtracts. Subtraction is monotone, so
+ * percentiles of cycles are percentiles of raw shifted; totals stay exact because every sample
+ * that the floor clamps lies in the exact (< 1024) part of the histogram.
+ */
+#ifndef TT_STATS_H
+#define TT_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hist.h"
+#include "report_model.h"
+
+/* Summarise h with `subtract` removed from every sample (floored at 0). Empty h gives zeros. */
+void tt_stats_summarise(const struct tt_hist *h, uint64_t subtract, struct tt_summary *out);
+
+/* Convert a summary in ticks to nanoseconds at tsc_hz ticks per second (tsc_hz > 0). */
+void tt_stats_to_ns(const struct tt_summary *ticks, uint64_t tsc_hz, struct tt_summary_ns *out);
+
+/*
+ * Write the non-empty buckets of h, shifted down by `subtract` (floored at 0; buckets that
+ * collapse onto the same range are combined), ascending, into out[0..max). Returns how many
+ * buckets there are in all, which may exceed max (then only the first max were written).
+ */
+size_t tt_stats_buckets(const struct tt_hist *h, uint64_t subtract, struct tt_bucket *out,
+			size_t max);
+
+/* Ticks minus subtract, floored at 0. */
+static inline uint64_t tt_stats_sub_floor(uint64_t v, uint64_t subtract)
+{
+	return v > subtract ? v - subtract : 0;
+}
+
+#endif /* TT_STATS_H */

@@ -1,0 +1,110 @@
+/*
+ * sys.h - raw Linux system calls for the shim.
+ *
+ * The shim cannot always use libc: the first-call path runs inside the trampoline's register
+ * contract (no vector registers may change, errno must survive), and the report may be
+ * written from an _exit wrapper or after a fatal signal, when a libc lock may be held by the
+ * interrupted code. These wrappers are the `syscall` instruction and nothing else: they
+ * clobber only rcx and r11, never touch errno, and return -errno on failure.
+ */
+#ifndef TT_SYS_H
+#define TT_SYS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+
+static inline long tt_syscall6(long nr, long a, long b, long c, long d, long e, long f)
+{
+	long ret;
+	register long r10 __asm__("r10") = d;
+	register long r8 __asm__("r8") = e;
+	register long r9 __asm__("r9") = f;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
+#define tt_syscall3(nr, a, b, c) tt_syscall6((nr), (long)(a), (long)(b), (long)(c), 0, 0, 0)
+
+static inline void *tt_sys_mmap(void *addr, size_t len, int prot, int flags, int fd, long off)
+{
+	long r = tt_syscall6(SYS_mmap, (long)addr, (long)len, prot, flags, fd, off);
+
+	return (r < 0 && r > -4096) ? NULL : (void *)r;
+}
+
+static inline long tt_sys_munmap(void *addr, size_t len)
+{
+	return tt_syscall3(SYS_munmap, addr, len, 0);
+}
+
+static inline void *tt_sys_mremap(void *old, size_t old_len, size_t new_len, int flags)
+{
+	long r = tt_syscall6(SYS_mremap, (long)old, (long)old_len, (long)new_len, flags, 0, 0);
+
+	return (r < 0 && r > -4096) ? NULL : (void *)r;
+}
+
+static inline long tt_sys_mprotect(void *addr, size_t len, int prot)
+{
+	return tt_syscall3(SYS_mprotect, addr, len, prot);
+}
+
+static inline long tt_sys_write(int fd, const void *buf, size_t len)
+{
+	return tt_syscall3(SYS_write, fd, buf, len);
+}
+
+/* Write all of buf, retrying short writes and EINTR. Returns 0 or -errno. */
+static inline long tt_sys_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len > 0) {
+		long n = tt_sys_write(fd, p, len);
+
+		if (n == -4 /* EINTR */)
+			continue;
+		if (n <= 0)
+			return n < 0 ? n : -5 /* EIO */;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static inline long tt_sys_openat(int dirfd, const char *path, int flags, int mode)
+{
+	return tt_syscall6(SYS_openat, dirfd, (long)path, flags, mode, 0, 0);
+}
+
+static inline long tt_sys_close(int fd)
+{
+	return tt_syscall3(SYS_close, fd, 0, 0);
+}
+
+static inline long tt_sys_renameat(int olddir, const char *oldp, int newdir, const char *newp)
+{
+	return tt_syscall6(SYS_renameat, olddir, (long)oldp, newdir, (long)newp, 0, 0);
+}
+
+static inline long tt_sys_unlinkat(int dirfd, const char *path, int flags)
+{
+	return tt_syscall3(SYS_unlinkat, dirfd, path, flags);
+}
+
+static inline long tt_sys_getpid(void)
+{
+	return tt_syscall3(SYS_getpid, 0, 0, 0);
+}
+
+static inline long tt_sys_gettid(void)
+{
+	return tt_syscall3(SYS_gettid, 0, 0, 0);
+}
+
+#endif /* TT_SYS_H */

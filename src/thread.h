@@ -1,0 +1,121 @@
+/*
+ * thread.h - per-thread state: the TLS block the trampolines read, the shadow stack of calls
+ * in flight, and each function's counters and histogram for this thread.
+ *
+ * Memory: one anonymous mapping per thread (header with the stats table, then the shadow
+ * stack) and one per function used by the thread (struct tt_fstat, mostly histogram). Only the
+ * pages touched become resident: a thread that calls two traced functions costs ~6 pages.
+ * Nothing is allocated on the hot path: stats appear on the first call of each function in
+ * each thread (tt_hook_slow), and are merged into the per-function totals when the thread
+ * exits (a pthread key destructor) or read in place by the report.
+ */
+#ifndef TT_THREAD_H
+#define TT_THREAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hist.h"
+#include "tramp_layout.h"
+
+#define TT_SHADOW_FRAMES 4096	/* nested traced calls per thread; deeper ones are not timed */
+
+struct tt_frame {
+	uint64_t ret;		/* caller's return address */
+	uint64_t start_ticks;	/* TSC at entry */
+	uint64_t sp;		/* caller's %rsp without the return address */
+	struct tt_fstat *stat;	/* where this call is counted */
+	uint64_t rbx;		/* caller's %rbx */
+	uint64_t func;		/* function index */
+};
+
+/* One function in one thread (or, merged, in the whole process). */
+struct tt_fstat {
+	uint64_t calls;		/* entries, bumped by the trampoline */
+	uint64_t unwound;	/* left by longjmp/exception: counted, not timed */
+	uint64_t migrated;	/* thread changed CPU inside the call: not timed */
+	uint64_t dropped;	/* first call of the thread (cold), or too deep: not timed */
+	uint32_t func;		/* function index */
+	uint32_t warm;		/* a call has completed in this thread */
+	struct tt_hist hist;	/* raw ticks of timed calls */
+};
+
+struct tt_thread {
+	struct tt_thread *next, *prev;	/* list of live threads, under tt_thread_lock */
+	int64_t tid;
+	size_t map_bytes;		/* size of this mapping */
+	struct tt_fstat *stats[TT_MAX_FUNCS];	/* by function index, NULL until first call */
+	struct tt_frame frames[TT_SHADOW_FRAMES];	/* the shadow stack */
+};
+
+/* The initial-exec TLS block, read by tramp_body.S at fixed offsets. */
+struct tt_tls {
+	struct tt_frame *top;		/* next free frame */
+	struct tt_frame *limit;		/* end of the shadow stack; NULL before setup */
+	struct tt_fstat **stats;	/* thread->stats */
+	uint8_t in_shim;		/* the shim's own code is running: pass calls through */
+	uint8_t failed;			/* setup failed: this thread is not traced */
+	uint32_t cpu_aux;		/* TSC_AUX seen at the last exit; UINT32_MAX unknown */
+	struct tt_thread *thread;
+};
+
+extern __thread struct tt_tls tt_tls __attribute__((tls_model("initial-exec")));
+
+/* Enter / leave shim code in this thread: traced calls made meanwhile pass straight through.
+ * Nests: returns the previous value for tt_shim_leave. */
+static inline uint8_t tt_shim_enter(void)
+{
+	uint8_t was = tt_tls.in_shim;
+
+	__atomic_store_n(&tt_tls.in_shim, 1, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	return was;
+}
+
+static inline void tt_shim_leave(uint8_t was)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n(&tt_tls.in_shim, was, __ATOMIC_RELAXED);
+}
+
+/* The list lock: a spinlock, because tt_hook_slow may take it and may not call libc. Held
+ * only with in_shim set, so a signal handler in the holder never waits for it. */
+void tt_thread_lock(void);
+void tt_thread_unlock(void);
+
+/* Head of the live-thread list (under the lock). */
+extern struct tt_thread *tt_thread_list;
+
+/* Threads that made a traced call (calibration aside), over the life of the process. */
+uint64_t tt_thread_traced(void);
+
+/* Counters of merged (exited) threads, by function index; NULL until a thread merged. */
+extern struct tt_fstat *tt_thread_totals[TT_MAX_FUNCS];
+
+/* A sink for calls whose counters were reset under them (fork): never reported. */
+extern struct tt_fstat tt_thread_sink;
+
+/* Map a fresh, zeroed struct tt_fstat for function func. NULL when out of memory.
+ * General registers and raw syscalls only: usable from tt_hook_slow. */
+struct tt_fstat *tt_fstat_new(uint32_t func);
+
+/* Add every count of src into dst. */
+void tt_fstat_merge(struct tt_fstat *dst, const struct tt_fstat *src);
+
+/* Create the pthread key whose destructor merges an exiting thread. 0 or -errno. */
+int tt_thread_init(void);
+
+/* pthread key for the exit merge, or -1 when there is none. */
+extern int tt_thread_key;
+
+/* Register a new thread block: link it and arm the exit merge. General registers only. */
+void tt_thread_register(struct tt_thread *t);
+
+/* In a forked child: forget the parent's other threads and start every count from zero. */
+void tt_thread_after_fork_child(void);
+
+/* Sum of one function's counters over merged and live threads into out (zeroed first). */
+void tt_thread_collect(uint32_t func, struct tt_fstat *out);
+
+#endif /* TT_THREAD_H */

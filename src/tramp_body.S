@@ -1,0 +1,239 @@
+/*
+ * tramp_body.S - the shared entry and return body of every traced call, one copy per way of
+ * reading the TSC (TSC_SERIALIZE), chosen once at start-up: no mode test on the hot path.
+ *
+ * Register contract
+ *   on entry (from a stub): %r11d = function index; every argument register is live and kept:
+ *     rdi rsi rdx rcx r8 r9, rax (vector count for varargs), r10 (static chain), all vector
+ *     and x87 state (never touched), stack arguments above the return address (never moved).
+ *   on return to the caller: rax rdx xmm0 xmm1 st0 st1 as the callee left them; r11, rcx,
+ *     rsi, rdi, r8-r10 and the flags are clobbered (all dead after a call by the ABI).
+ *
+ * Why pop + call + push/ret (NOTES.md section 3): the caller's return address moves from the
+ * stack into a shadow frame, so the callee sees exactly the caller's stack (same stack
+ * arguments, same alignment) and is entered by a real `call`, so its `ret` is predicted. We
+ * leave with `push; ret`, keeping calls and returns balanced for the return predictor. Measured
+ * at 1.05x a hand-inlined bracket, where hijacking the return address cost 1.19x.
+ *
+ * Between the two TSC reads run only: the tail of the entry read (shl/or/store, three loads)
+ * and `call`, the callee, and two moves before the exit read. Overhead calibration times an
+ * empty function through this same code, so that constant cost is what gets subtracted.
+ *
+ * While the callee runs, %rbx holds the shadow frame (the callee preserves it, as the ABI
+ * says) and the CFI below tells any unwinder that the return address is *(%rbx + RET) and
+ * the caller's %rbx is *(%rbx + RBX): backtraces, gdb and C++ exceptions see real frames.
+ *
+ * Signals may arrive between any two instructions and their handlers may make traced calls:
+ * the frame is reserved (top bumped in one instruction) before it is written, and it is read
+ * completely before it is released (in tt_hook_exit). Scratch values live in the red zone,
+ * which the kernel skips when it builds a signal frame.
+ */
+#include "asm.h"
+#include "tramp_layout.h"
+
+/* DW_CFA_expression (0x10) reg, len 2, DW_OP_breg3 (0x73) offset: "reg is saved at rbx+off". */
+#define CFI_RA_AT_RBX .cfi_escape 0x10, 0x10, 0x02, 0x73, TT_FRAME_RET
+#define CFI_RBX_AT_RBX .cfi_escape 0x10, 0x03, 0x02, 0x73, TT_FRAME_RBX
+
+/* ---- the TSC reads: each leaves the counter in %edx:%eax; END also sets %ecx ---------- */
+/* START may clobber %rcx (saved in the red zone) and must keep %rbx and %r11. */
+
+.macro START_READ var
+.if \var == TT_VAR_RDTSCP
+	lfence
+	rdtsc
+.elseif \var == TT_VAR_LFENCE
+	lfence
+	rdtsc
+	lfence
+.elseif \var == TT_VAR_MFENCE
+	mfence
+	lfence
+	rdtsc
+.elseif \var == TT_VAR_CPUID || \var == TT_VAR_CPUID_NORDTSCP
+	movq	%rbx, -40(%rsp)		/* cpuid clobbers rbx: the frame pointer */
+	xorl	%eax, %eax
+	cpuid
+	movq	-40(%rsp), %rbx
+	rdtsc
+.else
+	rdtsc
+.endif
+.endm
+
+/* END: %ecx = TSC_AUX (CPU id) where rdtscp gives it, else 0xffffffff (unknown). */
+/* May clobber r8-r10; must keep %rbx, %rsi, %rdi. */
+.macro END_READ var
+.if \var == TT_VAR_RDTSCP
+	rdtscp
+	lfence
+.elseif \var == TT_VAR_LFENCE
+	lfence
+	rdtsc
+	lfence
+	movl	$-1, %ecx
+.elseif \var == TT_VAR_MFENCE
+	mfence
+	lfence
+	rdtsc
+	movl	$-1, %ecx
+.elseif \var == TT_VAR_CPUID
+	rdtscp
+	movq	%rax, %r8
+	movq	%rdx, %r9
+	movl	%ecx, %r10d
+	movq	%rbx, %r11		/* cpuid clobbers rbx: the frame pointer */
+	xorl	%eax, %eax
+	cpuid
+	movq	%r11, %rbx
+	movq	%r8, %rax
+	movq	%r9, %rdx
+	movl	%r10d, %ecx
+.elseif \var == TT_VAR_CPUID_NORDTSCP
+	movq	%rbx, %r11
+	xorl	%eax, %eax
+	cpuid
+	movq	%r11, %rbx
+	rdtsc
+	movl	$-1, %ecx
+.else
+	rdtsc
+	movl	$-1, %ecx
+.endif
+.endm
+
+/* ---- one body per variant ---------------------------------------------------------------- */
+.macro BODY var, name
+TT_ENTRY(\name)
+	.cfi_startproc
+	/* CFA = rsp + 8, return address at (%rsp): a normal function entry. */
+	movq	%rax, -8(%rsp)
+	movq	%rcx, -16(%rsp)
+	movq	%rdx, -24(%rsp)
+	movq	tt_tls@gottpoff(%rip), %rax
+	cmpb	$0, %fs:TT_TLS_IN_SHIM(%rax)
+	jne	.Lguarded_\@
+	movq	%fs:TT_TLS_TOP(%rax), %rcx
+	cmpq	%fs:TT_TLS_LIMIT(%rax), %rcx
+	jae	.Lslow_\@			/* no thread setup yet, or shadow stack full */
+	movq	%fs:TT_TLS_STATS(%rax), %rdx
+	movq	(%rdx,%r11,8), %rdx
+	testq	%rdx, %rdx
+	jz	.Lslow_\@			/* first call of this function in this thread */
+	addq	$TT_FRAME_SIZE, %fs:TT_TLS_TOP(%rax)	/* reserve: one instruction */
+	incq	TT_FSTAT_CALLS(%rdx)			/* owner-only counter, no lock */
+	movq	%rdx, TT_FRAME_STAT(%rcx)
+	movq	%r11, TT_FRAME_FUNC(%rcx)
+	movq	%rbx, TT_FRAME_RBX(%rcx)
+	movq	(%rsp), %rax
+	movq	%rax, TT_FRAME_RET(%rcx)
+	leaq	8(%rsp), %rax
+	movq	%rax, TT_FRAME_SP(%rcx)
+	movq	%rcx, %rbx
+	CFI_RA_AT_RBX
+	CFI_RBX_AT_RBX
+	leaq	tt_func_target(%rip), %rax
+	movq	(%rax,%r11,8), %r11
+	leaq	8(%rsp), %rsp			/* the callee sees the caller's stack */
+	.cfi_def_cfa_offset 0
+	START_READ \var
+	shlq	$32, %rdx
+	orq	%rdx, %rax
+	movq	%rax, TT_FRAME_START(%rbx)
+	movq	-16(%rsp), %rax
+	movq	-24(%rsp), %rcx
+	movq	-32(%rsp), %rdx
+	call	*%r11
+	/* rax rdx xmm0 xmm1 st0 st1 hold the result; rbx = our frame (callee-saved). */
+	movq	%rax, %rsi
+	movq	%rdx, %rdi
+	END_READ \var
+	shlq	$32, %rdx
+	orq	%rdx, %rax
+	subq	TT_FRAME_START(%rbx), %rax	/* raw ticks of this call */
+	pushq	TT_FRAME_RET(%rbx)		/* the return address back where `ret` wants it */
+	.cfi_def_cfa_offset 8
+	.cfi_offset %rip, -8
+	pushq	%rsi
+	.cfi_adjust_cfa_offset 8
+	pushq	%rdi
+	.cfi_adjust_cfa_offset 8
+	movq	%rax, %rsi
+	movl	%ecx, %edx
+	movq	%rbx, %rdi
+	movq	TT_FRAME_RBX(%rbx), %rbx
+	.cfi_restore %rbx
+	subq	$8, %rsp			/* 16-byte alignment for C */
+	.cfi_adjust_cfa_offset 8
+	call	tt_hook_exit			/* (frame, raw ticks, cpu id): pops and records */
+	addq	$8, %rsp
+	.cfi_adjust_cfa_offset -8
+	popq	%rdx
+	.cfi_adjust_cfa_offset -8
+	popq	%rax
+	.cfi_adjust_cfa_offset -8
+	ret
+
+.Lguarded_\@:				/* the shim's own call: straight to the function */
+	movq	-16(%rsp), %rcx
+	movq	-24(%rsp), %rdx
+	leaq	tt_func_target(%rip), %rax
+	movq	(%rax,%r11,8), %r11
+	movq	-8(%rsp), %rax
+	jmp	*%r11
+
+.Lslow_\@:				/* first call in thread/function, or stack full */
+	movq	-8(%rsp), %rax
+	movq	-16(%rsp), %rcx
+	movq	-24(%rsp), %rdx
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	movq	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	pushq	%rdi
+	pushq	%rsi
+	pushq	%rdx
+	pushq	%rcx
+	pushq	%r8
+	pushq	%r9
+	pushq	%rax
+	pushq	%r10
+	pushq	%r11
+	andq	$-16, %rsp
+	movl	%r11d, %edi
+	call	tt_hook_slow			/* C, general registers only, raw syscalls only */
+	movl	%eax, -80(%rbp)			/* below the saved registers */
+	leaq	-72(%rbp), %rsp
+	popq	%r11
+	popq	%r10
+	popq	%rax
+	popq	%r9
+	popq	%r8
+	popq	%rcx
+	popq	%rdx
+	popq	%rsi
+	popq	%rdi
+	popq	%rbp
+	.cfi_def_cfa %rsp, 8
+	.cfi_restore %rbp
+	cmpl	$0, -88(%rsp)			/* tt_hook_slow's answer, now in the red zone */
+	je	\name				/* ready: take the fast path */
+	movq	%rax, -8(%rsp)			/* not traced this time: straight through */
+	leaq	tt_func_target(%rip), %rax
+	movq	(%rax,%r11,8), %r11
+	movq	-8(%rsp), %rax
+	jmp	*%r11
+	.cfi_endproc
+TT_END(\name)
+.endm
+
+	.text
+BODY TT_VAR_RDTSCP, tt_body_rdtscp
+BODY TT_VAR_LFENCE, tt_body_lfence
+BODY TT_VAR_MFENCE, tt_body_mfence
+BODY TT_VAR_CPUID, tt_body_cpuid
+BODY TT_VAR_CPUID_NORDTSCP, tt_body_cpuid_nordtscp
+BODY TT_VAR_NONE, tt_body_none
+
+	.section .note.GNU-stack, "", @progbits

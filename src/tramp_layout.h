@@ -1,0 +1,40 @@
+/*
+ * tramp_layout.h - the memory shared by the trampolines (.S) and C: the per-thread TLS block
+ * and the shadow frame. Offsets are numbers here because the assembler needs them; the C
+ * side checks them against the structs with _Static_assert.
+ */
+#ifndef TT_TRAMP_LAYOUT_H
+#define TT_TRAMP_LAYOUT_H
+
+/* Functions: index 0 is the calibration function, 1..TT_MAX_FUNCS-1 are the user's. */
+#define TT_MAX_FUNCS 1024
+#define TT_STUB_SIZE 16		/* bytes per entry stub; stub i = pool + i * 16 */
+
+/* Trampoline variants: one entry/return body per way of reading the TSC. */
+#define TT_VAR_RDTSCP 0		/* lfence;rdtsc ... rdtscp;lfence (CPU id from TSC_AUX) */
+#define TT_VAR_LFENCE 1		/* lfence;rdtsc;lfence at both ends */
+#define TT_VAR_MFENCE 2		/* mfence;lfence;rdtsc at both ends */
+#define TT_VAR_CPUID 3		/* cpuid;rdtsc ... rdtscp;cpuid (Intel white paper) */
+#define TT_VAR_CPUID_NORDTSCP 4	/* cpuid;rdtsc at both ends, for CPUs without rdtscp */
+#define TT_VAR_NONE 5		/* bare rdtsc */
+#define TT_VAR_COUNT 6
+
+/* struct tt_tls (thread.h): initial-exec TLS, reached with %fs and @gottpoff. */
+#define TT_TLS_TOP 0		/* struct tt_frame *: next free shadow frame */
+#define TT_TLS_LIMIT 8		/* struct tt_frame *: end of the shadow stack, NULL before setup */
+#define TT_TLS_STATS 16		/* struct tt_fstat **: this thread's stats by function index */
+#define TT_TLS_IN_SHIM 24	/* uint8_t: set while the shim runs its own code */
+
+/* struct tt_frame: one traced call in flight. */
+#define TT_FRAME_RET 0		/* caller's return address */
+#define TT_FRAME_START 8	/* TSC at entry */
+#define TT_FRAME_SP 16		/* caller's %rsp once the return address is removed */
+#define TT_FRAME_STAT 24	/* struct tt_fstat * of this function in this thread */
+#define TT_FRAME_RBX 32		/* caller's %rbx: %rbx holds the frame while the callee runs */
+#define TT_FRAME_FUNC 40	/* function index */
+#define TT_FRAME_SIZE 48
+
+/* struct tt_fstat: the trampoline bumps `calls` itself. */
+#define TT_FSTAT_CALLS 0
+
+#endif /* TT_TRAMP_LAYOUT_H */

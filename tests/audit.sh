@@ -1,0 +1,34 @@
+#!/bin/sh
+# audit.sh BUILD LIB MAP - structural checks of the shim (STYLE.md section 6):
+#  - hot-path objects call nothing outside the shim (no libc, no sanitizer runtime);
+#  - hot-path objects touch no vector or x87 register;
+#  - the library exports exactly what the version script lists.
+# Appends one PASS/FAIL line per check to $RESULTS.
+B=${1:?build dir}; LIB=${2:?lib}; MAP=${3:?map}
+: "${RESULTS:=/dev/null}"
+status=0
+result() { # name ok|fail [detail]
+	if [ "$2" = ok ]; then echo "PASS audit/$1" >>"$RESULTS"; echo "  audit   $1: ok"
+	else echo "FAIL audit/$1: $3" >>"$RESULTS"; echo "  audit   $1: FAILED $3"; status=1; fi
+}
+
+# hook.o: the return path of every traced call. Only our own hidden symbols may be called.
+bad=$(nm -u "$B/hook.o" | awk '{print $2}' | grep -v -E '^(tt_[a-z_]+|_GLOBAL_OFFSET_TABLE_)$')
+[ -z "$bad" ] && result hook-calls-nothing ok || result hook-calls-nothing fail "$bad"
+
+# thread.o runs on the first-call path: libc allowed only for what is proven register-safe.
+bad=$(nm -u "$B/thread.o" | awk '{print $2}' |
+	grep -v -E '^(tt_[a-z_]+|_GLOBAL_OFFSET_TABLE_|pthread_setspecific|pthread_key_create|memset)$')
+[ -z "$bad" ] && result thread-calls ok || result thread-calls fail "$bad"
+
+for o in hook thread; do
+	n=$(objdump -d --no-show-raw-insn "$B/$o.o" | grep -c -E '%[xyz]mm[0-9]|%st(\(|$)|\bf(ld|st|ild)')
+	[ "$n" -eq 0 ] && result "$o-no-vector-regs" ok ||
+		result "$o-no-vector-regs" fail "$n instructions use vector/x87 registers"
+done
+
+want=$(sed -n '/global:/,/local:/p' "$MAP" | grep -E '^[[:space:]]+[a-z_]+;' | tr -d ' \t;' | sort)
+have=$(nm -D --defined-only "$LIB" | awk '$2 ~ /^[TW]$/ {print $3}' | sort)
+[ "$want" = "$have" ] && result exports-match-map ok ||
+	result exports-match-map fail "exports: $(echo $have) vs map: $(echo $want)"
+exit $status
