@@ -72,6 +72,12 @@ $(HOT_SRCS:src/%.c=$(B)/%.o): $(B)/%.o: src/%.c | $(B)
 	@echo "  CC hot  $@"
 	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(HOT_FLAGS) -c $< -o $@
 
+# elfdyn.o runs before libc may be usable (see its header): no calls gcc invents either.
+# The dl* wrappers (and elfdyn.o under them) run inside a sanitizer runtime's own start-up,
+# which calls dlsym: nothing there may be instrumented.
+$(B)/elfdyn.o: CFLAGS += -fno-tree-loop-distribute-patterns
+$(B)/elfdyn.o $(B)/interpose.o: SAN_FLAGS :=
+
 $(B)/%.o: src/%.S | $(B)
 	@echo "  AS      $@"
 	$(Q)$(CC) $(BASE_CFLAGS) -c $< -o $@

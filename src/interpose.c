@@ -19,10 +19,9 @@
 
 #include "elfdyn.h"
 #include "funcs.h"
+#include "interpose.h"
 #include "lifecycle.h"
 #include "thread.h"
-
-#define TT_EXPORT __attribute__((visibility("default")))
 
 void *tt_call_via(void *fn, void *gadget, const void *a, const void *b, const void *c,
 		  const void *d);
@@ -35,15 +34,22 @@ static struct {
 struct find_real {
 	const char *name;
 	void *addr;
+	bool past_us;
 };
 
+/* The next definition after ours in load order, as RTLD_NEXT would find it: an object
+ * preloaded before us (a sanitizer runtime) may wrap the same function and call ours. */
 static int find_real_cb(struct tt_elf *o, void *arg)
 {
 	struct find_real *f = arg;
 	const ElfW(Sym) *s;
 
-	if (tt_elf_in_exec(o, (uintptr_t)&find_real_cb))
-		return 0;	/* our own wrapper */
+	if (tt_elf_in_exec(o, (uintptr_t)&find_real_cb)) {
+		f->past_us = true;
+		return 0;
+	}
+	if (!f->past_us)
+		return 0;
 	s = tt_elf_lookup(o, f->name, NULL);
 	if (!s || ELF64_ST_TYPE(s->st_info) != STT_FUNC)
 		return 0;
@@ -51,9 +57,9 @@ static int find_real_cb(struct tt_elf *o, void *arg)
 	return 1;
 }
 
-static void *find_real(const char *name)
+void *tt_interpose_real(const char *name)
 {
-	struct find_real f = { name, NULL };
+	struct find_real f = { name, NULL, false };
 
 	tt_elf_foreach(find_real_cb, &f);
 	return f.addr;
@@ -63,10 +69,10 @@ static void find_reals(void)
 {
 	if (__atomic_load_n(&real.done, __ATOMIC_ACQUIRE))
 		return;
-	real.dlopen = find_real("dlopen");
-	real.dlmopen = find_real("dlmopen");
-	real.dlsym = find_real("dlsym");
-	real.dlvsym = find_real("dlvsym");
+	real.dlopen = tt_interpose_real("dlopen");
+	real.dlmopen = tt_interpose_real("dlmopen");
+	real.dlsym = tt_interpose_real("dlsym");
+	real.dlvsym = tt_interpose_real("dlvsym");
 	__atomic_store_n(&real.done, true, __ATOMIC_RELEASE);
 }
 

@@ -225,6 +225,16 @@ static int report(void)
 	return ret;
 }
 
+void tt_lifecycle_leaving(void)
+{
+	/* A vfork child (or a raw clone) shares our memory: the parent's counts are not its
+	 * own, and writing files from it would disturb the parent. fork() children have run
+	 * fork_child, which set run.pid to their own pid. */
+	if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != TT_ON || getpid() != run.pid)
+		return;
+	report();
+}
+
 int tt_lifecycle_dump(void)
 {
 	if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != TT_ON)

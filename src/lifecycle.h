@@ -17,6 +17,10 @@ bool tt_active(void);
 /* New objects may be loaded (after dlopen): resolve pending names, patch their GOTs. */
 void tt_lifecycle_objects_changed(void);
 
+/* The process image is about to end without exit() (exec*, _exit): write the report now,
+ * unless this is a vfork child sharing its parent's memory. */
+void tt_lifecycle_leaving(void);
+
 /* Write the report of what was recorded so far (tsctrace_dump). 0 or -1. */
 int tt_lifecycle_dump(void);
 

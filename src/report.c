@@ -68,6 +68,8 @@ static void fill_func(const struct tt_run *run, const struct tt_func *fn,
 	uint64_t sub = run->overhead.subtracted;
 	size_t nb;
 
+	uint64_t ended = s->hist.count + s->unwound + s->migrated + s->dropped;
+
 	memset(out, 0, sizeof(*out));
 	out->name = fn->name;
 	out->symbol = fn->symbol;
@@ -78,6 +80,17 @@ static void fill_func(const struct tt_run *run, const struct tt_func *fn,
 	out->migrated = s->migrated;
 	out->dropped = s->dropped;
 	out->timed = s->hist.count;
+	/*
+	 * Calls entered but not ended when the report is taken will not return before it is
+	 * written (exit from inside a traced call, frames left by longjmp or an exception and
+	 * not reconciled yet): they are unwound. A thread still running while the process exits
+	 * may end calls between our reads of its counters; then the ends are what was seen.
+	 * Either way calls = timed + unwound + migrated + dropped, exactly when quiescent.
+	 */
+	if (out->calls > ended)
+		out->unwound += out->calls - ended;
+	else
+		out->calls = ended;
 	if (tt_func_first[fn->index] != UINT64_MAX) {
 		out->has_first = true;
 		out->first = tt_stats_sub_floor(tt_func_first[fn->index], sub);

@@ -91,18 +91,16 @@ static void merge_and_unlink(struct tt_thread *t)
 	t->next = t->prev = NULL;
 }
 
-/*
- * pthread key destructor: the thread is exiting. Merge its counters, then free its memory,
- * unless a traced call is still in flight in it (a destructor called from inside a traced
- * function): then it stays listed and the report reads it.
- */
+/* pthread key destructor: the thread is exiting. Merge its counters, free its memory. */
 static void thread_exit(void *arg)
 {
 	struct tt_thread *t = arg;
 	uint8_t was = tt_shim_enter();
 	uint32_t i;
 
-	if (t != tt_tls.thread || tt_tls.top != t->frames)
+	/* Frames still on the shadow stack (pthread_exit from inside a traced call) will never
+	 * be returned through: the thread is gone once its destructors have run. */
+	if (t != tt_tls.thread)
 		goto out;
 	tt_thread_lock();
 	merge_and_unlink(t);

@@ -21,7 +21,9 @@
  *
  * While the callee runs, %rbx holds the shadow frame (the callee preserves it, as the ABI
  * says) and the CFI below tells any unwinder that the return address is *(%rbx + RET) and
- * the caller's %rbx is *(%rbx + RBX): backtraces, gdb and C++ exceptions see real frames.
+ * the caller's %rbx is *(%rbx + RBX): backtraces, gdb and C++ exceptions see real frames
+ * (an exception thrown through a traced call leaves its shadow frame behind; the next
+ * return of an outer traced call, or the report, counts it as unwound).
  *
  * Signals may arrive between any two instructions and their handlers may make traced calls:
  * the frame is reserved (top bumped in one instruction) before it is written, and it is read
@@ -135,7 +137,13 @@ TT_ENTRY(\name)
 	leaq	tt_func_target(%rip), %rax
 	movq	(%rax,%r11,8), %r11
 	leaq	8(%rsp), %rsp			/* the callee sees the caller's stack */
-	.cfi_def_cfa_offset 0
+	/*
+	 * This frame now occupies no stack. Unwinders name a frame by its CFA, and libgcc
+	 * aborts a throw when two frames share one, so the CFA is put 8 above %rsp (where the
+	 * return address used to be) and the caller's %rsp is stated explicitly.
+	 */
+	.cfi_def_cfa_offset 8
+	.cfi_val_offset %rsp, -8
 	START_READ \var
 	shlq	$32, %rdx
 	orq	%rdx, %rax
@@ -153,6 +161,7 @@ TT_ENTRY(\name)
 	subq	TT_FRAME_START(%rbx), %rax	/* raw ticks of this call */
 	pushq	TT_FRAME_RET(%rbx)		/* the return address back where `ret` wants it */
 	.cfi_def_cfa_offset 8
+	.cfi_restore %rsp
 	.cfi_offset %rip, -8
 	pushq	%rsi
 	.cfi_adjust_cfa_offset 8

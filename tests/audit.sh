@@ -21,6 +21,10 @@ bad=$(nm -u "$B/thread.o" | awk '{print $2}' |
 	grep -v -E '^(tt_[a-z_]+|_GLOBAL_OFFSET_TABLE_|pthread_setspecific|pthread_key_create|memset)$')
 [ -z "$bad" ] && result thread-calls ok || result thread-calls fail "$bad"
 
+# elfdyn.o serves the dl* wrappers before libc (or a sanitizer's interceptors) is ready.
+bad=$(nm -u "$B/elfdyn.o" | awk '{print $2}' | grep -v -E '^(dl_iterate_phdr|_GLOBAL_OFFSET_TABLE_)$')
+[ -z "$bad" ] && result elfdyn-calls-no-libc ok || result elfdyn-calls-no-libc fail "$bad"
+
 for o in hook thread; do
 	n=$(objdump -d --no-show-raw-insn "$B/$o.o" | grep -c -E '%[xyz]mm[0-9]|%st(\(|$)|\bf(ld|st|ild)')
 	[ "$n" -eq 0 ] && result "$o-no-vector-regs" ok ||

@@ -9,6 +9,7 @@ for bin in "$@"; do
 	rc=$?
 	printf '%s\n' "$out" | grep -E '^(not )?ok ' | while read -r line; do
 		case "$line" in
+		*"# SKIP"*) echo "SKIP unit/$name: ${line#*ok }" ;;
 		"not ok"*) echo "FAIL unit/$name: ${line#not ok }" ;;
 		*) echo "PASS unit/$name: ${line#ok }" ;;
 		esac

@@ -5,9 +5,11 @@ f=${1:?results file}
 [ -f "$f" ] || { echo "0 passed, 1 failed (no test results: the test build failed)"; exit 1; }
 pass=$(grep -c '^PASS ' "$f")
 fail=$(grep -c '^FAIL ' "$f")
+skip=$(grep -c '^SKIP ' "$f")
 if [ "$fail" -gt 0 ]; then
 	echo "failed:"
 	grep '^FAIL ' "$f" | sed 's/^FAIL /  /'
 fi
+[ "$skip" -gt 0 ] && echo "not run (pending features): $(grep '^SKIP ' "$f" | sed 's/^SKIP //' | cut -d: -f1 | tr '\n' ' ')"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

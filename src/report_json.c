@@ -1,0 +1,261 @@
+/*
+ * report_json.c - the schema-1 JSON report (CONTRACT.md section 4), a pure function of a
+ * struct tt_report.
+ *
+ * The report is written at exit, from an _exit wrapper or after a fatal signal, so nothing here
+ * may allocate (the output grows by mmap inside tt_buf), take a lock or keep state. snprintf is
+ * used only for integers and doubles.
+ *
+ * The output must always be valid JSON whatever the program did before exiting:
+ *  - strings come from the program (argv, symbol and object names) and may be any bytes: they
+ *    are escaped, and bytes that are not well-formed UTF-8 become U+FFFD;
+ *  - the program may have called setlocale(LC_NUMERIC, "de_DE"), which makes printf write
+ *    "15,2": the radix character is put back to '.' after formatting;
+ *  - a non-finite double (a NaN mean of nothing) has no JSON spelling: it is written null.
+ *
+ * Counts and ticks are uint64 and written as exact integers (a sum of ticks can pass 2^53, so
+ * never through a double). Means and nanoseconds are doubles written with one decimal, as in
+ * the contract, and with three below 1, where one decimal would lose most of the value
+ * (one tick at 2.6 GHz is 0.385 ns).
+ */
+#include "report_fmt.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD in UTF-8 */
+
+/*
+ * Length (1-4) of the well-formed UTF-8 sequence starting at s, or 0 when there is none; then
+ * *skip is the length of the maximal ill-formed prefix, which becomes a single U+FFFD (the
+ * Unicode "maximal subpart" practice, so one bad byte never swallows the next good one).
+ * The byte ranges are those of Unicode table 3-7: no overlongs, surrogates or > U+10FFFF.
+ * A NUL byte fails every range, so this never reads past the end of the string.
+ */
+static unsigned int utf8_len(const unsigned char *s, unsigned int *skip)
+{
+	/* sequence length from the lead byte: C0, C1 and F5-FF never start one */
+	unsigned int n = s[0] < 0x80 ? 1 : s[0] < 0xc2 ? 0 : s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 :
+			 s[0] < 0xf5 ? 4 : 0;
+	/* the second byte's range excludes overlongs (E0, F0), surrogates (ED), > 10FFFF (F4) */
+	unsigned char lo = s[0] == 0xe0 ? 0xa0 : s[0] == 0xf0 ? 0x90 : 0x80;
+	unsigned char hi = s[0] == 0xed ? 0x9f : s[0] == 0xf4 ? 0x8f : 0xbf;
+	unsigned int i;
+
+	*skip = 1;
+	for (i = 1; i < n; i++, lo = 0x80, hi = 0xbf) {
+		if (s[i] < lo || s[i] > hi) {
+			*skip = i;
+			return 0;
+		}
+	}
+	return n;
+}
+
+/* The two-character escape of c, or NULL when it has none (then \u00XX, or no escape). */
+static const char *short_escape(unsigned char c)
+{
+	switch (c) {
+	case '"': return "\\\"";
+	case '\\': return "\\\\";
+	case '\b': return "\\b";
+	case '\f': return "\\f";
+	case '\n': return "\\n";
+	case '\r': return "\\r";
+	case '\t': return "\\t";
+	default: return NULL;
+	}
+}
+
+void tt_json_string(struct tt_buf *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s, *run;
+	unsigned int n, skip = 1;
+
+	if (!s) {	/* the model forbids it, but an exit path must not crash on it */
+		tt_buf_puts(out, "null");
+		return;
+	}
+	tt_buf_puts(out, "\"");
+	run = p;	/* plain bytes are copied in runs, not one append each */
+	while (*p) {
+		n = utf8_len(p, &skip);
+		if (n > 1 || (n == 1 && *p >= 0x20 && *p != '"' && *p != '\\')) {
+			p += n;
+			continue;
+		}
+		tt_buf_append(out, (const char *)run, (size_t)(p - run));
+		if (n == 0) {
+			tt_buf_puts(out, REPLACEMENT);
+			p += skip;
+		} else {
+			if (short_escape(*p))
+				tt_buf_puts(out, short_escape(*p));
+			else
+				tt_buf_printf(out, "\\u%04x", *p);
+			p++;
+		}
+		run = p;
+	}
+	tt_buf_append(out, (const char *)run, (size_t)(p - run));
+	tt_buf_puts(out, "\"");
+}
+
+/*
+ * A double as a JSON number, or null when it has none. %.1f of the largest double is 311
+ * characters, so tmp always holds it. Whatever the locale put between the integer and the
+ * fraction (',' or a multibyte character) is replaced by '.'.
+ */
+static void put_double(struct tt_buf *out, double x)
+{
+	char tmp[400], num[400];
+	size_t i, j = 0;
+
+	if (!isfinite(x)) {
+		tt_buf_puts(out, "null");
+		return;
+	}
+	snprintf(tmp, sizeof(tmp), "%.*f", (x != 0 && x > -1 && x < 1) ? 3 : 1, x);
+	for (i = 0; tmp[i] && j < sizeof(num) - 1; i++) {
+		if ((unsigned char)tmp[i] >= 0x80 && (unsigned char)tmp[i] < 0xc0)
+			continue;	/* the tail of a multibyte radix character */
+		num[j++] = strchr("0123456789-", tmp[i]) ? tmp[i] : '.';
+	}
+	num[j] = '\0';
+	tt_buf_puts(out, num);
+}
+
+/* `"key": ` at the given indentation; keys are our own literals and need no escaping. */
+static void key(struct tt_buf *out, const char *ind, const char *k)
+{
+	tt_buf_printf(out, "%s\"%s\": ", ind, k);
+}
+
+static void field_str(struct tt_buf *out, const char *ind, const char *k, const char *v)
+{
+	key(out, ind, k);
+	tt_json_string(out, v);
+	tt_buf_puts(out, ",\n");
+}
+
+static void field_u64(struct tt_buf *out, const char *ind, const char *k, uint64_t v)
+{
+	tt_buf_printf(out, "%s\"%s\": %" PRIu64 ",\n", ind, k, v);
+}
+
+static void field_bool(struct tt_buf *out, const char *ind, const char *k, bool v)
+{
+	tt_buf_printf(out, "%s\"%s\": %s,\n", ind, k, v ? "true" : "false");
+}
+
+/* A statistic block on one line: seven numbers read better side by side than stacked. */
+static void summary(struct tt_buf *out, const char *k, const struct tt_summary *s)
+{
+	tt_buf_printf(out, "      \"%s\": {\"min\": %" PRIu64 ", \"median\": %" PRIu64
+		      ", \"p90\": %" PRIu64 ", \"p99\": %" PRIu64 ", \"max\": %" PRIu64
+		      ", \"mean\": ", k, s->min, s->median, s->p90, s->p99, s->max);
+	put_double(out, s->mean);
+	tt_buf_printf(out, ", \"total\": %" PRIu64 "},\n", s->total);
+}
+
+static void summary_ns(struct tt_buf *out, const struct tt_summary_ns *s)
+{
+	const double v[] = { s->min, s->median, s->p90, s->p99, s->max, s->mean, s->total };
+	static const char *const names[] = { "min", "median", "p90", "p99", "max", "mean",
+					     "total" };
+	size_t i;
+
+	tt_buf_puts(out, "      \"ns\": {");
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		tt_buf_printf(out, "%s\"%s\": ", i ? ", " : "", names[i]);
+		put_double(out, v[i]);
+	}
+	tt_buf_puts(out, "},\n");
+}
+
+static void function(struct tt_buf *out, const struct tt_report_func *f, bool last)
+{
+	const char *ind = "      ";
+	size_t i;
+
+	tt_buf_puts(out, "    {\n");
+	field_str(out, ind, "name", f->name);
+	field_str(out, ind, "symbol", f->symbol);
+	field_str(out, ind, "object", f->object);
+	field_str(out, ind, "hook", f->hook);
+	field_u64(out, ind, "calls", f->calls);
+	field_u64(out, ind, "timed", f->timed);
+	field_u64(out, ind, "unwound", f->unwound);
+	field_u64(out, ind, "migrated", f->migrated);
+	field_u64(out, ind, "dropped", f->dropped);
+	/* Always present, so readers need not test for the key: null says "never completed". */
+	if (f->has_first)
+		field_u64(out, ind, "first", f->first);
+	else
+		tt_buf_printf(out, "%s\"first\": null,\n", ind);
+	summary(out, "cycles", &f->cycles);
+	summary(out, "raw", &f->raw);
+	if (f->has_ns)
+		summary_ns(out, &f->ns);
+	tt_buf_printf(out, "%s\"histogram\": {\n%s  \"of\": \"cycles\",\n%s  \"buckets\": [", ind,
+		      ind, ind);
+	for (i = 0; i < f->nbuckets; i++)
+		tt_buf_printf(out, "%s\n%s    [%" PRIu64 ", %" PRIu64 ", %" PRIu64 "]",
+			      i ? "," : "", ind, f->buckets[i].low, f->buckets[i].high,
+			      f->buckets[i].count);
+	if (f->nbuckets)
+		tt_buf_printf(out, "\n%s  ", ind);
+	tt_buf_printf(out, "]\n%s}\n    }%s\n", ind, last ? "" : ",");
+}
+
+void tt_report_json(struct tt_buf *out, const struct tt_report *r)
+{
+	const char *ind = "    ";
+	size_t i;
+
+	tt_buf_printf(out, "{\n  \"schema\": %d,\n", TT_REPORT_SCHEMA);
+	field_str(out, "  ", "tool", r->tool);
+	field_str(out, "  ", "program", r->program);
+	tt_buf_puts(out, "  \"argv\": [");
+	for (i = 0; i < r->argc; i++) {
+		tt_buf_puts(out, i ? ", " : "");
+		tt_json_string(out, r->argv[i]);
+	}
+	tt_buf_printf(out, "],\n  \"pid\": %" PRId64 ",\n", r->pid);
+	field_u64(out, "  ", "start_unix_ns", r->start_unix_ns);
+	field_u64(out, "  ", "wall_ns", r->wall_ns);
+
+	tt_buf_puts(out, "  \"clock\": {\n");
+	field_str(out, ind, "source", r->clock.source);
+	field_str(out, ind, "serialize", r->clock.serialize);
+	field_u64(out, ind, "tsc_hz", r->clock.tsc_hz);
+	field_str(out, ind, "tsc_hz_source", r->clock.tsc_hz_source);
+	field_bool(out, ind, "invariant", r->clock.invariant);
+	field_bool(out, ind, "hypervisor", r->clock.hypervisor);
+	field_u64(out, ind, "granularity", r->clock.granularity);
+	key(out, ind, "cpu");
+	tt_json_string(out, r->clock.cpu);
+	tt_buf_puts(out, "\n  },\n");
+
+	tt_buf_printf(out, "  \"overhead\": {\"min\": %" PRIu64 ", \"median\": %" PRIu64
+		      ", \"subtracted\": %" PRIu64 ", \"source\": ", r->overhead.min,
+		      r->overhead.median, r->overhead.subtracted);
+	tt_json_string(out, r->overhead.source);
+	tt_buf_printf(out, "},\n  \"threads\": {\"traced\": %" PRIu64 ", \"pinned\": %" PRIu64
+		      ", \"migrations\": %" PRIu64 "},\n", r->threads.traced, r->threads.pinned,
+		      r->threads.migrations);
+
+	tt_buf_puts(out, "  \"warnings\": [");
+	for (i = 0; i < r->nwarnings; i++) {
+		tt_buf_puts(out, i ? ",\n    " : "\n    ");
+		tt_json_string(out, r->warnings[i]);
+	}
+	tt_buf_puts(out, r->nwarnings ? "\n  ],\n" : "],\n");
+
+	tt_buf_puts(out, r->nfuncs ? "  \"functions\": [\n" : "  \"functions\": [");
+	for (i = 0; i < r->nfuncs; i++)
+		function(out, &r->funcs[i], i + 1 == r->nfuncs);
+	tt_buf_puts(out, r->nfuncs ? "  ]\n}\n" : "]\n}\n");
+}

@@ -1,0 +1,422 @@
+/*
+ * report_text.c - the report for people (CONTRACT.md section 4, "Text"), a pure function of a
+ * struct tt_report. Tools read the JSON; this is laid out to be read in a 100-column terminal.
+ *
+ * Same constraints as report_json.c: it runs at exit, from an _exit wrapper or after a fatal
+ * signal, so nothing here allocates, locks or keeps state, and doubles have their radix put
+ * back to '.' whatever LC_NUMERIC the program chose.
+ *
+ * Layout: header lines (program, argv, pid and wall time, clock, cpu, overhead, threads, one
+ * line per warning); the statistics table; the call-accounting table; then a bar histogram
+ * per function with timed calls. Each column is as wide as its widest cell, measured in a
+ * first pass (cells are formatted again when printed: there is nowhere to keep them), so a
+ * 60-character name or a 20-digit count widens its column instead of shifting the rows.
+ *
+ * Strings are printed one code point per column. Control characters and ill-formed UTF-8
+ * become '?', so a name containing a newline or an escape sequence cannot break a row or the
+ * terminal. (East Asian wide characters take two columns and would still shift a row.)
+ */
+#include "report_fmt.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define GAP 2		/* spaces between columns */
+#define CELL 48		/* a formatted cell: a 20-digit uint64 or a "%.3e" double, with room */
+#define HIST_ROWS 12	/* histogram rows per function, at most */
+#define BAR 40		/* columns of the longest bar */
+
+enum col {
+	C_CALLS, C_MIN, C_MEDIAN, C_P90, C_P99, C_MAX, C_MEAN, C_SHARE, C_NS_MIN, C_NS_MEDIAN,
+	C_TIMED, C_UNWOUND, C_MIGRATED, C_DROPPED, C_FIRST, C_HOOK, C_SYMBOL, C_END
+};
+
+static const char *const heads[C_END] = {
+	"calls", "min", "median", "p90", "p99", "max", "mean", "total%", "min ns", "med ns",
+	"timed", "unwound", "migrated", "dropped", "first", "hook", "symbol",
+};
+
+/* Length of the well-formed UTF-8 sequence at s, or 0 and *skip bytes of ill-formed prefix:
+ * the rules of report_json.c (Unicode table 3-7, maximal subparts), which see. */
+static unsigned int utf8_len(const unsigned char *s, unsigned int *skip)
+{
+	unsigned int n = s[0] < 0x80 ? 1 : s[0] < 0xc2 ? 0 : s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 :
+			 s[0] < 0xf5 ? 4 : 0;
+	unsigned char lo = s[0] == 0xe0 ? 0xa0 : s[0] == 0xf0 ? 0x90 : 0x80;
+	unsigned char hi = s[0] == 0xed ? 0x9f : s[0] == 0xf4 ? 0x8f : 0xbf;
+	unsigned int i;
+
+	*skip = 1;
+	for (i = 1; i < n; i++, lo = 0x80, hi = 0xbf) {
+		if (s[i] < lo || s[i] > hi) {
+			*skip = i;
+			return 0;
+		}
+	}
+	return n;
+}
+
+/* U+2028-202E, U+2066-2069: line breaks and bidi overrides that would reorder a row. */
+static bool format_char(const unsigned char *p)
+{
+	return p[0] == 0xe2 && ((p[1] == 0x80 && p[2] >= 0xa8 && p[2] <= 0xae) ||
+				(p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9));
+}
+
+/*
+ * Print s for a terminal (see the file comment) and return the columns it takes; with out
+ * NULL only measure. With quote, a ' is written as '\'' (inside a shell-quoted argument).
+ */
+static size_t put_clean(struct tt_buf *out, const char *s, bool quote)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "?");
+	unsigned int n, skip;
+	size_t cols = 0;
+	bool ok;
+
+	for (; *p; cols++, p += n ? n : skip) {
+		n = utf8_len(p, &skip);
+		/* C1 controls U+0080-U+009F are C2 80-9F: terminals obey some of them too */
+		ok = n == 1 ? *p >= 0x20 && *p != 0x7f && !(quote && *p == '\'') :
+		     n == 2 ? !(p[0] == 0xc2 && p[1] < 0xa0) :
+		     n == 4 || (n == 3 && !format_char(p));
+		if (out && ok)
+			tt_buf_append(out, (const char *)p, n);
+		else if (out)
+			tt_buf_puts(out, n == 1 && *p == '\'' ? "'\\''" : "?");
+	}
+	return cols;
+}
+
+static void pad(struct tt_buf *out, size_t n)
+{
+	tt_buf_printf(out, "%*s", (int)n, "");
+}
+
+/* s in a column of width w; a left-aligned last column gets no trailing blanks. */
+static void put_cell(struct tt_buf *out, const char *s, size_t w, bool left, bool last)
+{
+	size_t cols = put_clean(NULL, s, false);
+
+	if (!left && cols < w)
+		pad(out, w - cols);
+	put_clean(out, s, false);
+	if (left && !last && cols < w)
+		pad(out, w - cols);
+}
+
+/* x with prec decimals ("%.3e" past 1e15, where it would be a wall of digits), radix '.'. */
+static const char *dbl(char *buf, double x, int prec)
+{
+	char tmp[CELL];
+	size_t i, j = 0;
+
+	if (!isfinite(x))
+		return "-";
+	if (x > -1e15 && x < 1e15)
+		snprintf(tmp, sizeof(tmp), "%.*f", prec, x);
+	else
+		snprintf(tmp, sizeof(tmp), "%.3e", x);
+	for (i = 0; tmp[i] && j < CELL - 2; i++) {	/* room for the NUL and a share's '%' */
+		if ((unsigned char)tmp[i] >= 0x80 && (unsigned char)tmp[i] < 0xc0)
+			continue;	/* the tail of a multibyte radix character */
+		buf[j++] = strchr("0123456789+-e", tmp[i]) ? tmp[i] : '.';
+	}
+	buf[j] = '\0';
+	return buf;
+}
+
+static size_t max(size_t a, size_t b)
+{
+	return a > b ? a : b;
+}
+
+static const char *u64(char *buf, uint64_t v)
+{
+	snprintf(buf, CELL, "%" PRIu64, v);
+	return buf;
+}
+
+static bool in_ns(const struct tt_report *r)
+{
+	return r->clock.source && strcmp(r->clock.source, "monotonic") == 0;
+}
+
+static const char *cell(char *buf, const struct tt_report_func *f, enum col c, double sum)
+{
+	const struct tt_summary *s = &f->cycles;
+
+	/* Statistics over no timed call are zeros by convention; "-" says there are none. */
+	if (!f->timed && c >= C_MIN && c <= C_NS_MEDIAN)
+		return "-";
+	switch (c) {
+	case C_CALLS: return u64(buf, f->calls);
+	case C_MIN: return u64(buf, s->min);
+	case C_MEDIAN: return u64(buf, s->median);
+	case C_P90: return u64(buf, s->p90);
+	case C_P99: return u64(buf, s->p99);
+	case C_MAX: return u64(buf, s->max);
+	case C_MEAN: return dbl(buf, s->mean, 1);
+	case C_SHARE:	/* of the sum of cycles.total over all functions */
+		if (!(sum > 0) || !isfinite(sum))
+			return "-";
+		dbl(buf, 100.0 * (double)s->total / sum, 1);
+		return strcat(buf, "%");
+	case C_NS_MIN: return f->has_ns ? dbl(buf, f->ns.min, 1) : "-";
+	case C_NS_MEDIAN: return f->has_ns ? dbl(buf, f->ns.median, 1) : "-";
+	case C_TIMED: return u64(buf, f->timed);
+	case C_UNWOUND: return u64(buf, f->unwound);
+	case C_MIGRATED: return u64(buf, f->migrated);
+	case C_DROPPED: return u64(buf, f->dropped);
+	case C_FIRST: return f->has_first ? u64(buf, f->first) : "-";
+	case C_HOOK: return f->hook;
+	case C_SYMBOL: return f->symbol;
+	default: return "?";
+	}
+}
+
+/* The table of columns [c0, c1), one row per function, under a header line. */
+static void table(struct tt_buf *out, const struct tt_report *r, enum col c0, enum col c1,
+		  double sum)
+{
+	size_t w[C_END], namew = strlen("function"), i;
+	char buf[CELL];
+	enum col c;
+
+	for (c = c0; c < c1; c++)
+		w[c] = strlen(heads[c]);
+	for (i = 0; i < r->nfuncs; i++) {
+		namew = max(namew, put_clean(NULL, r->funcs[i].name, false));
+		for (c = c0; c < c1; c++)
+			w[c] = max(w[c], put_clean(NULL, cell(buf, &r->funcs[i], c, sum), false));
+	}
+	for (i = 0; i <= r->nfuncs; i++) {	/* row 0 is the header */
+		put_cell(out, i ? r->funcs[i - 1].name : "function", namew, true, false);
+		for (c = c0; c < c1; c++) {
+			pad(out, GAP);
+			put_cell(out, i ? cell(buf, &r->funcs[i - 1], c, sum) : heads[c], w[c],
+				 c >= C_HOOK, c + 1 == c1);
+		}
+		tt_buf_puts(out, "\n");
+	}
+}
+
+static unsigned int bitlen(uint64_t v)
+{
+	return v ? 64 - (unsigned int)__builtin_clzll(v) : 0;
+}
+
+/*
+ * Histogram row of value v, monotone in v. With sb > 0: each value below 2^sb has its own
+ * row and each octave above is cut into 2^sb rows. With sb = 0: one row per k octaves.
+ */
+static uint64_t row_key(uint64_t v, unsigned int sb, unsigned int k)
+{
+	unsigned int e;
+
+	if (sb == 0)
+		return bitlen(v) / k;
+	if (v < (1ull << sb))
+		return v;
+	e = bitlen(v) - 1;
+	return ((uint64_t)(e - sb + 1) << sb) + ((v >> (e - sb)) & ((1ull << sb) - 1));
+}
+
+/* The lowest value in row `key` (the inverse of row_key). */
+static uint64_t row_low(uint64_t key, unsigned int sb, unsigned int k)
+{
+	unsigned int b, e;
+
+	if (sb == 0) {
+		b = (unsigned int)key * k;
+		return b ? 1ull << (b - 1) : 0;
+	}
+	if (key < (1ull << sb))
+		return key;
+	e = (unsigned int)(key >> sb) + sb - 1;
+	return ((1ull << sb) + (key & ((1ull << sb) - 1))) << (e - sb);
+}
+
+/*
+ * Up to HIST_ROWS rows, each counting the buckets whose low edge it covers: the buckets
+ * themselves when there are few, else the finest log-scale grouping that fits (64, 32 ... 2
+ * rows per octave, then one row per 1 ... 6 octaves: 65 bit lengths / 6 < 12 rows), empty
+ * rows included so that the shape stays true. 12..41 in 20 buckets becomes 8 rows: 12-13,
+ * 14-15, 16-19, ... 40-41.
+ */
+static size_t hist_rows(const struct tt_report_func *f, struct tt_bucket *rows)
+{
+	const struct tt_bucket *b = f->buckets;
+	size_t n = f->nbuckets, i, nrows;
+	unsigned int sb = 7, k = 1;
+	uint64_t k0, k1, key;
+
+	if (n <= HIST_ROWS) {
+		memcpy(rows, b, n * sizeof(*b));
+		return n;
+	}
+	do {
+		if (sb > 0)
+			sb--;
+		else
+			k++;
+		k0 = row_key(b[0].low, sb, k);
+		k1 = row_key(b[n - 1].low, sb, k);
+	} while (k1 < k0 || k1 - k0 >= HIST_ROWS);
+	nrows = (size_t)(k1 - k0) + 1;
+	for (i = 0; i < nrows; i++) {
+		rows[i].low = i ? row_low(k0 + i, sb, k) : b[0].low;
+		rows[i].high = i + 1 < nrows ? row_low(k0 + i + 1, sb, k) - 1 : b[n - 1].high;
+		rows[i].count = 0;
+	}
+	for (i = 0; i < n; i++) {
+		key = row_key(b[i].low, sb, k);
+		key = key < k0 ? 0 : key - k0 >= nrows ? nrows - 1 : key - k0;	/* unsorted input */
+		rows[key].count = b[i].count > UINT64_MAX - rows[key].count ? UINT64_MAX :
+				  rows[key].count + b[i].count;	/* saturate */
+	}
+	return nrows;
+}
+
+/* log2(v) in 1/256ths for v >= 1, linear within each octave (error < 0.09): enough for a bar. */
+static unsigned int log2_fx(uint64_t v)
+{
+	unsigned int e = bitlen(v) - 1;
+
+	return e * 256 + (unsigned int)((e >= 8 ? v >> (e - 8) : v << (8 - e)) & 0xff);
+}
+
+static void histogram(struct tt_buf *out, const struct tt_report *r,
+		      const struct tt_report_func *f)
+{
+	static const char bar[BAR + 1] = "########################################";
+	struct tt_bucket rows[HIST_ROWS];
+	size_t n = hist_rows(f, rows), i, len;
+	char low[CELL], high[CELL], pct[CELL];
+	size_t wl = 1, wh = 1, wc = 1;
+	const char *slash;
+	uint64_t most = 0;
+	double sum = 0;
+
+	for (i = 0; i < n; i++) {
+		wl = max(wl, strlen(u64(low, rows[i].low)));
+		wh = max(wh, strlen(u64(low, rows[i].high)));
+		wc = max(wc, strlen(u64(low, rows[i].count)));
+		most = max(most, rows[i].count);
+		sum += (double)rows[i].count;
+	}
+	/* The object is named here, not in the table, where it would pass 100 columns. */
+	slash = f->object ? strrchr(f->object, '/') : NULL;
+	tt_buf_puts(out, "\nhistogram of ");
+	put_clean(out, f->name, false);
+	tt_buf_puts(out, " in ");
+	put_clean(out, slash && slash[1] ? slash + 1 : f->object, false);
+	tt_buf_printf(out, " (%s, log-scale bars)\n", in_ns(r) ? "ns" : "cycles");
+	for (i = 0; i < n; i++) {
+		u64(low, rows[i].low);
+		u64(high, rows[i].high);
+		dbl(pct, sum > 0 ? 100.0 * (double)rows[i].count / sum : 0, 1);
+		len = !rows[i].count ? 0 : log2_fx(most) == 0 ? BAR :
+		      1 + (size_t)(BAR - 1) * log2_fx(rows[i].count) / log2_fx(most);
+		tt_buf_printf(out, "  %*s %s %*s  %*" PRIu64 "  %5s%%%s%.*s\n", (int)wl, low,
+			      rows[i].high != rows[i].low ? "-" : " ", (int)wh,
+			      rows[i].high != rows[i].low ? high : "", (int)wc, rows[i].count, pct,
+			      len ? "  " : "", (int)len, bar);
+	}
+}
+
+/* An argument as a shell would need it, so `argv: a 'b c'` reads unambiguously. */
+static void put_arg(struct tt_buf *out, const char *a)
+{
+	bool quote = !a || !*a || strpbrk(a, " \t'\"\\$`*?[]{};&|<>()#~!") != NULL;
+
+	tt_buf_puts(out, quote && a ? "'" : "");
+	put_clean(out, a, quote);
+	tt_buf_puts(out, quote && a ? "'" : "");
+}
+
+/* One header line: a label in a 10-column field, then s for a terminal. */
+static void line(struct tt_buf *out, const char *label, const char *s)
+{
+	tt_buf_printf(out, "%-10s", label);
+	put_clean(out, s, false);
+	tt_buf_puts(out, "\n");
+}
+
+static void header(struct tt_buf *out, const struct tt_report *r)
+{
+	const char *unit = in_ns(r) ? "ns" : "ticks";
+	char buf[CELL];
+	size_t i;
+
+	put_clean(out, r->tool, false);
+	tt_buf_puts(out, " report\n");
+	line(out, "program:", r->program);
+	tt_buf_puts(out, "argv:");
+	for (i = 0; i < r->argc; i++) {
+		pad(out, i ? 1 : 5);
+		put_arg(out, r->argv[i]);
+	}
+	tt_buf_printf(out, "\npid:      %" PRId64 ", wall time ", r->pid);
+	if (r->wall_ns < 1000)	/* doubles: exact to 2^53 ns (104 days), then 15 digits */
+		tt_buf_printf(out, "%" PRIu64 " ns\n", r->wall_ns);
+	else if (r->wall_ns < 1000000)
+		tt_buf_printf(out, "%s us\n", dbl(buf, (double)r->wall_ns / 1e3, 1));
+	else if (r->wall_ns < 1000000000)
+		tt_buf_printf(out, "%s ms\n", dbl(buf, (double)r->wall_ns / 1e6, 1));
+	else
+		tt_buf_printf(out, "%s s\n", dbl(buf, (double)r->wall_ns / 1e9, 3));
+
+	tt_buf_puts(out, "clock:    ");
+	put_clean(out, r->clock.source, false);
+	if (r->clock.tsc_hz) {
+		tt_buf_printf(out, " %s MHz (", dbl(buf, (double)r->clock.tsc_hz / 1e6, 1));
+		put_clean(out, r->clock.tsc_hz_source, false);
+		tt_buf_puts(out, ")");
+	}
+	tt_buf_printf(out, ", %s, %s, serialize ", r->clock.invariant ? "invariant" :
+		      "not invariant", r->clock.hypervisor ? "hypervisor" : "no hypervisor");
+	put_clean(out, r->clock.serialize, false);
+	tt_buf_printf(out, ", granularity %" PRIu64 " %s\n", r->clock.granularity, unit);
+	if (r->clock.cpu && *r->clock.cpu)	/* on the clock line it would pass 100 columns */
+		line(out, "cpu:", r->clock.cpu);
+	tt_buf_printf(out, "overhead: min %" PRIu64 " median %" PRIu64 " %s, subtracted %" PRIu64
+		      " (", r->overhead.min, r->overhead.median, unit, r->overhead.subtracted);
+	put_clean(out, r->overhead.source, false);
+	tt_buf_printf(out, ")\nthreads:  %" PRIu64 " traced, %" PRIu64 " pinned, %" PRIu64
+		      " migrations\n", r->threads.traced, r->threads.pinned, r->threads.migrations);
+	for (i = 0; i < r->nwarnings; i++)
+		line(out, "warning:", r->warnings[i]);
+}
+
+void tt_report_text(struct tt_buf *out, const struct tt_report *r)
+{
+	char buf[CELL];
+	double sum = 0;
+	size_t i;
+
+	header(out, r);
+	if (!r->nfuncs) {
+		tt_buf_puts(out, "\nno functions traced\n");
+		return;
+	}
+	for (i = 0; i < r->nfuncs; i++)
+		sum += (double)r->funcs[i].cycles.total;
+	if (in_ns(r))
+		tt_buf_printf(out, "\ntimes in ns (monotonic clock), less %" PRIu64
+			      " ns of overhead\n", r->overhead.subtracted);
+	else
+		tt_buf_printf(out, "\ntimes in cycles: TSC ticks less %" PRIu64
+			      " of overhead%s%s%s\n", r->overhead.subtracted,
+			      r->clock.tsc_hz ? "; ns at " : "",
+			      r->clock.tsc_hz ? dbl(buf, (double)r->clock.tsc_hz / 1e6, 1) : "",
+			      r->clock.tsc_hz ? " MHz" : "");
+	table(out, r, C_CALLS, C_TIMED, sum);
+	tt_buf_puts(out, "\n");
+	table(out, r, C_TIMED, C_END, sum);
+	for (i = 0; i < r->nfuncs; i++)
+		if (r->funcs[i].timed && r->funcs[i].nbuckets)
+			histogram(out, r, &r->funcs[i]);
+}
