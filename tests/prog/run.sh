@@ -1,0 +1,725 @@
+#!/bin/sh
+# run.sh BUILD_DIR LIB [TEST...] - the program tests (tests/prog/*.c, built by the Makefile
+# beside this file into BUILD_DIR), run untraced and traced with LIB (libtsctrace.so).
+#
+# Each test appends exactly one line `PASS <name>` or `FAIL <name>: <why>` to $RESULTS
+# (default /dev/null) and prints one line to stdout; the run ends with "N passed, N failed"
+# and fails when anything failed. TEST names (or shell globs) select a subset.
+# SANITIZE (from make) containing "address" preloads libasan ahead of LIB in traced runs.
+# KEEP=1 keeps the scratch directory (it is always kept when a test failed).
+#
+# A traced run is compared with the untraced one: stdout byte for byte, exit status, and
+# stderr with the shim's `tsctrace: ` lines removed. The JSON report is read with jq.
+
+# Re-run under bash when started as `sh run.sh` (arrays, [[ ]], local).
+# shellcheck disable=SC2016,SC2012	# jq programs are single-quoted on purpose; ls of our own files
+if [ -z "${BASH_VERSION:-}" ]; then
+	exec bash "$0" "$@"
+fi
+set -u
+
+usage="usage: run.sh BUILD_DIR LIB [TEST...]"
+B=${1:?$usage}
+LIB=${2:?$usage}
+shift 2
+# The programs run in scratch directories: make both paths absolute.
+case $B in /*) ;; *) B=$PWD/$B ;; esac
+case $LIB in /*) ;; *) LIB=$PWD/$LIB ;; esac
+ONLY=("$@")
+RESULTS=${RESULTS:-/dev/null}
+SANITIZE=${SANITIZE:-}
+TIMEOUT=${TIMEOUT:-60}
+
+# Start both runs from the same clean environment: no shim, no TSC_* settings of the caller.
+unset LD_PRELOAD LD_LIBRARY_PATH
+for v in $(compgen -e); do
+	case $v in TSC_*) unset "$v" ;; esac
+done
+
+PRELOAD=$LIB
+ASAN=0
+case ",$SANITIZE," in
+*,address,*)
+	ASAN=1
+	PRELOAD="$(${CC:-gcc} -print-file-name=libasan.so) $LIB"
+	;;
+esac
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/tsctrace-prog.XXXXXX") || exit 1
+NPASS=0
+NFAIL=0
+
+# jq helpers. fn(n): the report entry whose name is n or contains n among `a|b` aliases.
+JQDEFS='
+def fn($n): first(.functions[] | select(.name | split("|") | any(. == $n))) // null;
+def counts: {name, calls, timed, unwound, migrated, dropped};
+def ordered: .min <= .median and .median <= .p90 and .p90 <= .p99 and .p99 <= .max;
+'
+
+# ---- helpers --------------------------------------------------------------------------------
+
+# fail_because WHY...: record why the current test fails (first reason wins); returns 1.
+fail_because() {
+	[ -n "$WHY" ] || WHY=$(printf '%s' "$*" | tr '\n\t' '  ' | cut -c1-400)
+	return 1
+}
+
+# ck DESCRIPTION CONDITION [SHOW]: the jq CONDITION must be true on $REPORT; on failure the
+# reason quotes the jq expression SHOW evaluated on the report.
+ck() {
+	local got err
+	[ -n "$REPORT" ] && [ -f "$REPORT" ] || fail_because "$1: no report to check" || return 1
+	# -s: the file must hold exactly one JSON document (jq -e alone accepts an empty file).
+	if jq -e -s "$JQDEFS length == 1 and (.[0] | ($2))" "$REPORT" >/dev/null 2>"$T/jq.err"; then
+		return 0
+	fi
+	got=""
+	[ $# -ge 3 ] && got=$(jq -c -s "$JQDEFS .[0] | ($3)" "$REPORT" 2>&1 | head -c 300)
+	err=$(head -c 200 "$T/jq.err")
+	fail_because "$1${got:+ (got $got)}${err:+ [jq: $err]}"
+}
+
+# run_pair NAME FUNCS CMD [ARG...]: run CMD untraced, then traced, in the directory $T (made
+# fresh by run_test; CMD's cwd). The traced run gets LD_PRELOAD=$PRELOAD TSC_FUNCS=FUNCS
+# TSC_FORMAT=$FORMAT TSC_OUTPUT=$OUTTPL (each only when non-empty), then "${XENV[@]}" (later
+# assignments win). Compares stdout, status (the untraced one must be $WANT_STATUS) and, when
+# CMP_STDERR=1, stderr minus `tsctrace: ` lines. Leaves u.out u.err t.out t.err t.shim in $T;
+# REPORT is set to the single file matching $T/r.* when there is exactly one.
+run_pair() {
+	local name=$1 funcs=$2 ust tst n
+	local -a tenv
+	shift 2
+	tenv=("LD_PRELOAD=$PRELOAD")
+	[ -n "$funcs" ] && tenv+=("TSC_FUNCS=$funcs")
+	[ -n "$FORMAT" ] && tenv+=("TSC_FORMAT=$FORMAT")
+	[ -n "$OUTTPL" ] && tenv+=("TSC_OUTPUT=$OUTTPL")
+	tenv+=("${XENV[@]}")
+
+	# The outer 2>/dev/null silences bash's own "Segmentation fault" job notices.
+	{ (cd "$T" && exec timeout -k 5 "$TIMEOUT" "$@") >"$T/u.out" 2>"$T/u.err"; } \
+		2>/dev/null
+	ust=$?
+	{ (cd "$T" && exec timeout -k 5 "$TIMEOUT" env "${tenv[@]}" "$@") \
+		>"$T/t.out" 2>"$T/t.err"; } 2>/dev/null
+	tst=$?
+	grep -v '^tsctrace: ' "$T/t.err" >"$T/t.err.prog"
+	grep '^tsctrace: ' "$T/t.err" >"$T/t.shim"
+
+	[ $ust -ne 124 ] || fail_because "untraced run timed out (${TIMEOUT}s)" || return 1
+	[ $ust -eq "$WANT_STATUS" ] ||
+		fail_because "untraced run: status $ust, expected $WANT_STATUS (test broken?): $(head -c 200 "$T/u.err")" ||
+		return 1
+	[ $tst -ne 124 ] && [ $tst -ne 137 ] ||
+		fail_because "traced run timed out after ${TIMEOUT}s; shim said: $(head -3 "$T/t.shim")" ||
+		return 1
+	[ $tst -eq $ust ] ||
+		fail_because "exit status $tst$(signame $tst) traced, $ust untraced; stderr: $(head -c 300 "$T/t.err")" ||
+		return 1
+	cmp -s "$T/u.out" "$T/t.out" ||
+		fail_because "stdout differs: $(diff "$T/u.out" "$T/t.out" | head -4)" || return 1
+	if [ "$CMP_STDERR" = 1 ]; then
+		cmp -s "$T/u.err" "$T/t.err.prog" ||
+			fail_because "stderr differs (tsctrace lines removed): $(diff "$T/u.err" "$T/t.err.prog" | head -4)" ||
+			return 1
+	fi
+	REPORT=""
+	n=$(find "$T" -maxdepth 1 -name 'r.*' | wc -l)
+	[ "$n" -eq 1 ] && REPORT=$(find "$T" -maxdepth 1 -name 'r.*')
+	return 0
+}
+
+# is_json FILE: FILE holds exactly one JSON object.
+is_json() {
+	jq -e -s 'length == 1 and (.[0] | type) == "object"' "$1" >/dev/null 2>&1
+}
+
+# signame STATUS: " (SIGSEGV)" for a status above 128, else nothing.
+signame() {
+	[ "$1" -gt 128 ] && [ "$1" -lt 160 ] && printf ' (SIG%s)' "$(kill -l $(($1 - 128)))"
+	return 0
+}
+
+# one_report: exactly one report was written and it is JSON.
+one_report() {
+	local n
+	n=$(find "$T" -maxdepth 1 -name 'r.*' | wc -l)
+	[ "$n" -eq 1 ] || fail_because "$n report files written, expected 1; shim said: $(head -3 "$T/t.shim")" ||
+		return 1
+	is_json "$REPORT" || fail_because "report $(basename "$REPORT") is not one JSON object" ||
+		return 1
+}
+
+# check_expects FILE [HOOK]: the `expect`, `expect_min`, `expect_unwound` lines of FILE (see
+# tp.h) against $REPORT, plus schema 1 and calls = timed + unwound + migrated + dropped
+# everywhere. With HOOK, only functions whose entry has that "hook" are checked.
+check_expects() {
+	local kind fn n hook=${2:-}
+	ck "schema is 1" '.schema == 1' '.schema' || return 1
+	ck "calls == timed + unwound + migrated + dropped for every function" \
+		'all(.functions[]; .calls == .timed + .unwound + .migrated + .dropped)' \
+		'[.functions[] | counts]' || return 1
+	while read -r kind fn n; do
+		if [ -n "$hook" ] && ! jq -e -s ".[0] | $JQDEFS fn(\"$fn\").hook == \"$hook\"" \
+			"$REPORT" >/dev/null 2>&1; then
+			continue
+		fi
+		case $kind in
+		expect)
+			ck "$fn: calls == $n" "fn(\"$fn\").calls == $n" "fn(\"$fn\") | counts" || return 1 ;;
+		expect_min)
+			ck "$fn: calls >= $n" "fn(\"$fn\").calls >= $n" "fn(\"$fn\") | counts" || return 1 ;;
+		expect_unwound)
+			ck "$fn: unwound == $n" "fn(\"$fn\").unwound == $n" "fn(\"$fn\") | counts" || return 1 ;;
+		esac
+	done < <(grep -E '^expect(_min|_unwound)? ' "$1")
+	grep -qE '^expect(_min|_unwound)? ' "$1" || fail_because "no expect lines in $(basename "$1") (test broken?)"
+}
+
+# side VALUE-NAME: a value ("pid 123") from the side file the program wrote.
+side() {
+	awk -v k="$1" '$1 == k { print $2 }' "$T/side"
+}
+
+# plt_call OBJECT CALLER CALLEE: the disassembly of CALLER calls CALLEE through the PLT.
+plt_call() {
+	objdump -d --no-show-raw-insn "$B/$1" |
+		awk -v f="<$2>:" '$2 == f { p = 1; next } p && /^$/ { p = 0 } p' |
+		grep -q "call.*<$3@plt>" ||
+		fail_because "test setup: $2 in $1 does not call $3 through the PLT"
+}
+
+selected() {
+	local pat
+	[ ${#ONLY[@]} -eq 0 ] && return 0
+	for pat in "${ONLY[@]}"; do
+		# shellcheck disable=SC2053
+		[[ $1 == $pat ]] && return 0
+	done
+	return 1
+}
+
+# run_test NAME FUNCTION: run one test case and record its result.
+run_test() {
+	local name=$1 fn=$2 t0=$SECONDS
+	selected "$name" || return 0
+	T=$WORK/$name
+	rm -rf "$T"
+	mkdir -p "$T"
+	WHY="" REPORT="" FORMAT=json OUTTPL="$T/r.%p.json" WANT_STATUS=0 CMP_STDERR=1
+	XENV=() NOTE=""
+	if [ ! -f "$LIB" ]; then
+		fail_because "shim $LIB not built"
+	elif [ ! -x "$B/t_basic" ]; then
+		fail_because "test programs not built in $B"
+	elif ! "$fn"; then
+		fail_because "failed without a reason (test bug)"
+	fi
+	if [ -z "$WHY" ]; then
+		NPASS=$((NPASS + 1))
+		echo "PASS $name" >>"$RESULTS"
+		printf '  PASS  %-22s %3ss%s\n' "$name" $((SECONDS - t0)) "${NOTE:+  ($NOTE)}"
+	else
+		NFAIL=$((NFAIL + 1))
+		echo "FAIL $name: $WHY" >>"$RESULTS"
+		printf '  FAIL  %-22s %3ss  %s\n' "$name" $((SECONDS - t0)) "$WHY"
+	fi
+}
+
+# pending_test NAME WHY: a test of a feature not built yet. It is listed, never counted as
+# passed; change the line back to run_test when the feature lands.
+pending_test() {
+	selected "$1" || return 0
+	echo "SKIP $1: pending, $2" >>"$RESULTS"
+	printf '  SKIP  %-22s       pending: %s\n' "$1" "$2"
+}
+
+# ---- test cases -----------------------------------------------------------------------------
+
+SIG_FUNCS=t_many,t_ret40,t_ret16,t_retd2,t_mix,t_float,t_ld,t_cld,t_i128,t_big,t_fmt,t_clobber,t_rsp,t_avx,t_avx512
+
+# Every awkward signature, 1000 calls each; checksums of all results must match.
+test_signatures() {
+	run_pair signatures "$SIG_FUNCS" "$B/t_signatures" || return 1
+	grep -q '^callee-saved registers lost (mask rbx,rbp,r12-r15): 0$' "$T/u.out" &&
+		grep -q '^t_rsp: 0 calls' "$T/u.out" ||
+		fail_because "test setup: the untraced run already fails its own checks" || return 1
+	one_report && check_expects "$T/t.out"
+}
+
+# The same with each hook mode forced. An inline patch may be refused for some functions
+# (too short, branch into the patch): only functions the report says are inline are counted.
+test_signatures_got() {
+	XENV+=(TSC_HOOK=got)
+	run_pair signatures_got "$SIG_FUNCS" "$B/t_signatures" || return 1
+	one_report && check_expects "$T/t.out" || return 1
+	ck "every function hooked through the GOT" 'all(.functions[]; .hook == "got")' \
+		'[.functions[] | {name, hook}]'
+}
+
+test_signatures_inline() {
+	XENV+=(TSC_HOOK=inline)
+	run_pair signatures_inline "$SIG_FUNCS" "$B/t_signatures" || return 1
+	one_report && check_expects "$T/t.out" inline || return 1
+	# All 15 are ordinary functions of 19 bytes or more: most must be patchable.
+	ck "TSC_HOOK=inline: at least 8 of the 15 functions patched inline" \
+		'[.functions[] | select(.hook == "inline")] | length >= 8' \
+		'[.functions[] | {name, hook}]'
+}
+
+# The same under each TSC_SERIALIZE mode: cpuid clobbers eax, ebx, ecx, edx; rdtscp ecx.
+signatures_serialize() {
+	XENV+=("TSC_SERIALIZE=$1")
+	run_pair "signatures_ser_$1" "$SIG_FUNCS" "$B/t_signatures" || return 1
+	one_report && check_expects "$T/t.out" || return 1
+	# rdtscp may fall back to lfence where CPUID hides it and the probe fails (CONTRACT 5).
+	ck "clock.serialize is $1" ".clock.serialize == \"$1\" or
+		(\"$1\" == \"rdtscp\" and .clock.serialize == \"lfence\")" '.clock'
+}
+test_signatures_ser_rdtscp() { signatures_serialize rdtscp; }
+test_signatures_ser_lfence() { signatures_serialize lfence; }
+test_signatures_ser_mfence() { signatures_serialize mfence; }
+test_signatures_ser_cpuid() { signatures_serialize cpuid; }
+test_signatures_ser_none() { signatures_serialize none; }
+
+# A function recursing into itself through the PLT: fib(20) + fib(15) invocations.
+test_recursion() {
+	plt_call librec.so rec_fib rec_fib || return 1
+	run_pair recursion rec_fib "$B/t_recursion" || return 1
+	one_report && check_expects "$T/t.out"
+}
+
+# The same, 10001 frames deep.
+test_recursion_deep() {
+	plt_call librec.so rec_depth rec_depth || return 1
+	run_pair recursion_deep rec_depth "$B/t_recursion" deep || return 1
+	one_report && check_expects "$T/t.out"
+}
+
+# 8 threads x 100,000 calls.
+test_threads() {
+	run_pair threads work_add "$B/t_threads" || return 1
+	one_report && check_expects "$T/t.out" || return 1
+	ck "threads.traced >= 8" '.threads.traced >= 8' '.threads' || return 1
+	# CONTRACT 4: dropped is "the first call in each thread" (8 threads call work_add).
+	ck "work_add: dropped == 8 (first call of each of the 8 threads)" \
+		'fn("work_add").dropped == 8' 'fn("work_add") | counts'
+}
+
+dlopen_case() {
+	plt_call libplugin.so plugin_outer plugin_inner || return 1
+	if [ "$1" = runpath ] && [ "$ASAN" = 1 ]; then
+		# ASan's dlopen interceptor makes libasan the caller, whose RUNPATH glibc searches:
+		# the plugin cannot be found even untraced. Only compare the failure.
+		WANT_STATUS=1 NOTE="under ASan dlopen ignores the caller's RUNPATH: compared the failure only"
+		run_pair "dlopen_$1" plugin_inner,plugin_outer,work_add "$B/t_dlopen" "$1"
+		return
+	fi
+	run_pair "dlopen_$1" plugin_inner,plugin_outer,work_add "$B/t_dlopen" "$1" || return 1
+	one_report && check_expects "$T/t.out"
+}
+test_dlopen_now() { dlopen_case now; }
+test_dlopen_lazy() { dlopen_case lazy; }
+test_dlopen_runpath() { dlopen_case runpath; }
+test_dlopen_reload() { dlopen_case reload; }
+
+# -fno-plt -z now: calls through read-only GLOB_DAT slots.
+test_noplt() {
+	readelf -rW "$B/t_noplt" | grep -q 'R_X86_64_GLOB_DAT.* work_add' &&
+		! readelf -rW "$B/t_noplt" | grep -q 'R_X86_64_JUMP_SLOT.* work_add' &&
+		readelf -dW "$B/t_noplt" | grep -q 'BIND_NOW' &&
+		readelf -lW "$B/t_noplt" | grep -q 'GNU_RELRO' ||
+		fail_because "test setup: t_noplt is not a -fno-plt, BIND_NOW, RELRO binary" || return 1
+	run_pair noplt work_add,work_leaf "$B/t_noplt" || return 1
+	one_report && check_expects "$T/t.out"
+}
+
+test_errno() {
+	run_pair errno err_set,err_keep "$B/t_errno" || return 1
+	one_report && check_expects "$T/t.out"
+}
+
+# ---- real programs
+make_input() {
+	awk 'BEGIN { x = 7; for (i = 0; i < 20000; i++) { x = (x * 75 + 74) % 65537;
+		printf "%05d %s line %d\n", x, (x % 3 ? "alpha" : "beta"), i } }' >"$T/in.txt"
+	[ "$ASAN" = 1 ] && XENV+=(ASAN_OPTIONS=detect_leaks=0)	# LSan would judge sort, not us
+	return 0
+}
+REAL_FUNCS=strlen,memcpy,malloc,free
+
+test_real_sort() {
+	make_input
+	run_pair real_sort "$REAL_FUNCS" sort -k2,2 -k1,1n in.txt || return 1
+	one_report || return 1
+	ck "schema is 1" '.schema == 1' '.schema' || return 1
+	ck "malloc: calls > 0" 'fn("malloc").calls > 0' '[.functions[] | counts]' || return 1
+	ck "strlen, memcpy, malloc, free are all listed" \
+		'[.functions[].name | split("|")[]] as $n |
+		 all("strlen", "memcpy", "malloc", "free"; . as $x | any($n[]; . == $x))' \
+		'[.functions[].name]' || return 1
+	ck "calls == timed + unwound + migrated + dropped for every function" \
+		'all(.functions[]; .calls == .timed + .unwound + .migrated + .dropped)' \
+		'[.functions[] | counts]'
+}
+
+test_real_gzip() {
+	make_input
+	run_pair real_gzip "$REAL_FUNCS" gzip -c -n -6 in.txt || return 1
+	one_report || return 1
+	ck "schema is 1" '.schema == 1' || return 1
+	ck "calls == timed + unwound + migrated + dropped for every function" \
+		'all(.functions[]; .calls == .timed + .unwound + .migrated + .dropped)' \
+		'[.functions[] | counts]'
+}
+
+test_real_sed() {
+	make_input
+	run_pair real_sed "$REAL_FUNCS" sed -e 's/alpha/ALPHA/g; /beta/d' in.txt || return 1
+	one_report || return 1
+	ck "malloc: calls > 0" 'fn("malloc").calls > 0' '[.functions[] | counts]'
+}
+
+# The text report: written to the file, readable text naming the functions.
+test_real_text() {
+	make_input
+	FORMAT=text OUTTPL="$T/r.%p.txt"
+	run_pair real_text "$REAL_FUNCS" sort -r in.txt || return 1
+	[ -n "$REPORT" ] && [ -s "$REPORT" ] ||
+		fail_because "no text report written: $(ls "$T")" || return 1
+	grep -q malloc "$REPORT" && grep -q strlen "$REPORT" ||
+		fail_because "text report does not name malloc and strlen" || return 1
+	! is_json "$REPORT" || fail_because "TSC_FORMAT=text wrote JSON"
+}
+
+# ---- bad input and environment handling
+# shim_lines PATTERN: number of `tsctrace: ` lines of the traced run matching PATTERN (ERE).
+shim_lines() {
+	grep -cE "$1" "$T/t.shim"
+}
+
+test_bad_unknown_name() {
+	run_pair bad_unknown_name strlen,no_such_function_xyz "$B/t_basic" || return 1
+	[ "$(grep -c no_such_function_xyz "$T/t.err")" -eq 1 ] &&
+		[ "$(shim_lines no_such_function_xyz)" -eq 1 ] ||
+		fail_because "expected exactly one stderr line, starting 'tsctrace: ', naming no_such_function_xyz; got: $(grep no_such_function_xyz "$T/t.err" | head -3)" ||
+		return 1
+	one_report && check_expects "$T/t.out" || return 1
+	ck "no_such_function_xyz is not in the report" 'fn("no_such_function_xyz") == null'
+}
+
+# bad_value VAR VALUE [novalue]: a malformed value gets one line naming the variable and the
+# value (CONTRACT 2; an unknown variable: one line naming it), output unchanged.
+bad_value() {
+	XENV+=("$1=$2")
+	run_pair "bad_$1" strlen "$B/t_basic" || return 1
+	[ "$(grep -c -w "$1" "$T/t.err")" -eq 1 ] && [ "$(shim_lines "\\b$1\\b")" -eq 1 ] ||
+		fail_because "expected exactly one 'tsctrace: ' line naming $1; got: $(grep -w "$1" "$T/t.err" | head -3)" ||
+		return 1
+	[ "${3:-}" = novalue ] || grep -w "$1" "$T/t.shim" | grep -qF -- "$2" ||
+		fail_because "the $1 line does not quote the value $2: $(grep -w "$1" "$T/t.shim")"
+}
+
+test_bad_format() {
+	bad_value TSC_FORMAT xml || return 1
+	# The default format (text) is used instead.
+	[ -n "$REPORT" ] && [ -s "$REPORT" ] || fail_because "no report written after TSC_FORMAT=xml" ||
+		return 1
+	! is_json "$REPORT" ||
+		fail_because "TSC_FORMAT=xml should fall back to the default text format, got JSON"
+}
+
+test_bad_serialize() {
+	bad_value TSC_SERIALIZE bogus || return 1
+	one_report && check_expects "$T/t.out" || return 1
+	ck "clock.serialize is the default (rdtscp, or lfence where CPUID hides rdtscp)" \
+		'.clock.serialize == "rdtscp" or .clock.serialize == "lfence"' '.clock'
+}
+
+test_bad_typo() {
+	# TSC_FUNC (a typo of TSC_FUNCS) beside a valid TSC_FUNCS.
+	bad_value TSC_FUNC strlen novalue || return 1
+	one_report && check_expects "$T/t.out"
+}
+
+test_bad_output_dir() {
+	OUTTPL=/nonexistent/dir/r.%p.json CMP_STDERR=0
+	run_pair bad_output_dir strlen "$B/t_basic" || return 1
+	[ "$(shim_lines '/nonexistent/dir')" -ge 1 ] ||
+		fail_because "no 'tsctrace: ' line about /nonexistent/dir: $(head -3 "$T/t.shim")" || return 1
+	REPORT=$T/stderr-report.json
+	cp "$T/t.err.prog" "$REPORT"
+	is_json "$REPORT" ||
+		fail_because "the report on stderr is not one JSON object: $(head -c 200 "$REPORT")" || return 1
+	check_expects "$T/t.out"
+}
+
+test_output_stderr() {
+	OUTTPL=- CMP_STDERR=0
+	run_pair output_stderr strlen "$B/t_basic" || return 1
+	[ -z "$(find "$T" -maxdepth 1 \( -name 'r.*' -o -name 'tsctrace.*' -o -name '-' \))" ] ||
+		fail_because "TSC_OUTPUT=- wrote a file: $(ls "$T")" || return 1
+	REPORT=$T/stderr-report.json
+	cp "$T/t.err.prog" "$REPORT"
+	is_json "$REPORT" ||
+		fail_because "the report on stderr is not one JSON object: $(head -c 200 "$REPORT")" || return 1
+	check_expects "$T/t.out"
+}
+
+# Without TSC_FUNCS (unset, then empty): same output, no stderr at all, no file anywhere.
+test_funcs_unset() {
+	mkdir "$T/cwd"
+	FORMAT="" OUTTPL=""
+	(cd "$T/cwd" && exec timeout -k 5 "$TIMEOUT" "$B/t_basic") >"$T/u.out" 2>"$T/u.err"
+	{ (cd "$T/cwd" && exec timeout -k 5 "$TIMEOUT" env LD_PRELOAD="$PRELOAD" "$B/t_basic") \
+		>"$T/t.out" 2>"$T/t.err"; } 2>/dev/null ||
+		fail_because "traced run failed, status $?$(signame $?): $(head -c 200 "$T/t.err")" ||
+		return 1
+	cmp -s "$T/u.out" "$T/t.out" || fail_because "stdout differs" || return 1
+	[ ! -s "$T/t.err" ] || fail_because "stderr output without TSC_FUNCS: $(head -c 200 "$T/t.err")" ||
+		return 1
+	[ -z "$(ls -A "$T/cwd")" ] || fail_because "files written without TSC_FUNCS: $(ls -A "$T/cwd")" ||
+		return 1
+	# Empty TSC_FUNCS with an explicit output path and format.
+	{ (cd "$T/cwd" && exec timeout -k 5 "$TIMEOUT" env LD_PRELOAD="$PRELOAD" TSC_FUNCS= \
+		TSC_FORMAT=json TSC_OUTPUT="$T/cwd/r.%p.json" "$B/t_basic") >"$T/t2.out" 2>"$T/t2.err"; } \
+		2>/dev/null ||
+		fail_because "traced run (TSC_FUNCS empty) failed: $(head -c 200 "$T/t2.err")" || return 1
+	cmp -s "$T/u.out" "$T/t2.out" || fail_because "stdout differs with TSC_FUNCS empty" || return 1
+	[ ! -s "$T/t2.err" ] ||
+		fail_because "stderr output with TSC_FUNCS empty: $(head -c 200 "$T/t2.err")" || return 1
+	[ -z "$(ls -A "$T/cwd")" ] ||
+		fail_because "files written with TSC_FUNCS empty: $(ls -A "$T/cwd")"
+}
+
+test_exit_status() {
+	WANT_STATUS=3
+	run_pair exit_status strlen "$B/t_basic" exit3 || return 1
+	one_report && check_expects "$T/t.out"
+}
+
+# exit() from a second thread while the main thread keeps calling a traced function.
+test_exit_thread() {
+	WANT_STATUS=5
+	run_pair exit_thread strlen,work_add "$B/t_basic" threadexit || return 1
+	one_report && check_expects "$T/t.out" && return 0
+	# The main thread is usually inside work_add when exit() runs: CONTRACT 4 still wants
+	# calls == timed + unwound + migrated + dropped in the report.
+	WHY="$WHY (main thread was calling work_add while another thread called exit)"
+	return 1
+}
+
+# %e, %p, %t and %% in TSC_OUTPUT; then the default name tsctrace.%e.%p.txt in the cwd.
+test_output_template() {
+	local pid t0 t1 f tt
+	mkdir "$T/o"
+	OUTTPL="$T/o/%e-%p-%t-%%.json"
+	t0=$(date +%s)
+	run_pair output_template strlen "$B/t_basic" run "$T/side" || return 1
+	t1=$(date +%s)
+	pid=$(side pid)
+	f=$(ls -A "$T/o")
+	[ "$(ls -A "$T/o" | wc -l)" -eq 1 ] && [[ $f =~ ^t_basic-$pid-([0-9]+)-%\.json$ ]] ||
+		fail_because "expected one file t_basic-$pid-<time>-%.json in the output dir, found: $(ls -A "$T/o" | tr '\n' ' ')" ||
+		return 1
+	tt=${BASH_REMATCH[1]}
+	[ "$tt" -ge $((t0 - 2)) ] && [ "$tt" -le $((t1 + 2)) ] ||
+		fail_because "%t expanded to $tt, not within the run ($t0..$t1)" || return 1
+	REPORT=$T/o/$f
+	ck "pid == $pid" ".pid == $pid" '.pid' || return 1
+
+	FORMAT="" OUTTPL=""
+	run_pair output_template strlen "$B/t_basic" run "$T/side" || return 1
+	pid=$(side pid)
+	[ -s "$T/tsctrace.t_basic.$pid.txt" ] ||
+		fail_because "default TSC_OUTPUT: no tsctrace.t_basic.$pid.txt in the working directory: $(ls -A "$T" | tr '\n' ' ')"
+}
+
+# ---- the report
+test_report() {
+	local pid
+	run_pair report work_spin,work_add,work_empty,work_never "$B/t_report" "$T/side" || return 1
+	one_report && check_expects "$T/t.out" || return 1
+	pid=$(side pid)
+	ck "pid == getpid() ($pid)" ".pid == $pid" '.pid' || return 1
+	ck "tool is 'tsctrace <version>'" '.tool | test("^tsctrace [0-9]")' '.tool' || return 1
+	ck "program is the executable" '.program | endswith("/t_report")' '.program' || return 1
+	ck "argv as given" "(.argv | length) == 2 and (.argv[0] | endswith(\"t_report\")) and .argv[1] == \"$T/side\"" \
+		'.argv' || return 1
+	ck "wall_ns > 0 and start_unix_ns plausible" \
+		'.wall_ns > 0 and (.start_unix_ns / 1e9 - now | fabs) < 600' '{wall_ns, start_unix_ns}' ||
+		return 1
+	ck "clock.granularity > 0" '.clock.granularity > 0' '.clock' || return 1
+	ck "clock.tsc_hz > 0 (source tsc)" '.clock.source != "tsc" or .clock.tsc_hz > 0' '.clock' ||
+		return 1
+	ck "clock.source is tsc or monotonic" '.clock.source == "tsc" or .clock.source == "monotonic"' \
+		'.clock' || return 1
+	ck "overhead.subtracted is a number" '(.overhead.subtracted | type) == "number"' '.overhead' ||
+		return 1
+	ck "functions sorted by cycles.total, largest first" \
+		'[.functions[] | .cycles.total // 0] | . == (sort | reverse)' \
+		'[.functions[] | {name, total: .cycles.total}]' || return 1
+	ck "work_spin has the largest cycles.total" '.functions[0].name == "work_spin"' \
+		'[.functions[] | {name, total: .cycles.total}]' || return 1
+	ck "never-called work_never listed with calls 0" \
+		'fn("work_never") != null and fn("work_never").calls == 0 and fn("work_never").timed == 0' \
+		'fn("work_never")' || return 1
+	ck "each called function: dropped == 1 (first call of the one thread)" \
+		'all(.functions[] | select(.calls > 0); .dropped == 1)' '[.functions[] | counts]' || return 1
+	ck "histogram of cycles, bucket counts sum to timed" \
+		'all(.functions[] | select(.timed > 0); .histogram.of == "cycles" and ([.histogram.buckets[][2]] | add) == .timed)' \
+		'[.functions[] | {name, timed, sum: ([.histogram.buckets[]?[2]] | add)}]' || return 1
+	ck "histogram buckets non-empty, low <= high, ascending, disjoint" \
+		'all(.functions[] | .histogram.buckets // [];
+			all(.[]; .[2] > 0 and .[0] <= .[1]) and
+			([range(1; length) as $i | .[$i - 1][1] < .[$i][0]] | all))' \
+		'[.functions[] | {name, b: .histogram.buckets[:6]}]' || return 1
+	ck "cycles and raw: min <= median <= p90 <= p99 <= max" \
+		'all(.functions[] | select(.timed > 0); (.cycles | ordered) and (.raw | ordered))' \
+		'[.functions[] | {name, cycles, raw}]' || return 1
+	ck "min and max lie in the first and last histogram bucket" \
+		'all(.functions[] | select(.timed > 0); .histogram.buckets as $b |
+			.cycles.min >= $b[0][0] and .cycles.min <= $b[0][1] and
+			.cycles.max >= $b[-1][0] and .cycles.max <= $b[-1][1])' \
+		'[.functions[] | {name, c: .cycles, first: .histogram.buckets[0], last: .histogram.buckets[-1]}]' ||
+		return 1
+	# Percentiles come from the histogram: each lies in the bucket holding its rank (allowing
+	# the neighbouring rank for rounding conventions).
+	ck "median, p90, p99 lie in the histogram bucket of their rank" \
+		'def cum: reduce .[] as $x ([]; . + [((.[-1][3] // 0) + $x[2]) as $c | $x + [$c]]);
+		 def bucket_of($r): first(.[] | select(.[3] >= $r));
+		 all(.functions[] | select(.timed > 0); . as $f | (.histogram.buckets | cum) as $c |
+			all([0.5, "median"], [0.9, "p90"], [0.99, "p99"];
+				.[0] as $p | $f.cycles[.[1]] as $v |
+				([($p * $f.timed | floor), 1] | max) as $lo |
+				([($p * $f.timed | ceil) + 1, $f.timed] | min) as $hi |
+				$v >= ($c | bucket_of($lo))[0] and $v <= ($c | bucket_of($hi))[1]))' \
+		'[.functions[] | {name, timed, cycles}]' || return 1
+	ck "raw.min - cycles.min == overhead.subtracted (cycles.min == 0 when raw.min is below it)" \
+		'.overhead.subtracted as $s | all(.functions[] | select(.timed > 0);
+			if .raw.min >= $s then .raw.min - .cycles.min == $s else .cycles.min == 0 end)' \
+		'{subtracted: .overhead.subtracted, f: [.functions[] | {name, raw: .raw.min, cycles: .cycles.min}]}' ||
+		return 1
+	ck "mean between min and max, and mean * timed ~= total" \
+		'all(.functions[] | select(.timed > 0); .cycles as $c |
+			$c.mean >= $c.min and $c.mean <= $c.max and
+			(($c.mean * .timed - $c.total) | fabs) <= 0.05 * .timed + 1)' \
+		'[.functions[] | {name, timed, cycles}]' || return 1
+	ck "ns = cycles converted with tsc_hz" \
+		'.clock.source != "tsc" or (.clock.tsc_hz as $hz | all(.functions[] | select(.timed > 0);
+			. as $f | all("min", "median", "max";
+				(($f.ns[.] - $f.cycles[.] * 1e9 / $hz) | fabs) <= 0.06 + 0.01 * $f.ns[.])))' \
+		'{hz: .clock.tsc_hz, f: [.functions[] | {name, cycles, ns}]}' || return 1
+	ck "work_spin slower than work_add (median)" \
+		'fn("work_spin").cycles.median > fn("work_add").cycles.median' \
+		'[fn("work_spin", "work_add") | {name, median: .cycles.median}]' || return 1
+	ck "first is reported for called functions" \
+		'all(.functions[] | select(.calls > 0); (.first | type) == "number")' \
+		'[.functions[] | {name, first}]'
+}
+
+# An empty function: after overhead subtraction, within 4 ticks (or one clock step) of zero.
+test_empty() {
+	run_pair empty work_empty "$B/t_empty" || return 1
+	one_report && check_expects "$T/t.out" || return 1
+	ck "work_empty: cycles.min <= max(4, granularity)" \
+		'.clock.granularity as $g | fn("work_empty").cycles.min <= ([4, $g] | max)' \
+		'{granularity: .clock.granularity, overhead, cycles: fn("work_empty").cycles}' || return 1
+	ck "work_empty: cycles.median <= 2 * granularity + 4" \
+		'.clock.granularity as $g | fn("work_empty").cycles.median <= 2 * $g + 4' \
+		'{granularity: .clock.granularity, overhead, cycles: fn("work_empty").cycles}'
+}
+
+# ---- unwinding, signals, processes
+test_longjmp() {
+	plt_call liblj.so lj_outer lj_inner || return 1
+	run_pair longjmp lj_outer,lj_inner,lj_raise "$B/t_longjmp" || return 1
+	one_report && check_expects "$T/t.out"
+}
+
+test_cxx_exceptions() {
+	plt_call libcx.so cx_outer cx_thrower || return 1
+	run_pair cxx_exceptions cx_thrower,cx_outer,cx_catcher "$B/t_cxx" || return 1
+	one_report && check_expects "$T/t.out"
+}
+
+test_signals() {
+	run_pair signals work_add,work_leaf "$B/t_signals" "$T/side" || return 1
+	one_report && check_expects "$T/side"
+}
+
+# fork (exit and _exit), exec: one report per process image, each counting only its own calls.
+test_fork_exec() {
+	local p c1 c2 f n missing=""
+	local -a reports
+	OUTTPL="$T/%e.%p.json"
+	run_pair fork_exec work_add "$B/t_fork" parent "$T/side" || return 1
+	p=$(side pid) c1=$(side child1) c2=$(side child2)
+	# file, calls, pid, what wrote it
+	reports=("t_fork.$p.json 1000 $p parent-before-exec" "t_fork.$c1.json 300 $c1 child-exit"
+		"t_fork.$c2.json 200 $c2 child-_exit" "t_fork_exec.$p.json 700 $p exec'd-image")
+	for f in "${reports[@]}"; do
+		# shellcheck disable=SC2086
+		set -- $f
+		[ -f "$T/$1" ] || missing="$missing $1 ($4)"
+	done
+	[ -z "$missing" ] ||
+		fail_because "missing reports:$missing; present: $(cd "$T" && ls -- *.json 2>/dev/null | tr '\n' ' ')" ||
+		return 1
+	for f in "${reports[@]}"; do
+		# shellcheck disable=SC2086
+		set -- $f
+		REPORT=$T/$1
+		ck "$4: work_add calls == $2" "fn(\"work_add\").calls == $2" 'fn("work_add") | counts' ||
+			return 1
+		ck "$4: pid == $3" ".pid == $3" '.pid' || return 1
+	done
+	n=$(cd "$T" && ls -- *.json | wc -l)
+	[ "$n" -eq 4 ] || fail_because "$n report files, expected 4: $(cd "$T" && ls -- *.json | tr '\n' ' ')"
+}
+
+# ---- main -----------------------------------------------------------------------------------
+
+echo "program tests: $B with $LIB${SANITIZE:+ (SANITIZE=$SANITIZE)}"
+run_test signatures test_signatures
+run_test signatures_got test_signatures_got
+pending_test signatures_inline "TSC_HOOK=inline is issue 6"
+for m in rdtscp lfence mfence cpuid none; do
+	run_test "signatures_ser_$m" "test_signatures_ser_$m"
+done
+run_test recursion test_recursion
+run_test recursion_deep test_recursion_deep
+run_test threads test_threads
+run_test dlopen_now test_dlopen_now
+run_test dlopen_lazy test_dlopen_lazy
+run_test dlopen_runpath test_dlopen_runpath
+run_test dlopen_reload test_dlopen_reload
+run_test noplt test_noplt
+run_test errno test_errno
+run_test real_sort test_real_sort
+run_test real_gzip test_real_gzip
+run_test real_sed test_real_sed
+run_test real_text test_real_text
+run_test bad_unknown_name test_bad_unknown_name
+run_test bad_format test_bad_format
+run_test bad_serialize test_bad_serialize
+run_test bad_typo test_bad_typo
+run_test bad_output_dir test_bad_output_dir
+run_test output_stderr test_output_stderr
+run_test funcs_unset test_funcs_unset
+run_test exit_status test_exit_status
+run_test exit_thread test_exit_thread
+run_test output_template test_output_template
+run_test report test_report
+run_test empty test_empty
+run_test longjmp test_longjmp
+run_test cxx_exceptions test_cxx_exceptions
+run_test signals test_signals
+run_test fork_exec test_fork_exec
+
+echo "program tests: $NPASS passed, $NFAIL failed"
+if [ "$NFAIL" -gt 0 ] || [ "${KEEP:-0}" = 1 ]; then
+	echo "program tests: outputs kept in $WORK"
+else
+	rm -rf "$WORK"
+fi
+[ "$NFAIL" -eq 0 ] && [ "$NPASS" -gt 0 ]
