@@ -31,7 +31,7 @@ for o in hook thread; do
 		result "$o-no-vector-regs" fail "$n instructions use vector/x87 registers"
 done
 
-want=$(sed -n '/global:/,/local:/p' "$MAP" | grep -E '^[[:space:]]+[a-z_]+;' | tr -d ' \t;' | sort)
+want=$(sed -n '/global:/,/local:/p' "$MAP" | grep -E '^[[:space:]]+[A-Za-z_][A-Za-z0-9_]*;' | tr -d ' \t;' | sort)
 have=$(nm -D --defined-only "$LIB" | awk '$2 ~ /^[TW]$/ {print $3}' | sort)
 [ "$want" = "$have" ] && result exports-match-map ok ||
 	result exports-match-map fail "exports: $(echo $have) vs map: $(echo $want)"
