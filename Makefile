@@ -108,6 +108,7 @@ progtests: check-deps $(LIB)
 
 audit: $(LIB)
 	$(Q)sh tests/audit.sh $(B) $(LIB) src/libtsctrace.map
+	$(Q)sh tests/install.sh $(abspath $(B))
 
 check: check-deps all
 	$(Q)rm -f $(B)/results.txt
@@ -126,6 +127,8 @@ bench: all
 	$(Q)$(MAKE) -s -C bench B=$(abspath $(B))/bench LIB=$(abspath $(LIB)) run
 
 # ---- install ------------------------------------------------------------------------------
+# Regenerated every time: it records PREFIX/LIBDIR, which may differ between invocations.
+.PHONY: $(B)/tsctrace.pc
 $(B)/tsctrace.pc: | $(B)
 	$(Q)printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
 		'Name: tsctrace' 'Description: per-call TSC timing of named functions (LD_PRELOAD shim)' \
