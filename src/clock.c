@@ -188,3 +188,32 @@ uint64_t tt_clock_hz(const struct tt_clock *c)
 		return 0;
 	return (uint64_t)((double)(tsc - c->start_tsc) * 1e9 / (double)(ns - c->start_mono_ns) + 0.5);
 }
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+uint64_t tt_clock_granularity(uint64_t seen)
+{
+	uint64_t g = seen;
+	volatile unsigned int sink = 0;
+	unsigned int i, k;
+
+	for (i = 0; i < 2000; i++) {
+		uint64_t a = tt_clock_tsc(), b;
+
+		for (k = 0; k < i % 37; k++)
+			sink += k;
+		b = tt_clock_tsc();
+		if (b > a)
+			g = gcd(g, b - a);
+	}
+	return g ? g : 1;
+}

@@ -43,6 +43,14 @@ void tt_clock_choose(struct tt_clock *c, const struct tt_config *cfg);
  */
 uint64_t tt_clock_hz(const struct tt_clock *c);
 
+/*
+ * The TSC's step in ticks: the gcd of many differences between serialized reads around
+ * varying amounts of work (some CPUs advance the counter by more than 1: 21 on AMD EPYC VMs
+ * here). A run of identical readings alone would make the gcd look like that reading.
+ * `seen` is a gcd observed elsewhere (the overhead calibration's readings), or 0.
+ */
+uint64_t tt_clock_granularity(uint64_t seen);
+
 /* Nanoseconds of a clock (CLOCK_MONOTONIC etc.). */
 uint64_t tt_clock_ns(int clock_id);
 

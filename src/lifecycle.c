@@ -131,9 +131,9 @@ static void calibrate(void)
 	tt_shim_enter();
 	if (err < 0) {
 		tt_warn("overhead calibration failed: nothing subtracted");
-		run.overhead.granularity = 1;
 		run.overhead.source = "none";
 	}
+	run.overhead.granularity = tt_clock_granularity(err < 0 ? 0 : run.overhead.granularity);
 	if (!run.cfg.overhead_auto) {
 		run.overhead.subtracted = run.cfg.overhead_ticks;
 		run.overhead.source = "TSC_OVERHEAD";

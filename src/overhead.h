@@ -9,7 +9,7 @@
 struct tt_overhead {
 	uint64_t min, median;	/* raw ticks of an empty traced call */
 	uint64_t subtracted;	/* removed from every sample: min, or TSC_OVERHEAD */
-	uint64_t granularity;	/* gcd of the calibration readings: the TSC's step */
+	uint64_t granularity;	/* gcd of the calibration readings (refined by clock.c) */
 	const char *source;	/* "calibrated" or "TSC_OVERHEAD" */
 };
 
