@@ -252,3 +252,23 @@ bool tt_elf_is_loader(const char *path)
 			base = p + 1;
 	return starts(base, "ld-linux") || starts(base, "ld64.so") || starts(base, "ld.so");
 }
+
+struct loaded_ctx {
+	const char *name;
+	uintptr_t base;
+};
+
+static int object_loaded_cb(struct tt_elf *o, void *arg)
+{
+	const struct loaded_ctx *c = arg;
+
+	return o->base == c->base && (same(o->name, c->name) || (!o->name[0] &&
+								   same(c->name, "(program)")));
+}
+
+bool tt_elf_object_loaded(const char *name, uintptr_t base)
+{
+	struct loaded_ctx c = { name, base };
+
+	return tt_elf_foreach(object_loaded_cb, &c) != 0;
+}

@@ -64,6 +64,10 @@ void *tt_elf_find_ret(const struct tt_elf *o);
  * is returned). Objects without a dynamic section are skipped. */
 int tt_elf_foreach(int (*fn)(struct tt_elf *o, void *ctx), void *ctx);
 
+/* True if an object of that file name (as the loader has it; "(program)" for the program)
+ * is loaded at that load bias. */
+bool tt_elf_object_loaded(const char *name, uintptr_t base);
+
 /* True if the path names the dynamic loader (ld-linux*, ld64.so*). */
 bool tt_elf_is_loader(const char *path);
 

@@ -110,8 +110,36 @@ static void append_name(struct tt_func *f, const char *name)
 	f->name = joined;
 }
 
+/*
+ * A function whose object was unloaded and is found again (the library dlopened anew, maybe
+ * at another address) keeps its entry and stub: one function, one line in the report.
+ */
+static struct tt_func *revive(const char *name, void *addr, uintptr_t object_base,
+			      const char *version)
+{
+	uint32_t i;
+
+	for (i = 1; i < nentries; i++) {
+		struct tt_func *f = &entries[i];
+
+		if (!f->unloaded || strcmp(f->name, name) != 0 ||
+		    (version && f->version && strcmp(version, f->version) != 0))
+			continue;
+		if (add_alias(name, f) < 0)
+			return NULL;
+		f->addr = addr;
+		f->object_base = object_base;
+		__atomic_store_n(&tt_func_target[i], addr, __ATOMIC_RELEASE);
+		HASH_ADD(hh_addr, by_addr, addr, sizeof(f->addr), f);
+		f->unloaded = false;
+		return f;
+	}
+	return NULL;
+}
+
 struct tt_func *tt_funcs_add(const char *name, void *addr, const char *symbol,
-			     const char *object, const char *version, bool *is_alias)
+			     const char *object, uintptr_t object_base, const char *version,
+			     bool *is_alias)
 {
 	struct tt_func *f = NULL;
 	struct alias *a;
@@ -130,6 +158,9 @@ struct tt_func *tt_funcs_add(const char *name, void *addr, const char *symbol,
 		*is_alias = true;
 		goto out;
 	}
+	f = revive(name, addr, object_base, version);
+	if (f)
+		goto out;
 	if (nentries >= TT_MAX_FUNCS)
 		goto out;
 	f = &entries[nentries];
@@ -149,6 +180,7 @@ struct tt_func *tt_funcs_add(const char *name, void *addr, const char *symbol,
 	}
 	f->index = nentries;
 	f->addr = addr;
+	f->object_base = object_base;
 	f->hook = "got";
 	tt_func_target[f->index] = addr;
 	HASH_ADD(hh_addr, by_addr, addr, sizeof(f->addr), f);
@@ -188,4 +220,33 @@ uint32_t tt_funcs_count(void)
 struct tt_func *tt_funcs_get(uint32_t index)
 {
 	return index > 0 && index < tt_funcs_count() ? &entries[index] : NULL;
+}
+
+unsigned int tt_funcs_forget_unloaded(bool (*loaded)(const char *object, uintptr_t base))
+{
+	struct alias *a, *next;
+	unsigned int n = 0;
+	uint32_t i, count = tt_funcs_count();
+
+	/* Ask the loader first, without our lock: dl_iterate_phdr takes the loader's lock, and
+	 * code running under that lock (a glob match) takes ours. */
+	for (i = 1; i < count; i++) {
+		struct tt_func *f = &entries[i];
+
+		if (f->unloaded || loaded(f->object, f->object_base))
+			continue;
+		tt_funcs_lock();
+		f->unloaded = true;
+		HASH_DELETE(hh_addr, by_addr, f);
+		HASH_ITER(hh, by_name, a, next) {
+			if (a->func != f)
+				continue;
+			HASH_DEL(by_name, a);
+			free(a->name);
+			free(a);
+		}
+		tt_funcs_unlock();
+		n++;
+	}
+	return n;
 }

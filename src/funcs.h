@@ -18,10 +18,12 @@ struct tt_func {
 	char *name;		/* as named by the user; "a|b" when two names share the address */
 	char *symbol;		/* symbol found at the address */
 	char *object;		/* file of the defining object */
+	uintptr_t object_base;	/* its load bias: with the name, tells a reloaded object apart */
 	void *addr;		/* the real function */
 	char *version;		/* version of the definition (GLIBC_2.14), NULL if none */
 	uint64_t slots;		/* GOT slots redirected to it so far */
 	const char *hook;	/* "got" */
+	bool unloaded;		/* its object was dlclosed: kept for the report, never patched in */
 	UT_hash_handle hh;	/* by name (each alias gets an entry in tt_funcs_alias) */
 	UT_hash_handle hh_addr;	/* by address */
 };
@@ -47,7 +49,8 @@ bool tt_funcs_is_stub(const void *addr);
  * is full or memory ran out. Takes the table lock.
  */
 struct tt_func *tt_funcs_add(const char *name, void *addr, const char *symbol,
-			     const char *object, const char *version, bool *is_alias);
+			     const char *object, uintptr_t object_base, const char *version,
+			     bool *is_alias);
 
 /* The function named `name` (an alias counts), or NULL. Takes the table lock. */
 struct tt_func *tt_funcs_by_name(const char *name);
@@ -57,6 +60,15 @@ void *tt_funcs_stub_for(void *addr);
 
 /* The real address behind a stub, or NULL if addr is not an assigned stub. */
 void *tt_funcs_real_for_stub(const void *addr);
+
+/*
+ * Forget functions whose code is no longer loaded (dlclose): they stop matching by name and
+ * by address, so no slot of a later object is pointed at a stub whose target is gone, and
+ * the name can be resolved again (same entry, see tt_funcs_add). Their counts stay for the
+ * report. Callers serialise it with every other change of the table (lifecycle's patch lock).
+ * Returns how many.
+ */
+unsigned int tt_funcs_forget_unloaded(bool (*loaded)(const char *object, uintptr_t base));
 
 /* Number of indexes in use, including the calibration function (so user functions are
  * 1..tt_funcs_count()-1). */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "elfdyn.h"
 #include "funcs.h"
 #include "got.h"
 #include "lifecycle.h"
@@ -209,6 +210,7 @@ void tt_lifecycle_objects_changed(void)
 	if (!tt_active())
 		return;
 	pthread_mutex_lock(&patch_lock);
+	tt_funcs_forget_unloaded(tt_elf_object_loaded);
 	tt_resolve_pending();
 	tt_got_patch_all();
 	pthread_mutex_unlock(&patch_lock);

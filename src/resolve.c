@@ -128,7 +128,7 @@ static int add_found(struct find *f, bool from_glob)
 	else if (ELF64_ST_TYPE(f->sym->st_info) == STT_GNU_IFUNC)
 		snprintf(symbol, sizeof(symbol), "%s (ifunc choice at %s+0x%zx)", f->name,
 			 base_name(object), (size_t)((uintptr_t)addr - f->obj.base));
-	fn = tt_funcs_add(f->name, addr, symbol, object,
+	fn = tt_funcs_add(f->name, addr, symbol, object, f->obj.base,
 			  tt_elf_def_version(&f->obj, f->symidx), &alias);
 	if (!fn) {
 		tt_warn("%s: too many traced functions (at most %d), not traced", f->name,
@@ -241,9 +241,15 @@ unsigned int tt_resolve_pending(void)
 
 	if (!config || !state)
 		return 0;
-	for (i = 0; i < config->nfuncs; i++)
+	for (i = 0; i < config->nfuncs; i++) {
+		const struct tt_func_spec *sp = &config->funcs[i];
+
+		/* Its function was unloaded (dlclose): look for it again. */
+		if (state[i] == DONE && !sp->glob && !tt_funcs_by_name(sp->name))
+			state[i] = PENDING;
 		if (state[i] == PENDING)
 			try_entry(i, false);
+	}
 	return tt_funcs_count() - before;
 }
 

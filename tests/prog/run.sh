@@ -321,6 +321,7 @@ test_dlopen_now() { dlopen_case now; }
 test_dlopen_lazy() { dlopen_case lazy; }
 test_dlopen_runpath() { dlopen_case runpath; }
 test_dlopen_reload() { dlopen_case reload; }
+test_dlopen_moved() { dlopen_case moved; }
 
 # -fno-plt -z now: calls through read-only GLOB_DAT slots.
 test_noplt() {
@@ -693,6 +694,7 @@ run_test dlopen_now test_dlopen_now
 run_test dlopen_lazy test_dlopen_lazy
 run_test dlopen_runpath test_dlopen_runpath
 run_test dlopen_reload test_dlopen_reload
+run_test dlopen_moved test_dlopen_moved
 run_test noplt test_noplt
 run_test errno test_errno
 run_test real_sort test_real_sort

@@ -6,6 +6,9 @@
  *   runpath  dlopen("libplugin.so", RTLD_NOW): found only through this program's RUNPATH
  *            ($ORIGIN), which glibc takes from the object calling dlopen
  *   reload   RTLD_NOW, dlclose, dlopen again, call again
+ *   moved    like reload, but another library is loaded in between and kept, so the plugin
+ *            usually comes back at another address: the shim must not send its calls to
+ *            the stale address of the first load
  * Also calls work_add (libwork.so, loaded at start) through a dlsym(RTLD_DEFAULT) pointer and
  * through the PLT.
  */
@@ -81,16 +84,27 @@ int main(int argc, char **argv)
 		flags = RTLD_LAZY;
 	else if (strcmp(mode, "runpath") == 0)
 		strcpy(path, "libplugin.so");
-	else if (strcmp(mode, "reload") == 0)
+	else if (strcmp(mode, "reload") == 0 || strcmp(mode, "moved") == 0)
 		rounds = 2;
 	else if (strcmp(mode, "now") != 0) {
 		fprintf(stderr, "unknown mode %s\n", mode);
 		return 2;
 	}
 
-	for (r = 0; r < rounds; r++)
+	for (r = 0; r < rounds; r++) {
+		if (r == 1 && strcmp(mode, "moved") == 0) {
+			char other[PATH_MAX];
+
+			strcpy(other, path);
+			strcpy(strrchr(other, '/') + 1, "libtorture.so");
+			if (!dlopen(other, RTLD_NOW | RTLD_LOCAL)) {
+				printf("dlopen(libtorture.so) failed: %s\n", dlerror());
+				return 1;
+			}
+		}
 		if (round_trip(path, flags, &inner_calls, &outer_calls) < 0)
 			return 1;
+	}
 
 	*(void **)&wa = dlsym(RTLD_DEFAULT, "work_add");
 	if (!wa) {
