@@ -41,8 +41,8 @@ HOT_SRCS := src/hook.c src/thread.c
 HOT_FLAGS := -mgeneral-regs-only -fno-builtin -fno-tree-vectorize -fno-stack-protector
 
 # Pure modules: no globals, unit-tested with cmocka; also linked into the shim.
-PURE_SRCS := src/hist.c src/stats.c src/buf.c src/config.c src/report_path.c \
-	src/report_json.c src/report_text.c
+PURE_SRCS := src/hist.c src/stats.c src/buf.c src/config.c src/config_diag.c src/config_funcs.c \
+	src/config_value.c src/report_path.c src/report_json.c src/report_text.c
 SHIM_SRCS := $(filter-out $(HOT_SRCS) $(PURE_SRCS),$(wildcard src/*.c))
 ASM_SRCS  := $(wildcard src/*.S)
 

@@ -10,19 +10,21 @@
  * and the default applies. When envp holds a name twice the first wins, as with getenv().
  * User strings quoted in a message are cut to 64 bytes with control bytes shown as '?', so one
  * cause stays one short line whatever the environment holds.
+ *
+ * This file owns the variable table, the fixed-word values, defaults and fallbacks, and the
+ * suggestions for unknown names. TSC_FUNCS entries are parsed in config_funcs.c, numbers, CPU
+ * lists and signal names in config_value.c, and lines are worded in config_diag.c.
  */
 #include "config.h"
 
 #include <errno.h>
-#include <signal.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_FUNCS	1024	/* TSC_FUNCS entries kept; more is surely a mistake */
-#define SHOW_BYTES	64	/* bytes of a user string quoted in a message */
-#define SHOW_SIZE	(SHOW_BYTES + 4)	/* plus "..." and the NUL */
+#include "config_diag.h"
+#include "config_funcs.h"
+#include "config_value.h"
+
 #define MAX_SUGGEST	2	/* edits up to which an unknown name gets a suggestion (1 if short) */
 #define NAME_MAX_LEN	24	/* longer than any known variable name */
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -48,40 +50,9 @@ static const char *const pin_names[] = { "first", "spread", "none" };
 static const char *const hook_names[] = { "auto", "inline", "got" };
 static const char *const quiet_names[] = { "0", "1" };
 
-struct signame {
-	const char *name;	/* without the SIG prefix */
-	int num;
-};
-
-/* Names TSC_DUMP_SIGNAL understands; the fatal ones are known so that they can be refused. */
-static const struct signame signames[] = {
-	{ "USR1", SIGUSR1 },	{ "USR2", SIGUSR2 },	{ "HUP", SIGHUP },	{ "TERM", SIGTERM },
-	{ "INT", SIGINT },	{ "QUIT", SIGQUIT },	{ "ALRM", SIGALRM },	{ "PROF", SIGPROF },
-	{ "VTALRM", SIGVTALRM }, { "WINCH", SIGWINCH }, { "CHLD", SIGCHLD },	{ "CONT", SIGCONT },
-	{ "TSTP", SIGTSTP },	{ "TTIN", SIGTTIN },	{ "TTOU", SIGTTOU },	{ "URG", SIGURG },
-	{ "XCPU", SIGXCPU },	{ "XFSZ", SIGXFSZ },	{ "IO", SIGIO },	{ "PWR", SIGPWR },
-	{ "SYS", SIGSYS },	{ "PIPE", SIGPIPE },	{ "KILL", SIGKILL },	{ "STOP", SIGSTOP },
-	{ "SEGV", SIGSEGV },	{ "BUS", SIGBUS },	{ "ILL", SIGILL },	{ "FPE", SIGFPE },
-	{ "ABRT", SIGABRT },	{ "TRAP", SIGTRAP },
-};
-
-/* A piece of an envp string; s == NULL when absent. */
-struct span {
-	const char *s;
-	size_t len;
-};
-
-/* A TSC_FUNCS entry cut into its parts, still pointing into the variable's value. */
-struct entry {
-	struct span object, name, version;
-	bool glob;
-};
-
 struct parser {
 	struct tt_config *cfg;
-	tt_config_diag_fn diag;
-	void *ctx;
-	size_t funcs_cap;	/* slots allocated in cfg->funcs */
+	struct tt_config_diag diag;
 };
 
 static void set_defaults(struct tt_config *cfg)
@@ -97,59 +68,21 @@ static void set_defaults(struct tt_config *cfg)
 	cfg->hook = TT_HOOK_AUTO;
 }
 
-static void say(const struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void say(const struct parser *p, const char *fmt, ...)
-{
-	char line[512];
-	va_list ap;
-
-	if (!p->diag)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	p->diag(p->ctx, line);
-}
-
-/* s[0..len) made fit for a message: at most SHOW_BYTES bytes, cut between UTF-8 characters and
- * marked "...", control bytes as '?'. Returns buf. */
-static const char *show(char buf[SHOW_SIZE], const char *s, size_t len)
-{
-	size_t n = len, i;
-
-	if (n > SHOW_BYTES) {
-		n = SHOW_BYTES;
-		while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
-			n--;
-	}
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		buf[i] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
-	}
-	if (n < len) {
-		memcpy(buf + n, "...", 3);
-		n += 3;
-	}
-	buf[n] = '\0';
-	return buf;
-}
-
 /* One line for a value not understood; fallback says what is used instead ("using text"). */
 static void bad_value(const struct parser *p, enum var v, const char *val, const char *why,
 		      const char *fallback)
 {
-	char sv[SHOW_SIZE];
+	const struct tt_config_diag *d = &p->diag;
+	char sv[TT_SHOW_SIZE];
 
 	if (!*val)
-		say(p, "%s is empty, %s", var_names[v], fallback);
+		tt_config_diag_say(d, "%s is empty, %s", var_names[v], fallback);
 	else if (why)
-		say(p, "%s=%s not understood (%s), %s", var_names[v], show(sv, val, strlen(val)),
-		    why, fallback);
+		tt_config_diag_say(d, "%s=%s not understood (%s), %s", var_names[v],
+				   tt_config_diag_show(sv, val, strlen(val)), why, fallback);
 	else
-		say(p, "%s=%s not understood, %s", var_names[v], show(sv, val, strlen(val)),
-		    fallback);
+		tt_config_diag_say(d, "%s=%s not understood, %s", var_names[v],
+				   tt_config_diag_show(sv, val, strlen(val)), fallback);
 }
 
 /* The index of val in names[0..n), or -1 with one line. */
@@ -165,30 +98,6 @@ static int choose(const struct parser *p, enum var v, const char *val, const cha
 	return -1;
 }
 
-/* Decimal digits only (no sign, no blank). 0, -EINVAL when not a number, -ERANGE when too big. */
-static int parse_u64(const char *s, uint64_t *out)
-{
-	uint64_t v = 0;
-	bool big = false;
-
-	if (!*s)
-		return -EINVAL;
-	for (; *s; s++) {
-		unsigned int d = (unsigned int)(*s - '0');
-
-		if (*s < '0' || *s > '9')
-			return -EINVAL;
-		if (v > (UINT64_MAX - d) / 10)
-			big = true;
-		else
-			v = v * 10 + d;
-	}
-	if (big)
-		return -ERANGE;
-	*out = v;
-	return 0;
-}
-
 /* Why a number was refused: "negative" for "-5", else NULL (plain junk). */
 static const char *number_why(const char *val)
 {
@@ -202,7 +111,7 @@ static void set_overhead(const struct parser *p, const char *val)
 
 	if (!strcmp(val, "auto"))
 		return;		/* the default */
-	err = parse_u64(val, &ticks);
+	err = tt_config_value_u64(val, &ticks);
 	if (err) {
 		bad_value(p, V_OVERHEAD, val, err == -ERANGE ? "too large" : number_why(val),
 			  "using auto");
@@ -215,7 +124,7 @@ static void set_overhead(const struct parser *p, const char *val)
 static void set_callers(const struct parser *p, const char *val)
 {
 	uint64_t n;
-	int err = parse_u64(val, &n);
+	int err = tt_config_value_u64(val, &n);
 
 	if (err == -EINVAL) {
 		bad_value(p, V_CALLERS, val, number_why(val), "using 0");
@@ -226,53 +135,6 @@ static void set_callers(const struct parser *p, const char *val)
 		return;
 	}
 	p->cfg->callers = (unsigned int)n;
-}
-
-/* One CPU number at *s, advancing *s; values above the limit are kept at the limit. */
-static int read_cpu(const char **s, unsigned int *cpu)
-{
-	const char *c = *s;
-	unsigned int v = 0;
-
-	if (*c < '0' || *c > '9')
-		return -EINVAL;
-	for (; *c >= '0' && *c <= '9'; c++) {
-		v = v * 10 + (unsigned int)(*c - '0');
-		if (v > TT_CONFIG_MAX_CPUS)
-			v = TT_CONFIG_MAX_CPUS;
-	}
-	*s = c;
-	*cpu = v;
-	return 0;
-}
-
-/* A list such as "0,2-3" into a bit set. 0, -EINVAL (junk), -ERANGE (CPU too big) or -EDOM
- * (reversed range). */
-static int parse_cpu_list(const char *s, uint64_t cpus[TT_CONFIG_MAX_CPUS / 64])
-{
-	unsigned int lo, hi, c;
-
-	memset(cpus, 0, TT_CONFIG_MAX_CPUS / 8);
-	for (;;) {
-		if (read_cpu(&s, &lo))
-			return -EINVAL;
-		hi = lo;
-		if (*s == '-') {
-			s++;
-			if (read_cpu(&s, &hi))
-				return -EINVAL;
-		}
-		if (lo >= TT_CONFIG_MAX_CPUS || hi >= TT_CONFIG_MAX_CPUS)
-			return -ERANGE;
-		if (hi < lo)
-			return -EDOM;
-		for (c = lo; c <= hi; c++)
-			cpus[c / 64] |= UINT64_C(1) << (c % 64);
-		if (!*s)
-			return 0;
-		if (*s++ != ',')
-			return -EINVAL;
-	}
 }
 
 static void set_pin(const struct parser *p, const char *val)
@@ -287,7 +149,7 @@ static void set_pin(const struct parser *p, const char *val)
 			return;
 		}
 	}
-	err = parse_cpu_list(val, cpus);
+	err = tt_config_value_cpus(val, cpus);
 	if (err) {
 		bad_value(p, V_PIN, val, err == -ERANGE ? "CPU above 1023" :
 			  err == -EDOM ? "reversed range" : NULL, "using first");
@@ -297,290 +159,39 @@ static void set_pin(const struct parser *p, const char *val)
 	memcpy(p->cfg->pin_cpus, cpus, sizeof(cpus));
 }
 
-/* s follows "RTMIN" or "RTMAX": nothing, or sign and a count from base. */
-static int rt_signal(const char *s, char sign, int base, int *sig, const char **why)
-{
-	uint64_t n = 0;
-	int err;
-
-	if (*s) {
-		if (*s != sign)
-			return -EINVAL;
-		err = parse_u64(s + 1, &n);
-		if (err == -EINVAL)
-			return err;
-		if (err || n > (uint64_t)(SIGRTMAX - SIGRTMIN)) {
-			*why = "beyond the real-time signals";
-			return -ERANGE;
-		}
-	}
-	*sig = sign == '+' ? base + (int)n : base - (int)n;
-	return 0;
-}
-
-static int parse_signal(const char *val, int *sig, const char **why)
-{
-	const char *s = val;
-	uint64_t n;
-	size_t i;
-	int err;
-
-	*why = NULL;
-	if (*s >= '0' && *s <= '9') {
-		err = parse_u64(s, &n);
-		if (err == -EINVAL)
-			return err;
-		if (err || n < 1 || n > 64) {
-			*why = "out of range 1-64";
-			return -ERANGE;
-		}
-		*sig = (int)n;
-		return 0;
-	}
-	if (!strncmp(s, "SIG", 3))
-		s += 3;
-	for (i = 0; i < ARRAY_SIZE(signames); i++) {
-		if (!strcmp(s, signames[i].name)) {
-			*sig = signames[i].num;
-			return 0;
-		}
-	}
-	if (!strncmp(s, "RTMIN", 5))
-		return rt_signal(s + 5, '+', SIGRTMIN, sig, why);
-	if (!strncmp(s, "RTMAX", 5))
-		return rt_signal(s + 5, '-', SIGRTMAX, sig, why);
-	return -EINVAL;
-}
-
-/* Why a signal cannot carry the dump, or NULL when it can. */
-static const char *signal_refusal(int sig)
-{
-	switch (sig) {
-	case SIGKILL:
-	case SIGSTOP:
-		return "cannot be caught";
-	case SIGSEGV:
-	case SIGBUS:
-	case SIGILL:
-	case SIGFPE:
-	case SIGABRT:
-	case SIGTRAP:
-		return "reports a crash";
-	}
-	/* glibc keeps 32 .. SIGRTMIN - 1 for its threads; sigaction refuses them */
-	if (sig > 31 && sig < SIGRTMIN)
-		return "reserved by the C library";
-	return NULL;
-}
-
 static void set_dump_signal(const struct parser *p, const char *val)
 {
-	char sv[SHOW_SIZE];
+	char sv[TT_SHOW_SIZE];
 	const char *why;
 	int sig;
 
-	if (parse_signal(val, &sig, &why)) {
+	if (tt_config_value_signal(val, &sig, &why)) {
 		bad_value(p, V_DUMP_SIGNAL, val, why, "no dump signal");
 		return;
 	}
-	why = signal_refusal(sig);
+	why = tt_config_value_refusal(sig);
 	if (why) {
-		say(p, "TSC_DUMP_SIGNAL=%s refused (%s), no dump signal",
-		    show(sv, val, strlen(val)), why);
+		tt_config_diag_say(&p->diag, "TSC_DUMP_SIGNAL=%s refused (%s), no dump signal",
+				   tt_config_diag_show(sv, val, strlen(val)), why);
 		return;
 	}
 	p->cfg->dump_signal = sig;
 }
 
-static bool is_symchar(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_' || c == '.' || c == '$';
-}
-
-static const char *bad_char(char *why, size_t size, char c, const char *where)
-{
-	unsigned char u = (unsigned char)c;
-
-	if (u > 0x20 && u < 0x7f)
-		snprintf(why, size, "bad character '%c' in %s", c, where);
-	else
-		snprintf(why, size, "bad character 0x%02x in %s", u, where);
-	return why;
-}
-
-/* Symbol characters, plus the glob characters * ? and [...] (optionally negated by ! or ^,
- * holding symbol characters and '-' ranges). Sets e->glob. NULL when fine, else the reason. */
-static const char *check_name(struct entry *e, char *why, size_t size)
-{
-	const char *s = e->name.s;
-	size_t n = e->name.len, i, j, first;
-
-	for (i = 0; i < n; i++) {
-		if (s[i] == '*' || s[i] == '?') {
-			e->glob = true;
-		} else if (s[i] == '[') {
-			e->glob = true;
-			j = i + 1;
-			if (j < n && (s[j] == '!' || s[j] == '^'))
-				j++;
-			for (first = j; j < n && s[j] != ']'; j++)
-				if (!is_symchar(s[j]) && s[j] != '-')
-					return bad_char(why, size, s[j], "name");
-			if (j == n)
-				return "unclosed [ in name";
-			if (j == first)
-				return "empty [] in name";
-			i = j;
-		} else if (!is_symchar(s[i])) {
-			return bad_char(why, size, s[i], "name");
-		}
-	}
-	return NULL;
-}
-
-/* Cut s[0..len) into [object:]name[@version]; the object is what precedes the first ':' unless
- * an '@' comes first. NULL when well formed, else the reason. */
-static const char *split_entry(const char *s, size_t len, struct entry *e, char *why, size_t size)
-{
-	const char *end = s + len, *colon = memchr(s, ':', len), *at = memchr(s, '@', len), *bad;
-	size_t i;
-
-	memset(e, 0, sizeof(*e));
-	if (colon && (!at || colon < at)) {	/* in "f@V:x" the ':' belongs to the version */
-		if (colon == s)
-			return "empty object";
-		e->object = (struct span){ s, (size_t)(colon - s) };
-		s = colon + 1;
-	}
-	at = memchr(s, '@', (size_t)(end - s));
-	e->name = (struct span){ s, (size_t)((at ? at : end) - s) };
-	if (!e->name.len)
-		return "empty name";
-	if (at) {
-		e->version = (struct span){ at + 1, (size_t)(end - at - 1) };
-		if (!e->version.len)
-			return "empty version";
-	}
-	bad = check_name(e, why, size);
-	if (bad)
-		return bad;
-	for (i = 0; i < e->version.len; i++)
-		if (!is_symchar(e->version.s[i]) && e->version.s[i] != '-')
-			return bad_char(why, size, e->version.s[i], "version");
-	return NULL;
-}
-
-static bool span_eq(const char *str, struct span sp)
-{
-	if (!str || !sp.s)
-		return !str && !sp.s;
-	return strlen(str) == sp.len && !memcmp(str, sp.s, sp.len);
-}
-
-static char *span_dup(struct span sp)
-{
-	char *s = malloc(sp.len + 1);
-
-	if (s) {
-		memcpy(s, sp.s, sp.len);
-		s[sp.len] = '\0';
-	}
-	return s;
-}
-
+/* malloc, not strdup: the tests count and fail allocations through malloc. */
 static int set_output(const struct parser *p, const char *val)
 {
-	if (!*val) {
-		say(p, "TSC_OUTPUT is empty, using the default");
+	size_t len = strlen(val);
+
+	if (!len) {
+		tt_config_diag_say(&p->diag, "TSC_OUTPUT is empty, using the default");
 		return 0;
 	}
-	p->cfg->output = span_dup((struct span){ val, strlen(val) });
-	return p->cfg->output ? 0 : -ENOMEM;
-}
-
-static int append(struct parser *p, const struct entry *e)
-{
-	struct tt_config *cfg = p->cfg;
-	struct tt_func_spec *f;
-
-	if (cfg->nfuncs == p->funcs_cap) {
-		size_t cap = p->funcs_cap ? p->funcs_cap * 2 : 16;
-
-		f = realloc(cfg->funcs, cap * sizeof(*f));
-		if (!f)
-			return -ENOMEM;
-		cfg->funcs = f;
-		p->funcs_cap = cap;
-	}
-	f = &cfg->funcs[cfg->nfuncs];
-	f->name = span_dup(e->name);
-	f->version = e->version.s ? span_dup(e->version) : NULL;
-	f->object = e->object.s ? span_dup(e->object) : NULL;
-	f->glob = e->glob;
-	if (!f->name || (e->version.s && !f->version) || (e->object.s && !f->object))
-		goto out_free;
-	cfg->nfuncs++;
+	p->cfg->output = malloc(len + 1);
+	if (!p->cfg->output)
+		return -ENOMEM;
+	memcpy(p->cfg->output, val, len + 1);
 	return 0;
-
-out_free:
-	free(f->name);
-	free(f->version);
-	free(f->object);
-	return -ENOMEM;
-}
-
-/* One TSC_FUNCS entry s[0..len): 0 when kept, merged or reported, 1 when the cap ends the list,
- * or -ENOMEM. */
-static int add_entry(struct parser *p, const char *s, size_t len)
-{
-	const struct tt_config *cfg = p->cfg;
-	char why[48] = "", sv[SHOW_SIZE];
-	const char *bad;
-	struct entry e;
-	size_t i;
-
-	bad = split_entry(s, len, &e, why, sizeof(why));
-	if (bad) {
-		say(p, "TSC_FUNCS entry \"%s\" malformed (%s), skipped", show(sv, s, len), bad);
-		return 0;
-	}
-	for (i = 0; i < cfg->nfuncs; i++) {
-		const struct tt_func_spec *f = &cfg->funcs[i];
-
-		if (span_eq(f->name, e.name) && span_eq(f->version, e.version) &&
-		    span_eq(f->object, e.object))
-			return 0;
-	}
-	if (cfg->nfuncs == MAX_FUNCS) {
-		say(p, "TSC_FUNCS has more than %d entries, the rest are skipped", MAX_FUNCS);
-		return 1;
-	}
-	return append(p, &e);
-}
-
-static bool is_sep(char c)
-{
-	return c == ',' || c == ' ' || (c >= '\t' && c <= '\r');	/* \t \n \v \f \r */
-}
-
-static int set_funcs(struct parser *p, const char *s)
-{
-	const char *e;
-	int err;
-
-	for (;;) {
-		while (is_sep(*s))
-			s++;
-		if (!*s)
-			return 0;
-		for (e = s; *e && !is_sep(*e); e++)
-			;
-		err = add_entry(p, s, (size_t)(e - s));
-		if (err)
-			return err < 0 ? err : 0;
-		s = e;
-	}
 }
 
 static int set_var(struct parser *p, enum var v, const char *val)
@@ -590,7 +201,7 @@ static int set_var(struct parser *p, enum var v, const char *val)
 
 	switch (v) {
 	case V_FUNCS:
-		return set_funcs(p, val);
+		return tt_config_funcs_parse(val, cfg, &p->diag);
 	case V_OUTPUT:
 		return set_output(p, val);
 	case V_FORMAT:
@@ -704,12 +315,13 @@ static const char *suggest(const char *name, size_t len)
 static void unknown_var(const struct parser *p, const char *name, size_t len)
 {
 	const char *best = suggest(name, len);
-	char sv[SHOW_SIZE];
+	char sv[TT_SHOW_SIZE];
+	const char *shown = tt_config_diag_show(sv, name, len);
 
 	if (best)
-		say(p, "unknown variable %s (did you mean %s?)", show(sv, name, len), best);
+		tt_config_diag_say(&p->diag, "unknown variable %s (did you mean %s?)", shown, best);
 	else
-		say(p, "unknown variable %s", show(sv, name, len));
+		tt_config_diag_say(&p->diag, "unknown variable %s", shown);
 }
 
 static int lookup(const char *name, size_t len)
@@ -735,7 +347,7 @@ static bool seen_before(char *const envp[], size_t i, const char *name, size_t l
 
 int tt_config_parse(char *const envp[], struct tt_config *cfg, tt_config_diag_fn diag, void *ctx)
 {
-	struct parser p = { .cfg = cfg, .diag = diag, .ctx = ctx };
+	struct parser p = { .cfg = cfg, .diag = { .fn = diag, .ctx = ctx } };
 	bool seen[V_COUNT] = { false };
 	size_t i, len;
 	int v, err;

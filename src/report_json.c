@@ -25,34 +25,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "utf8.h"
+
 #define REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD in UTF-8 */
-
-/*
- * Length (1-4) of the well-formed UTF-8 sequence starting at s, or 0 when there is none; then
- * *skip is the length of the maximal ill-formed prefix, which becomes a single U+FFFD (the
- * Unicode "maximal subpart" practice, so one bad byte never swallows the next good one).
- * The byte ranges are those of Unicode table 3-7: no overlongs, surrogates or > U+10FFFF.
- * A NUL byte fails every range, so this never reads past the end of the string.
- */
-static unsigned int utf8_len(const unsigned char *s, unsigned int *skip)
-{
-	/* sequence length from the lead byte: C0, C1 and F5-FF never start one */
-	unsigned int n = s[0] < 0x80 ? 1 : s[0] < 0xc2 ? 0 : s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 :
-			 s[0] < 0xf5 ? 4 : 0;
-	/* the second byte's range excludes overlongs (E0, F0), surrogates (ED), > 10FFFF (F4) */
-	unsigned char lo = s[0] == 0xe0 ? 0xa0 : s[0] == 0xf0 ? 0x90 : 0x80;
-	unsigned char hi = s[0] == 0xed ? 0x9f : s[0] == 0xf4 ? 0x8f : 0xbf;
-	unsigned int i;
-
-	*skip = 1;
-	for (i = 1; i < n; i++, lo = 0x80, hi = 0xbf) {
-		if (s[i] < lo || s[i] > hi) {
-			*skip = i;
-			return 0;
-		}
-	}
-	return n;
-}
 
 /* The two-character escape of c, or NULL when it has none (then \u00XX, or no escape). */
 static const char *short_escape(unsigned char c)
@@ -81,7 +56,7 @@ void tt_json_string(struct tt_buf *out, const char *s)
 	tt_buf_puts(out, "\"");
 	run = p;	/* plain bytes are copied in runs, not one append each */
 	while (*p) {
-		n = utf8_len(p, &skip);
+		n = tt_utf8_len(p, &skip);
 		if (n > 1 || (n == 1 && *p >= 0x20 && *p != '"' && *p != '\\')) {
 			p += n;
 			continue;

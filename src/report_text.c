@@ -23,6 +23,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "utf8.h"
+
 #define GAP 2		/* spaces between columns */
 #define CELL 48		/* a formatted cell: a 20-digit uint64 or a "%.3e" double, with room */
 #define HIST_ROWS 12	/* histogram rows per function, at most */
@@ -37,26 +39,6 @@ static const char *const heads[C_END] = {
 	"calls", "min", "median", "p90", "p99", "max", "mean", "total%", "min ns", "med ns",
 	"timed", "unwound", "migrated", "dropped", "first", "hook", "symbol",
 };
-
-/* Length of the well-formed UTF-8 sequence at s, or 0 and *skip bytes of ill-formed prefix:
- * the rules of report_json.c (Unicode table 3-7, maximal subparts), which see. */
-static unsigned int utf8_len(const unsigned char *s, unsigned int *skip)
-{
-	unsigned int n = s[0] < 0x80 ? 1 : s[0] < 0xc2 ? 0 : s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 :
-			 s[0] < 0xf5 ? 4 : 0;
-	unsigned char lo = s[0] == 0xe0 ? 0xa0 : s[0] == 0xf0 ? 0x90 : 0x80;
-	unsigned char hi = s[0] == 0xed ? 0x9f : s[0] == 0xf4 ? 0x8f : 0xbf;
-	unsigned int i;
-
-	*skip = 1;
-	for (i = 1; i < n; i++, lo = 0x80, hi = 0xbf) {
-		if (s[i] < lo || s[i] > hi) {
-			*skip = i;
-			return 0;
-		}
-	}
-	return n;
-}
 
 /* U+2028-202E, U+2066-2069: line breaks and bidi overrides that would reorder a row. */
 static bool format_char(const unsigned char *p)
@@ -77,7 +59,7 @@ static size_t put_clean(struct tt_buf *out, const char *s, bool quote)
 	bool ok;
 
 	for (; *p; cols++, p += n ? n : skip) {
-		n = utf8_len(p, &skip);
+		n = tt_utf8_len(p, &skip);
 		/* C1 controls U+0080-U+009F are C2 80-9F: terminals obey some of them too */
 		ok = n == 1 ? *p >= 0x20 && *p != 0x7f && !(quote && *p == '\'') :
 		     n == 2 ? !(p[0] == 0xc2 && p[1] < 0xa0) :

@@ -1,0 +1,223 @@
+/*
+ * config_funcs.c - TSC_FUNCS (CONTRACT.md section 2) -> cfg->funcs.
+ *
+ * Pure, like config.c: reads only the string it is given, reports each malformed entry as one
+ * line through the caller's callback and skips it. Runs once at start-up, before anything is
+ * traced, so malloc is fine here.
+ *
+ * An entry is [object:]name[@version]. Names are symbol characters (letters, digits, '_', '.',
+ * '$') or the glob characters * ? [...]; versions add '-'. Exact duplicates are merged so that
+ * one function never gets two stubs; more than 1024 entries is surely a mistake, and the rest
+ * are skipped with one line.
+ */
+#include "config_funcs.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FUNCS	1024	/* TSC_FUNCS entries kept; more is surely a mistake */
+
+/* A piece of the variable's value; s == NULL when absent. */
+struct span {
+	const char *s;
+	size_t len;
+};
+
+/* A TSC_FUNCS entry cut into its parts, still pointing into the variable's value. */
+struct entry {
+	struct span object, name, version;
+	bool glob;
+};
+
+struct funcs_parser {
+	struct tt_config *cfg;
+	const struct tt_config_diag *diag;
+	size_t funcs_cap;	/* slots allocated in cfg->funcs */
+};
+
+static bool is_symchar(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '.' || c == '$';
+}
+
+static const char *bad_char(char *why, size_t size, char c, const char *where)
+{
+	unsigned char u = (unsigned char)c;
+
+	if (u > 0x20 && u < 0x7f)
+		snprintf(why, size, "bad character '%c' in %s", c, where);
+	else
+		snprintf(why, size, "bad character 0x%02x in %s", u, where);
+	return why;
+}
+
+/* Symbol characters, plus the glob characters * ? and [...] (optionally negated by ! or ^,
+ * holding symbol characters and '-' ranges). Sets e->glob. NULL when fine, else the reason. */
+static const char *check_name(struct entry *e, char *why, size_t size)
+{
+	const char *s = e->name.s;
+	size_t n = e->name.len, i, j, first;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == '*' || s[i] == '?') {
+			e->glob = true;
+		} else if (s[i] == '[') {
+			e->glob = true;
+			j = i + 1;
+			if (j < n && (s[j] == '!' || s[j] == '^'))
+				j++;
+			for (first = j; j < n && s[j] != ']'; j++)
+				if (!is_symchar(s[j]) && s[j] != '-')
+					return bad_char(why, size, s[j], "name");
+			if (j == n)
+				return "unclosed [ in name";
+			if (j == first)
+				return "empty [] in name";
+			i = j;
+		} else if (!is_symchar(s[i])) {
+			return bad_char(why, size, s[i], "name");
+		}
+	}
+	return NULL;
+}
+
+/* Cut s[0..len) into [object:]name[@version]; the object is what precedes the first ':' unless
+ * an '@' comes first. NULL when well formed, else the reason. */
+static const char *split_entry(const char *s, size_t len, struct entry *e, char *why, size_t size)
+{
+	const char *end = s + len, *colon = memchr(s, ':', len), *at = memchr(s, '@', len), *bad;
+	size_t i;
+
+	memset(e, 0, sizeof(*e));
+	if (colon && (!at || colon < at)) {	/* in "f@V:x" the ':' belongs to the version */
+		if (colon == s)
+			return "empty object";
+		e->object = (struct span){ s, (size_t)(colon - s) };
+		s = colon + 1;
+	}
+	at = memchr(s, '@', (size_t)(end - s));
+	e->name = (struct span){ s, (size_t)((at ? at : end) - s) };
+	if (!e->name.len)
+		return "empty name";
+	if (at) {
+		e->version = (struct span){ at + 1, (size_t)(end - at - 1) };
+		if (!e->version.len)
+			return "empty version";
+	}
+	bad = check_name(e, why, size);
+	if (bad)
+		return bad;
+	for (i = 0; i < e->version.len; i++)
+		if (!is_symchar(e->version.s[i]) && e->version.s[i] != '-')
+			return bad_char(why, size, e->version.s[i], "version");
+	return NULL;
+}
+
+static bool span_eq(const char *str, struct span sp)
+{
+	if (!str || !sp.s)
+		return !str && !sp.s;
+	return strlen(str) == sp.len && !memcmp(str, sp.s, sp.len);
+}
+
+static char *span_dup(struct span sp)
+{
+	char *s = malloc(sp.len + 1);
+
+	if (s) {
+		memcpy(s, sp.s, sp.len);
+		s[sp.len] = '\0';
+	}
+	return s;
+}
+
+static int append(struct funcs_parser *p, const struct entry *e)
+{
+	struct tt_config *cfg = p->cfg;
+	struct tt_func_spec *f;
+
+	if (cfg->nfuncs == p->funcs_cap) {
+		size_t cap = p->funcs_cap ? p->funcs_cap * 2 : 16;
+
+		f = realloc(cfg->funcs, cap * sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		cfg->funcs = f;
+		p->funcs_cap = cap;
+	}
+	f = &cfg->funcs[cfg->nfuncs];
+	f->name = span_dup(e->name);
+	f->version = e->version.s ? span_dup(e->version) : NULL;
+	f->object = e->object.s ? span_dup(e->object) : NULL;
+	f->glob = e->glob;
+	if (!f->name || (e->version.s && !f->version) || (e->object.s && !f->object))
+		goto out_free;
+	cfg->nfuncs++;
+	return 0;
+
+out_free:
+	free(f->name);
+	free(f->version);
+	free(f->object);
+	return -ENOMEM;
+}
+
+/* One TSC_FUNCS entry s[0..len): 0 when kept, merged or reported, 1 when the cap ends the list,
+ * or -ENOMEM. */
+static int add_entry(struct funcs_parser *p, const char *s, size_t len)
+{
+	const struct tt_config *cfg = p->cfg;
+	const struct tt_config_diag *d = p->diag;
+	char why[48] = "", sv[TT_SHOW_SIZE];
+	const char *bad;
+	struct entry e;
+	size_t i;
+
+	bad = split_entry(s, len, &e, why, sizeof(why));
+	if (bad) {
+		tt_config_diag_say(d, "TSC_FUNCS entry \"%s\" malformed (%s), skipped",
+				   tt_config_diag_show(sv, s, len), bad);
+		return 0;
+	}
+	for (i = 0; i < cfg->nfuncs; i++) {
+		const struct tt_func_spec *f = &cfg->funcs[i];
+
+		if (span_eq(f->name, e.name) && span_eq(f->version, e.version) &&
+		    span_eq(f->object, e.object))
+			return 0;
+	}
+	if (cfg->nfuncs == MAX_FUNCS) {
+		tt_config_diag_say(d, "TSC_FUNCS has more than %d entries, the rest are skipped",
+				   MAX_FUNCS);
+		return 1;
+	}
+	return append(p, &e);
+}
+
+static bool is_sep(char c)
+{
+	return c == ',' || c == ' ' || (c >= '\t' && c <= '\r');	/* \t \n \v \f \r */
+}
+
+int tt_config_funcs_parse(const char *val, struct tt_config *cfg, const struct tt_config_diag *d)
+{
+	struct funcs_parser p = { .cfg = cfg, .diag = d };
+	const char *s = val, *e;
+	int err;
+
+	for (;;) {
+		while (is_sep(*s))
+			s++;
+		if (!*s)
+			return 0;
+		for (e = s; *e && !is_sep(*e); e++)
+			;
+		err = add_entry(&p, s, (size_t)(e - s));
+		if (err)
+			return err < 0 ? err : 0;
+		s = e;
+	}
+}
