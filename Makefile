@@ -37,7 +37,7 @@ endif
 
 # Hot-path objects: run inside the trampoline's register contract, so no SSE/x87 code and
 # no calls into libc (audited by `make check`).
-HOT_SRCS := src/hook.c src/thread.c
+HOT_SRCS := src/hook.c src/thread.c src/pin.c
 HOT_FLAGS := -mgeneral-regs-only -fno-builtin -fno-tree-vectorize -fno-stack-protector
 
 # Pure modules: no globals, unit-tested with cmocka; also linked into the shim.

@@ -13,12 +13,20 @@
 
 #include "funcs.h"
 #include "hist.h"
+#include "pin.h"
 #include "sys.h"
 #include "thread.h"
 
+const uint32_t tt_cpu_unknown = UINT32_MAX;
+
 __thread struct tt_tls tt_tls __attribute__((tls_model("initial-exec"))) = {
 	.cpu_aux = UINT32_MAX,
+	.cpu_now = &tt_cpu_unknown,
 };
+
+/* glibc 2.35+ registers an rseq area for every thread and says where (weak: older glibc). */
+extern const ptrdiff_t __rseq_offset __attribute__((weak));
+extern const unsigned int __rseq_size __attribute__((weak));
 
 _Static_assert(__builtin_offsetof(struct tt_tls, top) == TT_TLS_TOP, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_tls, limit) == TT_TLS_LIMIT, "tramp_layout.h");
@@ -30,6 +38,8 @@ _Static_assert(__builtin_offsetof(struct tt_frame, sp) == TT_FRAME_SP, "tramp_la
 _Static_assert(__builtin_offsetof(struct tt_frame, stat) == TT_FRAME_STAT, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_frame, rbx) == TT_FRAME_RBX, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_frame, func) == TT_FRAME_FUNC, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_frame, cpu) == TT_FRAME_CPU, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_tls, cpu_now) == TT_TLS_CPU_NOW, "tramp_layout.h");
 _Static_assert(sizeof(struct tt_frame) == TT_FRAME_SIZE, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_fstat, calls) == TT_FSTAT_CALLS, "tramp_layout.h");
 
@@ -68,7 +78,7 @@ static void __attribute__((noinline)) record_cold(struct tt_fstat *s, uint32_t f
 void tt_hook_exit(struct tt_frame *f, uint64_t raw, uint32_t aux)
 {
 	struct tt_fstat *s = f->stat;
-	uint32_t func = (uint32_t)f->func;
+	uint32_t func = f->func, cpu_then = f->cpu;
 	struct tt_frame *top = tt_tls.top;
 
 	if (__builtin_expect(top != f + 1, 0))
@@ -76,8 +86,13 @@ void tt_hook_exit(struct tt_frame *f, uint64_t raw, uint32_t aux)
 	__atomic_store_n(&tt_tls.top, f, __ATOMIC_RELAXED);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 
-	if (aux != tt_tls.cpu_aux && aux != UINT32_MAX) {
-		/* Ended on another CPU than the last call: two TSCs mixed, do not time it. */
+	if (cpu_then != __atomic_load_n(tt_tls.cpu_now, __ATOMIC_RELAXED)) {
+		/* The thread ran on two CPUs during the call: two TSCs mixed, do not time it. */
+		TT_OWNER_ADD(s->migrated, 1);
+		return;
+	}
+	if (cpu_then == UINT32_MAX && aux != tt_tls.cpu_aux && aux != UINT32_MAX) {
+		/* No rseq: ended on another CPU (TSC_AUX) than the last call ended on. */
 		uint32_t was = tt_tls.cpu_aux;
 
 		tt_tls.cpu_aux = aux;
@@ -93,6 +108,20 @@ void tt_hook_exit(struct tt_frame *f, uint64_t raw, uint32_t aux)
 	tt_hist_record(&s->hist, raw);
 }
 
+/* Point cpu_now at this thread's rseq cpu_id, if the kernel keeps one for it. */
+static void find_rseq_cpu(void)
+{
+	char *tp;
+	const uint32_t *cpu;
+
+	if (!&__rseq_size || !&__rseq_offset || __rseq_size < 8)
+		return;
+	__asm__("movq %%fs:0, %0" : "=r"(tp));
+	cpu = (const uint32_t *)(tp + __rseq_offset + 4);	/* struct rseq: cpu_id_start, cpu_id */
+	if (*cpu < 0x80000000u)	/* not RSEQ_CPU_ID_UNINITIALIZED / REGISTRATION_FAILED */
+		tt_tls.cpu_now = cpu;
+}
+
 static int setup_thread(void)
 {
 	size_t bytes = sizeof(struct tt_thread);
@@ -106,6 +135,7 @@ static int setup_thread(void)
 	t->map_bytes = bytes;
 	t->tid = tt_sys_gettid();
 	tt_tls.thread = t;
+	find_rseq_cpu();
 	tt_tls.stats = t->stats;
 	tt_tls.top = t->frames;
 	tt_thread_register(t);
@@ -131,6 +161,8 @@ int tt_hook_slow(uint32_t func)
 		tt_tls.failed = 1;
 		goto out;
 	}
+	if (func != 0)	/* not for the overhead calibration */
+		tt_pin_thread(tt_tls.thread);
 	s = tt_tls.stats[func];
 	if (!s) {
 		s = tt_fstat_new(func);

@@ -23,6 +23,7 @@
 #include "lifecycle.h"
 #include "log.h"
 #include "overhead.h"
+#include "pin.h"
 #include "report.h"
 #include "resolve.h"
 #include "thread.h"
@@ -96,8 +97,6 @@ static void note_unimplemented(const struct tt_config *cfg)
 		tt_warn("TSC_CALLERS is not implemented yet: no per-caller breakdown");
 	if (cfg->dump_signal)
 		tt_warn("TSC_DUMP_SIGNAL is not implemented yet: ignored");
-	if (getenv("TSC_PIN") && cfg->pin != TT_PIN_NONE)
-		tt_info("TSC_PIN is not implemented yet: threads are not pinned");
 }
 
 static void fork_prepare(void)
@@ -117,6 +116,7 @@ static void fork_child(void)
 	tt_thread_unlock();
 	tt_funcs_unlock();
 	tt_thread_after_fork_child();
+	tt_pin_after_fork_child();
 	run.pid = getpid();
 	run.clock.start_real_ns = tt_clock_ns(CLOCK_REALTIME);
 	run.clock.start_wall_ns = tt_clock_ns(CLOCK_MONOTONIC);
@@ -173,6 +173,8 @@ static enum state start(void)
 	note_unimplemented(&run.cfg);
 	if (!run.clock.invariant)
 		tt_warn("this CPU's TSC is not invariant: ticks are not a steady clock");
+	if (!tt_pin_configure(&run.cfg))
+		tt_warn("TSC_PIN lists no CPU this process may run on: threads are not pinned");
 	tt_clock_choose(&run.clock, &run.cfg);
 	tt_funcs_set_variant(run.clock.variant);
 	if (tt_thread_init() < 0)

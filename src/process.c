@@ -1,24 +1,33 @@
 /*
- * process.c - the wrappers that let the report survive leaving the process image:
- * exec* (the old image's report is written first; the new image, preloaded again through
- * the inherited LD_PRELOAD, writes its own later) and _exit/_Exit (which run no atexit
- * handler or destructor, so only a wrapper can write the report).
+ * process.c - the wrappers around leaving the process image and starting others:
+ *   - exec*: the old image's report is written first (the new image, preloaded again through
+ *     the inherited LD_PRELOAD, writes its own later), and the new image starts with the
+ *     thread's own CPU mask, not our pin;
+ *   - _exit/_Exit run no atexit handler or destructor, so only a wrapper can write the report;
+ *   - posix_spawn*, system, popen and pthread_create start their child (or thread) while the
+ *     calling thread has its own CPU mask back, so nothing inherits our pin (TSC_PIN).
  *
  * Only calls the program makes itself land here: glibc's exit() calls _exit internally and
  * posix_spawn/system/popen call execve internally, and those paths are covered by our
- * destructor or need nothing (the child of posix_spawn never ran traced code).
+ * destructor or by these wrappers.
  */
+#include <pthread.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "interpose.h"
 #include "lifecycle.h"
+#include "pin.h"
 
 #define REAL(name) ((__typeof__(&name))real_of(&real_##name, #name))
 
 static void *real_execve, *real_execv, *real_execvp, *real_execvpe, *real_fexecve, *real__exit,
-	*real__Exit;
+	*real__Exit, *real_posix_spawn, *real_posix_spawnp, *real_system, *real_popen,
+	*real_pthread_create;
 
 static void *real_of(void **slot, const char *name)
 {
@@ -31,34 +40,50 @@ static void *real_of(void **slot, const char *name)
 	return p;
 }
 
+/* Report, unpin, exec; if exec fails, pin again and return what it returned. */
+#define EXEC(call)                                      \
+	({                                              \
+		bool released_;                         \
+		int ret_;                               \
+		tt_lifecycle_leaving();                 \
+		released_ = tt_pin_release();           \
+		ret_ = (call);                          \
+		tt_pin_reapply(released_);              \
+		ret_;                                   \
+	})
+
+/* Run call with the thread's own CPU mask, so that what it starts does not inherit our pin. */
+#define UNPINNED(type, call)                            \
+	({                                              \
+		bool released_ = tt_pin_release();      \
+		type ret_ = (call);                     \
+		tt_pin_reapply(released_);              \
+		ret_;                                   \
+	})
+
 TT_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
-	tt_lifecycle_leaving();
-	return REAL(execve)(path, argv, envp);
+	return EXEC(REAL(execve)(path, argv, envp));
 }
 
 TT_EXPORT int execv(const char *path, char *const argv[])
 {
-	tt_lifecycle_leaving();
-	return REAL(execv)(path, argv);
+	return EXEC(REAL(execv)(path, argv));
 }
 
 TT_EXPORT int execvp(const char *file, char *const argv[])
 {
-	tt_lifecycle_leaving();
-	return REAL(execvp)(file, argv);
+	return EXEC(REAL(execvp)(file, argv));
 }
 
 TT_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
-	tt_lifecycle_leaving();
-	return REAL(execvpe)(file, argv, envp);
+	return EXEC(REAL(execvpe)(file, argv, envp));
 }
 
 TT_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 {
-	tt_lifecycle_leaving();
-	return REAL(fexecve)(fd, argv, envp);
+	return EXEC(REAL(fexecve)(fd, argv, envp));
 }
 
 /* execl, execlp, execle: collect the variadic list, then the vector form. */
@@ -84,8 +109,7 @@ TT_EXPORT int execl(const char *path, const char *arg, ...)
 	va_start(ap, arg);
 	COLLECT_ARGS(arg, ap, argv);
 	va_end(ap);
-	tt_lifecycle_leaving();
-	return REAL(execv)(path, argv);
+	return EXEC(REAL(execv)(path, argv));
 }
 
 TT_EXPORT int execlp(const char *file, const char *arg, ...)
@@ -96,8 +120,7 @@ TT_EXPORT int execlp(const char *file, const char *arg, ...)
 	va_start(ap, arg);
 	COLLECT_ARGS(arg, ap, argv);
 	va_end(ap);
-	tt_lifecycle_leaving();
-	return REAL(execvp)(file, argv);
+	return EXEC(REAL(execvp)(file, argv));
 }
 
 TT_EXPORT int execle(const char *path, const char *arg, ...)
@@ -109,8 +132,7 @@ TT_EXPORT int execle(const char *path, const char *arg, ...)
 	COLLECT_ARGS(arg, ap, argv);
 	envp = va_arg(ap, char **);
 	va_end(ap);
-	tt_lifecycle_leaving();
-	return REAL(execve)(path, argv, envp);
+	return EXEC(REAL(execve)(path, argv, envp));
 }
 
 TT_EXPORT void _exit(int status)
@@ -125,4 +147,32 @@ TT_EXPORT void _Exit(int status)
 	tt_lifecycle_leaving();
 	REAL(_Exit)(status);
 	__builtin_unreachable();
+}
+
+TT_EXPORT int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
+			  const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
+{
+	return UNPINNED(int, REAL(posix_spawn)(pid, path, fa, attr, argv, envp));
+}
+
+TT_EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
+			   const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
+{
+	return UNPINNED(int, REAL(posix_spawnp)(pid, file, fa, attr, argv, envp));
+}
+
+TT_EXPORT int system(const char *command)
+{
+	return UNPINNED(int, REAL(system)(command));
+}
+
+TT_EXPORT FILE *popen(const char *command, const char *type)
+{
+	return UNPINNED(FILE *, REAL(popen)(command, type));
+}
+
+TT_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+			     void *(*start)(void *), void *arg)
+{
+	return UNPINNED(int, REAL(pthread_create)(thread, attr, start, arg));
 }

@@ -17,6 +17,7 @@
 #include "buf.h"
 #include "funcs.h"
 #include "log.h"
+#include "pin.h"
 #include "report.h"
 #include "report_fmt.h"
 #include "report_model.h"
@@ -254,7 +255,7 @@ int tt_report_write(const struct tt_run *run)
 	r.overhead.subtracted = run->overhead.subtracted;
 	r.overhead.source = run->overhead.source ? run->overhead.source : "none";
 	r.threads.traced = tt_thread_traced();
-	r.threads.pinned = 0;
+	r.threads.pinned = tt_pin_count();
 
 	if (run->cfg.format == TT_FMT_JSON)
 		tt_report_json(&b, &r);

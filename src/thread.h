@@ -27,7 +27,8 @@ struct tt_frame {
 	uint64_t sp;		/* caller's %rsp without the return address */
 	struct tt_fstat *stat;	/* where this call is counted */
 	uint64_t rbx;		/* caller's %rbx */
-	uint64_t func;		/* function index */
+	uint32_t func;		/* function index */
+	uint32_t cpu;		/* CPU at entry, UINT32_MAX when unknown */
 };
 
 /* One function in one thread (or, merged, in the whole process). */
@@ -41,10 +42,17 @@ struct tt_fstat {
 	struct tt_hist hist;	/* raw ticks of timed calls */
 };
 
+#define TT_CPU_WORDS 16			/* affinity masks of up to 1024 CPUs */
+
 struct tt_thread {
 	struct tt_thread *next, *prev;	/* list of live threads, under tt_thread_lock */
 	int64_t tid;
 	size_t map_bytes;		/* size of this mapping */
+	uint64_t own_mask[TT_CPU_WORDS];	/* the thread's affinity before we pinned it */
+	uint64_t pin_mask[TT_CPU_WORDS];	/* the one CPU we pinned it to */
+	uint32_t mask_bytes;		/* bytes of mask the kernel uses */
+	uint8_t pin_tried;		/* tt_pin_thread has run for this thread */
+	uint8_t pinned;			/* and pinned it: pin_mask is in force */
 	struct tt_fstat *stats[TT_MAX_FUNCS];	/* by function index, NULL until first call */
 	struct tt_frame frames[TT_SHADOW_FRAMES];	/* the shadow stack */
 };
@@ -58,7 +66,11 @@ struct tt_tls {
 	uint8_t failed;			/* setup failed: this thread is not traced */
 	uint32_t cpu_aux;		/* TSC_AUX seen at the last exit; UINT32_MAX unknown */
 	struct tt_thread *thread;
+	const uint32_t *cpu_now;	/* rseq cpu_id kept by the kernel, or tt_cpu_unknown */
 };
+
+/* UINT32_MAX: what cpu_now points at when the kernel keeps no rseq area for us. */
+extern const uint32_t tt_cpu_unknown;
 
 extern __thread struct tt_tls tt_tls __attribute__((tls_model("initial-exec")));
 

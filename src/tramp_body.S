@@ -25,6 +25,10 @@
  * (an exception thrown through a traced call leaves its shadow frame behind; the next
  * return of an outer traced call, or the report, counts it as unwound).
  *
+ * Migrations are seen through the rseq area the kernel keeps per thread (its cpu_id is
+ * rewritten whenever the thread comes back to user space on another CPU): one load at entry,
+ * one in tt_hook_exit, both outside the timed interval.
+ *
  * Signals may arrive between any two instructions and their handlers may make traced calls:
  * the frame is reserved (top bumped in one instruction) before it is written, and it is read
  * completely before it is released (in tt_hook_exit). Scratch values live in the red zone,
@@ -125,7 +129,10 @@ TT_ENTRY(\name)
 	addq	$TT_FRAME_SIZE, %fs:TT_TLS_TOP(%rax)	/* reserve: one instruction */
 	incq	TT_FSTAT_CALLS(%rdx)			/* owner-only counter, no lock */
 	movq	%rdx, TT_FRAME_STAT(%rcx)
-	movq	%r11, TT_FRAME_FUNC(%rcx)
+	movl	%r11d, TT_FRAME_FUNC(%rcx)
+	movq	%fs:TT_TLS_CPU_NOW(%rax), %rdx	/* CPU now, for the migration check at exit */
+	movl	(%rdx), %edx
+	movl	%edx, TT_FRAME_CPU(%rcx)
 	movq	%rbx, TT_FRAME_RBX(%rcx)
 	movq	(%rsp), %rax
 	movq	%rax, TT_FRAME_RET(%rcx)

@@ -24,6 +24,7 @@
 #define TT_TLS_LIMIT 8		/* struct tt_frame *: end of the shadow stack, NULL before setup */
 #define TT_TLS_STATS 16		/* struct tt_fstat **: this thread's stats by function index */
 #define TT_TLS_IN_SHIM 24	/* uint8_t: set while the shim runs its own code */
+#define TT_TLS_CPU_NOW 40	/* const uint32_t *: the kernel's rseq cpu_id of this thread */
 
 /* struct tt_frame: one traced call in flight. */
 #define TT_FRAME_RET 0		/* caller's return address */
@@ -31,7 +32,8 @@
 #define TT_FRAME_SP 16		/* caller's %rsp once the return address is removed */
 #define TT_FRAME_STAT 24	/* struct tt_fstat * of this function in this thread */
 #define TT_FRAME_RBX 32		/* caller's %rbx: %rbx holds the frame while the callee runs */
-#define TT_FRAME_FUNC 40	/* function index */
+#define TT_FRAME_FUNC 40	/* uint32_t function index */
+#define TT_FRAME_CPU 44		/* uint32_t CPU at entry (rseq cpu_id), ~0 unknown */
 #define TT_FRAME_SIZE 48
 
 /* struct tt_fstat: the trampoline bumps `calls` itself. */

@@ -12,9 +12,13 @@ result() { # name ok|fail [detail]
 	else echo "FAIL audit/$1: $3" >>"$RESULTS"; echo "  audit   $1: FAILED $3"; status=1; fi
 }
 
-# hook.o: the return path of every traced call. Only our own hidden symbols may be called.
-bad=$(nm -u "$B/hook.o" | awk '{print $2}' | grep -v -E '^(tt_[a-z_]+|_GLOBAL_OFFSET_TABLE_)$')
-[ -z "$bad" ] && result hook-calls-nothing ok || result hook-calls-nothing fail "$bad"
+# hook.o and pin.o: the return path of every traced call and the first-call path. Only our
+# own hidden symbols may be called (glibc's rseq location is data, read, not called).
+for o in hook pin; do
+	bad=$(nm -u "$B/$o.o" | awk '{print $2}' |
+		grep -v -E '^(tt_[a-z_]+|_GLOBAL_OFFSET_TABLE_|__rseq_offset|__rseq_size)$')
+	[ -z "$bad" ] && result "$o-calls-nothing" ok || result "$o-calls-nothing" fail "$bad"
+done
 
 # thread.o runs on the first-call path: libc allowed only for what is proven register-safe.
 bad=$(nm -u "$B/thread.o" | awk '{print $2}' |
@@ -25,7 +29,7 @@ bad=$(nm -u "$B/thread.o" | awk '{print $2}' |
 bad=$(nm -u "$B/elfdyn.o" | awk '{print $2}' | grep -v -E '^(dl_iterate_phdr|_GLOBAL_OFFSET_TABLE_)$')
 [ -z "$bad" ] && result elfdyn-calls-no-libc ok || result elfdyn-calls-no-libc fail "$bad"
 
-for o in hook thread; do
+for o in hook thread pin; do
 	n=$(objdump -d --no-show-raw-insn "$B/$o.o" | grep -c -E '%[xyz]mm[0-9]|%st(\(|$)|\bf(ld|st|ild)')
 	[ "$n" -eq 0 ] && result "$o-no-vector-regs" ok ||
 		result "$o-no-vector-regs" fail "$n instructions use vector/x87 registers"

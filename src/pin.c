@@ -1,0 +1,140 @@
+/*
+ * pin.c - see pin.h.
+ *
+ * Runs on the first-call path (tt_hook_slow): built like hook.c, general registers only,
+ * no libc: affinity is read and set with raw syscalls. The only shared write is the spread
+ * counter, once per thread.
+ *
+ * Children: a pinned thread's mask would be inherited by everything it starts. fork's child
+ * gets the original back in our atfork handler; exec*, posix_spawn*, system, popen and
+ * pthread_create are wrapped (process.c) to run with the original mask and pin again after.
+ */
+#include "pin.h"
+#include "sys.h"
+#include "thread.h"
+
+static enum tt_pin_mode mode = TT_PIN_NONE;
+static uint64_t list[TT_CPU_WORDS];	/* TSC_PIN CPU list */
+static uint32_t spread_next;		/* round-robin position for spread and lists */
+static uint64_t pinned_threads;
+
+static long get_mask(uint64_t *mask)
+{
+	return tt_syscall3(SYS_sched_getaffinity, 0, TT_CPU_WORDS * 8, mask);
+}
+
+static long set_mask(const uint64_t *mask, uint32_t bytes)
+{
+	return tt_syscall3(SYS_sched_setaffinity, 0, bytes, mask);
+}
+
+static bool has(const uint64_t *m, unsigned int cpu)
+{
+	return cpu < TT_CPU_WORDS * 64 && (m[cpu / 64] >> (cpu % 64)) & 1;
+}
+
+/* The k-th (mod count) CPU set in both a and b; -1 when none is. */
+static int nth_common(const uint64_t *a, const uint64_t *b, uint32_t k)
+{
+	unsigned int cpu, count = 0;
+
+	for (cpu = 0; cpu < TT_CPU_WORDS * 64; cpu++)
+		count += has(a, cpu) && has(b, cpu);
+	if (!count)
+		return -1;
+	k %= count;
+	for (cpu = 0; cpu < TT_CPU_WORDS * 64; cpu++)
+		if (has(a, cpu) && has(b, cpu) && k-- == 0)
+			return (int)cpu;
+	return -1;
+}
+
+bool tt_pin_configure(const struct tt_config *cfg)
+{
+	uint64_t own[TT_CPU_WORDS] = { 0 };
+	unsigned int i;
+
+	mode = cfg->pin;
+	if (mode != TT_PIN_LIST)
+		return true;
+	for (i = 0; i < TT_CPU_WORDS; i++)
+		list[i] = cfg->pin_cpus[i];
+	if (get_mask(own) > 0 && nth_common(own, list, 0) < 0) {
+		mode = TT_PIN_NONE;
+		return false;
+	}
+	return true;
+}
+
+void tt_pin_thread(struct tt_thread *t)
+{
+	uint64_t all[TT_CPU_WORDS];
+	unsigned int cpu = 0, i;
+	long bytes;
+	int target;
+
+	if (t->pin_tried)
+		return;
+	t->pin_tried = 1;
+	if (mode == TT_PIN_NONE)
+		return;
+	bytes = get_mask(t->own_mask);
+	if (bytes <= 0)
+		return;
+	t->mask_bytes = (uint32_t)bytes;
+	if (mode == TT_PIN_FIRST) {
+		if (tt_syscall3(SYS_getcpu, &cpu, 0, 0) < 0 || !has(t->own_mask, cpu))
+			return;
+		target = (int)cpu;
+	} else {
+		for (i = 0; i < TT_CPU_WORDS; i++)
+			all[i] = mode == TT_PIN_LIST ? list[i] : ~(uint64_t)0;
+		target = nth_common(t->own_mask, all,
+				    __atomic_fetch_add(&spread_next, 1, __ATOMIC_RELAXED));
+		if (target < 0)
+			return;
+	}
+	for (i = 0; i < TT_CPU_WORDS; i++)
+		t->pin_mask[i] = 0;
+	t->pin_mask[target / 64] = (uint64_t)1 << (target % 64);
+	if (set_mask(t->pin_mask, t->mask_bytes) < 0)
+		return;
+	t->pinned = 1;
+	__atomic_fetch_add(&pinned_threads, 1, __ATOMIC_RELAXED);
+}
+
+bool tt_pin_release(void)
+{
+	struct tt_thread *t = tt_tls.thread;
+
+	if (!t || !t->pinned)
+		return false;
+	set_mask(t->own_mask, t->mask_bytes);
+	return true;
+}
+
+void tt_pin_reapply(bool released)
+{
+	struct tt_thread *t = tt_tls.thread;
+
+	if (released && t && t->pinned)
+		set_mask(t->pin_mask, t->mask_bytes);
+}
+
+void tt_pin_after_fork_child(void)
+{
+	struct tt_thread *t = tt_tls.thread;
+
+	pinned_threads = 0;
+	if (!t)
+		return;
+	if (t->pinned)
+		set_mask(t->own_mask, t->mask_bytes);
+	t->pinned = 0;
+	t->pin_tried = 0;
+}
+
+uint64_t tt_pin_count(void)
+{
+	return __atomic_load_n(&pinned_threads, __ATOMIC_RELAXED);
+}
