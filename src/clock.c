@@ -99,6 +99,9 @@ void tt_clock_probe(struct tt_clock *c)
 	if (!c->invariant)
 		c->invariant = cpuinfo_has_flags(" constant_tsc", " nonstop_tsc");
 	brand(c->cpu);
+	/* Leaf 15H: TSC = crystal (ECX Hz) * EBX / EAX; often incomplete (0) in VMs. */
+	if (__get_cpuid_max(0, NULL) >= 0x15 && __get_cpuid(0x15, &a, &b, &cx, &d) && a && b && cx)
+		c->cpuid_hz = (uint64_t)cx * b / a;
 	c->start_real_ns = tt_clock_ns(CLOCK_REALTIME);
 	c->start_wall_ns = tt_clock_ns(CLOCK_MONOTONIC);
 	if (c->readable)
@@ -133,12 +136,51 @@ static bool rdtscp_runs(void)
 	return ok;
 }
 
+/* Whether to time with the TSC at all (CONTRACT.md section 5), saying why not. */
+static bool use_tsc(const struct tt_clock *c, const struct tt_config *cfg)
+{
+	switch (cfg->clock) {
+	case TT_CLK_MONOTONIC:
+		tt_info("TSC_CLOCK=monotonic: times are CLOCK_MONOTONIC_RAW nanoseconds");
+		return false;
+	case TT_CLK_TSC:
+		if (c->readable) {
+			if (!c->invariant)
+				tt_warn("TSC_CLOCK=tsc: this TSC is not invariant, ticks are not a "
+					"steady clock");
+			return true;
+		}
+		tt_warn("TSC_CLOCK=tsc: the TSC cannot be read in this process (prctl "
+			"PR_SET_TSC), using CLOCK_MONOTONIC_RAW nanoseconds");
+		return false;
+	default:
+		if (!c->readable) {
+			tt_warn("the TSC cannot be read in this process (prctl PR_SET_TSC): using "
+				"CLOCK_MONOTONIC_RAW nanoseconds");
+			return false;
+		}
+		if (!c->invariant) {
+			tt_warn("the TSC is not invariant on this CPU: using CLOCK_MONOTONIC_RAW "
+				"nanoseconds");
+			return false;
+		}
+		return true;
+	}
+}
+
 void tt_clock_choose(struct tt_clock *c, const struct tt_config *cfg)
 {
 	static const char *const names[TT_VAR_COUNT] = {
-		"rdtscp", "lfence", "mfence", "cpuid", "cpuid", "none",
+		"rdtscp", "lfence", "mfence", "cpuid", "cpuid", "none", "clock_gettime",
 	};
 
+	c->source = "tsc";
+	if (!use_tsc(c, cfg)) {
+		c->source = "monotonic";
+		c->variant = TT_VAR_MONO;
+		c->serialize = names[c->variant];
+		return;
+	}
 	switch (cfg->serialize) {
 	case TT_SER_LFENCE:
 		c->variant = TT_VAR_LFENCE;
@@ -175,12 +217,18 @@ void tt_clock_choose(struct tt_clock *c, const struct tt_config *cfg)
 	c->serialize = names[c->variant];
 }
 
-uint64_t tt_clock_hz(const struct tt_clock *c)
+uint64_t tt_clock_hz(const struct tt_clock *c, const char **source)
 {
 	uint64_t tsc, ns;
 
-	if (!c->readable || !c->start_mono_ns)
+	*source = "none";
+	if (!c->readable || !c->start_mono_ns || c->variant == TT_VAR_MONO)
 		return 0;
+	if (c->cpuid_hz) {
+		*source = "cpuid";
+		return c->cpuid_hz;
+	}
+	*source = "calibrated";
 	do
 		pair(&tsc, &ns);
 	while (ns && ns - c->start_mono_ns < 2000000);
@@ -200,13 +248,13 @@ static uint64_t gcd(uint64_t a, uint64_t b)
 	return a;
 }
 
-uint64_t tt_clock_granularity(uint64_t seen)
+uint64_t tt_clock_granularity(const struct tt_clock *c, uint64_t seen)
 {
 	uint64_t g = seen;
 	volatile unsigned int sink = 0;
 	unsigned int i, k;
 
-	for (i = 0; i < 2000; i++) {
+	for (i = 0; i < 2000 && c->variant != TT_VAR_MONO; i++) {
 		uint64_t a = tt_clock_tsc(), b;
 
 		for (k = 0; k < i % 37; k++)

@@ -23,25 +23,29 @@ struct tt_clock {
 	uint64_t start_wall_ns;	/* CLOCK_MONOTONIC at start-up */
 	int variant;		/* TT_VAR_* in use */
 	const char *serialize;	/* its name for the report */
+	const char *source;	/* "tsc", or "monotonic" (ticks are then nanoseconds) */
+	uint64_t cpuid_hz;	/* TSC rate from CPUID leaf 15H when it is complete, else 0 */
 };
 
 /* Fill c from CPUID, prctl and /proc/cpuinfo, and take the start-up time pairs. */
 void tt_clock_probe(struct tt_clock *c);
 
 /*
- * Choose the trampoline variant for the configured serialization, never one that executes
- * an instruction CPUID does not announce (an explicit TSC_SERIALIZE=rdtscp is honoured when
- * a probe shows the instruction runs). Prints the informational/warning lines the choice
- * calls for. Sets c->variant and c->serialize.
+ * Choose the clock (TSC_CLOCK: the TSC when it is readable and invariant, else
+ * CLOCK_MONOTONIC_RAW nanoseconds) and the trampoline variant for the configured
+ * serialization, never one that executes an instruction CPUID does not announce (an explicit
+ * TSC_SERIALIZE=rdtscp is honoured when a probe shows the instruction runs). Prints the lines
+ * the choice calls for. Sets c->variant, c->serialize and c->source.
  */
 void tt_clock_choose(struct tt_clock *c, const struct tt_config *cfg);
 
 /*
- * TSC ticks per second measured between start-up and now against CLOCK_MONOTONIC_RAW. Waits
- * until at least 2 ms have passed since start-up so that the clock reads' own jitter stays
- * below 1e-5 of the interval. Returns 0 if the clocks could not be read.
+ * TSC ticks per second: CPUID leaf 15H's figure when the CPU gives it whole (*source
+ * "cpuid"), else measured between start-up and now against CLOCK_MONOTONIC_RAW (*source
+ * "calibrated"), waiting until at least 2 ms have passed since start-up so that the clock
+ * reads' own jitter stays below 1e-5 of the interval. 0 (*source "none") without a TSC.
  */
-uint64_t tt_clock_hz(const struct tt_clock *c);
+uint64_t tt_clock_hz(const struct tt_clock *c, const char **source);
 
 /*
  * The TSC's step in ticks: the gcd of many differences between serialized reads around
@@ -49,7 +53,7 @@ uint64_t tt_clock_hz(const struct tt_clock *c);
  * here). A run of identical readings alone would make the gcd look like that reading.
  * `seen` is a gcd observed elsewhere (the overhead calibration's readings), or 0.
  */
-uint64_t tt_clock_granularity(uint64_t seen);
+uint64_t tt_clock_granularity(const struct tt_clock *c, uint64_t seen);
 
 /* Nanoseconds of a clock (CLOCK_MONOTONIC etc.). */
 uint64_t tt_clock_ns(int clock_id);

@@ -19,10 +19,10 @@ uint64_t tt_func_first[TT_MAX_FUNCS] = { [0 ... TT_MAX_FUNCS - 1] = UINT64_MAX }
 
 /* One per variant, in TT_VAR_* order (tramp_stubs.S). */
 extern char tt_stubs_rdtscp[], tt_stubs_lfence[], tt_stubs_mfence[], tt_stubs_cpuid[],
-	tt_stubs_cpuid_nordtscp[], tt_stubs_none[];
+	tt_stubs_cpuid_nordtscp[], tt_stubs_none[], tt_stubs_mono[];
 static char *const stub_pools[TT_VAR_COUNT] = {
 	tt_stubs_rdtscp, tt_stubs_lfence, tt_stubs_mfence,
-	tt_stubs_cpuid, tt_stubs_cpuid_nordtscp, tt_stubs_none,
+	tt_stubs_cpuid, tt_stubs_cpuid_nordtscp, tt_stubs_none, tt_stubs_mono,
 };
 
 /* An alias name pointing at an entry: "memmove" -> the "memcpy|memmove" entry. */

@@ -206,7 +206,8 @@ int tt_report_write(const struct tt_run *run)
 	struct tt_fstat *s;
 	struct tt_report r;
 	struct tt_buf b = TT_BUF_INIT;
-	uint64_t hz = tt_clock_hz(&run->clock);
+	const char *hz_source;
+	uint64_t hz = tt_clock_hz(&run->clock, &hz_source);
 	int ret = -1;
 	size_t nf = 0;
 
@@ -242,10 +243,10 @@ int tt_report_write(const struct tt_run *run)
 	r.pid = run->pid;
 	r.start_unix_ns = run->clock.start_real_ns;
 	r.wall_ns = tt_clock_ns(1 /* CLOCK_MONOTONIC */) - run->clock.start_wall_ns;
-	r.clock.source = "tsc";
+	r.clock.source = run->clock.source;
 	r.clock.serialize = run->clock.serialize;
 	r.clock.tsc_hz = hz;
-	r.clock.tsc_hz_source = hz ? "calibrated" : "none";
+	r.clock.tsc_hz_source = hz_source;
 	r.clock.invariant = run->clock.invariant;
 	r.clock.hypervisor = run->clock.hypervisor;
 	r.clock.granularity = run->overhead.granularity;

@@ -34,8 +34,12 @@
  * completely before it is released (in tt_hook_exit). Scratch values live in the red zone,
  * which the kernel skips when it builds a signal frame.
  */
+#include <sys/syscall.h>
+
 #include "asm.h"
 #include "tramp_layout.h"
+
+#define CLOCK_MONOTONIC_RAW 4
 
 /* DW_CFA_expression (0x10) reg, len 2, DW_OP_breg3 (0x73) offset: "reg is saved at rbx+off". */
 #define CFI_RA_AT_RBX .cfi_escape 0x10, 0x10, 0x02, 0x73, TT_FRAME_RET
@@ -62,13 +66,28 @@
 	cpuid
 	movq	-40(%rsp), %rbx
 	rdtsc
+.elseif \var == TT_VAR_MONO
+	/* No usable TSC: nanoseconds from the kernel. The syscall clobbers rcx, r11, rax. */
+	movq	%rdi, -40(%rsp)
+	movq	%rsi, -48(%rsp)
+	movq	%r11, -56(%rsp)
+	leaq	-72(%rsp), %rsi			/* struct timespec in the red zone */
+	movl	$CLOCK_MONOTONIC_RAW, %edi
+	movl	$SYS_clock_gettime, %eax
+	syscall
+	imulq	$1000000000, -72(%rsp), %rax
+	addq	-64(%rsp), %rax
+	xorl	%edx, %edx
+	movq	-40(%rsp), %rdi
+	movq	-48(%rsp), %rsi
+	movq	-56(%rsp), %r11
 .else
 	rdtsc
 .endif
 .endm
 
 /* END: %ecx = TSC_AUX (CPU id) where rdtscp gives it, else 0xffffffff (unknown). */
-/* May clobber r8-r10; must keep %rbx, %rsi, %rdi. */
+/* May clobber r8-r11; must keep %rbx, %rsi, %rdi. */
 .macro END_READ var
 .if \var == TT_VAR_RDTSCP
 	rdtscp
@@ -101,6 +120,19 @@
 	cpuid
 	movq	%r11, %rbx
 	rdtsc
+	movl	$-1, %ecx
+.elseif \var == TT_VAR_MONO
+	movq	%rsi, %r8			/* the return values: the syscall needs rdi, rsi */
+	movq	%rdi, %r9
+	leaq	-16(%rsp), %rsi
+	movl	$CLOCK_MONOTONIC_RAW, %edi
+	movl	$SYS_clock_gettime, %eax
+	syscall
+	imulq	$1000000000, -16(%rsp), %rax
+	addq	-8(%rsp), %rax
+	xorl	%edx, %edx
+	movq	%r8, %rsi
+	movq	%r9, %rdi
 	movl	$-1, %ecx
 .else
 	rdtsc
@@ -251,5 +283,6 @@ BODY TT_VAR_MFENCE, tt_body_mfence
 BODY TT_VAR_CPUID, tt_body_cpuid
 BODY TT_VAR_CPUID_NORDTSCP, tt_body_cpuid_nordtscp
 BODY TT_VAR_NONE, tt_body_none
+BODY TT_VAR_MONO, tt_body_mono
 
 	.section .note.GNU-stack, "", @progbits

@@ -17,7 +17,8 @@
 #define TT_VAR_CPUID 3		/* cpuid;rdtsc ... rdtscp;cpuid (Intel white paper) */
 #define TT_VAR_CPUID_NORDTSCP 4	/* cpuid;rdtsc at both ends, for CPUs without rdtscp */
 #define TT_VAR_NONE 5		/* bare rdtsc */
-#define TT_VAR_COUNT 6
+#define TT_VAR_MONO 6		/* clock_gettime(CLOCK_MONOTONIC_RAW) by syscall: no usable TSC */
+#define TT_VAR_COUNT 7
 
 /* struct tt_tls (thread.h): initial-exec TLS, reached with %fs and @gottpoff. */
 #define TT_TLS_TOP 0		/* struct tt_frame *: next free shadow frame */

@@ -37,5 +37,6 @@ POOL tt_stubs_mfence, tt_body_mfence
 POOL tt_stubs_cpuid, tt_body_cpuid
 POOL tt_stubs_cpuid_nordtscp, tt_body_cpuid_nordtscp
 POOL tt_stubs_none, tt_body_none
+POOL tt_stubs_mono, tt_body_mono
 
 	.section .note.GNU-stack, "", @progbits
