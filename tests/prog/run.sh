@@ -630,6 +630,38 @@ test_empty() {
 		'{granularity: .clock.granularity, overhead, cycles: fn("work_empty").cycles}'
 }
 
+# Functions of known duration: spin_1k/10k/100k busy-wait 1,000/10,000/100,000 TSC ticks,
+# spin_empty does nothing (libspin.so). t_accuracy times each itself in the same run, with
+# inline serialized reads around calls of the same target (its reference medians, minus its
+# own calibrated overhead, go to the side file); the shim's cycles.median must agree within
+# max(10 ticks, 2%, 2 * clock.granularity); spin_empty as in test_empty. Calls exact.
+# libspin.so and t_accuracy are built as every other test program, also under SANITIZE: the
+# timed code (the spin loops, the inline brackets) has no memory access to instrument.
+test_accuracy() {
+	local f ref shim
+	run_pair accuracy spin_1k,spin_10k,spin_100k,spin_empty "$B/t_accuracy" "$T/side" || return 1
+	one_report && check_expects "$T/t.out" || return 1
+	NOTE="ticks, reference/shim:"
+	for f in spin_1k spin_10k spin_100k; do
+		ref=$(side "ref_$f")
+		[ -n "$ref" ] || fail_because "test setup: no ref_$f in the side file" || return 1
+		shim=$(jq -r -s "$JQDEFS .[0] | fn(\"$f\").cycles.median" "$REPORT")
+		NOTE="$NOTE $f $ref/$shim"
+		ck "$f: cycles.median within max(10, 2%, 2 * granularity) of the reference $ref" \
+			".clock.granularity as \$g | fn(\"$f\").cycles.median as \$m |
+			 (\$m - $ref | fabs) <= ([10, 0.02 * $ref, 2 * \$g] | max)" \
+			"{granularity: .clock.granularity, overhead, reference: $ref,
+			  cycles: fn(\"$f\").cycles}" || return 1
+	done
+	NOTE="$NOTE; granularity $(jq -r .clock.granularity "$REPORT")"
+	ck "spin_empty: cycles.min <= max(4, granularity)" \
+		'.clock.granularity as $g | fn("spin_empty").cycles.min <= ([4, $g] | max)' \
+		'{granularity: .clock.granularity, overhead, cycles: fn("spin_empty").cycles}' || return 1
+	ck "spin_empty: cycles.median <= 2 * granularity + 4" \
+		'.clock.granularity as $g | fn("spin_empty").cycles.median <= 2 * $g + 4' \
+		'{granularity: .clock.granularity, overhead, cycles: fn("spin_empty").cycles}'
+}
+
 # ---- unwinding, signals, processes
 test_longjmp() {
 	plt_call liblj.so lj_outer lj_inner || return 1
@@ -678,6 +710,324 @@ test_fork_exec() {
 	[ "$n" -eq 4 ] || fail_because "$n report files, expected 4: $(cd "$T" && ls -- *.json | tr '\n' ' ')"
 }
 
+# ---- pinning, migration, serialization, clock fallback (t_pin, t_pinkids, t_migrate,
+# t_clock, t_notsc with libschedw.so; CPU masks are plain lists "0,1,5" from tp_cpu.h)
+
+# allowed_cpus: the CPUs this script may run on, as a list "0,1".
+allowed_cpus() {
+	"$B/t_pinmask" - cpus | sed 's/^cpus: //'
+}
+
+# in_list CPU LIST: CPU is one of the comma list LIST.
+in_list() {
+	[[ ",$2," == *",$1,"* ]]
+}
+
+# single_in CPU-LIST ORIG: CPU-LIST is exactly one CPU, and one of ORIG.
+single_in() {
+	[[ $1 =~ ^[0-9]+$ ]] && in_list "$1" "$2"
+}
+
+# sub_failed WHAT: prefix the failure reason with the sub-run that failed; returns 1.
+sub_failed() {
+	WHY="$1: ${WHY:-failed without a reason}"
+	return 1
+}
+
+# pin_case MODE NT: t_pin with NT workers under TSC_PIN=MODE ("default": unset), then the
+# checks every mode shares. Sets orig, ncpu for the caller.
+pin_case() {
+	local mode=$1 nt=$2 i
+	rm -f "$T"/r.* "$T/side"
+	XENV=()
+	[ "$mode" = default ] || XENV+=("TSC_PIN=$mode")
+	run_pair pin_first sw_add "$B/t_pin" "$nt" "$T/side" || return 1
+	one_report && check_expects "$T/t.out" || return 1
+	orig=$(side orig) ncpu=$(side ncpu)
+	[ -n "$orig" ] && [ -n "$ncpu" ] || fail_because "no orig/ncpu in the side file" || return 1
+	ck "threads.traced >= $nt (the workers)" ".threads.traced >= $nt" '.threads' || return 1
+	for ((i = 0; i < nt; i++)); do
+		[ "$(side "t${i}_before")" = "$orig" ] ||
+			fail_because "worker $i started with mask $(side "t${i}_before"), not main's $orig (main makes no traced call: it must not be pinned)" ||
+			return 1
+	done
+	[ "$(side idle_after)" = "$orig" ] ||
+		fail_because "a thread that made no traced call was pinned: mask $(side idle_after), original $orig" ||
+		return 1
+	[ "$(side main_after)" = "$orig" ] ||
+		fail_because "the main thread made no traced call but its mask is $(side main_after), original $orig" ||
+		return 1
+}
+
+# pin_workers_single NT [CPU]: every worker ended pinned to one allowed CPU (CPU, if given)
+# and runs there.
+pin_workers_single() {
+	local nt=$1 want=${2:-} i a
+	for ((i = 0; i < nt; i++)); do
+		a=$(side "t${i}_after")
+		single_in "$a" "$orig" ||
+			fail_because "worker $i: mask after its traced calls is $a, expected one CPU of $orig" ||
+			return 1
+		[ -z "$want" ] || [ "$a" = "$want" ] ||
+			fail_because "worker $i pinned to CPU $a, expected $want" || return 1
+		[ "$(side "t${i}_cpu")" = "$a" ] ||
+			fail_because "worker $i pinned to CPU $a but runs on $(side "t${i}_cpu")" || return 1
+	done
+}
+
+# TSC_PIN=first (the default), none, spread and a CPU list, on t_pin's workers: the report's
+# threads.pinned and the masks each thread sees (side file).
+test_pin_first() {
+	local nt=3 orig ncpu i distinct last other allowed
+	allowed=$(allowed_cpus)
+	# default (first): each worker pinned to the CPU it ran on, nobody else pinned.
+	pin_case default "$nt" || { sub_failed "TSC_PIN unset (first)"; return 1; }
+	if [ "$ncpu" -lt 2 ]; then
+		# Pinning to the only allowed CPU changes nothing: whether it is counted is moot.
+		NOTE="1 CPU allowed ($orig): pin assertions skipped"
+		pin_case none "$nt" || { sub_failed "TSC_PIN=none"; return 1; }
+		ck "TSC_PIN=none: threads.pinned == 0" '.threads.pinned == 0' '.threads' ||
+			{ sub_failed "TSC_PIN=none"; return 1; }
+		return 0
+	fi
+	ck "threads.pinned == $nt (the workers that made traced calls)" ".threads.pinned == $nt" \
+		'.threads' || { sub_failed "TSC_PIN unset (first)"; return 1; }
+	pin_workers_single "$nt" || { sub_failed "TSC_PIN unset (first)"; return 1; }
+
+	pin_case first "$nt" || { sub_failed "TSC_PIN=first"; return 1; }
+	ck "threads.pinned == $nt" ".threads.pinned == $nt" '.threads' &&
+		pin_workers_single "$nt" || { sub_failed "TSC_PIN=first"; return 1; }
+
+	# none: nobody pinned, masks unchanged.
+	pin_case none "$nt" || { sub_failed "TSC_PIN=none"; return 1; }
+	ck "threads.pinned == 0" '.threads.pinned == 0' '.threads' ||
+		{ sub_failed "TSC_PIN=none"; return 1; }
+	for ((i = 0; i < nt; i++)); do
+		[ "$(side "t${i}_after")" = "$orig" ] ||
+			fail_because "worker $i: mask $(side "t${i}_after") after its calls, original $orig" ||
+			{ sub_failed "TSC_PIN=none"; return 1; }
+	done
+
+	# spread: round-robin over the allowed CPUs, so min(nt, ncpu) distinct CPUs (with 2 CPUs
+	# the first two workers to call are on different ones).
+	pin_case spread "$nt" || { sub_failed "TSC_PIN=spread"; return 1; }
+	ck "threads.pinned == $nt" ".threads.pinned == $nt" '.threads' &&
+		pin_workers_single "$nt" || { sub_failed "TSC_PIN=spread"; return 1; }
+	distinct=$(for ((i = 0; i < nt; i++)); do side "t${i}_after"; done | sort -u | wc -l)
+	[ "$distinct" -eq $((nt < ncpu ? nt : ncpu)) ] ||
+		fail_because "$nt workers over $ncpu allowed CPUs ended on $distinct distinct CPUs ($(for ((i = 0; i < nt; i++)); do side "t${i}_after"; done | tr '\n' ' ')), expected $((nt < ncpu ? nt : ncpu))" ||
+		{ sub_failed "TSC_PIN=spread"; return 1; }
+
+	# A list: a CPU outside the allowed mask first (ignored), then the last allowed CPU.
+	last=${orig##*,}
+	other=$((last + 1))
+	in_list "$other" "$allowed" && other=$((last + 2))
+	if [ "$other" -le 1023 ]; then
+		pin_case "$other,$last" "$nt" || { sub_failed "TSC_PIN=$other,$last"; return 1; }
+		ck "threads.pinned == $nt" ".threads.pinned == $nt" '.threads' &&
+			pin_workers_single "$nt" "$last" || { sub_failed "TSC_PIN=$other,$last (CPU $other is not allowed)"; return 1; }
+	fi
+	return 0
+}
+
+# A pinned thread's children (fork, posix_spawn, system, popen, exec) and the threads it creates
+# start with its original mask: t_pinkids prints each child's mask to stdout, compared with
+# the untraced run's (all original); the side file shows the pinned threads stayed pinned.
+test_pin_children() {
+	local pid orig ncpu
+	OUTTPL="$T/r.%e.%p.json"
+	run_pair pin_children sw_add "$B/t_pinkids" "$T/side" || return 1
+	[ "$(grep -c '(original)$' "$T/u.out")" -eq 6 ] ||
+		fail_because "test setup: the untraced run does not show 6 original masks: $(grep -v '(original)$' "$T/u.out" | head -3)" ||
+		return 1
+	pid=$(side pid) orig=$(side orig) ncpu=$(side ncpu)
+	REPORT=$T/r.t_pinkids.$pid.json
+	[ -f "$REPORT" ] ||
+		fail_because "no report r.t_pinkids.$pid.json (the image before exec): $(cd "$T" && ls r.* 2>/dev/null | tr '\n' ' ')" ||
+		return 1
+	is_json "$REPORT" || fail_because "$(basename "$REPORT") is not one JSON object" || return 1
+	check_expects "$T/t.out" || return 1
+	if [ "$ncpu" -lt 2 ]; then
+		NOTE="1 CPU allowed ($orig): nothing to pin, children compared only"
+		return 0
+	fi
+	single_in "$(side main_pinned)" "$orig" ||
+		fail_because "the main thread was not pinned by its traced calls (mask $(side main_pinned), original $orig): the children test nothing" ||
+		return 1
+	[ "$(side main_end)" = "$(side main_pinned)" ] ||
+		fail_because "the main thread lost its pin while starting children: $(side main_pinned) before, $(side main_end) after" ||
+		return 1
+	single_in "$(side thread_pinned)" "$orig" ||
+		fail_because "the pthread was not pinned at its own first traced call (mask $(side thread_pinned))" ||
+		return 1
+	ck "threads.pinned == 2 (main and its pthread)" '.threads.pinned == 2' '.threads'
+}
+
+# migration_case PIN: t_migrate (sw_hop moves the thread to the other CPU inside every second
+# call) under TSC_PIN=PIN ("default": unset).
+migration_case() {
+	local moved
+	rm -f "$T"/r.* "$T/side"
+	XENV=()
+	[ "$1" = default ] || XENV+=("TSC_PIN=$1")
+	run_pair migration sw_hop "$B/t_migrate" "$T/side" || return 1
+	one_report && check_expects "$T/t.out" || return 1
+	moved=$(side moved)
+	[ "${moved:-0}" -ge 1 ] ||
+		fail_because "sw_hop never moved the thread (moved ${moved:-?} of 20 hops; did a pin block sched_setaffinity?)" ||
+		return 1
+	ck "sw_hop: migrated >= 1" 'fn("sw_hop").migrated >= 1' 'fn("sw_hop") | counts' || return 1
+	# Each call that moved started and ended on different CPUs (the thread's mask was a
+	# single CPU at both reads); the others could not move: migrated is exactly that count.
+	ck "sw_hop: migrated == $moved (calls that changed CPU)" "fn(\"sw_hop\").migrated == $moved" \
+		'fn("sw_hop") | counts' || return 1
+	ck "threads.migrations >= 1" '.threads.migrations >= 1' '.threads'
+}
+
+test_migration() {
+	if [ "$(allowed_cpus | tr ',' '\n' | wc -l)" -lt 2 ]; then
+		NOTE="1 CPU allowed: skipped"
+		return 0
+	fi
+	migration_case none || { sub_failed "TSC_PIN=none"; return 1; }
+	migration_case default || { sub_failed "TSC_PIN unset (first)"; return 1; }
+}
+
+# t_empty under each TSC_SERIALIZE mode (and unset): clock.serialize names it, the measured
+# overhead is positive, cpuid costs far more than lfence under a hypervisor and says so.
+test_serialize_modes() {
+	local m want rdtscp=0 hyper=0 med_lfence="" med_cpuid="" n
+	grep -qw rdtscp /proc/cpuinfo && rdtscp=1
+	grep -qw hypervisor /proc/cpuinfo && hyper=1
+	for m in default rdtscp lfence mfence cpuid none; do
+		rm -f "$T"/r.*
+		XENV=()
+		[ "$m" = default ] || XENV+=("TSC_SERIALIZE=$m")
+		run_pair serialize_modes work_empty "$B/t_empty" &&
+			one_report && check_expects "$T/t.out" || { sub_failed "TSC_SERIALIZE=$m"; return 1; }
+		case $m in
+		default)
+			if [ $rdtscp = 1 ]; then
+				ck "clock.serialize == rdtscp (CPU has rdtscp)" '.clock.serialize == "rdtscp"' '.clock'
+			else
+				ck "clock.serialize == lfence (no rdtscp in /proc/cpuinfo)" \
+					'.clock.serialize == "lfence"' '.clock' &&
+					n=$(grep -ci rdtscp "$T/t.shim") &&
+					{ [ "$n" -eq 1 ] ||
+					fail_because "expected one 'tsctrace: ' line about rdtscp missing, got $n: $(head -3 "$T/t.shim")"; }
+			fi || { sub_failed "TSC_SERIALIZE unset"; return 1; }
+			;;
+		rdtscp)
+			# Set explicitly on a CPU that hides it: used if a probe shows it runs, else lfence.
+			want='.clock.serialize == "rdtscp"'
+			[ $rdtscp = 1 ] || want='.clock.serialize == "rdtscp" or .clock.serialize == "lfence"'
+			ck "clock.serialize (rdtscp in /proc/cpuinfo: $rdtscp)" "$want" '.clock' ||
+				{ sub_failed "TSC_SERIALIZE=rdtscp"; return 1; }
+			;;
+		*)
+			ck "clock.serialize == $m" ".clock.serialize == \"$m\"" '.clock' ||
+				{ sub_failed "TSC_SERIALIZE=$m"; return 1; }
+			;;
+		esac
+		if [ "$m" = none ]; then
+			ck "overhead.min >= 0" '.overhead.min >= 0' '.overhead'
+		else
+			ck "overhead.min > 0" '.overhead.min > 0' '.overhead'
+		fi &&
+			ck "overhead.median >= overhead.min" '.overhead.median >= .overhead.min' '.overhead' ||
+			{ sub_failed "TSC_SERIALIZE=$m"; return 1; }
+		case $m in
+		lfence) med_lfence=$(jq '.overhead.median' "$REPORT") ;;
+		cpuid)
+			med_cpuid=$(jq '.overhead.median' "$REPORT")
+			if [ $hyper = 1 ]; then
+				sed 's/^tsctrace: //' "$T/t.shim" | grep -i cpuid |
+					grep -qiE 'hypervisor|virtuali|guest' ||
+					fail_because "TSC_SERIALIZE=cpuid under a hypervisor: no 'tsctrace: ' warning about cpuid and the hypervisor: $(head -3 "$T/t.shim")" ||
+					return 1
+			fi
+			;;
+		esac
+	done
+	if [ $hyper = 1 ]; then
+		awk -v c="$med_cpuid" -v l="$med_lfence" 'BEGIN { exit !(c > 10 * l) }' ||
+			fail_because "hypervisor: overhead.median under cpuid ($med_cpuid) is not > 10x that under lfence ($med_lfence)"
+	else
+		awk -v c="$med_cpuid" -v l="$med_lfence" 'BEGIN { exit !(c > l) }' ||
+			fail_because "overhead.median under cpuid ($med_cpuid) is not > that under lfence ($med_lfence)"
+	fi
+}
+
+# mono_checks: $REPORT of t_clock was measured with CLOCK_MONOTONIC_RAW in nanoseconds.
+mono_checks() {
+	local nap
+	check_expects "$T/t.out" || return 1
+	ck "clock.source == monotonic" '.clock.source == "monotonic"' '.clock' || return 1
+	ck "clock.tsc_hz == 0" '.clock.tsc_hz == 0' '.clock' || return 1
+	ck "no function has an ns block (cycles are already ns)" \
+		'all(.functions[]; has("ns") | not)' '[.functions[] | {name, ns}]' || return 1
+	ck "sw_nap (1 ms nanosleep): cycles.median within 0.9e6..20e6 ns" \
+		'fn("sw_nap").cycles.median >= 900000 and fn("sw_nap").cycles.median <= 20000000' \
+		'fn("sw_nap").cycles' || return 1
+	# Ticks of a ~2-3 GHz TSC would be 2-3 times the program's own clock_gettime figure.
+	nap=$(side nap_ns)
+	ck "sw_nap cycles.median within 0.8..1.25 x the program's own measure ($nap ns)" \
+		"fn(\"sw_nap\").cycles.median >= 0.8 * $nap and fn(\"sw_nap\").cycles.median <= 1.25 * $nap" \
+		'fn("sw_nap").cycles'
+}
+
+# fallback_line: a `tsctrace: ` line says the monotonic clock is used, and no line is repeated.
+fallback_line() {
+	sed 's/^tsctrace: //' "$T/t.shim" | grep -qiE 'monotonic|clock_gettime|nanosec' ||
+		fail_because "no 'tsctrace: ' line about falling back to the monotonic clock: $(head -3 "$T/t.shim")" ||
+		return 1
+	[ -z "$(sort "$T/t.shim" | uniq -d)" ] ||
+		fail_because "a 'tsctrace: ' line is repeated: $(sort "$T/t.shim" | uniq -d | head -1)"
+}
+
+# TSC_CLOCK=monotonic; then the TSC forbidden with prctl(PR_SET_TSC, PR_TSC_SIGSEGV) by the
+# launcher t_notsc (untraced: TP_PRELOAD hands the shim to the exec'd t_clock only), with
+# TSC_CLOCK unset and forced to tsc.
+test_clock_fallback() {
+	local PRELOAD=$PRELOAD shim=$PRELOAD
+	XENV=(TSC_CLOCK=monotonic)
+	run_pair clock_fallback sw_nap,sw_add "$B/t_clock" "$T/side" &&
+		one_report && mono_checks || { sub_failed "TSC_CLOCK=monotonic"; return 1; }
+
+	PRELOAD=""
+	rm -f "$T"/r.* "$T/side"
+	XENV=("TP_PRELOAD=$shim")
+	run_pair clock_fallback sw_nap,sw_add "$B/t_notsc" "$B/t_clock" "$T/side" &&
+		one_report && mono_checks && fallback_line ||
+		{ sub_failed "rdtsc forbidden (PR_TSC_SIGSEGV), TSC_CLOCK unset"; return 1; }
+
+	rm -f "$T"/r.* "$T/side"
+	XENV=("TP_PRELOAD=$shim" TSC_CLOCK=tsc)
+	run_pair clock_fallback sw_nap,sw_add "$B/t_notsc" "$B/t_clock" "$T/side" &&
+		one_report && mono_checks && fallback_line ||
+		{ sub_failed "rdtsc forbidden (PR_TSC_SIGSEGV), TSC_CLOCK=tsc"; return 1; }
+	grep -q 'TSC_CLOCK' "$T/t.shim" ||
+		fail_because "TSC_CLOCK=tsc with rdtsc forbidden: no 'tsctrace: ' line naming TSC_CLOCK: $(head -3 "$T/t.shim")"
+}
+
+# The same with the launcher traced too: it forbids rdtsc while the shim is running in it, then
+# execs (the shim writes the launcher's report before the exec without faulting).
+test_clock_prctl_traced() {
+	local f n
+	OUTTPL="$T/r.%e.%p.json"
+	run_pair clock_prctl_traced sw_nap,sw_add "$B/t_notsc" "$B/t_clock" "$T/side" || return 1
+	n=$(find "$T" -maxdepth 1 -name 'r.t_notsc.*.json' | wc -l)
+	f=$(find "$T" -maxdepth 1 -name 'r.t_notsc.*.json' | head -1)
+	[ "$n" -eq 1 ] && is_json "$f" ||
+		fail_because "the launcher's report before exec: $n file(s) r.t_notsc.*.json$([ -n "$f" ] && echo ", not JSON")" ||
+		return 1
+	n=$(find "$T" -maxdepth 1 -name 'r.t_clock.*.json' | wc -l)
+	REPORT=$(find "$T" -maxdepth 1 -name 'r.t_clock.*.json' | head -1)
+	[ "$n" -eq 1 ] && is_json "$REPORT" ||
+		fail_because "t_clock's report: $n file(s) r.t_clock.*.json" || return 1
+	mono_checks && fallback_line
+}
+
 # ---- main -----------------------------------------------------------------------------------
 
 echo "program tests: $B with $LIB${SANITIZE:+ (SANITIZE=$SANITIZE)}"
@@ -713,10 +1063,17 @@ run_test exit_thread test_exit_thread
 run_test output_template test_output_template
 run_test report test_report
 run_test empty test_empty
+run_test accuracy test_accuracy
 run_test longjmp test_longjmp
 run_test cxx_exceptions test_cxx_exceptions
 run_test signals test_signals
 run_test fork_exec test_fork_exec
+run_test pin_first test_pin_first
+run_test pin_children test_pin_children
+run_test migration test_migration
+run_test serialize_modes test_serialize_modes
+run_test clock_fallback test_clock_fallback
+run_test clock_prctl_traced test_clock_prctl_traced
 
 echo "program tests: $NPASS passed, $NFAIL failed"
 if [ "$NFAIL" -gt 0 ] || [ "${KEEP:-0}" = 1 ]; then
