@@ -10,6 +10,7 @@
  * histogram increment, no branch that depends on more than this call.
  */
 #include <pthread.h>
+#include <signal.h>
 
 #include "funcs.h"
 #include "hist.h"
@@ -44,7 +45,7 @@ _Static_assert(sizeof(struct tt_frame) == TT_FRAME_SIZE, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_fstat, calls) == TT_FSTAT_CALLS, "tramp_layout.h");
 
 void tt_hook_exit(struct tt_frame *f, uint64_t raw, uint32_t aux) __attribute__((visibility("hidden")));
-int tt_hook_slow(uint32_t func) __attribute__((visibility("hidden")));
+int tt_hook_slow(uint32_t func, uintptr_t sp) __attribute__((visibility("hidden")));
 
 /*
  * Frames above f belong to calls that were left without returning (longjmp, an exception, a
@@ -145,11 +146,33 @@ static int setup_thread(void)
 }
 
 /*
+ * The shadow stack is full: frames left by longjmp (or siglongjmp out of a handler) with no
+ * traced caller returning since may be what fills it. A frame whose caller's stack pointer is
+ * at or below the new call's is dead: that caller has been left. Not on a sigaltstack, where
+ * the interrupted frames (on the thread's stack) may lie at any address relative to ours.
+ * (Coroutines switching stacks inside traced calls defeat this, and the shadow stack too.)
+ */
+static void drop_left_frames(uintptr_t sp)
+{
+	stack_t ss;
+	struct tt_frame *base = tt_tls.thread->frames, *top = tt_tls.top;
+
+	if (tt_syscall3(SYS_sigaltstack, 0, &ss, 0) < 0 || (ss.ss_flags & SS_ONSTACK))
+		return;
+	while (top > base && top[-1].sp <= sp) {
+		top--;
+		TT_OWNER_ADD(top->stat->unwound, 1);
+	}
+	__atomic_store_n(&tt_tls.top, top, __ATOMIC_RELAXED);
+}
+
+/*
  * The trampoline's slow path, with every argument register saved: set up this thread, or
  * this function in this thread, then answer 0 (take the fast path now) or 1 (call the
- * function untimed: shadow stack full, or out of memory).
+ * function untimed: shadow stack full, or out of memory). sp is the caller's stack pointer
+ * as the function will see it (above the return address).
  */
-int tt_hook_slow(uint32_t func)
+int tt_hook_slow(uint32_t func, uintptr_t sp)
 {
 	uint8_t was = tt_shim_enter();
 	struct tt_fstat *s;
@@ -170,6 +193,8 @@ int tt_hook_slow(uint32_t func)
 			goto out;
 		__atomic_store_n(&tt_tls.stats[func], s, __ATOMIC_RELEASE);
 	}
+	if (tt_tls.top >= tt_tls.limit)
+		drop_left_frames(sp);
 	if (tt_tls.top >= tt_tls.limit) {
 		/* Deeper than the shadow stack: counted, not timed. */
 		TT_OWNER_ADD(s->calls, 1);

@@ -250,6 +250,7 @@ TT_ENTRY(\name)
 	pushq	%r11
 	andq	$-16, %rsp
 	movl	%r11d, %edi
+	leaq	16(%rbp), %rsi			/* the caller's %rsp once our return is popped */
 	call	tt_hook_slow			/* C, general registers only, raw syscalls only */
 	movl	%eax, -80(%rbp)			/* below the saved registers */
 	leaq	-72(%rbp), %rsp
