@@ -11,6 +11,7 @@
  * posix_spawn/system/popen call execve internally, and those paths are covered by our
  * destructor or by these wrappers.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -175,4 +176,13 @@ TT_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 			     void *(*start)(void *), void *arg)
 {
 	return UNPINNED(int, REAL(pthread_create)(thread, attr, start, arg));
+}
+
+/* vfork.S, when the syscall fails: set errno the way glibc would. */
+int tt_vfork_failed(int err) __attribute__((visibility("hidden")));
+
+int tt_vfork_failed(int err)
+{
+	errno = err;
+	return -1;
 }
