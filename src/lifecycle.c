@@ -27,6 +27,7 @@
 #include "pin.h"
 #include "report.h"
 #include "resolve.h"
+#include "signals.h"
 #include "thread.h"
 #include "tsctrace.h"
 
@@ -94,8 +95,6 @@ static void note_unimplemented(const struct tt_config *cfg)
 		tt_warn("TSC_HOOK=inline is not implemented yet: using got");
 	if (cfg->callers)
 		tt_warn("TSC_CALLERS is not implemented yet: no per-caller breakdown");
-	if (cfg->dump_signal)
-		tt_warn("TSC_DUMP_SIGNAL is not implemented yet: ignored");
 }
 
 static void fork_prepare(void)
@@ -116,6 +115,7 @@ static void fork_child(void)
 	tt_funcs_unlock();
 	tt_thread_after_fork_child();
 	tt_pin_after_fork_child();
+	tt_signals_after_fork_child();
 	run.pid = getpid();
 	run.clock.start_real_ns = tt_clock_ns(CLOCK_REALTIME);
 	run.clock.start_wall_ns = tt_clock_ns(CLOCK_MONOTONIC);
@@ -158,6 +158,27 @@ static void note_unreachable(void)
 	}
 }
 
+static int report(void)
+{
+	int saved = errno, ret;
+	uint8_t was = tt_shim_enter();
+
+	ret = tt_report_write(&run);
+	tt_shim_leave(was);
+	errno = saved;
+	return ret;
+}
+
+void tt_lifecycle_leaving(void)
+{
+	/* A vfork child (or a raw clone) shares our memory: the parent's counts are not its
+	 * own, and writing files from it would disturb the parent. fork() children have run
+	 * fork_child, which set run.pid to their own pid. */
+	if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != TT_ON || getpid() != run.pid)
+		return;
+	report();
+}
+
 static enum state start(void)
 {
 	if (getauxval(AT_SECURE))
@@ -183,6 +204,7 @@ static enum state start(void)
 	pthread_mutex_unlock(&patch_lock);
 	note_unreachable();
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
+	tt_signals_start(run.cfg.dump_signal, report);
 	return TT_ON;
 }
 
@@ -212,27 +234,6 @@ void tt_lifecycle_objects_changed(void)
 	tt_resolve_pending();
 	tt_got_patch_all();
 	pthread_mutex_unlock(&patch_lock);
-}
-
-static int report(void)
-{
-	int saved = errno, ret;
-	uint8_t was = tt_shim_enter();
-
-	ret = tt_report_write(&run);
-	tt_shim_leave(was);
-	errno = saved;
-	return ret;
-}
-
-void tt_lifecycle_leaving(void)
-{
-	/* A vfork child (or a raw clone) shares our memory: the parent's counts are not its
-	 * own, and writing files from it would disturb the parent. fork() children have run
-	 * fork_child, which set run.pid to their own pid. */
-	if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != TT_ON || getpid() != run.pid)
-		return;
-	report();
 }
 
 int tt_lifecycle_dump(void)
