@@ -233,8 +233,9 @@ acc_jq() {
 run_accuracy() { # rep
 	json=$W/accuracy.$1.json
 	side=$W/accuracy.$1.side
+	# TSC_CLOCK=tsc: the reference is in TSC ticks, also where auto would choose nanoseconds.
 	out=$(LD_PRELOAD=$LIB TSC_FUNCS=spin_1k,spin_10k,spin_100k,spin_empty TSC_FORMAT=json \
-		TSC_OUTPUT=$json TSC_QUIET=1 "$B/t_accuracy" "$side") ||
+		TSC_OUTPUT=$json TSC_QUIET=1 TSC_CLOCK=tsc "$B/t_accuracy" "$side") ||
 		{ fail "t_accuracy under tsctrace exited $?"; return; }
 	[ -s "$json" ] || { fail "run $1: no report $json"; return; }
 	# Calls exact: t_accuracy prints `expect FUNCTION CALLS` lines.

@@ -639,8 +639,12 @@ test_empty() {
 # timed code (the spin loops, the inline brackets) has no memory access to instrument.
 test_accuracy() {
 	local f ref shim
+	# The reference is in TSC ticks: keep the shim on the TSC where auto would fall back to
+	# nanoseconds (a TSC that is not invariant).
+	XENV+=(TSC_CLOCK=tsc)
 	run_pair accuracy spin_1k,spin_10k,spin_100k,spin_empty "$B/t_accuracy" "$T/side" || return 1
 	one_report && check_expects "$T/t.out" || return 1
+	ck "clock.source is tsc" '.clock.source == "tsc"' '.clock' || return 1
 	NOTE="ticks, reference/shim:"
 	for f in spin_1k spin_10k spin_100k; do
 		ref=$(side "ref_$f")
