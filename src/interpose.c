@@ -91,6 +91,21 @@ static int find_gadget_cb(struct tt_elf *o, void *arg)
 	return 1;
 }
 
+extern const char tt_bodies_start[], tt_bodies_end[];
+
+/*
+ * Who called our wrapper: its return address, unless the wrapper is itself traced
+ * (TSC_FUNCS=dlopen): then that is a trampoline body, and the caller's address is in the
+ * trampoline's shadow frame, the newest one.
+ */
+static const void *real_caller(const void *ret)
+{
+	if ((const char *)ret >= tt_bodies_start && (const char *)ret < tt_bodies_end &&
+	    tt_tls.top && tt_tls.thread && tt_tls.top > tt_tls.thread->frames)
+		return (const void *)tt_tls.top[-1].ret;
+	return ret;
+}
+
 /* Call fn(a, b, c, d) so that it sees `caller` (an address in the calling object). */
 static void *call_as(const void *caller, void *fn, const void *a, const void *b,
 		     const void *c, const void *d)
@@ -121,7 +136,7 @@ static void loaded(void)
 
 TT_EXPORT void *dlopen(const char *file, int mode)
 {
-	const void *caller = __builtin_return_address(0);
+	const void *caller = real_caller(__builtin_return_address(0));
 	void *h;
 
 	tt_lifecycle_ensure();
@@ -134,7 +149,7 @@ TT_EXPORT void *dlopen(const char *file, int mode)
 
 TT_EXPORT void *dlmopen(Lmid_t lmid, const char *file, int mode)
 {
-	const void *caller = __builtin_return_address(0);
+	const void *caller = real_caller(__builtin_return_address(0));
 	void *h;
 
 	tt_lifecycle_ensure();
@@ -148,7 +163,7 @@ TT_EXPORT void *dlmopen(Lmid_t lmid, const char *file, int mode)
 
 TT_EXPORT void *dlsym(void *handle, const char *name)
 {
-	const void *caller = __builtin_return_address(0);
+	const void *caller = real_caller(__builtin_return_address(0));
 	void *r;
 
 	find_reals();
@@ -164,7 +179,7 @@ TT_EXPORT void *dlsym(void *handle, const char *name)
 
 TT_EXPORT void *dlvsym(void *handle, const char *name, const char *version)
 {
-	const void *caller = __builtin_return_address(0);
+	const void *caller = real_caller(__builtin_return_address(0));
 	void *r;
 
 	find_reals();

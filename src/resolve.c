@@ -40,16 +40,32 @@ struct find {
 	bool glob_capped;
 };
 
-/* Names the shim itself answers for: tracing libc's copy would bypass our wrapper. */
-static bool wrapped_by_shim(const char *name)
+static bool is_shim(const struct tt_elf *o)
 {
-	static const char *const wrapped[] = { "dlopen", "dlmopen", "dlsym", "dlvsym" };
-	size_t i;
+	return tt_elf_in_exec(o, (uintptr_t)&is_shim);
+}
 
-	for (i = 0; i < sizeof(wrapped) / sizeof(wrapped[0]); i++)
-		if (strcmp(name, wrapped[i]) == 0)
-			return true;
-	return false;
+static int find_shim_cb(struct tt_elf *o, void *arg)
+{
+	if (!is_shim(o))
+		return 0;
+	*(struct tt_elf *)arg = *o;
+	return 1;
+}
+
+/*
+ * Names the shim itself exports: its wrappers (dlopen, exec*, pthread_create, sigaction...),
+ * which the program's calls reach before libc's, and its own API (tsctrace_*). Tracing
+ * libc's copy of a wrapped function would route calls around the wrapper.
+ */
+static bool shim_exports(const char *name)
+{
+	static struct tt_elf shim;
+	static bool found;
+
+	if (!found)
+		found = tt_elf_foreach(find_shim_cb, &shim) != 0;
+	return found && tt_elf_lookup(&shim, name, NULL);
 }
 
 static bool object_matches(const char *path, const char *want)
@@ -59,11 +75,6 @@ static bool object_matches(const char *path, const char *want)
 	if (w > n || strcmp(path + n - w, want) != 0)
 		return false;
 	return n == w || path[n - w - 1] == '/';
-}
-
-static bool is_shim(const struct tt_elf *o)
-{
-	return tt_elf_in_exec(o, (uintptr_t)&is_shim);
 }
 
 static bool is_function(const ElfW(Sym) *s)
@@ -78,7 +89,9 @@ static int find_cb(struct tt_elf *o, void *arg)
 	struct find *f = arg;
 	const ElfW(Sym) *s;
 
-	if (is_shim(o))
+	/* The shim's own definitions count only for its wrappers, found first as the program
+	 * finds them: then the wrapper is what gets timed. */
+	if (is_shim(o) && (f->spec->object || strncmp(f->name, "tsctrace_", 9) == 0))
 		return 0;
 	if (f->spec->object && !object_matches(o->name, f->spec->object))
 		return 0;
@@ -155,7 +168,7 @@ static int glob_cb(struct tt_elf *o, void *arg)
 		const char *name = tt_elf_sym_name(o, i);
 
 		if (s->st_shndx == SHN_UNDEF || !is_function(s) || !name[0] ||
-		    (o->versym && (o->versym[i] & 0x8000)) || wrapped_by_shim(name) ||
+		    (o->versym && (o->versym[i] & 0x8000)) || shim_exports(name) ||
 		    fnmatch(f->spec->name, name, 0) != 0 || tt_funcs_by_name(name))
 			continue;
 		if (f->glob_added >= GLOB_CAP) {
@@ -202,12 +215,21 @@ static void try_entry(size_t i, bool first)
 			tt_warn("%s matches no function in the loaded objects yet", what);
 		return;
 	}
-	if (wrapped_by_shim(sp->name)) {
-		tt_warn("%s cannot be traced: tsctrace itself wraps it", what);
+	if (strncmp(sp->name, "tsctrace_", 9) == 0 && shim_exports(sp->name)) {
+		tt_warn("%s is part of tsctrace itself: not traced", what);
+		state[i] = REFUSED;
+		return;
+	}
+	if (sp->object && shim_exports(sp->name)) {
+		tt_warn("%s: tsctrace wraps %s, name it without an object to trace it", what,
+			sp->name);
 		state[i] = REFUSED;
 		return;
 	}
 	tt_elf_foreach(find_cb, &f);
+	if (f.sym && is_shim(&f.obj))
+		tt_info("%s is wrapped by tsctrace: its times include the wrapper's own work",
+			what);
 	if (f.in_loader) {
 		tt_warn("%s is inside the dynamic loader: not traced", what);
 		state[i] = REFUSED;

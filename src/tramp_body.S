@@ -278,6 +278,9 @@ TT_END(\name)
 .endm
 
 	.text
+	.globl	tt_bodies_start
+	.hidden	tt_bodies_start
+tt_bodies_start:			/* interpose.c: is a return address in a body? */
 BODY TT_VAR_RDTSCP, tt_body_rdtscp
 BODY TT_VAR_LFENCE, tt_body_lfence
 BODY TT_VAR_MFENCE, tt_body_mfence
@@ -285,5 +288,8 @@ BODY TT_VAR_CPUID, tt_body_cpuid
 BODY TT_VAR_CPUID_NORDTSCP, tt_body_cpuid_nordtscp
 BODY TT_VAR_NONE, tt_body_none
 BODY TT_VAR_MONO, tt_body_mono
+	.globl	tt_bodies_end
+	.hidden	tt_bodies_end
+tt_bodies_end:
 
 	.section .note.GNU-stack, "", @progbits
