@@ -20,8 +20,8 @@ B       := build$(if $(SANITIZE),/san)
 V       ?= 0
 Q       := $(if $(filter 1,$(V)),,@)
 
-BUILD_PKGS := gcc make libc6-dev uthash-dev libunwind-dev
-CHECK_PKGS := $(BUILD_PKGS) libcmocka-dev libjansson-dev jq g++ binutils
+BUILD_PKGS = gcc make libc6-dev uthash-dev libunwind-dev $(CLI_PKGS)
+CHECK_PKGS = $(BUILD_PKGS) libcmocka-dev libjansson-dev jq g++ binutils
 NEED       := sh tests/need-packages.sh
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -37,12 +37,12 @@ endif
 
 # Hot-path objects: run inside the trampoline's register contract, so no SSE/x87 code and
 # no calls into libc (audited by `make check`).
-HOT_SRCS := src/hook.c src/thread.c src/pin.c
+HOT_SRCS := src/hook.c src/thread.c src/pin.c src/callers.c
 HOT_FLAGS := -mgeneral-regs-only -fno-builtin -fno-tree-vectorize -fno-stack-protector
 
 # Pure modules: no globals, unit-tested with cmocka; also linked into the shim.
 PURE_SRCS := src/hist.c src/stats.c src/buf.c src/config.c src/config_diag.c src/config_funcs.c \
-	src/config_value.c src/report_path.c src/report_json.c src/report_text.c
+	src/config_value.c src/report_path.c src/report_json.c src/report_text.c src/report_text_callers.c
 SHIM_SRCS := $(filter-out $(HOT_SRCS) $(PURE_SRCS),$(wildcard src/*.c))
 ASM_SRCS  := $(wildcard src/*.S)
 
@@ -55,8 +55,15 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/unit/%)
 
 .PHONY: all deps check-deps check unit progtests audit demo examples bench install uninstall \
-	clean
-all: deps $(LIB)
+	clean clitests install-cli uninstall-cli
+
+# The tsctrace command (src/cli/): its own rules, adding to CLI_BIN, CLI_PKGS, clitests,
+# install-cli and uninstall-cli.
+CLI_BIN :=
+CLI_PKGS :=
+-include src/cli/cli.mk
+
+all: deps $(LIB) $(CLI_BIN)
 
 deps:
 	$(Q)$(NEED) $(BUILD_PKGS)
@@ -112,7 +119,7 @@ audit: $(LIB)
 
 check: check-deps all
 	$(Q)rm -f $(B)/results.txt
-	$(Q)$(MAKE) -s unit progtests audit RESULTS=$(abspath $(B))/results.txt \
+	$(Q)$(MAKE) -s unit progtests audit clitests RESULTS=$(abspath $(B))/results.txt \
 		|| true
 	$(Q)sh tests/summary.sh $(B)/results.txt
 
@@ -134,7 +141,7 @@ $(B)/tsctrace.pc: | $(B)
 		'Name: tsctrace' 'Description: per-call TSC timing of named functions (LD_PRELOAD shim)' \
 		'Version: $(VERSION)' 'Libs: -L$${libdir} -ltsctrace' 'Cflags: -I$${includedir}' > $@
 
-install: all $(B)/tsctrace.pc
+install: all $(B)/tsctrace.pc install-cli
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 0755 $(LIB) $(DESTDIR)$(LIBDIR)/libtsctrace.so
 	install -m 0644 include/tsctrace.h $(DESTDIR)$(INCLUDEDIR)/tsctrace.h
@@ -142,11 +149,16 @@ install: all $(B)/tsctrace.pc
 	@if [ -z "$(DESTDIR)" ] && command -v ldconfig >/dev/null && [ "$$(id -u)" = 0 ]; then \
 		ldconfig; fi
 
-uninstall:
+uninstall: uninstall-cli
 	rm -f $(DESTDIR)$(LIBDIR)/libtsctrace.so $(DESTDIR)$(INCLUDEDIR)/tsctrace.h \
 		$(DESTDIR)$(PKGCONFIGDIR)/tsctrace.pc
 
 clean:
-	rm -rf $(B)
+	rm -rf build
+
+# Defaults when src/cli/cli.mk adds nothing.
+clitests::
+install-cli::
+uninstall-cli::
 
 -include $(wildcard $(B)/*.d)

@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include "callers.h"
 #include "funcs.h"
 #include "hist.h"
 #include "pin.h"
@@ -45,7 +46,21 @@ _Static_assert(sizeof(struct tt_frame) == TT_FRAME_SIZE, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_fstat, calls) == TT_FSTAT_CALLS, "tramp_layout.h");
 
 void tt_hook_exit(struct tt_frame *f, uint64_t raw, uint32_t aux) __attribute__((visibility("hidden")));
+void tt_hook_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fstat *site)
+	__attribute__((visibility("hidden")));
 int tt_hook_slow(uint32_t func, uintptr_t sp) __attribute__((visibility("hidden")));
+
+/* TSC_CALLERS: the counters of a frame's call site in this thread, or NULL. */
+static struct tt_fstat *site_of(const struct tt_frame *f)
+{
+	struct tt_thread *t = tt_tls.thread;
+
+	if (!tt_callers_depth || !t)
+		return NULL;
+	if (tt_callers_depth == 1)
+		return tt_callers_site(t, f->func, &f->ret, 1);
+	return tt_callers_unknown(t, f->func);	/* its path can no longer be taken */
+}
 
 /*
  * Frames above f belong to calls that were left without returning (longjmp, an exception, a
@@ -55,17 +70,50 @@ static void __attribute__((noinline)) drop_abandoned(struct tt_frame *f, struct 
 {
 	struct tt_frame *dead;
 
-	for (dead = f + 1; dead < top; dead++)
+	for (dead = f + 1; dead < top; dead++) {
+		struct tt_fstat *site = site_of(dead);
+
 		TT_OWNER_ADD(dead->stat->unwound, 1);
+		if (site) {
+			TT_OWNER_ADD(site->calls, 1);
+			TT_OWNER_ADD(site->unwound, 1);
+		}
+	}
 }
 
-/* First completed call of a function in this thread: the cold sample, kept out. */
-static void __attribute__((noinline)) record_cold(struct tt_fstat *s, uint32_t func,
-						   uint64_t raw)
+/* What becomes of an ended call. */
+enum outcome { TIMED, MIGRATED, COLD };
+
+static enum outcome judge(uint32_t cpu_then, uint32_t aux, const struct tt_fstat *s)
+{
+	if (cpu_then != __atomic_load_n(tt_tls.cpu_now, __ATOMIC_RELAXED))
+		return MIGRATED;	/* ran on two CPUs during the call: two TSCs mixed */
+	if (cpu_then == UINT32_MAX && aux != tt_tls.cpu_aux && aux != UINT32_MAX) {
+		/* No rseq: ended on another CPU (TSC_AUX) than the last call ended on. */
+		uint32_t was = tt_tls.cpu_aux;
+
+		tt_tls.cpu_aux = aux;
+		if (was != UINT32_MAX)
+			return MIGRATED;
+	}
+	return s->warm ? TIMED : COLD;	/* the first call in this thread is the cold one */
+}
+
+static void apply(struct tt_fstat *s, enum outcome o, uint64_t raw)
+{
+	if (o == TIMED)
+		tt_hist_record(&s->hist, raw);
+	else if (o == MIGRATED)
+		TT_OWNER_ADD(s->migrated, 1);
+	else
+		TT_OWNER_ADD(s->dropped, 1);
+}
+
+/* The process's very first completed call of func: the report's `first`. */
+static void note_first(struct tt_fstat *s, uint32_t func, uint64_t raw)
 {
 	uint64_t none = UINT64_MAX;
 
-	TT_OWNER_ADD(s->dropped, 1);
 	__atomic_store_n(&s->warm, 1, __ATOMIC_RELAXED);
 	if (func < TT_MAX_FUNCS && s != &tt_thread_sink)
 		__atomic_compare_exchange_n(&tt_func_first[func], &none, raw, false,
@@ -73,40 +121,44 @@ static void __attribute__((noinline)) record_cold(struct tt_fstat *s, uint32_t f
 }
 
 /*
- * Called by the return body with the call's frame, its raw duration and the CPU id at the
- * end (UINT32_MAX when the variant cannot tell). Releases the frame and records the sample.
+ * Release frame f and record its call, ended raw ticks after it began, on CPU aux
+ * (UINT32_MAX when the variant cannot tell), into its function's counters and, with
+ * TSC_CALLERS, into those of its call site `site`.
  */
-void tt_hook_exit(struct tt_frame *f, uint64_t raw, uint32_t aux)
+void tt_hook_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fstat *site)
 {
 	struct tt_fstat *s = f->stat;
 	uint32_t func = f->func, cpu_then = f->cpu;
 	struct tt_frame *top = tt_tls.top;
+	enum outcome o;
 
 	if (__builtin_expect(top != f + 1, 0))
 		drop_abandoned(f, top);
 	__atomic_store_n(&tt_tls.top, f, __ATOMIC_RELAXED);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 
-	if (cpu_then != __atomic_load_n(tt_tls.cpu_now, __ATOMIC_RELAXED)) {
-		/* The thread ran on two CPUs during the call: two TSCs mixed, do not time it. */
-		TT_OWNER_ADD(s->migrated, 1);
-		return;
+	o = judge(cpu_then, aux, s);
+	apply(s, o, raw);
+	if (__builtin_expect(o == COLD, 0))
+		note_first(s, func, raw);
+	if (site) {
+		TT_OWNER_ADD(site->calls, 1);
+		apply(site, o, raw);
 	}
-	if (cpu_then == UINT32_MAX && aux != tt_tls.cpu_aux && aux != UINT32_MAX) {
-		/* No rseq: ended on another CPU (TSC_AUX) than the last call ended on. */
-		uint32_t was = tt_tls.cpu_aux;
+}
 
-		tt_tls.cpu_aux = aux;
-		if (was != UINT32_MAX) {
-			TT_OWNER_ADD(s->migrated, 1);
-			return;
-		}
-	}
-	if (__builtin_expect(!s->warm, 0)) {
-		record_cold(s, func, raw);
-		return;
-	}
-	tt_hist_record(&s->hist, raw);
+/*
+ * Called by the return body with the call's frame, its raw duration and the CPU id at the
+ * end. With TSC_CALLERS=N>1 the body calls tt_callers_exit_deep instead, which takes the
+ * call path first.
+ */
+void tt_hook_exit(struct tt_frame *f, uint64_t raw, uint32_t aux)
+{
+	struct tt_fstat *site = NULL;
+
+	if (__builtin_expect(tt_callers_depth == 1, 0) && tt_tls.thread)
+		site = tt_callers_site(tt_tls.thread, f->func, &f->ret, 1);
+	tt_hook_finish(f, raw, aux, site);
 }
 
 /* Point cpu_now at this thread's rseq cpu_id, if the kernel keeps one for it. */

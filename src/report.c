@@ -15,6 +15,8 @@
 #include <sys/mman.h>
 
 #include "buf.h"
+#include "callers.h"
+#include "callers_report.h"
 #include "funcs.h"
 #include "log.h"
 #include "pin.h"
@@ -28,36 +30,50 @@
 
 #define MAX_WARNINGS 48
 
-/* Page-granular scratch memory, freed all at once. */
+/* Scratch memory for one report, freed all at once: 1 MiB chunks, bumped. */
+#define CHUNK_BYTES (1u << 20)
+
 struct arena {
-	struct {
-		void *p;
-		size_t n;
-	} maps[TT_MAX_FUNCS + 8];
-	size_t nmaps;
+	struct chunk {
+		char *p;
+		size_t used, size;
+	} chunks[256];
+	size_t n;
 };
 
 static void *arena_alloc(struct arena *a, size_t bytes)
 {
-	void *p;
+	struct chunk *c = a->n ? &a->chunks[a->n - 1] : NULL;
 
-	if (a->nmaps >= sizeof(a->maps) / sizeof(a->maps[0]))
-		return NULL;
-	bytes = (bytes + 4095) & ~(size_t)4095;
-	p = tt_sys_mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (!p)
-		return NULL;
-	a->maps[a->nmaps].p = p;
-	a->maps[a->nmaps].n = bytes;
-	a->nmaps++;
-	return p;
+	bytes = (bytes + 15) & ~(size_t)15;
+	if (!c || c->used + bytes > c->size) {
+		size_t size = bytes > CHUNK_BYTES ? (bytes + 4095) & ~(size_t)4095 : CHUNK_BYTES;
+
+		if (a->n == sizeof(a->chunks) / sizeof(a->chunks[0]))
+			return NULL;
+		c = &a->chunks[a->n];
+		c->p = tt_sys_mmap(NULL, size, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (!c->p)
+			return NULL;
+		c->used = 0;
+		c->size = size;
+		a->n++;
+	}
+	c->used += bytes;
+	return c->p + c->used - bytes;
+}
+
+static void *arena_alloc_cb(void *ctx, size_t bytes)
+{
+	return arena_alloc(ctx, bytes);
 }
 
 static void arena_free(struct arena *a)
 {
-	while (a->nmaps > 0) {
-		a->nmaps--;
-		tt_sys_munmap(a->maps[a->nmaps].p, a->maps[a->nmaps].n);
+	while (a->n > 0) {
+		a->n--;
+		tt_sys_munmap(a->chunks[a->n].p, a->chunks[a->n].size);
 	}
 }
 
@@ -213,7 +229,7 @@ int tt_report_write(const struct tt_run *run)
 
 	memset(&r, 0, sizeof(r));
 	funcs = arena_alloc(&arena, (n + 1) * sizeof(*funcs));
-	s = arena_alloc(&arena, sizeof(*s));
+	s = arena_alloc(&arena, sizeof(*s));	/* a big one: a chunk of its own */
 	if (!funcs || !s) {
 		tt_warn("out of memory: no report");
 		goto out;
@@ -226,6 +242,15 @@ int tt_report_write(const struct tt_run *run)
 		tt_thread_collect(i, s);
 		fill_func(run, fn, s, hz, &arena, &funcs[nf]);
 		r.threads.migrations += funcs[nf].migrated;
+		if (tt_callers_depth) {
+			struct tt_report_caller *rows = NULL;
+
+			funcs[nf].has_callers = true;
+			funcs[nf].ncallers = tt_callers_collect(i, &funcs[nf],
+								run->overhead.subtracted,
+								arena_alloc_cb, &arena, &rows);
+			funcs[nf].callers = rows;
+		}
 		nf++;
 	}
 	sort_funcs(funcs, nf);

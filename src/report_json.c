@@ -126,13 +126,46 @@ static void field_bool(struct tt_buf *out, const char *ind, const char *k, bool 
 }
 
 /* A statistic block on one line: seven numbers read better side by side than stacked. */
+static void summary_obj(struct tt_buf *out, const struct tt_summary *s)
+{
+	tt_buf_printf(out, "{\"min\": %" PRIu64 ", \"median\": %" PRIu64 ", \"p90\": %" PRIu64
+		      ", \"p99\": %" PRIu64 ", \"max\": %" PRIu64 ", \"mean\": ", s->min, s->median,
+		      s->p90, s->p99, s->max);
+	put_double(out, s->mean);
+	tt_buf_printf(out, ", \"total\": %" PRIu64 "}", s->total);
+}
+
 static void summary(struct tt_buf *out, const char *k, const struct tt_summary *s)
 {
-	tt_buf_printf(out, "      \"%s\": {\"min\": %" PRIu64 ", \"median\": %" PRIu64
-		      ", \"p90\": %" PRIu64 ", \"p99\": %" PRIu64 ", \"max\": %" PRIu64
-		      ", \"mean\": ", k, s->min, s->median, s->p90, s->p99, s->max);
-	put_double(out, s->mean);
-	tt_buf_printf(out, ", \"total\": %" PRIu64 "},\n", s->total);
+	tt_buf_printf(out, "      \"%s\": ", k);
+	summary_obj(out, s);
+	tt_buf_puts(out, ",\n");
+}
+
+/* TSC_CALLERS: one object per call site, on one line each. */
+static void callers(struct tt_buf *out, const struct tt_report_func *f)
+{
+	size_t i, k;
+
+	tt_buf_puts(out, ",\n      \"callers\": [");
+	for (i = 0; i < f->ncallers; i++) {
+		const struct tt_report_caller *c = &f->callers[i];
+
+		tt_buf_puts(out, i ? ",\n        {\"site\": " : "\n        {\"site\": ");
+		tt_json_string(out, c->site);
+		tt_buf_puts(out, ", \"frames\": [");
+		for (k = 0; k < c->nframes; k++) {
+			tt_buf_puts(out, k ? ", " : "");
+			tt_json_string(out, c->frames[k]);
+		}
+		tt_buf_printf(out, "], \"calls\": %" PRIu64 ", \"timed\": %" PRIu64
+			      ", \"unwound\": %" PRIu64 ", \"migrated\": %" PRIu64
+			      ", \"dropped\": %" PRIu64 ", \"cycles\": ", c->calls, c->timed,
+			      c->unwound, c->migrated, c->dropped);
+		summary_obj(out, &c->cycles);
+		tt_buf_puts(out, "}");
+	}
+	tt_buf_puts(out, f->ncallers ? "\n      ]" : "]");
 }
 
 static void summary_ns(struct tt_buf *out, const struct tt_summary_ns *s)
@@ -182,7 +215,10 @@ static void function(struct tt_buf *out, const struct tt_report_func *f, bool la
 			      f->buckets[i].count);
 	if (f->nbuckets)
 		tt_buf_printf(out, "\n%s  ", ind);
-	tt_buf_printf(out, "]\n%s}\n    }%s\n", ind, last ? "" : ",");
+	tt_buf_printf(out, "]\n%s}", ind);
+	if (f->has_callers)
+		callers(out, f);
+	tt_buf_printf(out, "\n    }%s\n", last ? "" : ",");
 }
 
 void tt_report_json(struct tt_buf *out, const struct tt_report *r)

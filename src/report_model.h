@@ -31,6 +31,15 @@ struct tt_bucket {
 	uint64_t low, high, count;
 };
 
+/* TSC_CALLERS: one call site (N = 1) or call path (N > 1) of a function. */
+struct tt_report_caller {
+	const char *site;		/* "main+0x4c (app)", a path's frames joined by " <- " */
+	const char *const *frames;	/* the path, innermost first (nframes == 1 for N = 1) */
+	size_t nframes;
+	uint64_t calls, timed, unwound, migrated, dropped;
+	struct tt_summary cycles;
+};
+
 struct tt_report_func {
 	const char *name;	/* as the user named it; "a|b" when two names share one address */
 	const char *symbol;	/* symbol at the traced address (the IFUNC implementation) */
@@ -44,6 +53,9 @@ struct tt_report_func {
 	struct tt_summary_ns ns;
 	const struct tt_bucket *buckets;	/* of cycles, ascending, non-empty only */
 	size_t nbuckets;
+	bool has_callers;		/* TSC_CALLERS was set */
+	const struct tt_report_caller *callers;	/* most calls first; counts add up to calls */
+	size_t ncallers;
 };
 
 struct tt_report {

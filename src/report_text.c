@@ -401,4 +401,6 @@ void tt_report_text(struct tt_buf *out, const struct tt_report *r)
 	for (i = 0; i < r->nfuncs; i++)
 		if (r->funcs[i].timed && r->funcs[i].nbuckets)
 			histogram(out, r, &r->funcs[i]);
+	for (i = 0; i < r->nfuncs; i++)
+		tt_report_text_callers(out, &r->funcs[i]);
 }

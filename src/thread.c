@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "callers_report.h"
 #include "funcs.h"
 #include "sys.h"
 #include "thread.h"
@@ -82,6 +83,7 @@ static void merge_and_unlink(struct tt_thread *t)
 			tt_fstat_merge(tt_thread_totals[i], s);
 	}
 	exited_traced += traced;
+	tt_callers_merge_thread(t);
 	if (t->prev)
 		t->prev->next = t->next;
 	else
@@ -174,6 +176,7 @@ void tt_thread_after_fork_child(void)
 		tt_thread_totals[i] = NULL;
 		tt_func_first[i] = UINT64_MAX;
 	}
+	tt_callers_after_fork_child(self);
 	if (!self)
 		return;
 	for (f = self->frames; f < tt_tls.top; f++)

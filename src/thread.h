@@ -42,6 +42,8 @@ struct tt_fstat {
 	struct tt_hist hist;	/* raw ticks of timed calls */
 };
 
+struct tt_site_table;
+
 #define TT_CPU_WORDS 16			/* affinity masks of up to 1024 CPUs */
 
 struct tt_thread {
@@ -54,6 +56,7 @@ struct tt_thread {
 	uint8_t pin_tried;		/* tt_pin_thread has run for this thread */
 	uint8_t pinned;			/* and pinned it: pin_mask is in force */
 	struct tt_fstat *stats[TT_MAX_FUNCS];	/* by function index, NULL until first call */
+	struct tt_site_table *sites[TT_MAX_FUNCS];	/* TSC_CALLERS: call sites, lazily */
 	struct tt_frame frames[TT_SHADOW_FRAMES];	/* the shadow stack */
 };
 

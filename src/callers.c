@@ -1,0 +1,94 @@
+/*
+ * callers.c - per-thread call-site tables (see callers.h). Runs in tt_hook_exit, after the
+ * second TSC read: built like hook.c, general registers and raw syscalls only.
+ */
+#include <sys/mman.h>
+
+#include "callers.h"
+#include "sys.h"
+
+uint32_t tt_callers_depth;
+
+static uint64_t path_key(const uint64_t *ips, uint32_t depth)
+{
+	uint64_t h = 1469598103934665603ull;	/* FNV-1a over the addresses */
+	uint32_t i;
+
+	if (depth == 1)
+		return ips[0] > TT_SITE_UNKNOWN ? ips[0] : TT_SITE_UNKNOWN + 1;
+	for (i = 0; i < depth; i++)
+		h = (h ^ ips[i]) * 1099511628211ull;
+	return h > TT_SITE_UNKNOWN ? h : h + TT_SITE_UNKNOWN + 1;
+}
+
+static bool same_path(const struct tt_site *s, const uint64_t *ips, uint32_t depth)
+{
+	uint32_t i;
+
+	if (s->depth != depth)
+		return false;
+	for (i = 0; i < depth; i++)
+		if (s->ips[i] != ips[i])
+			return false;
+	return true;
+}
+
+static struct tt_site_table *table(struct tt_thread *t, uint32_t func)
+{
+	struct tt_site_table *tab = t->sites[func];
+
+	if (!tab) {
+		tab = tt_sys_mmap(NULL, sizeof(*tab), PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (tab)
+			__atomic_store_n(&t->sites[func], tab, __ATOMIC_RELEASE);
+	}
+	return tab;
+}
+
+/* Give site s its counters, then publish its key: readers skip slots with key 0. */
+static struct tt_fstat *claim(struct tt_site *s, uint32_t func, uint64_t key, const uint64_t *ips,
+			      uint32_t depth)
+{
+	uint32_t i;
+
+	if (!s->stat) {
+		s->stat = tt_fstat_new(func);
+		if (!s->stat)
+			return NULL;
+		s->stat->warm = 1;	/* a site's cold call is its function's: counted there */
+		s->depth = depth;
+		for (i = 0; i < depth && ips; i++)
+			s->ips[i] = ips[i];
+		__atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
+	}
+	return s->stat;
+}
+
+struct tt_fstat *tt_callers_site(struct tt_thread *t, uint32_t func, const uint64_t *ips,
+				 uint32_t depth)
+{
+	struct tt_site_table *tab = table(t, func);
+	uint64_t key = path_key(ips, depth);
+	uint32_t i, slot;
+
+	if (!tab)
+		return NULL;
+	slot = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 58);	/* 6 bits: TT_SITES */
+	for (i = 0; i < TT_SITES; i++, slot = (slot + 1) % TT_SITES) {
+		struct tt_site *s = &tab->sites[slot];
+
+		if (s->key == key && same_path(s, ips, depth))
+			return s->stat;
+		if (!s->key)
+			return claim(s, func, key, ips, depth);
+	}
+	return claim(&tab->other, func, TT_SITE_OTHER, NULL, 0);
+}
+
+struct tt_fstat *tt_callers_unknown(struct tt_thread *t, uint32_t func)
+{
+	struct tt_site_table *tab = table(t, func);
+
+	return tab ? claim(&tab->unknown, func, TT_SITE_UNKNOWN, NULL, 0) : NULL;
+}

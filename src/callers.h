@@ -1,0 +1,51 @@
+/*
+ * callers.h - TSC_CALLERS: each function's calls grouped by where they came from.
+ *
+ * TSC_CALLERS=1 keys a call by its return address, which the trampoline holds anyway: a
+ * hash probe after the second TSC read. TSC_CALLERS=N>1 keys it by the N return addresses of
+ * its call path, taken with libunwind after the second read (an unwind costs ~1 us, so this
+ * mode is for finding who calls, not for timing the program as a whole; the timed interval
+ * itself is unchanged). Each distinct site gets counters and a histogram of its own; a
+ * thread keeps at most TT_SITES per function, the rest are counted under "(other)".
+ */
+#ifndef TT_CALLERS_H
+#define TT_CALLERS_H
+
+#include <stdint.h>
+
+#include "thread.h"
+
+#define TT_SITES 64		/* distinct call sites per function per thread */
+#define TT_PATH_MAX 32		/* TSC_CALLERS=32 at most */
+
+#define TT_SITE_OTHER 1		/* key: sites beyond TT_SITES */
+#define TT_SITE_UNKNOWN 2	/* key: a call left by longjmp when paths are N > 1 frames */
+
+struct tt_site {
+	uint64_t key;			/* 0: free; the return address, or a hash of the path */
+	uint32_t depth;			/* frames in ips */
+	uint64_t ips[TT_PATH_MAX];	/* return addresses, innermost first */
+	struct tt_fstat *stat;		/* counters and histogram of this site */
+};
+
+struct tt_site_table {
+	struct tt_site sites[TT_SITES];	/* open addressing by key */
+	struct tt_site other;		/* everything that did not fit */
+	struct tt_site unknown;		/* unwound calls whose path is unknown */
+};
+
+/* 0: off; 1: by return address; N: by call path of N frames. Set once at start-up. */
+extern uint32_t tt_callers_depth;
+
+/*
+ * The counters of the site `ips` (depth return addresses) of function func in this thread,
+ * created on first use; NULL when memory runs out. First-call-path rules: general registers,
+ * raw syscalls only.
+ */
+struct tt_fstat *tt_callers_site(struct tt_thread *t, uint32_t func, const uint64_t *ips,
+				 uint32_t depth);
+
+/* The site for a call whose path is unknown (left by longjmp when depth > 1). */
+struct tt_fstat *tt_callers_unknown(struct tt_thread *t, uint32_t func);
+
+#endif /* TT_CALLERS_H */
