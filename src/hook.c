@@ -48,6 +48,8 @@ _Static_assert(__builtin_offsetof(struct tt_fstat, calls) == TT_FSTAT_CALLS, "tr
 void tt_hook_exit(struct tt_frame *f, uint64_t raw, uint32_t aux) __attribute__((visibility("hidden")));
 void tt_hook_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fstat *site)
 	__attribute__((visibility("hidden")));
+extern void (*tt_exit_fn)(struct tt_frame *f, uint64_t raw, uint32_t aux)
+	__attribute__((visibility("hidden")));
 int tt_hook_slow(uint32_t func, uintptr_t sp) __attribute__((visibility("hidden")));
 
 /* TSC_CALLERS: the counters of a frame's call site in this thread, or NULL. */
@@ -148,10 +150,12 @@ void tt_hook_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fs
 }
 
 /*
- * Called by the return body with the call's frame, its raw duration and the CPU id at the
- * end. With TSC_CALLERS=N>1 the body calls tt_callers_exit_deep instead, which takes the
- * call path first.
+ * Called by the return body, through tt_exit_fn, with the call's frame, its raw duration and
+ * the CPU id at the end. With TSC_CALLERS=N>1, tt_exit_fn is tt_callers_exit_xsave instead,
+ * which takes the call path first.
  */
+void (*tt_exit_fn)(struct tt_frame *f, uint64_t raw, uint32_t aux) = tt_hook_exit;
+
 void tt_hook_exit(struct tt_frame *f, uint64_t raw, uint32_t aux)
 {
 	struct tt_fstat *site = NULL;

@@ -94,9 +94,6 @@ static void note_unimplemented(const struct tt_config *cfg)
 {
 	if (cfg->hook == TT_HOOK_INLINE)
 		tt_warn("TSC_HOOK=inline is not implemented yet: using got");
-	if (cfg->callers > 1)
-		tt_warn("TSC_CALLERS=%u: call paths are not implemented yet, using the immediate "
-			"caller (1)", cfg->callers);
 }
 
 static void fork_prepare(void)
@@ -194,7 +191,7 @@ static enum state start(void)
 	note_unimplemented(&run.cfg);
 	if (!tt_pin_configure(&run.cfg))
 		tt_warn("TSC_PIN lists no CPU this process may run on: threads are not pinned");
-	tt_callers_depth = run.cfg.callers ? 1 : 0;
+	tt_callers_start(run.cfg.callers);
 	tt_clock_choose(&run.clock, &run.cfg);
 	tt_funcs_set_variant(run.clock.variant);
 	if (tt_thread_init() < 0)

@@ -213,7 +213,8 @@ TT_ENTRY(\name)
 	.cfi_restore %rbx
 	subq	$8, %rsp			/* 16-byte alignment for C */
 	.cfi_adjust_cfa_offset 8
-	call	tt_hook_exit			/* (frame, raw ticks, cpu id): pops and records */
+	call	*tt_exit_fn(%rip)		/* tt_hook_exit (frame, raw ticks, cpu id), or the
+						   TSC_CALLERS=N path: pops and records */
 	addq	$8, %rsp
 	.cfi_adjust_cfa_offset -8
 	popq	%rdx

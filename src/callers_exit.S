@@ -1,0 +1,72 @@
+/*
+ * callers_exit.S - the return path for TSC_CALLERS=N>1 (tt_exit_fn points here then).
+ *
+ * Taking a call path means running libunwind, which is ordinary C: it may use any vector
+ * register, while the traced function's return value may still sit in xmm0/xmm1 (or
+ * ymm/zmm, or st0/st1). So the whole extended state is saved with xsave around the C part,
+ * and restored with xrstor. This costs ~1 us per call with the unwind, outside the timed
+ * interval; it is the price of asking for call paths.
+ *
+ * In: rdi = frame, rsi = raw ticks, edx = CPU id (tt_hook_exit's arguments).
+ */
+#include "asm.h"
+
+	.text
+/* void tt_callers_exit_xsave(struct tt_frame *, uint64_t raw, uint32_t aux) */
+TT_ENTRY(tt_callers_exit_xsave)
+	.cfi_startproc
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	movq	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	pushq	%rbx
+	.cfi_offset %rbx, -24
+	pushq	%r12
+	.cfi_offset %r12, -32
+	pushq	%r13
+	.cfi_offset %r13, -40
+	pushq	%r14
+	.cfi_offset %r14, -48
+	movq	%rdi, %rbx
+	movq	%rsi, %r12
+	movl	%edx, %r13d
+	subq	tt_xsave_bytes(%rip), %rsp	/* CPUID 0DH:EBX, set at start-up */
+	andq	$-64, %rsp			/* xsave wants 64-byte alignment */
+	xorl	%eax, %eax			/* the header must start zeroed for xrstor */
+	movq	%rax, 512(%rsp)
+	movq	%rax, 520(%rsp)
+	movq	%rax, 528(%rsp)
+	movq	%rax, 536(%rsp)
+	movq	%rax, 544(%rsp)
+	movq	%rax, 552(%rsp)
+	movq	%rax, 560(%rsp)
+	movq	%rax, 568(%rsp)
+	movl	$-1, %eax			/* every state component */
+	movl	$-1, %edx
+	xsave	(%rsp)
+	movq	%rsp, %r14
+	movq	%rbx, %rdi
+	movq	%r12, %rsi
+	movl	%r13d, %edx
+	call	tt_callers_exit_deep
+	movl	$-1, %eax
+	movl	$-1, %edx
+	xrstor	(%r14)
+	leaq	-32(%rbp), %rsp
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%rbx
+	popq	%rbp
+	.cfi_def_cfa %rsp, 8
+	.cfi_restore %rbp
+	.cfi_restore %rbx
+	.cfi_restore %r12
+	.cfi_restore %r13
+	.cfi_restore %r14
+	ret
+	.cfi_endproc
+TT_END(tt_callers_exit_xsave)
+
+	.section .note.GNU-stack, "", @progbits
