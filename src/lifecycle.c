@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -157,12 +158,22 @@ static void note_unreachable(void)
 	}
 }
 
+/*
+ * Write the report. One at a time: the dump thread, tsctrace_dump, exit and a fatal signal
+ * may all want to at once, and the report's scratch memory is shared. A writer waits for the
+ * other to finish (its own thread never holds the lock here: a signal handler interrupting
+ * a report sees in_shim set and writes none).
+ */
 static int report(void)
 {
+	static int busy;
 	int saved = errno, ret;
 	uint8_t was = tt_shim_enter();
 
+	while (__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE))
+		sched_yield();
 	ret = tt_report_write(&run);
+	__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
 	tt_shim_leave(was);
 	errno = saved;
 	return ret;
