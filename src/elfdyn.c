@@ -243,6 +243,11 @@ int tt_elf_foreach(int (*fn)(struct tt_elf *o, void *ctx), void *ctx)
 	return dl_iterate_phdr(foreach_cb, &c);
 }
 
+bool tt_elf_is_vdso(const struct tt_elf *o)
+{
+	return starts(o->name, "linux-vdso") || starts(o->name, "linux-gate");
+}
+
 bool tt_elf_is_loader(const char *path)
 {
 	const char *base = path, *p;

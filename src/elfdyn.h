@@ -68,6 +68,10 @@ int tt_elf_foreach(int (*fn)(struct tt_elf *o, void *ctx), void *ctx);
  * is loaded at that load bias. */
 bool tt_elf_object_loaded(const char *name, uintptr_t base);
 
+/* True if o is the kernel's vDSO: its functions (clock_gettime...) are what libc calls
+ * internally, never what the program's calls reach; libc's exported ones are. */
+bool tt_elf_is_vdso(const struct tt_elf *o);
+
 /* True if the path names the dynamic loader (ld-linux*, ld64.so*). */
 bool tt_elf_is_loader(const char *path);
 

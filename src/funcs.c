@@ -28,6 +28,7 @@ static char *const stub_pools[TT_VAR_COUNT] = {
 /* An alias name pointing at an entry: "memmove" -> the "memcpy|memmove" entry. */
 struct alias {
 	char *name;
+	char *version;		/* of this name's definition: memcpy@GLIBC_2.14 vs memmove's */
 	struct tt_func *func;
 	UT_hash_handle hh;
 };
@@ -84,11 +85,13 @@ void *tt_funcs_real_for_stub(const void *addr)
 	return tt_func_target[i];
 }
 
-static int add_alias(const char *name, struct tt_func *f)
+static int add_alias(const char *name, const char *version, struct tt_func *f)
 {
 	struct alias *a = calloc(1, sizeof(*a));
 
-	if (!a || !(a->name = strdup(name))) {
+	if (!a || !(a->name = strdup(name)) || (version && !(a->version = strdup(version)))) {
+		if (a)
+			free(a->name);
 		free(a);
 		return -1;
 	}
@@ -125,7 +128,7 @@ static struct tt_func *revive(const char *name, void *addr, uintptr_t object_bas
 		if (!f->unloaded || strcmp(f->name, name) != 0 ||
 		    (version && f->version && strcmp(version, f->version) != 0))
 			continue;
-		if (add_alias(name, f) < 0)
+		if (add_alias(name, version, f) < 0)
 			return NULL;
 		f->addr = addr;
 		f->object_base = object_base;
@@ -153,7 +156,7 @@ struct tt_func *tt_funcs_add(const char *name, void *addr, const char *symbol,
 	}
 	HASH_FIND(hh_addr, by_addr, &addr, sizeof(addr), f);
 	if (f) {
-		if (add_alias(name, f) == 0)
+		if (add_alias(name, version, f) == 0)
 			append_name(f, name);
 		*is_alias = true;
 		goto out;
@@ -169,7 +172,7 @@ struct tt_func *tt_funcs_add(const char *name, void *addr, const char *symbol,
 	f->object = strdup(object ? object : "?");
 	f->version = version ? strdup(version) : NULL;
 	if (!f->name || !f->symbol || !f->object || (version && !f->version) ||
-	    add_alias(name, f) < 0) {
+	    add_alias(name, version, f) < 0) {
 		free(f->version);
 		free(f->name);
 		free(f->symbol);
@@ -190,13 +193,15 @@ out:
 	return f;
 }
 
-struct tt_func *tt_funcs_by_name(const char *name)
+struct tt_func *tt_funcs_by_name(const char *name, const char **version)
 {
 	struct alias *a;
 
 	tt_funcs_lock();
 	HASH_FIND_STR(by_name, name, a);
 	tt_funcs_unlock();
+	if (version)
+		*version = a ? a->version : NULL;
 	return a ? a->func : NULL;
 }
 
@@ -243,6 +248,7 @@ unsigned int tt_funcs_forget_unloaded(bool (*loaded)(const char *object, uintptr
 				continue;
 			HASH_DEL(by_name, a);
 			free(a->name);
+			free(a->version);
 			free(a);
 		}
 		tt_funcs_unlock();

@@ -52,8 +52,10 @@ struct tt_func *tt_funcs_add(const char *name, void *addr, const char *symbol,
 			     const char *object, uintptr_t object_base, const char *version,
 			     bool *is_alias);
 
-/* The function named `name` (an alias counts), or NULL. Takes the table lock. */
-struct tt_func *tt_funcs_by_name(const char *name);
+/* The function named `name` (an alias counts), or NULL; *version (if version is not NULL)
+ * gets the version of that name's definition, which an alias may not share with the entry
+ * (memcpy@GLIBC_2.14, memmove@GLIBC_2.2.5). Takes the table lock. */
+struct tt_func *tt_funcs_by_name(const char *name, const char **version);
 
 /* The stub for a real address if it is traced, else addr itself. Takes the table lock. */
 void *tt_funcs_stub_for(void *addr);

@@ -63,8 +63,8 @@ static bool write_slot(const struct tt_elf *o, struct relro *r, uintptr_t *slot,
 /* The function a lazy slot of symbol index symidx will bind to, if it is traced. */
 static struct tt_func *lazy_target(const struct tt_elf *o, size_t symidx, void *now)
 {
-	const char *name = tt_elf_sym_name(o, symidx);
-	struct tt_func *f = tt_funcs_by_name(name);
+	const char *name = tt_elf_sym_name(o, symidx), *have;
+	struct tt_func *f = tt_funcs_by_name(name, &have);
 	const ElfW(Sym) *own;
 	const char *want;
 
@@ -76,7 +76,7 @@ static struct tt_func *lazy_target(const struct tt_elf *o, size_t symidx, void *
 	    o->base + own->st_value == (uintptr_t)now && now != f->addr)
 		return NULL;
 	want = tt_elf_ref_version(o, symidx);
-	if (want && f->version && strcmp(want, f->version) != 0)
+	if (want && have && strcmp(want, have) != 0)
 		return NULL;
 	return f;
 }

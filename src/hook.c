@@ -134,6 +134,13 @@ void tt_hook_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fs
 	struct tt_frame *top = tt_tls.top;
 	enum outcome o;
 
+	/*
+	 * The guard is set only in a vfork child returning through a traced call (vfork itself
+	 * traced): the child shares this shadow stack with its parent, which will return
+	 * through the same frame. Leave the frame and the counts to the parent.
+	 */
+	if (__builtin_expect(tt_tls.in_shim, 0))
+		return;
 	if (__builtin_expect(top != f + 1, 0))
 		drop_abandoned(f, top);
 	__atomic_store_n(&tt_tls.top, f, __ATOMIC_RELAXED);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "buf.h"
 #include "callers.h"
@@ -182,6 +183,58 @@ static long write_file(const char *path, const struct tt_buf *b, int64_t pid)
 	return err;
 }
 
+/* What stands at the final name decides how the report gets there. */
+enum target { TARGET_FILE, TARGET_DEVICE, TARGET_FOREIGN };
+
+/* A regular file we may replace: empty, or one of our reports (text or JSON). */
+static bool replaceable(const char *path, off_t size)
+{
+	char head[96];
+	long fd, n;
+
+	if (size == 0)
+		return true;
+	fd = tt_sys_openat(AT_FDCWD, path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
+	if (fd < 0)
+		return false;
+	n = tt_syscall3(SYS_read, fd, head, sizeof(head) - 1);
+	tt_sys_close((int)fd);
+	if (n <= 0)
+		return false;
+	head[n] = 0;
+	return strncmp(head, "tsctrace ", 9) == 0 || strstr(head, "\"tool\": \"tsctrace") != NULL;
+}
+
+/*
+ * A device or a pipe (TSC_OUTPUT=/dev/null, /dev/stderr) is written to as it is; a missing
+ * name or a report of ours is (re)placed by rename; anything else - a file that is not a
+ * report, a symbolic link to one, a directory - is left alone (CONTRACT 1).
+ */
+static enum target inspect(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) != 0)
+		return TARGET_FILE;	/* missing (or unreadable: the write will say why) */
+	if (S_ISREG(st.st_mode))
+		return replaceable(path, st.st_size) ? TARGET_FILE : TARGET_FOREIGN;
+	if (S_ISLNK(st.st_mode) && stat(path, &st) != 0)
+		return TARGET_FOREIGN;
+	return S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)
+		       ? TARGET_DEVICE : TARGET_FOREIGN;
+}
+
+static long write_device(const char *path, const struct tt_buf *b)
+{
+	long fd = tt_sys_openat(AT_FDCWD, path, O_WRONLY | O_CLOEXEC | O_NOCTTY, 0), err;
+
+	if (fd < 0)
+		return fd;
+	err = tt_sys_write_all((int)fd, b->data, b->len);
+	tt_sys_close((int)fd);
+	return err;
+}
+
 static int output(const struct tt_run *run, const struct tt_buf *b)
 {
 	const char *tmpl = run->cfg.output ? run->cfg.output
@@ -203,7 +256,19 @@ static int output(const struct tt_run *run, const struct tt_buf *b)
 		memcpy(path, name, strlen(name) + 1);
 	else if ((size_t)snprintf(path, sizeof(path), "%s/%s", run->cwd, name) >= sizeof(path))
 		memcpy(path, name, strlen(name) + 1);
-	err = write_file(path, b, run->pid);
+	switch (inspect(path)) {
+	case TARGET_DEVICE:
+		err = write_device(path, b);
+		break;
+	case TARGET_FOREIGN:
+		tt_warn("not replacing %s: it is not a tsctrace report; writing the report to "
+			"stderr", path);
+		tt_sys_write_all(2, b->data, b->len);
+		return -1;
+	default:
+		err = write_file(path, b, run->pid);
+		break;
+	}
 	if (err) {
 		tt_warn("cannot write the report to %s: %s; writing it to stderr", path,
 			strerror((int)-err));

@@ -91,7 +91,8 @@ static int find_cb(struct tt_elf *o, void *arg)
 
 	/* The shim's own definitions count only for its wrappers, found first as the program
 	 * finds them: then the wrapper is what gets timed. */
-	if (is_shim(o) && (f->spec->object || strncmp(f->name, "tsctrace_", 9) == 0))
+	if ((is_shim(o) && (f->spec->object || strncmp(f->name, "tsctrace_", 9) == 0)) ||
+	    tt_elf_is_vdso(o))
 		return 0;
 	if (f->spec->object && !object_matches(o->name, f->spec->object))
 		return 0;
@@ -159,7 +160,7 @@ static int glob_cb(struct tt_elf *o, void *arg)
 	struct find *f = arg;
 	size_t i;
 
-	if (is_shim(o) || tt_elf_is_loader(o->name))
+	if (is_shim(o) || tt_elf_is_loader(o->name) || tt_elf_is_vdso(o))
 		return 0;
 	if (f->spec->object && !object_matches(o->name, f->spec->object))
 		return 0;
@@ -169,7 +170,7 @@ static int glob_cb(struct tt_elf *o, void *arg)
 
 		if (s->st_shndx == SHN_UNDEF || !is_function(s) || !name[0] ||
 		    (o->versym && (o->versym[i] & 0x8000)) || shim_exports(name) ||
-		    fnmatch(f->spec->name, name, 0) != 0 || tt_funcs_by_name(name))
+		    fnmatch(f->spec->name, name, 0) != 0 || tt_funcs_by_name(name, NULL))
 			continue;
 		if (f->glob_added >= GLOB_CAP) {
 			f->glob_capped = true;
@@ -267,7 +268,7 @@ unsigned int tt_resolve_pending(void)
 		const struct tt_func_spec *sp = &config->funcs[i];
 
 		/* Its function was unloaded (dlclose): look for it again. */
-		if (state[i] == DONE && !sp->glob && !tt_funcs_by_name(sp->name))
+		if (state[i] == DONE && !sp->glob && !tt_funcs_by_name(sp->name, NULL))
 			state[i] = PENDING;
 		if (state[i] == PENDING)
 			try_entry(i, false);

@@ -29,6 +29,16 @@
 
 static const int fatal[] = { SIGTERM, SIGINT, SIGHUP };
 static int (*write_report)(void);
+static bool managed[_NSIG];	/* our handler stands in for this signal's default action */
+
+/*
+ * What the program sees for a signal where our handler stands in for the default action:
+ * SIG_DFL, with the flags and mask the program gave when it last asked for the default
+ * (the kernel's normalised form of them: we set them for real, read them back, then put
+ * our handler back).
+ */
+static struct sigaction shown[_NSIG];
+static int dump_sig;
 static int dump_pipe[2] = { -1, -1 };
 
 static int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
@@ -107,11 +117,13 @@ static void install(int sig, void (*handler)(int), int flags)
 
 	if (real_sigaction(sig, NULL, &now) != 0 || now.sa_handler != SIG_DFL)
 		return;	/* the program (or its parent) chose something: leave it */
+	shown[sig] = now;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = handler;
 	sa.sa_flags = flags;
 	sigemptyset(&sa.sa_mask);
-	real_sigaction(sig, &sa, NULL);
+	if (real_sigaction(sig, &sa, NULL) == 0)
+		managed[sig] = true;
 }
 
 void tt_signals_start(int dump_signal, int (*report)(void))
@@ -138,49 +150,71 @@ void tt_signals_start(int dump_signal, int (*report)(void))
 			dump_pipe[0] = dump_pipe[1] = -1;
 			return;
 		}
+		dump_sig = dump_signal;
 		install(dump_signal, dump_handler, SA_RESTART);
 	}
 }
 
 void tt_signals_after_fork_child(void)
 {
-	if (dump_pipe[0] >= 0 && start_dump_thread() != 0)
+	if (dump_pipe[0] < 0)
+		return;
+	/* The parent's helper still reads the inherited pipe: the child needs its own. */
+	close(dump_pipe[0]);
+	close(dump_pipe[1]);
+	dump_pipe[0] = dump_pipe[1] = -1;
+	if (pipe2(dump_pipe, O_CLOEXEC | O_NONBLOCK) != 0 || start_dump_thread() != 0)
 		tt_warn("TSC_DUMP_SIGNAL: no helper thread in the child %d", (int)getpid());
 }
 
-/* What the program would see without us: our handler reads as the default action. */
-static void hide(struct sigaction *old)
+static void (*stand_in(int sig))(int)
 {
-	if (old && ours(old->sa_handler)) {
-		memset(old, 0, sizeof(*old));
-		old->sa_handler = SIG_DFL;
-		sigemptyset(&old->sa_mask);
-	}
+	if (sig <= 0 || sig >= _NSIG || !managed[sig])
+		return NULL;
+	return sig == dump_sig ? dump_handler : fatal_handler;
+}
+
+/* The program asks for the default action of a signal we manage: keep ours instead. */
+static int set_default(int sig, const struct sigaction *act)
+{
+	void (*ours_h)(int) = stand_in(sig);
+	struct sigaction sa;
+	int ret = real_sigaction(sig, act, NULL);
+
+	if (ret != 0)
+		return ret;
+	real_sigaction(sig, NULL, &shown[sig]);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = ours_h;
+	sa.sa_flags = ours_h == dump_handler ? SA_RESTART : SA_RESETHAND | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	return real_sigaction(sig, &sa, NULL);
 }
 
 TT_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
 	struct sigaction now;
-	int ret;
 
 	find_reals();
 	if (!real_sigaction) {
 		errno = ENOSYS;
 		return -1;
 	}
-	/* Setting SIG_DFL where ours is installed keeps ours: it is the default, plus a report. */
-	if (act && !(act->sa_flags & SA_SIGINFO) && act->sa_handler == SIG_DFL &&
-	    real_sigaction(sig, NULL, &now) == 0 && ours(now.sa_handler)) {
-		if (old) {
-			*old = now;
-			hide(old);
-		}
-		return 0;
+	if (!stand_in(sig))
+		return real_sigaction(sig, act, old);
+	if (real_sigaction(sig, NULL, &now) != 0)
+		return -1;
+	if (ours(now.sa_handler))
+		now = shown[sig];	/* before set_default changes it */
+	if (act && !(act->sa_flags & SA_SIGINFO) && act->sa_handler == SIG_DFL) {
+		if (set_default(sig, act) != 0)
+			return -1;
+	} else if (act && real_sigaction(sig, act, NULL) != 0) {
+		return -1;
 	}
-	ret = real_sigaction(sig, act, old);
-	if (ret == 0)
-		hide(old);
-	return ret;
+	if (old)
+		*old = now;
+	return 0;
 }
 
 TT_EXPORT sighandler_t signal(int sig, sighandler_t handler)
@@ -189,13 +223,19 @@ TT_EXPORT sighandler_t signal(int sig, sighandler_t handler)
 	sighandler_t old;
 
 	find_reals();
-	if (!real_signal) {
+	if (!real_signal || !real_sigaction) {
 		errno = ENOSYS;
 		return SIG_ERR;
 	}
-	if (handler == SIG_DFL && real_sigaction && real_sigaction(sig, NULL, &now) == 0 &&
-	    ours(now.sa_handler))
-		return SIG_DFL;
+	if (!stand_in(sig))
+		return real_signal(sig, handler);
+	if (real_sigaction(sig, NULL, &now) != 0)
+		return SIG_ERR;
+	/* glibc's signal() chooses the flags; let it, then read them back (set_default). */
 	old = real_signal(sig, handler);
-	return ours(old) ? SIG_DFL : old;
+	if (old == SIG_ERR)
+		return SIG_ERR;
+	if (handler == SIG_DFL && set_default(sig, NULL) != 0)
+		return SIG_ERR;
+	return ours(now.sa_handler) ? SIG_DFL : old;
 }
