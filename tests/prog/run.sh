@@ -1075,6 +1075,11 @@ test_clock_prctl_traced() {
 	mono_checks && fallback_line
 }
 
+# longjmp in bulk, signal contexts, fatal and dump signals, exits, vfork, own dependencies,
+# multi-process runs.
+# shellcheck source=cases_more.sh
+. "${BASH_SOURCE[0]%/*}/cases_more.sh"
+
 # ---- main -----------------------------------------------------------------------------------
 
 echo "program tests: $B with $LIB${SANITIZE:+ (SANITIZE=$SANITIZE)}"
@@ -1123,6 +1128,14 @@ run_test migration test_migration
 run_test serialize_modes test_serialize_modes
 run_test clock_fallback test_clock_fallback
 run_test clock_prctl_traced test_clock_prctl_traced
+run_test longjmp_many test_longjmp_many
+run_test signals_more test_signals_more
+run_test fatal_signals test_fatal_signals
+run_test dump_signal test_dump_signal
+run_test exit_paths test_exit_paths
+run_test vfork test_vfork
+run_test own_deps test_own_deps
+run_test multiprocess test_multiprocess
 
 echo "program tests: $NPASS passed, $NFAIL failed"
 if [ "$NFAIL" -gt 0 ] || [ "${KEEP:-0}" = 1 ]; then
