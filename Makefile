@@ -57,13 +57,15 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/unit/%)
 .PHONY: all deps check-deps check unit progtests audit demo examples bench install uninstall \
 	clean clitests install-cli uninstall-cli
 
-# The tsctrace command (src/cli/): its own rules, adding to CLI_BIN, CLI_PKGS, clitests,
-# install-cli and uninstall-cli.
 CLI_BIN :=
 CLI_PKGS :=
--include src/cli/cli.mk
 
-all: deps $(LIB) $(CLI_BIN)
+all: deps $(LIB)
+
+# The tsctrace command (src/cli/): its own rules, adding to CLI_BIN, CLI_PKGS, clitests,
+# install-cli and uninstall-cli (after `all`, which stays the default goal).
+-include src/cli/cli.mk
+all: $(CLI_BIN)
 
 deps:
 	$(Q)$(NEED) $(BUILD_PKGS)
@@ -119,7 +121,7 @@ audit: $(LIB)
 
 check: check-deps all
 	$(Q)rm -f $(B)/results.txt
-	$(Q)$(MAKE) -s unit progtests audit clitests RESULTS=$(abspath $(B))/results.txt \
+	$(Q)$(MAKE) -s -k unit progtests audit clitests RESULTS=$(abspath $(B))/results.txt \
 		|| true
 	$(Q)sh tests/summary.sh $(B)/results.txt
 

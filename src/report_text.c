@@ -51,7 +51,7 @@ static bool format_char(const unsigned char *p)
  * Print s for a terminal (see the file comment) and return the columns it takes; with out
  * NULL only measure. With quote, a ' is written as '\'' (inside a shell-quoted argument).
  */
-static size_t put_clean(struct tt_buf *out, const char *s, bool quote)
+size_t tt_text_put_clean(struct tt_buf *out, const char *s, bool quote)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "?");
 	unsigned int n, skip;
@@ -80,11 +80,11 @@ static void pad(struct tt_buf *out, size_t n)
 /* s in a column of width w; a left-aligned last column gets no trailing blanks. */
 static void put_cell(struct tt_buf *out, const char *s, size_t w, bool left, bool last)
 {
-	size_t cols = put_clean(NULL, s, false);
+	size_t cols = tt_text_put_clean(NULL, s, false);
 
 	if (!left && cols < w)
 		pad(out, w - cols);
-	put_clean(out, s, false);
+	tt_text_put_clean(out, s, false);
 	if (left && !last && cols < w)
 		pad(out, w - cols);
 }
@@ -170,9 +170,9 @@ static void table(struct tt_buf *out, const struct tt_report *r, enum col c0, en
 	for (c = c0; c < c1; c++)
 		w[c] = strlen(heads[c]);
 	for (i = 0; i < r->nfuncs; i++) {
-		namew = max(namew, put_clean(NULL, r->funcs[i].name, false));
+		namew = max(namew, tt_text_put_clean(NULL, r->funcs[i].name, false));
 		for (c = c0; c < c1; c++)
-			w[c] = max(w[c], put_clean(NULL, cell(buf, &r->funcs[i], c, sum), false));
+			w[c] = max(w[c], tt_text_put_clean(NULL, cell(buf, &r->funcs[i], c, sum), false));
 	}
 	for (i = 0; i <= r->nfuncs; i++) {	/* row 0 is the header */
 		put_cell(out, i ? r->funcs[i - 1].name : "function", namew, true, false);
@@ -292,9 +292,9 @@ static void histogram(struct tt_buf *out, const struct tt_report *r,
 	/* The object is named here, not in the table, where it would pass 100 columns. */
 	slash = f->object ? strrchr(f->object, '/') : NULL;
 	tt_buf_puts(out, "\nhistogram of ");
-	put_clean(out, f->name, false);
+	tt_text_put_clean(out, f->name, false);
 	tt_buf_puts(out, " in ");
-	put_clean(out, slash && slash[1] ? slash + 1 : f->object, false);
+	tt_text_put_clean(out, slash && slash[1] ? slash + 1 : f->object, false);
 	tt_buf_printf(out, " (%s, log-scale bars)\n", in_ns(r) ? "ns" : "cycles");
 	for (i = 0; i < n; i++) {
 		u64(low, rows[i].low);
@@ -315,7 +315,7 @@ static void put_arg(struct tt_buf *out, const char *a)
 	bool quote = !a || !*a || strpbrk(a, " \t'\"\\$`*?[]{};&|<>()#~!") != NULL;
 
 	tt_buf_puts(out, quote && a ? "'" : "");
-	put_clean(out, a, quote);
+	tt_text_put_clean(out, a, quote);
 	tt_buf_puts(out, quote && a ? "'" : "");
 }
 
@@ -323,7 +323,7 @@ static void put_arg(struct tt_buf *out, const char *a)
 static void line(struct tt_buf *out, const char *label, const char *s)
 {
 	tt_buf_printf(out, "%-10s", label);
-	put_clean(out, s, false);
+	tt_text_put_clean(out, s, false);
 	tt_buf_puts(out, "\n");
 }
 
@@ -333,7 +333,7 @@ static void header(struct tt_buf *out, const struct tt_report *r)
 	char buf[CELL];
 	size_t i;
 
-	put_clean(out, r->tool, false);
+	tt_text_put_clean(out, r->tool, false);
 	tt_buf_puts(out, " report\n");
 	line(out, "program:", r->program);
 	tt_buf_puts(out, "argv:");
@@ -352,21 +352,21 @@ static void header(struct tt_buf *out, const struct tt_report *r)
 		tt_buf_printf(out, "%s s\n", dbl(buf, (double)r->wall_ns / 1e9, 3));
 
 	tt_buf_puts(out, "clock:    ");
-	put_clean(out, r->clock.source, false);
+	tt_text_put_clean(out, r->clock.source, false);
 	if (r->clock.tsc_hz) {
 		tt_buf_printf(out, " %s MHz (", dbl(buf, (double)r->clock.tsc_hz / 1e6, 1));
-		put_clean(out, r->clock.tsc_hz_source, false);
+		tt_text_put_clean(out, r->clock.tsc_hz_source, false);
 		tt_buf_puts(out, ")");
 	}
 	tt_buf_printf(out, ", %s, %s, serialize ", r->clock.invariant ? "invariant" :
 		      "not invariant", r->clock.hypervisor ? "hypervisor" : "no hypervisor");
-	put_clean(out, r->clock.serialize, false);
+	tt_text_put_clean(out, r->clock.serialize, false);
 	tt_buf_printf(out, ", granularity %" PRIu64 " %s\n", r->clock.granularity, unit);
 	if (r->clock.cpu && *r->clock.cpu)	/* on the clock line it would pass 100 columns */
 		line(out, "cpu:", r->clock.cpu);
 	tt_buf_printf(out, "overhead: min %" PRIu64 " median %" PRIu64 " %s, subtracted %" PRIu64
 		      " (", r->overhead.min, r->overhead.median, unit, r->overhead.subtracted);
-	put_clean(out, r->overhead.source, false);
+	tt_text_put_clean(out, r->overhead.source, false);
 	tt_buf_printf(out, ")\nthreads:  %" PRIu64 " traced, %" PRIu64 " pinned, %" PRIu64
 		      " migrations\n", r->threads.traced, r->threads.pinned, r->threads.migrations);
 	for (i = 0; i < r->nwarnings; i++)

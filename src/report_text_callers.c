@@ -17,7 +17,7 @@ void tt_report_text_callers(struct tt_buf *out, const struct tt_report_func *f)
 	if (!f->has_callers || !f->ncallers)
 		return;
 	tt_buf_puts(out, "\ncallers of ");
-	tt_buf_puts(out, f->name);
+	tt_text_put_clean(out, f->name, false);
 	tt_buf_printf(out, " (%zu site%s)\n", f->ncallers, f->ncallers == 1 ? "" : "s");
 	tt_buf_printf(out, "  %10s %10s %8s %8s %8s  %s\n", "calls", "timed", "min", "median",
 		      "p99", "site");
@@ -31,7 +31,7 @@ void tt_report_text_callers(struct tt_buf *out, const struct tt_report_func *f)
 		else
 			tt_buf_printf(out, " %8s %8s %8s", "-", "-", "-");
 		tt_buf_puts(out, "  ");
-		tt_buf_puts(out, c->site);
+		tt_text_put_clean(out, c->site, false);
 		tt_buf_puts(out, "\n");
 	}
 	if (shown < f->ncallers)

@@ -10,6 +10,6 @@ if [ "$fail" -gt 0 ]; then
 	echo "failed:"
 	grep '^FAIL ' "$f" | sed 's/^FAIL /  /'
 fi
-[ "$skip" -gt 0 ] && echo "not run (pending features): $(grep '^SKIP ' "$f" | sed 's/^SKIP //' | cut -d: -f1 | tr '\n' ' ')"
+[ "$skip" -gt 0 ] && echo "skipped ($skip): $(grep '^SKIP ' "$f" | sed 's/^SKIP //' | cut -d: -f1 | tr '\n' ' ')"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

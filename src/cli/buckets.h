@@ -1,0 +1,44 @@
+/*
+ * buckets.h - computations on a report's histogram, a list of [low, high, count] buckets
+ * sorted by (low, high): totals, percentiles, and the union of several lists.
+ *
+ * Pure: no globals, no I/O; allocation only where a function says so.
+ */
+#ifndef TT_BUCKETS_H
+#define TT_BUCKETS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "report_model.h"
+
+/* Sum of the counts; false if it does not fit in 64 bits. */
+bool tt_buckets_total(const struct tt_bucket *b, size_t n, uint64_t *total);
+
+/*
+ * Value of the sample of rank `rank` (1 = smallest), the shim's rule (hist.c): the high edge
+ * of the bucket that holds it, clamped to [min, max]. Walks the buckets in list order. 0 for
+ * rank 0 or an empty list; a rank past the total gives max.
+ */
+uint64_t tt_buckets_value_at_rank(const struct tt_bucket *b, size_t n, uint64_t rank,
+				  uint64_t min, uint64_t max);
+
+/* Nearest-rank percentile p (0..100 whole percent): rank ceil(p * total / 100), at least 1. */
+uint64_t tt_buckets_percentile(const struct tt_bucket *b, size_t n, unsigned int p,
+			       uint64_t min, uint64_t max);
+
+/*
+ * Union of lists: every bucket of every list, sorted by (low, high), buckets with identical
+ * ranges made one with the counts added. *out is malloc'd (*nout may be 0). Returns 0, or -1
+ * when out of memory or when a count overflows 64 bits.
+ */
+struct tt_bucket_list {
+	const struct tt_bucket *b;
+	size_t n;
+	uint64_t shift;		/* added to low and high first (raw = cycles + overhead) */
+};
+int tt_buckets_union(const struct tt_bucket_list *lists, size_t nlists, struct tt_bucket **out,
+		     size_t *nout);
+
+#endif /* TT_BUCKETS_H */

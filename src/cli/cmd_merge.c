@@ -1,0 +1,294 @@
+/*
+ * cmd_merge.c - `tsctrace merge -o OUT FILE...`: many reports (processes of one job, repeated
+ * runs) made into one schema-1 report.
+ *
+ * Functions are matched by name and merged by merge_func.c (exact sums, exact extremes, the
+ * union of the histograms, percentiles recomputed from it). The header is the first report's
+ * (program, argv, pid, start time, wall time, clock, overhead), except that thread counts are
+ * summed, the warnings of all reports are kept (each once), notes on what differed are added
+ * as warnings, and an extra member "merged_from" counts the original reports (a merged report
+ * merged again counts its own). Reports in ns (monotonic clock) and in cycles cannot be
+ * merged: their numbers have different units.
+ *
+ * Callers are not merged: a caller entry has no histogram to recompute its percentiles from.
+ * The merged report has none, and a warning says so.
+ *
+ * The JSON comes from report_json.c, the shim's own writer, so merged and original reports
+ * read alike; "merged_from" is added as the last member of the top-level object.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "load.h"
+#include "merge.h"
+#include "outfile.h"
+#include "report_fmt.h"
+
+#define NOTES 4		/* at most one note of each kind below */
+
+struct merged {
+	struct tt_report r;
+	struct tt_report_func *funcs;
+	const char **names;		/* distinct function names, first-seen order */
+	size_t nnames;
+	const char **warnings;
+	char *notes[NOTES];		/* malloc'd, among warnings */
+	size_t nnotes;
+	uint64_t merged_from;
+};
+
+static const struct option merge_opts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static bool listed(const char *const *v, size_t n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(v[i], s) == 0)
+			return true;
+	return false;
+}
+
+static int collect_names(struct merged *m, struct cli_report *const *reps, size_t n)
+{
+	size_t i, j, all = 0;
+
+	for (i = 0; i < n; i++)
+		all += reps[i]->r.nfuncs;
+	m->names = calloc(all ? all : 1, sizeof(*m->names));
+	if (!m->names)
+		return -1;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < reps[i]->r.nfuncs; j++)
+			if (!listed(m->names, m->nnames, reps[i]->funcs[j].name))
+				m->names[m->nnames++] = reps[i]->funcs[j].name;
+	return 0;
+}
+
+static void note(struct merged *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void note(struct merged *m, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	if (m->nnotes == NOTES)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) >= 0) {
+		m->notes[m->nnotes++] = s;
+		m->warnings[m->r.nwarnings++] = s;
+	}
+	va_end(ap);
+}
+
+/* Notes on what the reports disagree about, which the header (the first's) hides. */
+static void add_notes(struct merged *m, struct cli_report *const *reps, size_t n)
+{
+	const struct tt_report *a = &reps[0]->r;
+	bool overhead = false, rate = false, program = false, callers = false;
+	size_t i, j;
+
+	for (i = 1; i < n; i++) {
+		overhead |= reps[i]->r.overhead.subtracted != a->overhead.subtracted;
+		rate |= fabs((double)reps[i]->r.clock.tsc_hz - (double)a->clock.tsc_hz) >
+			0.001 * (double)a->clock.tsc_hz;
+		program |= strcmp(reps[i]->r.program, a->program) != 0;
+	}
+	for (i = 0; i < n; i++)
+		for (j = 0; j < reps[i]->r.nfuncs; j++)
+			callers |= reps[i]->funcs[j].has_callers;
+	if (overhead)
+		note(m, "merged reports subtracted different overheads: each one's cycles are "
+		     "its own, and buckets with different edges were kept apart");
+	if (rate)
+		note(m, "merged reports have different TSC rates: ns percentiles use %" PRIu64
+		     " Hz (the first report's)", a->clock.tsc_hz);
+	if (program)
+		note(m, "merged reports of different programs: the header is the first one's");
+	if (callers)
+		note(m, "callers are not merged (they have no histograms): this report has none");
+}
+
+static int merge_header(struct merged *m, struct cli_report *const *reps, size_t n)
+{
+	size_t i, j, all = NOTES;
+
+	m->r = reps[0]->r;
+	m->r.threads.traced = m->r.threads.pinned = m->r.threads.migrations = 0;
+	m->merged_from = 0;
+	for (i = 0; i < n; i++) {
+		m->r.threads.traced += reps[i]->r.threads.traced;
+		m->r.threads.pinned += reps[i]->r.threads.pinned;
+		m->r.threads.migrations += reps[i]->r.threads.migrations;
+		m->merged_from += reps[i]->merged_from;
+		all += reps[i]->r.nwarnings;
+	}
+	m->warnings = calloc(all, sizeof(*m->warnings));
+	if (!m->warnings)
+		return -1;
+	m->r.nwarnings = 0;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < reps[i]->r.nwarnings; j++)
+			if (!listed(m->warnings, m->r.nwarnings, reps[i]->r.warnings[j]))
+				m->warnings[m->r.nwarnings++] = reps[i]->r.warnings[j];
+	add_notes(m, reps, n);
+	m->r.warnings = m->warnings;
+	return 0;
+}
+
+/* Largest cycles.total first, as the shim lists them; ties keep first-seen order. */
+static int by_total(const void *pa, const void *pb, void *pfuncs)
+{
+	const struct tt_report_func *funcs = pfuncs;
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+
+	if (funcs[a].cycles.total != funcs[b].cycles.total)
+		return funcs[a].cycles.total > funcs[b].cycles.total ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* Put m->funcs in by_total order. */
+static int sort_funcs(struct merged *m)
+{
+	struct tt_report_func *sorted = calloc(m->r.nfuncs ? m->r.nfuncs : 1, sizeof(*sorted));
+	size_t *order = calloc(m->r.nfuncs ? m->r.nfuncs : 1, sizeof(*order)), i;
+
+	if (!sorted || !order) {
+		free(sorted);
+		free(order);
+		return -1;
+	}
+	for (i = 0; i < m->r.nfuncs; i++)
+		order[i] = i;
+	qsort_r(order, m->r.nfuncs, sizeof(*order), by_total, m->funcs);
+	for (i = 0; i < m->r.nfuncs; i++)
+		sorted[i] = m->funcs[order[i]];
+	free(m->funcs);
+	free(order);
+	m->funcs = sorted;
+	m->r.funcs = sorted;
+	return 0;
+}
+
+/* Returns -1 after a "tsctrace:" line. */
+static int merge_funcs(struct merged *m, struct cli_report *const *reps, size_t n)
+{
+	size_t i;
+
+	m->funcs = calloc(m->nnames ? m->nnames : 1, sizeof(*m->funcs));
+	if (!m->funcs) {
+		tt_cli_err("merge: out of memory");
+		return -1;
+	}
+	for (i = 0; i < m->nnames; i++) {
+		if (tt_merge_func(reps, n, m->names[i], m->r.clock.tsc_hz, &m->funcs[i]) < 0)
+			return -1;
+		m->r.nfuncs = i + 1;
+	}
+	m->r.funcs = m->funcs;
+	if (sort_funcs(m) < 0) {
+		tt_cli_err("merge: out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+static void merged_free(struct merged *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->r.nfuncs; i++)
+		tt_merge_func_free(&m->funcs[i]);
+	for (i = 0; i < m->nnotes; i++)
+		free(m->notes[i]);
+	free(m->funcs);
+	free(m->names);
+	free(m->warnings);
+}
+
+/* The merged report as JSON: the shim's writer, then "merged_from" before the final '}'. */
+static int render(struct tt_buf *out, const struct merged *m)
+{
+	static const char end[] = "\n}\n";
+
+	tt_report_json(out, &m->r);
+	if (out->failed || out->len < sizeof(end) - 1 ||
+	    strcmp(out->data + out->len - (sizeof(end) - 1), end) != 0)
+		return -1;
+	out->len -= sizeof(end) - 1;
+	tt_buf_printf(out, ",\n  \"merged_from\": %" PRIu64 "\n}\n", m->merged_from);
+	return out->failed ? -1 : 0;
+}
+
+static int check_units(struct cli_report *const *reps, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++) {
+		if (tt_load_in_ns(&reps[i]->r) != tt_load_in_ns(&reps[0]->r)) {
+			tt_cli_err("merge: %s counts %s and %s counts %s: not mergeable",
+				   reps[0]->file, tt_load_in_ns(&reps[0]->r) ? "ns" : "cycles",
+				   reps[i]->file, tt_load_in_ns(&reps[i]->r) ? "ns" : "cycles");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int tt_cli_merge(int argc, char **argv)
+{
+	struct tt_buf out = TT_BUF_INIT;
+	struct merged m = { 0 };
+	const char *output = NULL;
+	struct cli_report **reps;
+	size_t n;
+	int c, rc = CLI_EXIT_BAD;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:h", merge_opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': output = optarg; break;
+		case 'h': tt_cli_help("merge"); return CLI_EXIT_OK;
+		default: return tt_cli_opt_error("merge", c, argv);
+		}
+	}
+	n = (size_t)(argc - optind);
+	if (!output || !*output || !n) {
+		tt_cli_err("merge: %s (see tsctrace merge --help)", !output || !*output ?
+			   "-o OUT is required" : "no report given");
+		return CLI_EXIT_BAD;
+	}
+	reps = tt_load_reports(argv + optind, n);
+	if (!reps)
+		return CLI_EXIT_BAD;
+	if (check_units(reps, n) < 0)
+		goto out_free;
+	if (merge_header(&m, reps, n) < 0 || collect_names(&m, reps, n) < 0) {
+		tt_cli_err("merge: out of memory");
+		goto out_free;
+	}
+	if (merge_funcs(&m, reps, n) < 0)
+		goto out_free;
+	if (render(&out, &m) < 0) {
+		tt_cli_err("merge: out of memory");
+		goto out_free;
+	}
+	if (tt_outfile_write(output, out.data, out.len) == 0)
+		rc = CLI_EXIT_OK;
+out_free:
+	merged_free(&m);
+	tt_buf_free(&out);
+	tt_load_free_all(reps, n);
+	return rc;
+}

@@ -1,0 +1,100 @@
+/*
+ * cmd_plot.c - `tsctrace plot [-f NAME] -o OUT.svg FILE`: a report drawn as a standalone SVG
+ * image (no gnuplot or other helper), one panel per function (plot.c), in the report's order.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "load.h"
+#include "outfile.h"
+#include "plot.h"
+#include "svg.h"
+
+#define HEADER 44	/* px above the first panel */
+
+static const struct option plot_opts[] = {
+	{ "function", required_argument, NULL, 'f' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static bool wanted(const struct tt_report_func *f, const char *only)
+{
+	return !only || strcmp(f->name, only) == 0;
+}
+
+static double panel_height(const struct tt_report_func *f)
+{
+	return f->timed && f->nbuckets ? TT_PLOT_PANEL : TT_PLOT_EMPTY;
+}
+
+static void draw(struct tt_buf *out, const struct cli_report *rep, const char *only)
+{
+	double h = HEADER, y = HEADER;
+	char line[96];
+	size_t i;
+
+	for (i = 0; i < rep->r.nfuncs; i++)
+		if (wanted(&rep->funcs[i], only))
+			h += panel_height(&rep->funcs[i]);
+	tt_svg_begin(out, TT_PLOT_WIDTH, h);
+	tt_buf_puts(out, "<title>tsctrace: ");
+	tt_svg_escape(out, rep->r.program);
+	tt_buf_puts(out, "</title>\n");
+	snprintf(line, sizeof(line), "tsctrace report of pid %" PRId64 ": ", rep->r.pid);
+	tt_buf_puts(out, "<text x=\"20\" y=\"28\" font-size=\"16\">");
+	tt_svg_escape(out, line);
+	tt_svg_escape(out, rep->r.program);
+	tt_buf_puts(out, "</text>\n");
+	for (i = 0; i < rep->r.nfuncs; i++) {
+		if (!wanted(&rep->funcs[i], only))
+			continue;
+		tt_svg_line(out, 10, y, TT_PLOT_WIDTH - 10, y, "#999999");
+		tt_plot_function(out, y, &rep->funcs[i], tt_load_in_ns(&rep->r));
+		y += panel_height(&rep->funcs[i]);
+	}
+	tt_svg_end(out);
+}
+
+int tt_cli_plot(int argc, char **argv)
+{
+	const char *output = NULL, *only = NULL;
+	struct tt_buf out = TT_BUF_INIT;
+	struct cli_report *rep;
+	int c, rc = CLI_EXIT_BAD;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":f:o:h", plot_opts, NULL)) != -1) {
+		switch (c) {
+		case 'f': only = optarg; break;
+		case 'o': output = optarg; break;
+		case 'h': tt_cli_help("plot"); return CLI_EXIT_OK;
+		default: return tt_cli_opt_error("plot", c, argv);
+		}
+	}
+	if (!output || !*output || argc - optind != 1) {
+		tt_cli_err("plot: %s (see tsctrace plot --help)", !output || !*output ?
+			   "-o OUT.svg is required" : "takes one report");
+		return CLI_EXIT_BAD;
+	}
+	rep = tt_load_report(argv[optind]);
+	if (!rep)
+		return CLI_EXIT_BAD;
+	if (only && !tt_load_find(rep, only)) {
+		tt_cli_err("plot: %s has no function named %s", rep->file, only);
+		goto out_free;
+	}
+	draw(&out, rep, only);
+	if (out.failed)
+		tt_cli_err("plot: out of memory");
+	else if (tt_outfile_write(output, out.data, out.len) == 0)
+		rc = CLI_EXIT_OK;
+out_free:
+	tt_buf_free(&out);
+	tt_load_free(rep);
+	return rc;
+}

@@ -1,0 +1,173 @@
+/*
+ * cmd_report.c - `tsctrace report`: JSON reports printed as the shim's own text report.
+ *
+ * The text comes from report_text.c, the formatter the shim itself uses, fed with the struct
+ * tt_report that load.c rebuilt from the JSON, so `report --callers` of a JSON report prints
+ * what TSC_FORMAT=text would have written (up to the order options chosen here). Without
+ * --callers the per-call-site tables are left out: with TSC_CALLERS=N they can be long.
+ *
+ * With --top, the total% column is a share of the functions shown (the formatter sums what it
+ * is given); a note under the table says so.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "load.h"
+#include "outfile.h"
+#include "report_fmt.h"
+#include "table.h"
+
+enum sort_key { SORT_FILE, SORT_TOTAL, SORT_CALLS, SORT_MEDIAN, SORT_P99, SORT_NAME };
+
+static const char *const sort_names[] = { "file", "total", "calls", "median", "p99", "name" };
+
+struct order {
+	const struct tt_report_func *f;
+	size_t index;		/* position in the file: the final tie-break keeps sorts stable */
+};
+
+static const struct option report_opts[] = {
+	{ "sort", required_argument, NULL, 's' },
+	{ "top", required_argument, NULL, 'n' },
+	{ "callers", no_argument, NULL, 'c' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int cmp_u64_desc(uint64_t a, uint64_t b)
+{
+	return a == b ? 0 : a > b ? -1 : 1;
+}
+
+static int by_key(const void *pa, const void *pb, void *pkey)
+{
+	const struct order *a = pa, *b = pb;
+	enum sort_key key = *(const enum sort_key *)pkey;
+	int c = 0;
+
+	switch (key) {
+	case SORT_TOTAL: c = cmp_u64_desc(a->f->cycles.total, b->f->cycles.total); break;
+	case SORT_CALLS: c = cmp_u64_desc(a->f->calls, b->f->calls); break;
+	case SORT_MEDIAN: c = cmp_u64_desc(a->f->cycles.median, b->f->cycles.median); break;
+	case SORT_P99: c = cmp_u64_desc(a->f->cycles.p99, b->f->cycles.p99); break;
+	case SORT_NAME: c = strcmp(a->f->name, b->f->name); break;
+	case SORT_FILE: break;
+	}
+	if (c)
+		return c;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+static bool any_callers(const struct cli_report *rep)
+{
+	size_t i;
+
+	for (i = 0; i < rep->r.nfuncs; i++)
+		if (rep->funcs[i].has_callers)
+			return true;
+	return false;
+}
+
+/* One report as text into out; -1 when out of memory. */
+static int one(struct tt_buf *out, const struct cli_report *rep, enum sort_key key, size_t top,
+	       bool callers)
+{
+	size_t n = rep->r.nfuncs, shown = top < n ? top : n, i;
+	struct order *ord = calloc(n ? n : 1, sizeof(*ord));
+	struct tt_report_func *funcs = calloc(n ? n : 1, sizeof(*funcs));
+	struct tt_report r = rep->r;
+
+	if (!ord || !funcs) {
+		free(ord);
+		free(funcs);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		ord[i] = (struct order){ &rep->funcs[i], i };
+	qsort_r(ord, n, sizeof(*ord), by_key, &key);
+	for (i = 0; i < shown; i++) {
+		funcs[i] = *ord[i].f;
+		funcs[i].has_callers = funcs[i].has_callers && callers;
+	}
+	r.funcs = funcs;
+	r.nfuncs = shown;
+	tt_report_text(out, &r);
+	if (shown < n)
+		tt_buf_printf(out, "\n(%zu of %zu functions shown, by %s; total%% is of those)\n",
+			      shown, n, sort_names[key == SORT_FILE ? SORT_TOTAL : key]);
+	if (callers && !any_callers(rep))
+		tt_buf_puts(out, "\nno callers in this report (taken without TSC_CALLERS)\n");
+	free(ord);
+	free(funcs);
+	return 0;
+}
+
+static int parse_sort(const char *s, enum sort_key *key)
+{
+	size_t i;
+
+	for (i = SORT_TOTAL; i <= SORT_NAME; i++) {
+		if (strcmp(s, sort_names[i]) == 0) {
+			*key = (enum sort_key)i;
+			return 0;
+		}
+	}
+	tt_cli_err("report: --sort takes total, calls, median, p99 or name, not '%s'", s);
+	return -1;
+}
+
+int tt_cli_report(int argc, char **argv)
+{
+	struct tt_buf out = TT_BUF_INIT;
+	enum sort_key key = SORT_FILE;
+	bool callers = false;
+	struct cli_report **reps;
+	size_t top = SIZE_MAX, nfiles, i;
+	int c, rc = CLI_EXIT_BAD;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":s:n:ch", report_opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			if (parse_sort(optarg, &key) < 0)
+				return CLI_EXIT_BAD;
+			break;
+		case 'n':
+			if (!tt_cli_parse_count(optarg, &top)) {
+				tt_cli_err("report: --top takes a positive count, not '%s'", optarg);
+				return CLI_EXIT_BAD;
+			}
+			break;
+		case 'c': callers = true; break;
+		case 'h': tt_cli_help("report"); return CLI_EXIT_OK;
+		default: return tt_cli_opt_error("report", c, argv);
+		}
+	}
+	nfiles = (size_t)(argc - optind);
+	if (!nfiles) {
+		tt_cli_err("report: no report given (see tsctrace report --help)");
+		return CLI_EXIT_BAD;
+	}
+	reps = tt_load_reports(argv + optind, nfiles);
+	if (!reps)
+		return CLI_EXIT_BAD;
+	for (i = 0; i < nfiles; i++) {
+		if (nfiles > 1) {
+			tt_buf_puts(&out, i ? "\n==> " : "==> ");
+			tt_table_clean(&out, reps[i]->file);
+			tt_buf_puts(&out, " <==\n");
+		}
+		if (one(&out, reps[i], key, top, callers) < 0)
+			out.failed = true;
+	}
+	if (out.failed)
+		tt_cli_err("report: out of memory");
+	else if (tt_outfile_write(NULL, out.data, out.len) == 0)
+		rc = CLI_EXIT_OK;
+	tt_buf_free(&out);
+	tt_load_free_all(reps, nfiles);
+	return rc;
+}

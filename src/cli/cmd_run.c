@@ -1,0 +1,161 @@
+/*
+ * cmd_run.c - `tsctrace run`: set TSC_FUNCS, TSC_OUTPUT, TSC_FORMAT and LD_PRELOAD, then exec
+ * the program, which so keeps our pid, stdio and exit status.
+ *
+ * Finding the shim: $TSCTRACE_LIB; else libtsctrace.so beside the executable (a build tree:
+ * build/tsctrace next to build/libtsctrace.so); else in the library directories an install
+ * puts beside bin/: ../lib, ../lib64, ../lib/x86_64-linux-gnu. Only paths relative to the
+ * executable, so a staged DESTDIR tree or a moved prefix works, and nothing about PREFIX is
+ * compiled in: `make install PREFIX=...` never has to rebuild the command. A LIBDIR elsewhere
+ * needs TSCTRACE_LIB.
+ *
+ * Ours goes after any LD_PRELOAD already set: a sanitizer runtime must come first, and that is
+ * the order the shim is tested in (tests/prog/run.sh); its hooks are GOT patches, which do not
+ * depend on the order. LD_PRELOAD separates entries with spaces and colons, so a path holding
+ * either cannot be passed and is refused.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#define LIBNAME "libtsctrace.so"
+
+/* Where to look, relative to the executable's directory, in this order. */
+static const char *const lib_dirs[] = { "", "../lib", "../lib64", "../lib/x86_64-linux-gnu" };
+
+static const struct option run_opts[] = {
+	{ "funcs", required_argument, NULL, 'f' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The resolved path of dir/rel/LIBNAME into out when it is a readable file. */
+static bool try_lib(const char *dir, const char *rel, char *out)
+{
+	char path[PATH_MAX];
+	int n = snprintf(path, sizeof(path), "%s%s%s/" LIBNAME, dir, *rel ? "/" : "", rel);
+
+	return n > 0 && (size_t)n < sizeof(path) && access(path, R_OK) == 0 &&
+	       realpath(path, out) != NULL;
+}
+
+static int find_lib(char *out)
+{
+	const char *env = getenv("TSCTRACE_LIB");
+	char exe[PATH_MAX], *slash;
+	ssize_t n;
+	size_t i;
+
+	if (env && *env) {
+		if (access(env, R_OK) < 0 || !realpath(env, out)) {
+			tt_cli_err("run: TSCTRACE_LIB=%s: %s", env, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = '\0';
+	slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';
+	for (i = 0; slash && i < sizeof(lib_dirs) / sizeof(lib_dirs[0]); i++)
+		if (try_lib(exe, lib_dirs[i], out))
+			return 0;
+	tt_cli_err("run: cannot find " LIBNAME " in %s, nor in ../lib, ../lib64 or "
+		   "../lib/x86_64-linux-gnu beside it: set TSCTRACE_LIB", slash ? exe : "?");
+	return -1;
+}
+
+/* Whether the space- or colon-separated list has lib as one of its entries. */
+static bool listed(const char *list, const char *lib)
+{
+	size_t len = strlen(lib), n;
+
+	for (; *list; list += n + (list[n] != '\0')) {
+		n = strcspn(list, " :");
+		if (n == len && strncmp(list, lib, len) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* LD_PRELOAD with lib appended, unless it is there already. */
+static int set_preload(const char *lib)
+{
+	const char *old = getenv("LD_PRELOAD");
+	char *val = NULL;
+
+	if (strpbrk(lib, " :\t\n")) {
+		tt_cli_err("run: %s: LD_PRELOAD cannot carry a path with a space or a colon", lib);
+		return -1;
+	}
+	if (old && listed(old, lib))
+		return 0;
+	if (old && *old && asprintf(&val, "%s:%s", old, lib) < 0)
+		val = NULL;	/* asprintf leaves it undefined */
+	if ((old && *old && !val) || setenv("LD_PRELOAD", val ? val : lib, 1) < 0) {
+		tt_cli_err("run: cannot set LD_PRELOAD: %s", strerror(errno));
+		free(val);
+		return -1;
+	}
+	free(val);
+	return 0;
+}
+
+static int set_env(const char *funcs, const char *output, bool json)
+{
+	const char *cur = getenv("TSC_FUNCS");
+
+	if (!funcs && (!cur || !*cur)) {
+		tt_cli_err("run: no functions to trace: give -f NAMES (or set TSC_FUNCS)");
+		return -1;
+	}
+	if ((funcs && setenv("TSC_FUNCS", funcs, 1) < 0) ||
+	    (output && setenv("TSC_OUTPUT", output, 1) < 0) ||
+	    (json && setenv("TSC_FORMAT", "json", 1) < 0)) {
+		tt_cli_err("run: cannot set the environment: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int tt_cli_run(int argc, char **argv)
+{
+	const char *funcs = NULL, *output = NULL;
+	char lib[PATH_MAX];
+	bool json = false;
+	int c;
+
+	opterr = 0;
+	/* '+': options end at the program's name, whose own options are its business. */
+	while ((c = getopt_long(argc, argv, "+:f:o:h", run_opts, NULL)) != -1) {
+		switch (c) {
+		case 'f': funcs = optarg; break;
+		case 'o': output = optarg; break;
+		case 'j': json = true; break;
+		case 'h': tt_cli_help("run"); return CLI_EXIT_OK;
+		default: return tt_cli_opt_error("run", c, argv);
+		}
+	}
+	if (optind >= argc) {
+		tt_cli_err("run: no program given (see tsctrace run --help)");
+		return CLI_EXIT_BAD;
+	}
+	if (funcs && !*funcs) {
+		tt_cli_err("run: -f needs at least one function name");
+		return CLI_EXIT_BAD;
+	}
+	if (set_env(funcs, output, json) < 0 || find_lib(lib) < 0 || set_preload(lib) < 0)
+		return CLI_EXIT_BAD;
+	execvp(argv[optind], argv + optind);
+	tt_cli_err("run: cannot run %s: %s", argv[optind], strerror(errno));
+	return CLI_EXIT_BAD;
+}

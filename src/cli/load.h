@@ -1,0 +1,67 @@
+/*
+ * load.h - a schema-1 JSON report (CONTRACT.md section 4) read, checked and turned into the
+ * struct tt_report that the shim's own formatters take.
+ *
+ * Checking is strict, because every subcommand computes from these numbers: each field the
+ * contract lists must be there with its type; counts must add up (timed = calls - unwound -
+ * migrated - dropped); statistics must be ordered (min <= median <= p90 <= p99 <= max);
+ * histogram buckets must be [low, high, count] with low <= high, count >= 1, sorted by
+ * (low, high) without repeats. Buckets may overlap: a merged report keeps the buckets of
+ * reports with different overheads apart (see merge_func.c). A caller needs "site", "calls"
+ * and "cycles"; "frames" (default: the site alone) and the counts "timed", "unwound",
+ * "migrated", "dropped" (default: all calls timed) may be left out, as in the contract's
+ * example, but must add up when present. Unknown extra fields are allowed.
+ */
+#ifndef TT_LOAD_H
+#define TT_LOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "report_model.h"
+
+struct cli_report {
+	const char *file;		/* as named on the command line; "-" is stdin */
+	json_t *root;			/* owns every string of r */
+	struct tt_report r;		/* r.funcs points at funcs */
+	struct tt_report_func *funcs;
+	const char **argv;		/* r.argv */
+	const char **warnings;		/* r.warnings */
+	uint64_t merged_from;		/* "merged_from" of a merged report; 1 for a plain one */
+};
+
+/*
+ * Read and check the report in file ("-" for stdin). Returns NULL after one "tsctrace:" line
+ * saying what is wrong: the file cannot be read, is not JSON, has another schema, or a field
+ * is missing or wrong (named by its path).
+ */
+struct cli_report *tt_load_report(const char *file);
+
+/* Load every file; NULL (and nothing kept) if any fails. *out is an array of n reports. */
+struct cli_report **tt_load_reports(char *const *files, size_t n);
+
+void tt_load_free(struct cli_report *rep);
+void tt_load_free_all(struct cli_report **reps, size_t n);
+
+/*
+ * Check and fill one function from its JSON object (load_func.c). Returns 0, or -1 after a
+ * "tsctrace:" line, with nothing left allocated.
+ */
+int tt_load_func(const char *file, size_t index, json_t *obj, struct tt_report_func *f);
+
+/* Free what tt_load_func allocated for f (buckets, callers and their frames). */
+void tt_load_func_free(struct tt_report_func *f);
+
+/* Check and fill one statistic block of uint64 fields and a mean (load_func.c). */
+int tt_load_summary(const char *file, const char *path, json_t *obj, struct tt_summary *s);
+
+/* The function named name in rep, or NULL. */
+const struct tt_report_func *tt_load_find(const struct cli_report *rep, const char *name);
+
+/* True when the report's clock counts nanoseconds rather than TSC ticks. */
+bool tt_load_in_ns(const struct tt_report *r);
+
+#endif /* TT_LOAD_H */

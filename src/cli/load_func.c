@@ -1,0 +1,256 @@
+/*
+ * load_func.c - one entry of a report's "functions" array, checked (load.h) and filled into a
+ * struct tt_report_func, with its buckets and callers in malloc'd arrays of its own.
+ */
+#include "load.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "jget.h"
+
+/* Member paths for messages, by depth: "functions[N]", then ".histogram", "callers[N]" or
+ * ".cycles" below it, then ".buckets[N]" or ".cycles" below those. N has up to 20 digits. */
+#define PATH1 40
+#define PATH2 96
+#define PATH3 160
+
+int tt_load_summary(const char *file, const char *path, json_t *obj, struct tt_summary *s)
+{
+	struct jloc l = { file, path };
+
+	if (tt_jget_u64(&l, obj, "min", &s->min) < 0 ||
+	    tt_jget_u64(&l, obj, "median", &s->median) < 0 ||
+	    tt_jget_u64(&l, obj, "p90", &s->p90) < 0 ||
+	    tt_jget_u64(&l, obj, "p99", &s->p99) < 0 ||
+	    tt_jget_u64(&l, obj, "max", &s->max) < 0 ||
+	    tt_jget_num(&l, obj, "mean", &s->mean) < 0 ||
+	    tt_jget_u64(&l, obj, "total", &s->total) < 0)
+		return -1;
+	if (!(s->min <= s->median && s->median <= s->p90 && s->p90 <= s->p99 &&
+	      s->p99 <= s->max))
+		return tt_jbad(&l, NULL, "min <= median <= p90 <= p99 <= max does not hold");
+	return 0;
+}
+
+static int load_ns(const struct jloc *l, json_t *obj, struct tt_summary_ns *ns)
+{
+	char path[PATH2];
+	struct jloc ln = { l->file, path };
+
+	snprintf(path, sizeof(path), "%s.ns", l->path);
+	return tt_jget_num(&ln, obj, "min", &ns->min) < 0 ||
+	       tt_jget_num(&ln, obj, "median", &ns->median) < 0 ||
+	       tt_jget_num(&ln, obj, "p90", &ns->p90) < 0 ||
+	       tt_jget_num(&ln, obj, "p99", &ns->p99) < 0 ||
+	       tt_jget_num(&ln, obj, "max", &ns->max) < 0 ||
+	       tt_jget_num(&ln, obj, "mean", &ns->mean) < 0 ||
+	       tt_jget_num(&ln, obj, "total", &ns->total) < 0 ? -1 : 0;
+}
+
+/* "cycles" or "raw" of function l into s. */
+static int load_block(const struct jloc *l, json_t *obj, const char *key, struct tt_summary *s)
+{
+	char path[PATH2];
+	json_t *v;
+
+	if (tt_jget(l, obj, key, JSON_OBJECT, &v) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s.%s", l->path, key);
+	return tt_load_summary(l->file, path, v, s);
+}
+
+/* Bucket i of the array at l: [low, high, count], after prev in (low, high) order. */
+static int load_bucket(const struct jloc *l, json_t *v, const struct tt_bucket *prev,
+		       struct tt_bucket *b)
+{
+	if (!json_is_array(v) || json_array_size(v) != 3)
+		return tt_jbad(l, NULL, "expected [low, high, count]");
+	if (tt_jget_index_u64(l, v, 0, &b->low) < 0 || tt_jget_index_u64(l, v, 1, &b->high) < 0 ||
+	    tt_jget_index_u64(l, v, 2, &b->count) < 0)
+		return -1;
+	if (b->low > b->high)
+		return tt_jbad(l, NULL, "low is above high");
+	if (b->count == 0)
+		return tt_jbad(l, NULL, "an empty bucket (only non-empty ones are listed)");
+	if (prev && (b->low < prev->low || (b->low == prev->low && b->high <= prev->high)))
+		return tt_jbad(l, NULL, "buckets are not in ascending order");
+	return 0;
+}
+
+static int load_histogram(const struct jloc *l, json_t *obj, struct tt_report_func *f)
+{
+	char path[PATH2], bpath[PATH3];
+	struct jloc lh = { l->file, path }, lb = { l->file, bpath };
+	struct tt_bucket *b;
+	json_t *h, *arr, *v;
+	const char *of;
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s.histogram", l->path);
+	if (tt_jget(l, obj, "histogram", JSON_OBJECT, &h) < 0 ||
+	    tt_jget_str(&lh, h, "of", &of) < 0 || tt_jget(&lh, h, "buckets", JSON_ARRAY, &arr) < 0)
+		return -1;
+	if (strcmp(of, "cycles") != 0)
+		return tt_jbad(&lh, "of", "expected \"cycles\"");
+	f->nbuckets = json_array_size(arr);
+	b = calloc(f->nbuckets ? f->nbuckets : 1, sizeof(*b));
+	if (!b)
+		return tt_jbad(&lh, "buckets", "out of memory");
+	f->buckets = b;
+	json_array_foreach(arr, i, v) {
+		snprintf(bpath, sizeof(bpath), "%s.buckets[%zu]", path, i);
+		if (load_bucket(&lb, v, i ? &b[i - 1] : NULL, &b[i]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* A caller's "frames", or the site alone when there are none. */
+static int load_frames(const struct jloc *l, json_t *obj, struct tt_report_caller *c)
+{
+	const char **frames;
+	json_t *arr, *v;
+	size_t i;
+
+	if (tt_jget_opt(l, obj, "frames", JSON_ARRAY, &arr) < 0)
+		return -1;
+	c->nframes = arr ? json_array_size(arr) : 1;
+	frames = calloc(c->nframes ? c->nframes : 1, sizeof(*frames));
+	if (!frames)
+		return tt_jbad(l, "frames", "out of memory");
+	c->frames = frames;
+	frames[0] = c->site;
+	json_array_foreach(arr, i, v) {
+		if (!json_is_string(v))
+			return tt_jbad(l, "frames", "expected an array of strings");
+		frames[i] = json_string_value(v);
+	}
+	return 0;
+}
+
+/* A caller's counts: all four, adding up to calls, or none (then every call was timed). */
+static int load_caller_counts(const struct jloc *l, json_t *obj, struct tt_report_caller *c)
+{
+	uint64_t sum;
+
+	if (tt_jget_u64(l, obj, "calls", &c->calls) < 0)
+		return -1;
+	if (!json_object_get(obj, "timed") && !json_object_get(obj, "unwound") &&
+	    !json_object_get(obj, "migrated") && !json_object_get(obj, "dropped")) {
+		c->timed = c->calls;
+		return 0;
+	}
+	if (tt_jget_u64(l, obj, "timed", &c->timed) < 0 ||
+	    tt_jget_u64(l, obj, "unwound", &c->unwound) < 0 ||
+	    tt_jget_u64(l, obj, "migrated", &c->migrated) < 0 ||
+	    tt_jget_u64(l, obj, "dropped", &c->dropped) < 0)
+		return -1;
+	if (__builtin_add_overflow(c->timed, c->unwound, &sum) ||
+	    __builtin_add_overflow(sum, c->migrated, &sum) ||
+	    __builtin_add_overflow(sum, c->dropped, &sum) || sum != c->calls)
+		return tt_jbad(l, NULL, "timed + unwound + migrated + dropped is not calls");
+	return 0;
+}
+
+static int load_callers(const struct jloc *l, json_t *obj, struct tt_report_func *f)
+{
+	char path[PATH2], cpath[PATH3];
+	struct jloc lc = { l->file, path };
+	struct tt_report_caller *callers;
+	json_t *arr, *v, *cyc;
+	size_t i;
+
+	if (tt_jget_opt(l, obj, "callers", JSON_ARRAY, &arr) < 0)
+		return -1;
+	if (!arr)
+		return 0;
+	f->has_callers = true;
+	callers = calloc(json_array_size(arr) ? json_array_size(arr) : 1, sizeof(*callers));
+	if (!callers)
+		return tt_jbad(l, "callers", "out of memory");
+	f->callers = callers;
+	json_array_foreach(arr, i, v) {
+		snprintf(path, sizeof(path), "%s.callers[%zu]", l->path, i);
+		snprintf(cpath, sizeof(cpath), "%s.cycles", path);
+		f->ncallers = i + 1;	/* whose frames tt_load_func_free releases */
+		if (!json_is_object(v))
+			return tt_jbad(&lc, NULL, "expected an object");
+		if (tt_jget_str(&lc, v, "site", &callers[i].site) < 0 ||
+		    load_frames(&lc, v, &callers[i]) < 0 ||
+		    load_caller_counts(&lc, v, &callers[i]) < 0 ||
+		    tt_jget(&lc, v, "cycles", JSON_OBJECT, &cyc) < 0 ||
+		    tt_load_summary(l->file, cpath, cyc, &callers[i].cycles) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* calls, timed, unwound, migrated, dropped, and the identity that ties them (CONTRACT.md). */
+static int load_counts(const struct jloc *l, json_t *obj, struct tt_report_func *f)
+{
+	uint64_t sum;
+
+	if (tt_jget_u64(l, obj, "calls", &f->calls) < 0 ||
+	    tt_jget_u64(l, obj, "timed", &f->timed) < 0 ||
+	    tt_jget_u64(l, obj, "unwound", &f->unwound) < 0 ||
+	    tt_jget_u64(l, obj, "migrated", &f->migrated) < 0 ||
+	    tt_jget_u64(l, obj, "dropped", &f->dropped) < 0)
+		return -1;
+	if (__builtin_add_overflow(f->timed, f->unwound, &sum) ||
+	    __builtin_add_overflow(sum, f->migrated, &sum) ||
+	    __builtin_add_overflow(sum, f->dropped, &sum) || sum != f->calls)
+		return tt_jbad(l, NULL, "timed + unwound + migrated + dropped is not calls");
+	return 0;
+}
+
+static int load_first(const struct jloc *l, json_t *obj, struct tt_report_func *f)
+{
+	json_t *v = json_object_get(obj, "first");
+
+	f->has_first = !(v && json_is_null(v));
+	return f->has_first ? tt_jget_u64(l, obj, "first", &f->first) : 0;
+}
+
+int tt_load_func(const char *file, size_t index, json_t *obj, struct tt_report_func *f)
+{
+	char path[PATH1];
+	struct jloc l = { file, path };
+	json_t *ns;
+
+	snprintf(path, sizeof(path), "functions[%zu]", index);
+	if (!json_is_object(obj))
+		return tt_jbad(&l, NULL, "expected an object");
+	if (tt_jget_str(&l, obj, "name", &f->name) < 0 ||
+	    tt_jget_str(&l, obj, "symbol", &f->symbol) < 0 ||
+	    tt_jget_str(&l, obj, "object", &f->object) < 0 ||
+	    tt_jget_str(&l, obj, "hook", &f->hook) < 0 || load_counts(&l, obj, f) < 0 ||
+	    load_first(&l, obj, f) < 0 || load_block(&l, obj, "cycles", &f->cycles) < 0 ||
+	    load_block(&l, obj, "raw", &f->raw) < 0 ||
+	    tt_jget_opt(&l, obj, "ns", JSON_OBJECT, &ns) < 0 ||
+	    (ns && load_ns(&l, ns, &f->ns) < 0) || load_histogram(&l, obj, f) < 0 ||
+	    load_callers(&l, obj, f) < 0)
+		goto out_free;
+	f->has_ns = ns != NULL;
+	return 0;
+out_free:
+	tt_load_func_free(f);
+	return -1;
+}
+
+void tt_load_func_free(struct tt_report_func *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->ncallers; i++)
+		free((void *)f->callers[i].frames);
+	free((void *)f->callers);
+	free((void *)f->buckets);
+	f->callers = NULL;
+	f->ncallers = 0;
+	f->buckets = NULL;
+	f->nbuckets = 0;
+}

@@ -1,0 +1,175 @@
+/*
+ * merge_func.c - one function's entries in several reports made into one (see merge.h).
+ *
+ * Exact: calls, timed, unwound, migrated, dropped and every total are sums; min and max are the
+ * extremes over the reports that timed the function; the histogram is the union of the
+ * reports' buckets (buckets.c): buckets with identical [low, high] add their counts, buckets
+ * that overlap without being identical (reports that subtracted different overheads shift
+ * their edges differently) stay separate, sorted by (low, high).
+ *
+ * Recomputed: the percentiles, from the merged buckets by the shim's own rule (nearest rank
+ * ceil(p * n / 100); the value is the high edge of the bucket holding that rank, clamped to
+ * [min, max]), walking the buckets in (low, high) order. Where buckets overlap, say [1100,
+ * 1107] and [1104, 1111], the walk counts all of the first before any of the second, though
+ * some samples of the second may be smaller: a rank falling there is reported as one of the
+ * two high edges, off by at most the span of the overlapping buckets. Overlaps come from
+ * overheads that differ by tens of ticks, and exist only above 1024 ticks, where buckets are
+ * wider than one value: there the span stays within the histogram's own 1%.
+ *
+ * raw: the JSON has no raw histogram, but raw = cycles + the report's subtracted overhead, so
+ * each report's cycles buckets shifted up by its own overhead.subtracted stand for it, except
+ * that the floor at 0 put every raw value up to the overhead into cycles bucket [0, 0], which
+ * the shift reads as the overhead itself: a raw percentile that falls there may read high by
+ * up to overhead - raw min. Rare: the overhead subtracted is the calibrated minimum, so few
+ * raw samples lie below it (the raw min and max stay exact).
+ *
+ * ns: min, max and total are merged from the reports' ns blocks as above; the percentiles are
+ * the merged cycles percentiles converted at the merged header's tsc_hz (the first report's).
+ * The mean of every block is its total over the merged histogram's count.
+ */
+#include "merge.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "buckets.h"
+#include "cli.h"
+
+struct extremes {
+	bool any;		/* some report timed the function */
+	uint64_t min, max, total;
+	double nmin, nmax, ntotal;	/* the same in ns */
+};
+
+/* Add the call counts of f to out; false on overflow. */
+static bool add_counts(struct tt_report_func *out, const struct tt_report_func *f)
+{
+	return !__builtin_add_overflow(out->calls, f->calls, &out->calls) &&
+	       !__builtin_add_overflow(out->timed, f->timed, &out->timed) &&
+	       !__builtin_add_overflow(out->unwound, f->unwound, &out->unwound) &&
+	       !__builtin_add_overflow(out->migrated, f->migrated, &out->migrated) &&
+	       !__builtin_add_overflow(out->dropped, f->dropped, &out->dropped);
+}
+
+/* Fold the block s (and its ns twin, may be NULL) of a report that timed the function. */
+static bool add_extremes(struct extremes *e, const struct tt_summary *s,
+			 const struct tt_summary_ns *ns)
+{
+	if (!e->any || s->min < e->min)
+		e->min = s->min;
+	if (!e->any || s->max > e->max)
+		e->max = s->max;
+	if (ns) {
+		e->nmin = !e->any || ns->min < e->nmin ? ns->min : e->nmin;
+		e->nmax = !e->any || ns->max > e->nmax ? ns->max : e->nmax;
+		e->ntotal += ns->total;
+	}
+	e->any = true;
+	return !__builtin_add_overflow(e->total, s->total, &e->total);
+}
+
+/* min, max, total from e; percentiles and mean from the buckets b. */
+static void summarise(struct tt_summary *s, const struct extremes *e,
+		      const struct tt_bucket *b, size_t n, uint64_t count)
+{
+	s->min = e->min;
+	s->max = e->max;
+	s->total = e->total;
+	s->median = tt_buckets_percentile(b, n, 50, e->min, e->max);
+	s->p90 = tt_buckets_percentile(b, n, 90, e->min, e->max);
+	s->p99 = tt_buckets_percentile(b, n, 99, e->min, e->max);
+	s->mean = count ? (double)e->total / (double)count : 0;
+}
+
+static void to_ns(struct tt_report_func *f, const struct extremes *e, uint64_t count,
+		  uint64_t tsc_hz)
+{
+	double scale = 1e9 / (double)tsc_hz;
+
+	f->ns.min = e->nmin;
+	f->ns.max = e->nmax;
+	f->ns.total = e->ntotal;
+	f->ns.median = (double)f->cycles.median * scale;
+	f->ns.p90 = (double)f->cycles.p90 * scale;
+	f->ns.p99 = (double)f->cycles.p99 * scale;
+	f->ns.mean = count ? e->ntotal / (double)count : 0;
+}
+
+/* The union of the cycles buckets of every entry, shifted by `raw` ? its overhead : 0. */
+static int union_of(struct cli_report *const *reps, size_t n, const char *name, bool raw,
+		    struct tt_bucket **out, size_t *nout)
+{
+	struct tt_bucket_list *lists = calloc(n ? n : 1, sizeof(*lists));
+	const struct tt_report_func *f;
+	size_t i, k = 0;
+	int rc;
+
+	if (!lists)
+		return -1;
+	for (i = 0; i < n; i++) {
+		f = tt_load_find(reps[i], name);
+		if (f)
+			lists[k++] = (struct tt_bucket_list){ f->buckets, f->nbuckets,
+				raw ? reps[i]->r.overhead.subtracted : 0 };
+	}
+	rc = tt_buckets_union(lists, k, out, nout);
+	free(lists);
+	return rc;
+}
+
+int tt_merge_func(struct cli_report *const *reps, size_t n, const char *name, uint64_t tsc_hz,
+		  struct tt_report_func *out)
+{
+	struct extremes cyc = { 0 }, raw = { 0 };
+	struct tt_bucket *rawb = NULL, *b = NULL;
+	const struct tt_report_func *f;
+	size_t i, nraw, nb;
+	bool all_ns = true, ok = true;
+	uint64_t count;
+
+	*out = (struct tt_report_func){ .name = name };
+	for (i = 0; i < n; i++) {
+		f = tt_load_find(reps[i], name);
+		if (!f)
+			continue;
+		if (!out->symbol) {	/* identity: the first report's */
+			out->symbol = f->symbol;
+			out->object = f->object;
+			out->hook = f->hook;
+		}
+		if (f->has_first && !out->has_first) {
+			out->has_first = true;
+			out->first = f->first;
+		}
+		all_ns = all_ns && f->has_ns;
+		ok = ok && add_counts(out, f);
+		if (f->timed)
+			ok = ok && add_extremes(&cyc, &f->cycles, f->has_ns ? &f->ns : NULL) &&
+			     add_extremes(&raw, &f->raw, NULL);
+	}
+	if (!ok) {
+		tt_cli_err("merge: %s: a count or total passes 2^64", name);
+		return -1;
+	}
+	if (union_of(reps, n, name, false, &b, &nb) < 0 ||
+	    union_of(reps, n, name, true, &rawb, &nraw) < 0 || !tt_buckets_total(b, nb, &count)) {
+		tt_cli_err("merge: %s: out of memory, or a bucket count passes 2^64", name);
+		free(b);
+		return -1;
+	}
+	summarise(&out->cycles, &cyc, b, nb, count);
+	summarise(&out->raw, &raw, rawb, nraw, count);
+	free(rawb);
+	out->has_ns = all_ns && tsc_hz;
+	if (out->has_ns)
+		to_ns(out, &cyc, count, tsc_hz);
+	out->buckets = b;
+	out->nbuckets = nb;
+	return 0;
+}
+
+void tt_merge_func_free(struct tt_report_func *f)
+{
+	free((void *)f->buckets);
+	f->buckets = NULL;
+}

@@ -1,0 +1,20 @@
+/*
+ * plot.h - one function of a report drawn as two SVG charts side by side (plot.c): its latency
+ * histogram and its percentile curve. cmd_plot.c stacks one panel per function.
+ */
+#ifndef TT_PLOT_H
+#define TT_PLOT_H
+
+#include <stdbool.h>
+
+#include "buf.h"
+#include "report_model.h"
+
+#define TT_PLOT_WIDTH 960	/* px */
+#define TT_PLOT_PANEL 320	/* px per function with timed calls */
+#define TT_PLOT_EMPTY 40	/* px per function without */
+
+/* Draw f in the panel whose top edge is at y; in_ns: the unit is ns rather than cycles. */
+void tt_plot_function(struct tt_buf *out, double y, const struct tt_report_func *f, bool in_ns);
+
+#endif /* TT_PLOT_H */

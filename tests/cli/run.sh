@@ -1,0 +1,747 @@
+#!/bin/sh
+# run.sh BUILD_DIR [TEST...] - tests of the tsctrace command (BUILD_DIR/tsctrace), with the
+# shim BUILD_DIR/libtsctrace.so for `run` and for real reports.
+#
+# Each test appends one line `PASS cli/<name>`, `FAIL cli/<name>: <why>` or `SKIP cli/<name>:
+# <why>` to $RESULTS (default /dev/null) and prints one line; the run ends with "N passed,
+# N failed" and fails when anything failed. TEST names (shell globs) select a subset.
+#
+#   golden tests   report, diff, export of the hand-written reports in data/, compared byte for
+#                  byte with expected/ (UPDATE=1 rewrites expected/: review the diff!)
+#   references     merge against hand-computed data/merge-ab.expected.json and against
+#                  merge-ref.jq (jq) on real reports; diff's p-values against a Python
+#                  Mann-Whitney U on the expanded samples
+#   bad input      every subcommand: exit status 2, one "tsctrace: " line on stderr, nothing
+#                  on stdout, no output file or temporary file left
+#
+# Optional tools: python3 (p-values, XML parsing; else xmllint), promtool (Debian prometheus),
+# groff (man page lint), rsvg-convert. A test whose tool is missing is a SKIP with a note;
+# PY= or PROMTOOL= (set empty) pretends that one is missing.
+# KEEP=1 keeps the scratch directory (always kept when a test failed).
+
+# shellcheck disable=SC2016	# programs for sh -c, jq and awk are single-quoted on purpose
+if [ -z "${BASH_VERSION:-}" ]; then
+	exec bash "$0" "$@"
+fi
+set -u
+
+B=$(cd "${1:?usage: run.sh BUILD_DIR [TEST...]}" && pwd) || exit 1
+shift
+ONLY=("$@")
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/../.." && pwd)
+DATA=$HERE/data
+EXP=$HERE/expected
+T=$B/tsctrace
+LIB=$(readlink -f "$B/libtsctrace.so")
+RESULTS=${RESULTS:-/dev/null}
+UPDATE=${UPDATE:-0}
+SANITIZE=${SANITIZE:-}
+# Optional tools; setting one empty (PROMTOOL= run.sh ...) tests the skip path.
+PY=${PY-$(command -v python3 2>/dev/null)}
+PROMTOOL=${PROMTOOL-$(command -v promtool 2>/dev/null)}
+
+unset LD_PRELOAD TSCTRACE_LIB
+for v in $(compgen -e); do
+	case $v in TSC_*) unset "$v" ;; esac
+done
+# A shim built with ASan needs the ASan runtime loaded first (as tests/prog/run.sh does).
+ASAN_RT=""
+case ",$SANITIZE," in
+*,address,*) ASAN_RT=$(${CC:-gcc} -print-file-name=libasan.so) ;;
+esac
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/tsctrace-cli.XXXXXX") || exit 1
+NPASS=0
+NFAIL=0
+NSKIP=0
+
+# ---- helpers --------------------------------------------------------------------------------
+
+selected() {
+	local g
+	[ ${#ONLY[@]} -eq 0 ] && return 0
+	for g in "${ONLY[@]}"; do
+		# shellcheck disable=SC2053
+		[[ $1 == $g ]] && return 0
+	done
+	return 1
+}
+
+pass() {
+	echo "PASS cli/$1" >>"$RESULTS"
+	echo "  cli     $1: ok"
+	NPASS=$((NPASS + 1))
+}
+
+fail() {
+	echo "FAIL cli/$1: $2" >>"$RESULTS"
+	echo "  cli     $1: FAILED: $2"
+	NFAIL=$((NFAIL + 1))
+}
+
+skip() {
+	echo "SKIP cli/$1: $2" >>"$RESULTS"
+	echo "  cli     $1: skipped: $2"
+	NSKIP=$((NSKIP + 1))
+}
+
+# verdict NAME WHY: pass when WHY is empty.
+verdict() {
+	if [ -z "$2" ]; then pass "$1"; else fail "$1" "$2"; fi
+}
+
+# tsc ARGS...: run the command from data/ (so file names in outputs are stable); stdout in
+# $WORK/out, stderr in $WORK/err, status in $RC.
+tsc() {
+	(cd "$DATA" && "$T" "$@") >"$WORK/out" 2>"$WORK/err"
+	RC=$?
+}
+
+# golden NAME EXPECTED ARGS...: tsctrace ARGS succeeds silently and prints expected/EXPECTED.
+golden() {
+	local name=$1 exp=$EXP/$2 why=""
+	shift 2
+	selected "$name" || return 0
+	tsc "$@"
+	[ "$UPDATE" = 1 ] && [ $RC -eq 0 ] && cp "$WORK/out" "$exp"
+	if [ $RC -ne 0 ]; then
+		why="exit status $RC: $(head -c 300 "$WORK/err")"
+	elif [ -s "$WORK/err" ]; then
+		why="unexpected stderr: $(head -c 300 "$WORK/err")"
+	elif ! cmp -s "$WORK/out" "$exp"; then
+		diff -u "$exp" "$WORK/out" >"$WORK/${name//\//-}.diff" 2>&1
+		why="output differs from expected/$2 (see ${name//\//-}.diff in the scratch dir)"
+	fi
+	verdict "$name" "$why"
+}
+
+# bad NAME MESSAGE ARGS...: tsctrace ARGS fails with status 2, prints nothing on stdout and
+# exactly one line on stderr: "tsctrace: " and containing MESSAGE. Any -o target lies in
+# $WORK/outdir, which must stay empty (no output, no temporary file).
+bad() {
+	local name=$1 msg=$2 why=""
+	shift 2
+	selected "$name" || return 0
+	rm -rf "$WORK/outdir"
+	mkdir -p "$WORK/outdir"
+	tsc "$@"
+	if [ $RC -ne 2 ]; then
+		why="exit status $RC, not 2"
+	elif [ -s "$WORK/out" ]; then
+		why="wrote to stdout: $(head -c 200 "$WORK/out")"
+	elif [ "$(wc -l <"$WORK/err")" -ne 1 ]; then
+		why="stderr is not one line: $(head -c 300 "$WORK/err")"
+	elif ! grep -q '^tsctrace: ' "$WORK/err"; then
+		why="stderr lacks the tsctrace: prefix: $(cat "$WORK/err")"
+	elif ! grep -qF -- "$msg" "$WORK/err"; then
+		why="stderr does not say '$msg': $(cat "$WORK/err")"
+	elif [ -n "$(find "$WORK/outdir" -mindepth 1)" ]; then
+		why="left files behind: $(find "$WORK/outdir" -mindepth 1 | tr '\n' ' ')"
+	fi
+	verdict "$name" "$why"
+}
+
+# The part of a report that merge-ref.jq computes, functions by name.
+PROJECT='{merged_from, threads, functions: (.functions | map({name, calls, timed, unwound,
+	migrated, dropped, cycles: (.cycles | del(.mean)), raw: (.raw | del(.mean)),
+	buckets: .histogram.buckets}) | sort_by(.name))}'
+
+# same_json A B: the two JSON documents are equal (key order aside).
+same_json() {
+	[ "$(jq -S . "$1")" = "$(jq -S . "$2")" ]
+}
+
+# json_diff A B: the first lines of their difference, on one line.
+json_diff() {
+	diff <(jq -S . "$1") <(jq -S . "$2") | head -6 | tr '\n' ' '
+}
+
+# xml_ok FILE: FILE parses as XML with an <svg> root (python3, else xmllint); 2 if neither.
+xml_ok() {
+	if [ -n "$PY" ]; then
+		"$PY" -c 'import sys, xml.dom.minidom as m
+d = m.parse(sys.argv[1]); sys.exit(0 if d.documentElement.tagName == "svg" else 1)' "$1" \
+			2>"$WORK/xml.err"
+	elif command -v xmllint >/dev/null 2>&1; then
+		xmllint --noout "$1" 2>"$WORK/xml.err"
+	else
+		return 2
+	fi
+}
+
+# traced ARGS...: `tsctrace run ARGS` with the sanitizer runtime preloaded when needed (and
+# no leak check: LeakSanitizer would judge the traced program, not us).
+traced() {
+	if [ -n "$ASAN_RT" ]; then
+		LD_PRELOAD=$ASAN_RT ASAN_OPTIONS=detect_leaks=0 "$T" run "$@"
+	else
+		"$T" run "$@"
+	fi
+}
+
+# ---- fixtures made at run time ------------------------------------------------------------
+
+make_fixtures() {
+	local d=$WORK/in
+	mkdir -p "$d"
+	printf 'hello\n' >"$d/notjson.txt"
+	: >"$d/empty.json"
+	printf '[1, 2]\n' >"$d/array.json"
+	jq '.schema = 2' "$DATA/basic.json" >"$d/schema2.json"
+	jq 'del(.schema)' "$DATA/basic.json" >"$d/noschema.json"
+	head -c 300 "$DATA/basic.json" >"$d/truncated.json"
+	jq 'del(.functions[1].cycles.p99)' "$DATA/basic.json" >"$d/nop99.json"
+	jq '.functions[1].timed = 996' "$DATA/basic.json" >"$d/timed.json"
+	jq '.functions[1].histogram.buckets |= reverse' "$DATA/basic.json" >"$d/order.json"
+	jq '.functions[1].histogram.buckets[0][2] = 0' "$DATA/basic.json" >"$d/empty-bucket.json"
+	jq '.functions[0].name = 7' "$DATA/basic.json" >"$d/name-type.json"
+	jq '.functions[1].cycles.median = 99' "$DATA/basic.json" >"$d/unordered.json"
+	jq '.clock.source = "sundial"' "$DATA/basic.json" >"$d/clock.json"
+	sed 's/"pid": 4242,/"pid": 4242, "pid": 1,/' "$DATA/basic.json" >"$d/dupkey.json"
+	# As the shim writes them (frames, all counts), and as the contract's example (fewer).
+	jq '.functions[1].callers = [
+		{"site": "main+0x4c (app)", "frames": ["main+0x4c (app)"], "calls": 600,
+		 "timed": 598, "unwound": 0, "migrated": 1, "dropped": 1,
+		 "cycles": {"min": 12, "median": 13, "p90": 14, "p99": 41, "max": 3900,
+			    "mean": 30.1, "total": 18000}},
+		{"site": "parse_line+0x1a (app)", "calls": 400,
+		 "cycles": {"min": 12, "median": 13, "p90": 14, "p99": 20, "max": 41,
+			    "mean": 38.2, "total": 15266}}]' \
+		"$DATA/basic.json" >"$d/callers.json"
+	jq '.functions[1].callers[0].timed = 1' "$d/callers.json" >"$d/caller-counts.json"
+	jq '.functions[1].callers[1] |= del(.cycles)' "$d/callers.json" >"$d/caller-cycles.json"
+	jq '.functions[2].name = "strlen"' "$DATA/basic.json" >"$d/dupname.json"
+}
+
+# ---- report -------------------------------------------------------------------------------
+
+t_report() {
+	golden report/basic report-basic.txt report basic.json
+	golden report/sort-name-top report-name-top2.txt report --sort name --top 2 basic.json
+	golden report/sort-calls report-calls.txt report -s calls basic.json
+	golden report/monotonic report-mono.txt report mono.json
+	golden report/two-files report-two.txt report basic.json mono.json
+	golden report/escaping report-odd.txt report odd.json
+	golden report/callers report-callers.txt report --callers "$WORK/in/callers.json"
+	golden report/callers-hidden report-basic.txt report "$WORK/in/callers.json"
+	golden report/no-callers report-no-callers.txt report --callers --top 1 mono.json
+
+	local why=""
+	if selected report/stdin; then
+		(cd "$DATA" && "$T" report - <basic.json) >"$WORK/out" 2>"$WORK/err"
+		cmp -s "$WORK/out" "$EXP/report-basic.txt" || why="report - differs from report FILE"
+		verdict report/stdin "$why"
+	fi
+	# Nothing a terminal would obey may come through from the report's strings.
+	if selected report/no-control-chars; then
+		why=""
+		tsc report --callers odd.json
+		LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]' "$WORK/out" &&
+			why="control characters in the output"
+		verdict report/no-control-chars "$why"
+	fi
+}
+
+# ---- diff ---------------------------------------------------------------------------------
+
+t_diff() {
+	local why
+	golden diff/golden diff-base-new.txt diff base.json new.json
+	golden diff/same diff-same.txt diff base.json base.json
+	bad diff/units "not comparable" diff basic.json mono.json
+	bad diff/one-file "takes two reports" diff basic.json
+
+	selected diff/p-reference || return 0
+	if [ -z "$PY" ]; then
+		skip diff/p-reference "python3 is not installed"
+		return 0
+	fi
+	tsc diff base.json new.json
+	# The p column of each function with a test, against a textbook U test on the samples.
+	awk '/^[a-z]/ && $11 ~ /^[0-9<]/ { print $1, $11 }' "$WORK/out" >"$WORK/p.tool"
+	"$PY" - "$DATA/base.json" "$DATA/new.json" >"$WORK/p.ref" <<'PY'
+import json, math, sys
+
+def samples(f):
+    return [lo for lo, hi, c in f["histogram"]["buckets"] for _ in range(c)]
+
+def p_value(x, y):
+    allv = sorted(x + y)
+    rank, i = {}, 0
+    ties = 0
+    while i < len(allv):
+        j = i
+        while j < len(allv) and allv[j] == allv[i]:
+            j += 1
+        rank[allv[i]] = (i + 1 + j) / 2
+        ties += (j - i) ** 3 - (j - i)
+        i = j
+    n1, n2, n = len(x), len(y), len(allv)
+    u = sum(rank[v] for v in y) - n2 * (n2 + 1) / 2
+    var = n1 * n2 / 12 * ((n + 1) - ties / (n * (n - 1)))
+    if var <= 0:
+        return 1.0
+    z = max(abs(u - n1 * n2 / 2) - 0.5, 0) / math.sqrt(var)
+    return math.erfc(z / math.sqrt(2))
+
+base, new = (json.load(open(f)) for f in sys.argv[1:3])
+newf = {f["name"]: f for f in new["functions"]}
+for f in base["functions"]:
+    g = newf.get(f["name"])
+    if not g or f["timed"] < 20 or g["timed"] < 20:
+        continue
+    p = p_value(samples(f), samples(g))
+    print(f["name"], "%.3f" % p if p >= 0.001 else "%.1e" % p)
+PY
+	if [ "$(sort "$WORK/p.tool")" = "$(sort "$WORK/p.ref")" ] && [ -s "$WORK/p.ref" ]; then
+		pass diff/p-reference
+	else
+		why="p-values differ: $(sort "$WORK/p.tool" | tr '\n' ' ')"
+		fail diff/p-reference "$why vs $(sort "$WORK/p.ref" | tr '\n' ' ')"
+	fi
+}
+
+# ---- merge --------------------------------------------------------------------------------
+
+t_merge() {
+	local why o=$WORK/merge
+	mkdir -p "$o"
+
+	if selected merge/known-example; then
+		why=""
+		tsc merge -o "$o/ab.json" merge-a.json merge-b.json
+		if [ $RC -ne 0 ] || [ -s "$WORK/err" ]; then
+			why="status $RC: $(cat "$WORK/err")"
+		elif ! same_json "$o/ab.json" "$DATA/merge-ab.expected.json"; then
+			why="differs from data/merge-ab.expected.json: $(json_diff \
+				"$DATA/merge-ab.expected.json" "$o/ab.json")"
+		fi
+		verdict merge/known-example "$why"
+	fi
+
+	# Reports that subtracted different overheads: buckets overlap and stay apart.
+	if selected merge/overlapping-buckets; then
+		why=""
+		tsc merge -o "$o/ac.json" merge-a.json merge-c.json
+		jq -s -f "$HERE/merge-ref.jq" "$DATA/merge-a.json" "$DATA/merge-c.json" >"$o/ac.ref"
+		jq "$PROJECT" "$o/ac.json" >"$o/ac.proj" 2>/dev/null
+		if [ $RC -ne 0 ]; then
+			why="status $RC: $(cat "$WORK/err")"
+		elif ! same_json "$o/ac.proj" "$o/ac.ref"; then
+			why="differs from merge-ref.jq"
+		elif [ "$(jq -c '.functions[] | select(.name == "g")
+				| [.histogram.buckets, .cycles.median, .raw.median]' "$o/ac.json")" \
+			!= '[[[1100,1107,4],[1104,1111,2]],1107,1127]' ]; then
+			why="g: $(jq -c '.functions[] | select(.name == "g")' "$o/ac.json")"
+		elif ! jq -e '.warnings | any(test("different overheads"))' "$o/ac.json" >/dev/null; then
+			why="no warning about the different overheads"
+		fi
+		verdict merge/overlapping-buckets "$why"
+	fi
+
+	# One report merged alone gives back its own numbers.
+	if selected merge/identity; then
+		why=""
+		tsc merge -o "$o/one.json" basic.json
+		jq 'del(.merged_from)' "$o/one.json" >"$o/one.cmp"
+		same_json "$o/one.cmp" "$DATA/basic.json" ||
+			why="merge of one report changed it: $(json_diff "$DATA/basic.json" "$o/one.cmp")"
+		verdict merge/identity "$why"
+	fi
+
+	# A merged report is a valid report: it reads back, and merges again.
+	if selected merge/again; then
+		why=""
+		tsc merge -o "$o/abc1.json" merge-a.json merge-b.json merge-c.json
+		tsc merge -o "$o/ab2.json" merge-a.json merge-b.json
+		tsc merge -o "$o/abc2.json" "$o/ab2.json" merge-c.json
+		if [ $RC -ne 0 ]; then
+			why="merging a merged report failed: $(cat "$WORK/err")"
+		elif [ "$(jq .merged_from "$o/abc2.json")" != 3 ]; then
+			why="merged_from is $(jq .merged_from "$o/abc2.json"), not 3"
+		elif [ "$(jq -S .functions "$o/abc1.json")" != "$(jq -S .functions "$o/abc2.json")" ]; then
+			why="merge(merge(a, b), c) != merge(a, b, c)"
+		else
+			tsc report "$o/abc2.json"
+			[ $RC -eq 0 ] || why="report cannot read a merged report: $(cat "$WORK/err")"
+		fi
+		verdict merge/again "$why"
+	fi
+
+	bad merge/units "not mergeable" merge -o "$WORK/outdir/m.json" basic.json mono.json
+	bad merge/no-output "-o OUT is required" merge basic.json
+	bad merge/bad-dir "cannot write" merge -o "$WORK/outdir/no/such/dir/m.json" basic.json
+
+	# Bad input leaves an existing output file as it was.
+	if selected merge/keeps-old-output; then
+		why=""
+		printf 'old\n' >"$o/keep.json"
+		tsc merge -o "$o/keep.json" basic.json "$WORK/in/notjson.txt"
+		[ $RC -eq 2 ] || why="status $RC"
+		[ "$(cat "$o/keep.json")" = old ] || why="the existing output was replaced"
+		[ -z "$(find "$o" -name '.keep.json.*')" ] || why="temporary file left"
+		verdict merge/keeps-old-output "$why"
+	fi
+}
+
+# Real reports from the shim (three runs of sort), then merge against merge-ref.jq.
+t_real() {
+	local why="" r=$WORK/real i
+	selected merge/reference-real || selected run/trace-sort || selected export/promtool-real ||
+		return 0
+	mkdir -p "$r"
+	seq 1 20000 | awk '{ print ($1 * 7919) % 20011 }' >"$r/in.txt"
+	sort "$r/in.txt" >"$r/expected.txt"
+	for i in 1 2 3; do
+		(cd "$r" && traced -f strlen,memcmp,malloc,free -o "$r/rep.$i.json" --json \
+			-- sort in.txt) >"$r/out.$i" 2>"$r/err.$i"
+		echo $? >"$r/rc.$i"
+	done
+	if selected run/trace-sort; then
+		for i in 1 2 3; do
+			[ "$(cat "$r/rc.$i")" = 0 ] || why="run $i: status $(cat "$r/rc.$i")"
+			cmp -s "$r/out.$i" "$r/expected.txt" || why="run $i: stdout differs from untraced sort"
+			jq -e '.functions | map(.name) | index("memcmp") != null' "$r/rep.$i.json" \
+				>/dev/null 2>&1 || why="run $i: no report with memcmp"
+		done
+		verdict run/trace-sort "$why"
+	fi
+	if selected merge/reference-real; then
+		why=""
+		tsc merge -o "$r/merged.json" "$r"/rep.*.json
+		if [ $RC -ne 0 ]; then
+			why="merge failed: $(cat "$WORK/err")"
+		else
+			jq "$PROJECT" "$r/merged.json" >"$r/merged.proj"
+			jq -s -f "$HERE/merge-ref.jq" "$r"/rep.*.json >"$r/merged.ref"
+			same_json "$r/merged.proj" "$r/merged.ref" ||
+				why="differs from merge-ref.jq: $(json_diff "$r/merged.ref" "$r/merged.proj")"
+			# means: total over the merged histogram's count, one decimal
+			jq -e '.functions | all(((.histogram.buckets | map(.[2]) | add) // 0) as $n
+				| if $n == 0 then .cycles.mean == 0
+				  else ((.cycles.mean - .cycles.total / $n) | fabs) <= 0.05 end)' \
+				"$r/merged.json" >/dev/null || why="${why:+$why; }a mean is not total / count"
+		fi
+		verdict merge/reference-real "$why"
+	fi
+	if selected export/promtool-real; then
+		if [ -z "$PROMTOOL" ]; then
+			skip export/promtool-real "promtool is not installed (apt-get install prometheus)"
+		else
+			why=""
+			tsc export --openmetrics "$r"/rep.*.json
+			"$PROMTOOL" check metrics <"$WORK/out" >"$WORK/promtool.out" 2>&1 ||
+				why="promtool: $(head -c 300 "$WORK/promtool.out")"
+			verdict export/promtool-real "$why"
+		fi
+	fi
+}
+
+# ---- plot ---------------------------------------------------------------------------------
+
+t_plot() {
+	local why o=$WORK/plot rc
+	mkdir -p "$o"
+	if selected plot/xml; then
+		why=""
+		tsc plot -o "$o/basic.svg" basic.json
+		xml_ok "$o/basic.svg"
+		rc=$?
+		if [ $RC -ne 0 ]; then
+			why="status $RC: $(cat "$WORK/err")"
+		elif [ $rc -eq 2 ]; then
+			skip plot/xml "neither python3 nor xmllint is installed"
+			why=skip
+		elif [ $rc -ne 0 ]; then
+			why="not well-formed XML: $(head -c 300 "$WORK/xml.err")"
+		elif [ "$(grep -c '<polyline' "$o/basic.svg")" != 2 ]; then
+			why="expected 2 percentile curves (2 functions with timed calls)"
+		elif [ "$(grep -c '<rect' "$o/basic.svg")" != $((1 + 3 + 6)) ]; then
+			why="expected a background and 9 histogram bars"
+		fi
+		[ "$why" = skip ] || verdict plot/xml "$why"
+	fi
+	if selected plot/one-function; then
+		why=""
+		tsc plot -f strlen -o "$o/strlen.svg" basic.json
+		[ $RC -eq 0 ] || why="status $RC: $(cat "$WORK/err")"
+		[ "$(grep -c '<polyline' "$o/strlen.svg")" = 1 ] || why="not exactly one chart"
+		grep -q 'compress_block' "$o/strlen.svg" && why="plots other functions too"
+		verdict plot/one-function "$why"
+	fi
+	if selected plot/escaping; then
+		why=""
+		tsc plot -o "$o/odd.svg" odd.json
+		xml_ok "$o/odd.svg"
+		rc=$?
+		[ $RC -eq 0 ] || why="status $RC: $(cat "$WORK/err")"
+		[ $rc -eq 1 ] && why="odd names break the XML: $(head -c 300 "$WORK/xml.err")"
+		[ $rc -eq 2 ] && why="" && skip plot/escaping "neither python3 nor xmllint is installed"
+		[ $rc -eq 2 ] || verdict plot/escaping "$why"
+	fi
+	if selected plot/monotonic; then
+		why=""
+		tsc plot -o "$o/mono.svg" mono.json
+		[ $RC -eq 0 ] || why="status $RC: $(cat "$WORK/err")"
+		grep -q 'ns (log scale)' "$o/mono.svg" || why="the axes do not say ns"
+		verdict plot/monotonic "$why"
+	fi
+	if selected plot/renders; then
+		if ! command -v rsvg-convert >/dev/null 2>&1; then
+			skip plot/renders "rsvg-convert is not installed (librsvg2-bin)"
+		else
+			rsvg-convert -o "$o/basic.png" "$o/basic.svg" 2>"$WORK/rsvg.err"
+			verdict plot/renders "$([ -s "$o/basic.png" ] || cat "$WORK/rsvg.err")"
+		fi
+	fi
+	bad plot/unknown-function "has no function named nosuch" \
+		plot -f nosuch -o "$WORK/outdir/x.svg" basic.json
+	bad plot/no-output "-o OUT.svg is required" plot basic.json
+	bad plot/two-files "takes one report" plot -o "$WORK/outdir/x.svg" basic.json mono.json
+}
+
+# ---- export -------------------------------------------------------------------------------
+
+t_export() {
+	local why
+	golden export/golden export-basic-mono.txt export --openmetrics basic.json mono.json
+	bad export/same-pid "their series would be the same" export --openmetrics basic.json basic.json
+	bad export/no-format "--openmetrics" export basic.json
+
+	# Cumulative counts never fall, +Inf equals _count, in every series.
+	if selected export/cumulative; then
+		tsc export --openmetrics basic.json mono.json odd.json base.json
+		why=$(awk '
+			/_bucket\{/ {
+				key = $0; sub(/,le="[^"]*"\} [0-9]+$/, "", key); sub(/_bucket/, "", key)
+				if (key in last && $NF < last[key]) print "falls: " $0
+				last[key] = $NF
+				if ($0 ~ /le="\+Inf"/) inf[key] = $NF
+			}
+			/_count\{/ { key = $0; sub(/\} [0-9]+$/, "", key); sub(/_count/, "", key)
+				if (inf[key] != $NF) print "+Inf != _count: " $0 }
+			END { if (!NR) print "no output" }' "$WORK/out" | head -3)
+		tail -n 1 "$WORK/out" | grep -qx '# EOF' || why="${why}does not end with # EOF"
+		verdict export/cumulative "$why"
+	fi
+	if selected export/promtool; then
+		if [ -z "$PROMTOOL" ]; then
+			skip export/promtool "promtool is not installed (apt-get install prometheus)"
+		else
+			why=""
+			tsc export --openmetrics basic.json mono.json odd.json new.json merge-a.json
+			"$PROMTOOL" check metrics <"$WORK/out" >"$WORK/promtool.out" 2>&1 ||
+				why="promtool: $(head -c 300 "$WORK/promtool.out")"
+			verdict export/promtool "$why"
+		fi
+	fi
+	if selected export/to-file; then
+		why=""
+		tsc export --openmetrics -o "$WORK/export.txt" basic.json mono.json
+		[ $RC -eq 0 ] && [ ! -s "$WORK/out" ] || why="status $RC or output on stdout"
+		cmp -s "$WORK/export.txt" "$EXP/export-basic-mono.txt" || why="file differs from stdout"
+		verdict export/to-file "$why"
+	fi
+}
+
+# ---- bad input, every subcommand ----------------------------------------------------------
+
+t_errors() {
+	local in=$WORK/in o=$WORK/outdir cmd
+	local -A pre=(
+		[report]="report"
+		[diff]="diff basic.json"
+		[merge]="merge -o $o/m.json"
+		[plot]="plot -o $o/p.svg"
+		[export]="export --openmetrics -o $o/e.txt"
+	)
+	for cmd in report diff merge plot export; do
+		# shellcheck disable=SC2086	# pre[] holds words on purpose
+		bad "errors/$cmd-missing-file" "cannot open $in/nosuch.json: No such file" \
+			${pre[$cmd]} "$in/nosuch.json"
+		# shellcheck disable=SC2086
+		bad "errors/$cmd-not-json" "notjson.txt: not a JSON report" ${pre[$cmd]} "$in/notjson.txt"
+		# shellcheck disable=SC2086
+		bad "errors/$cmd-schema" "report schema 2 is not supported" ${pre[$cmd]} "$in/schema2.json"
+		# shellcheck disable=SC2086
+		bad "errors/$cmd-option" "unknown option '--bogus'" ${pre[$cmd]} --bogus basic.json
+		# shellcheck disable=SC2086
+		bad "errors/$cmd-short-option" "unknown option '-Z'" ${pre[$cmd]} -Z basic.json
+	done
+	bad errors/directory "cannot read $in: Is a directory" report "$in"
+	bad errors/empty-file "empty.json: not a JSON report" report "$in/empty.json"
+	bad errors/array "the top level is not an object" report "$in/array.json"
+	bad errors/no-schema "no \"schema\" member" report "$in/noschema.json"
+	bad errors/truncated "truncated.json: not a JSON report" report "$in/truncated.json"
+	bad errors/missing-field "functions[1].cycles.p99: missing" report "$in/nop99.json"
+	bad errors/counts "functions[1]: timed + unwound + migrated + dropped is not calls" \
+		report "$in/timed.json"
+	bad errors/bucket-order "functions[1].histogram.buckets[1]: buckets are not in ascending order" \
+		report "$in/order.json"
+	bad errors/empty-bucket "buckets[0]: an empty bucket" report "$in/empty-bucket.json"
+	bad errors/type "functions[0].name: expected a string" report "$in/name-type.json"
+	bad errors/unordered-stats "functions[1].cycles: min <= median" report "$in/unordered.json"
+	bad errors/clock-source "clock.source: expected \"tsc\" or \"monotonic\"" report "$in/clock.json"
+	bad errors/duplicate-key "duplicate object key" report "$in/dupkey.json"
+	bad errors/caller-counts "functions[1].callers[0]: timed + unwound" \
+		report "$in/caller-counts.json"
+	bad errors/caller-cycles "functions[1].callers[1].cycles: missing" \
+		report "$in/caller-cycles.json"
+	bad errors/duplicate-name "functions[2].name: listed twice" report "$in/dupname.json"
+	bad errors/report-no-file "no report given" report
+	bad errors/report-sort "--sort takes total, calls, median, p99 or name, not 'size'" \
+		report --sort size basic.json
+	bad errors/report-top "--top takes a positive count, not '0'" report --top 0 basic.json
+	bad errors/report-top-missing "option '--top' needs a value" report basic.json --top
+	bad errors/merge-merge-missing-o-value "option '-o' needs a value" merge basic.json -o
+	bad errors/no-command "no command given"
+	bad errors/unknown-command "unknown command 'frobnicate'" frobnicate
+	# The first bad file is named even when a good one comes after.
+	bad errors/second-file "cannot open nosuch.json" report basic.json nosuch.json mono.json
+}
+
+# ---- run ----------------------------------------------------------------------------------
+
+t_run() {
+	local why
+	if selected run/exit-status; then
+		why=""
+		traced -f strlen -o "$WORK/x.%p.txt" -- sh -c 'exit 7' >/dev/null 2>&1
+		[ $? -eq 7 ] || why="the program's exit status was not passed through"
+		verdict run/exit-status "$why"
+	fi
+	if selected run/env-funcs; then
+		why=""
+		(cd "$WORK" && TSC_FUNCS=strlen traced --json -o "$WORK/env.json" -- sh -c 'echo hi') \
+			>"$WORK/out" 2>"$WORK/err"
+		[ "$(cat "$WORK/out")" = hi ] || why="stdout: $(cat "$WORK/out")"
+		jq -e '.schema == 1' "$WORK/env.json" >/dev/null 2>&1 || why="no JSON report from TSC_FUNCS"
+		verdict run/env-funcs "$why"
+	fi
+	if selected run/preload-kept; then
+		why=""
+		local other=/lib/x86_64-linux-gnu/libm.so.6 got
+		got=$(LD_PRELOAD="${ASAN_RT:+$ASAN_RT:}$other" "$T" run -f strlen -o "$WORK/r.%p.txt" \
+			-- sh -c 'printf %s "$LD_PRELOAD"' 2>/dev/null)
+		[ "$got" = "${ASAN_RT:+$ASAN_RT:}$other:$(readlink -f "$LIB")" ] ||
+			why="LD_PRELOAD became '$got'"
+		got=$(LD_PRELOAD="${ASAN_RT:+$ASAN_RT:}$LIB" "$T" run -f strlen -o "$WORK/r.%p.txt" \
+			-- sh -c 'printf %s "$LD_PRELOAD"' 2>/dev/null)
+		[ "$got" = "${ASAN_RT:+$ASAN_RT:}$LIB" ] || why="$why; the shim was added twice: '$got'"
+		verdict run/preload-kept "$why"
+	fi
+	if selected run/tsctrace-lib; then
+		why=""
+		cp "$LIB" "$WORK/libcopy.so"
+		got=$(LD_PRELOAD=$ASAN_RT TSCTRACE_LIB=$WORK/libcopy.so "$T" run -f strlen \
+			-o "$WORK/r.%p.txt" \
+			-- sh -c 'printf %s "$LD_PRELOAD"' 2>/dev/null)
+		case $got in *"$WORK/libcopy.so") ;; *) why="TSCTRACE_LIB ignored: '$got'" ;; esac
+		verdict run/tsctrace-lib "$why"
+	fi
+	bad run/no-program "no program given" run -f strlen
+	bad run/no-funcs "no functions to trace" run -- true
+	bad run/empty-funcs "-f needs at least one function name" run -f "" true
+	bad run/option "unknown option '--bogus'" run --bogus true
+	bad run/missing-value "option '-f' needs a value" run -f
+	bad run/exec "cannot run /nonexistent/prog: No such file or directory" \
+		run -f strlen -- /nonexistent/prog
+	if selected run/bad-lib; then
+		TSCTRACE_LIB=/nonexistent/libtsctrace.so bad run/bad-lib \
+			"TSCTRACE_LIB=/nonexistent/libtsctrace.so: No such file" run -f strlen true
+	fi
+}
+
+# ---- help, man pages, install -------------------------------------------------------------
+
+t_help() {
+	local cmd why
+	for cmd in run report diff merge plot export; do
+		selected "help/$cmd" || continue
+		tsc "$cmd" --help
+		why=""
+		[ $RC -eq 0 ] || why="status $RC"
+		head -n 1 "$WORK/out" | grep -q "^usage: tsctrace $cmd" || why="no usage line"
+		[ -s "$WORK/err" ] && why="stderr: $(cat "$WORK/err")"
+		verdict "help/$cmd" "$why"
+	done
+	if selected help/top; then
+		why=""
+		tsc --help
+		grep -q '^usage: tsctrace COMMAND' "$WORK/out" || why="--help"
+		tsc help merge
+		grep -q '^usage: tsctrace merge' "$WORK/out" || why="help merge"
+		tsc --version
+		grep -qx 'tsctrace [0-9.]*' "$WORK/out" || why="--version: $(cat "$WORK/out")"
+		verdict help/top "$why"
+	fi
+	if selected man/lint; then
+		if ! command -v groff >/dev/null 2>&1; then
+			skip man/lint "groff is not installed"
+		else
+			why=""
+			for m in "$TOP/docs/man/tsctrace.1" "$TOP/docs/man/libtsctrace.7"; do
+				LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$m" >"$WORK/groff.out" 2>&1
+				[ -s "$WORK/groff.out" ] && why="$why$(basename "$m"): $(head -c 200 "$WORK/groff.out") "
+			done
+			verdict man/lint "$why"
+		fi
+	fi
+	# make install into a scratch DESTDIR, with LIBDIR at PREFIX/lib and at a Debian-style
+	# multiarch directory: command and man pages installed, `run` finding the staged shim,
+	# and uninstall leaving nothing.
+	if selected install/layout; then
+		local d=$WORK/destdir pfx=/opt/tsctrace-cli f libdir
+		why=""
+		for libdir in lib lib/x86_64-linux-gnu; do
+			[ -n "$why" ] && break
+			rm -rf "$d"
+			(unset MAKEFLAGS MAKELEVEL MFLAGS
+			 make -s -C "$TOP" install SANITIZE= DESTDIR="$d" PREFIX=$pfx \
+				LIBDIR=$pfx/$libdir >"$WORK/install.log" 2>&1) ||
+				why="make install failed: $(tail -3 "$WORK/install.log")"
+			for f in bin/tsctrace share/man/man1/tsctrace.1 share/man/man7/libtsctrace.7 \
+				"$libdir/libtsctrace.so"; do
+				[ -z "$why" ] && [ ! -f "$d$pfx/$f" ] && why="$pfx/$f not installed"
+			done
+			if [ -z "$why" ]; then
+				got=$(cd "$WORK" && "$d$pfx/bin/tsctrace" run -f strlen \
+					-o "$WORK/r.%p.txt" -- sh -c 'printf %s "$LD_PRELOAD"' 2>/dev/null)
+				[ "$got" = "$d$pfx/$libdir/libtsctrace.so" ] ||
+					why="installed run preloads '$got', not $d$pfx/$libdir/libtsctrace.so"
+			fi
+			(unset MAKEFLAGS MAKELEVEL MFLAGS
+			 make -s -C "$TOP" uninstall SANITIZE= DESTDIR="$d" PREFIX=$pfx \
+				LIBDIR=$pfx/$libdir >/dev/null 2>&1)
+			[ -z "$why" ] && [ -n "$(find "$d$pfx" -type f 2>/dev/null)" ] &&
+				why="uninstall left files: $(find "$d$pfx" -type f | head -3 | tr '\n' ' ')"
+		done
+		verdict install/layout "$why"
+	fi
+}
+
+# ---- main ---------------------------------------------------------------------------------
+
+if [ ! -x "$T" ]; then
+	fail build "$T was not built"
+	exit 1
+fi
+make_fixtures
+t_report
+t_diff
+t_merge
+t_real
+t_plot
+t_export
+t_errors
+t_run
+t_help
+
+echo "  cli     $NPASS passed, $NFAIL failed${NSKIP:+, $NSKIP skipped}"
+if [ $NFAIL -eq 0 ] && [ "${KEEP:-0}" != 1 ]; then
+	rm -rf "$WORK"
+else
+	echo "  cli     scratch directory kept: $WORK"
+fi
+[ $NFAIL -eq 0 ]
