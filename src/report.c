@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
+#include "basename.h"
 #include "buf.h"
 #include "callers.h"
 #include "callers_report.h"
@@ -149,13 +150,6 @@ static void sort_funcs(struct tt_report_func *f, size_t n)
 	}
 }
 
-static const char *base_name(const char *path)
-{
-	const char *b = strrchr(path, '/');
-
-	return b ? b + 1 : path;
-}
-
 /* Write buf to path through a temporary file; 0 or -errno. */
 static long write_file(const char *path, const struct tt_buf *b, int64_t pid)
 {
@@ -246,7 +240,7 @@ static int output(const struct tt_run *run, const struct tt_buf *b)
 		tt_sys_write_all(2, b->data, b->len);
 		return 0;
 	}
-	if (tt_report_path_expand(tmpl, run->pid, base_name(run->exe),
+	if (tt_report_path_expand(tmpl, run->pid, tt_base_name(run->exe),
 				  run->clock.start_real_ns / 1000000000u, name, sizeof(name)) < 0) {
 		tt_warn("TSC_OUTPUT=%s is too long once expanded: report on stderr", tmpl);
 		tt_sys_write_all(2, b->data, b->len);

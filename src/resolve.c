@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "basename.h"
 #include "elfdyn.h"
 #include "funcs.h"
 #include "log.h"
@@ -114,13 +115,6 @@ static int find_cb(struct tt_elf *o, void *arg)
 	return 1;
 }
 
-static const char *base_name(const char *path)
-{
-	const char *b = strrchr(path, '/');
-
-	return b ? b + 1 : path;
-}
-
 /*
  * Add the function found in f; returns 0, or -1 after a line saying why not. from_glob: we
  * are inside dl_iterate_phdr, where dladdr would take the loader's other lock (out of order
@@ -141,7 +135,7 @@ static int add_found(struct find *f, bool from_glob)
 		snprintf(symbol, sizeof(symbol), "%s", info.dli_sname);
 	else if (ELF64_ST_TYPE(f->sym->st_info) == STT_GNU_IFUNC)
 		snprintf(symbol, sizeof(symbol), "%s (ifunc choice at %s+0x%zx)", f->name,
-			 base_name(object), (size_t)((uintptr_t)addr - f->obj.base));
+			 tt_base_name(object), (size_t)((uintptr_t)addr - f->obj.base));
 	fn = tt_funcs_add(f->name, addr, symbol, object, f->obj.base,
 			  tt_elf_def_version(&f->obj, f->symidx), &alias);
 	if (!fn) {

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "basename.h"
 #include "symbolize.h"
 
 static struct {
@@ -25,13 +26,6 @@ static struct {
 	const unsigned char *map;
 	size_t size;
 } file;
-
-static const char *base_name(const char *path)
-{
-	const char *b = strrchr(path, '/');
-
-	return b ? b + 1 : path;
-}
 
 static bool load(const char *path)
 {
@@ -121,14 +115,14 @@ void tt_symbolize(uint64_t addr, char *out, size_t size)
 		name = symtab_find(vaddr, &start);
 		if (name) {
 			snprintf(out, size, "%s+0x%llx (%s)", name,
-				 (unsigned long long)(vaddr - start), base_name(object));
+				 (unsigned long long)(vaddr - start), tt_base_name(object));
 			return;
 		}
 	}
 	if (info.dli_sname && info.dli_saddr)
 		snprintf(out, size, "%s+0x%llx (%s)", info.dli_sname,
-			 (unsigned long long)(addr - (uint64_t)info.dli_saddr), base_name(object));
+			 (unsigned long long)(addr - (uint64_t)info.dli_saddr), tt_base_name(object));
 	else
-		snprintf(out, size, "%s+0x%llx", base_name(object),
+		snprintf(out, size, "%s+0x%llx", tt_base_name(object),
 			 (unsigned long long)(addr - (uint64_t)info.dli_fbase));
 }

@@ -15,7 +15,7 @@
  * Exported and noipa: every call from another object goes through its PLT/GOT, the path the
  * shim hooks, and the compiler cannot fold or clone the bodies.
  */
-#include <cpuid.h>
+#include "tp_tsc.h"
 #include <stdint.h>
 
 #define EXPORT __attribute__((visibility("default"), noipa))
@@ -29,34 +29,7 @@ static int spin_rdtscp;
 
 __attribute__((constructor)) static void spin_init(void)
 {
-	unsigned int a, b, c, d;
-
-	if (__get_cpuid(0x80000001, &a, &b, &c, &d))
-		spin_rdtscp = (d >> 27) & 1;
-}
-
-static inline __attribute__((always_inline)) uint64_t rd_lfence_rdtsc(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ volatile("lfence\n\trdtsc" : "=a"(lo), "=d"(hi) : : "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
-
-static inline __attribute__((always_inline)) uint64_t rd_rdtscp_lfence(void)
-{
-	uint32_t lo, hi, aux;
-
-	__asm__ volatile("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi), "=c"(aux) : : "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
-
-static inline __attribute__((always_inline)) uint64_t rd_fenced(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ volatile("lfence\n\trdtsc\n\tlfence" : "=a"(lo), "=d"(hi) : : "memory");
-	return ((uint64_t)hi << 32) | lo;
+	spin_rdtscp = tp_rdtscp_announced();
 }
 
 /* Returns once at least n ticks have passed since its first read. */

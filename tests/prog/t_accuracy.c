@@ -25,7 +25,7 @@
 #define _GNU_SOURCE
 #include "tp.h"
 
-#include <cpuid.h>
+#include "tp_tsc.h"
 #include <sched.h>
 #include <string.h>
 
@@ -48,40 +48,6 @@ static fn_t volatile p_spin_1k, p_spin_10k, p_spin_100k, p_spin_empty;
 
 static uint64_t s_empty[N_EMPTY], s_1k[N_1K], s_10k[N_10K], s_100k[N_100K], s_bracket[N_MAX];
 static int rdtscp_ok;
-
-static int has_rdtscp(void)
-{
-	unsigned int a, b, c, d;
-
-	if (!__get_cpuid(0x80000001, &a, &b, &c, &d))
-		return 0;
-	return (d >> 27) & 1;
-}
-
-static inline __attribute__((always_inline)) uint64_t rd_lfence_rdtsc(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ volatile("lfence\n\trdtsc" : "=a"(lo), "=d"(hi) : : "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
-
-/* Only ever executed when rdtscp_ok. */
-static inline __attribute__((always_inline)) uint64_t rd_rdtscp_lfence(void)
-{
-	uint32_t lo, hi, aux;
-
-	__asm__ volatile("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi), "=c"(aux) : : "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
-
-static inline __attribute__((always_inline)) uint64_t rd_fenced(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ volatile("lfence\n\trdtsc\n\tlfence" : "=a"(lo), "=d"(hi) : : "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
 
 static inline uint64_t delta(uint64_t t0, uint64_t t1)
 {
@@ -169,7 +135,7 @@ int main(int argc, char **argv)
 	FILE *side = tp_side_open(argc, argv, 1);
 	uint64_t over, over_bracket, m;
 
-	rdtscp_ok = has_rdtscp();
+	rdtscp_ok = tp_rdtscp_announced();
 	pin_here();
 	p_spin_1k = spin_1k;
 	p_spin_10k = spin_10k;
