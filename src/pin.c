@@ -138,3 +138,26 @@ uint64_t tt_pin_count(void)
 {
 	return __atomic_load_n(&pinned_threads, __ATOMIC_RELAXED);
 }
+
+bool tt_pin_own_mask(void *mask, size_t bytes)
+{
+	struct tt_thread *t = tt_tls.thread;
+	unsigned char *out = mask;
+	const unsigned char *own;
+	size_t i;
+
+	if (!t || !t->pinned)
+		return false;
+	own = (const unsigned char *)t->own_mask;
+	for (i = 0; i < bytes; i++)
+		out[i] = i < sizeof(t->own_mask) ? own[i] : 0;
+	return true;
+}
+
+void tt_pin_forget(void)
+{
+	struct tt_thread *t = tt_tls.thread;
+
+	if (t)
+		t->pinned = 0;
+}

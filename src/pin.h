@@ -7,6 +7,7 @@
 #define TT_PIN_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "config.h"
@@ -32,6 +33,16 @@ void tt_pin_reapply(bool released);
 /* In a fork child: original mask back for good; the child pins again at its next first
  * traced call of a function, like any thread. */
 void tt_pin_after_fork_child(void);
+
+/*
+ * The calling thread's own mask while we keep it pinned (for sched_getaffinity and
+ * pthread_getaffinity_np, so that a program sizing itself by its CPUs sees what it would
+ * without us): copies up to bytes into mask and returns true; false when not pinned.
+ */
+bool tt_pin_own_mask(void *mask, size_t bytes);
+
+/* The program set the calling thread's affinity itself: its choice stands, ours is gone. */
+void tt_pin_forget(void);
 
 /* Threads pinned so far. */
 uint64_t tt_pin_count(void);

@@ -817,6 +817,10 @@ pin_workers_single() {
 			fail_because "worker $i pinned to CPU $a, expected $want" || return 1
 		[ "$(side "t${i}_cpu")" = "$a" ] ||
 			fail_because "worker $i pinned to CPU $a but runs on $(side "t${i}_cpu")" || return 1
+		# The pin stays invisible: sched_getaffinity shows the mask from before it.
+		[ "$(side "t${i}_seen")" = "$orig" ] ||
+			fail_because "worker $i: sched_getaffinity shows $(side "t${i}_seen") while pinned, not its own $orig" ||
+			return 1
 	done
 }
 

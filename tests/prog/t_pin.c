@@ -27,7 +27,7 @@ static pthread_barrier_t start, done;
 
 struct slot {
 	long id, sum;
-	char before[TP_CPU_LIST_MAX], after[TP_CPU_LIST_MAX];
+	char before[TP_CPU_LIST_MAX], after[TP_CPU_LIST_MAX], seen[TP_CPU_LIST_MAX];
 	int cpu;
 };
 
@@ -44,6 +44,8 @@ static void *worker(void *arg)
 		s->sum += sw_add(i, s->id);
 	tp_cpu_get(&set);
 	tp_cpu_list(&set, s->after);
+	tp_cpu_seen(&set);
+	tp_cpu_list(&set, s->seen);
 	s->cpu = sched_getcpu();
 	pthread_barrier_wait(&done);
 	return NULL;
@@ -92,8 +94,8 @@ int main(int argc, char **argv)
 		pthread_join(th[i], NULL);
 	for (i = 0; i < n; i++) {
 		sum += s[i].sum;
-		fprintf(side, "t%d_before %s\nt%d_after %s\nt%d_cpu %d\n", i, s[i].before, i,
-			s[i].after, i, s[i].cpu);
+		fprintf(side, "t%d_before %s\nt%d_after %s\nt%d_seen %s\nt%d_cpu %d\n", i,
+			s[i].before, i, s[i].after, i, s[i].seen, i, s[i].cpu);
 	}
 	tp_cpu_get(&set);
 	fprintf(side, "idle_after %s\nmain_after %s\n", s[n].after, tp_cpu_list(&set, list));

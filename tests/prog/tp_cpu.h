@@ -14,11 +14,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #define TP_CPU_LIST_MAX 8192
 
-/* The calling thread's affinity mask, or exit 2. */
+/*
+ * The calling thread's affinity mask as the kernel enforces it, or exit 2. Read with the
+ * raw system call: the shim's sched_getaffinity shows a pinned thread its own mask from
+ * before the pin (so that programs sizing themselves by their CPUs are not misled), and
+ * these tests check what is really in force.
+ */
 static inline void tp_cpu_get(cpu_set_t *set)
+{
+	CPU_ZERO(set);
+	if (syscall(SYS_sched_getaffinity, 0, sizeof(*set), set) < 0) {
+		perror("sched_getaffinity");
+		exit(2);
+	}
+}
+
+/* The calling thread's affinity mask as libc's sched_getaffinity reports it. */
+static inline void tp_cpu_seen(cpu_set_t *set)
 {
 	CPU_ZERO(set);
 	if (sched_getaffinity(0, sizeof(*set), set) != 0) {
