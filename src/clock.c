@@ -55,16 +55,20 @@ static bool cpuinfo_has_flags(const char *a, const char *b)
 	return found;
 }
 
-static void brand(char out[64])
+/*
+ * Under a hypervisor every cpuid exits to it (~6 us here), so each leaf is asked once and
+ * __cpuid is used after the maximum leaf is known (__get_cpuid asks for it again each time).
+ */
+static void brand(char out[64], unsigned int max_ext)
 {
-	unsigned int r[12], i, max = __get_cpuid_max(0x80000000, NULL);
+	unsigned int r[12], i;
 	char *p;
 
 	out[0] = 0;
-	if (max < 0x80000004)
+	if (max_ext < 0x80000004)
 		return;
 	for (i = 0; i < 3; i++)
-		__get_cpuid(0x80000002 + i, &r[4 * i], &r[4 * i + 1], &r[4 * i + 2], &r[4 * i + 3]);
+		__cpuid(0x80000002 + i, r[4 * i], r[4 * i + 1], r[4 * i + 2], r[4 * i + 3]);
 	memcpy(out, r, 48);
 	out[48] = 0;
 	for (p = out; *p == ' '; p++)
@@ -85,23 +89,33 @@ static void pair(uint64_t *tsc, uint64_t *ns)
 
 void tt_clock_probe(struct tt_clock *c)
 {
-	unsigned int a, b, cx, d, max_ext = __get_cpuid_max(0x80000000, NULL);
+	unsigned int a, b, cx, d, max = __get_cpuid_max(0, NULL);
+	unsigned int max_ext = __get_cpuid_max(0x80000000, NULL);
 	int mode = 0;
 
 	memset(c, 0, sizeof(*c));
 	c->readable = prctl(PR_GET_TSC, &mode, 0, 0, 0) != 0 || mode != PR_TSC_SIGSEGV;
-	if (__get_cpuid(1, &a, &b, &cx, &d))
+	if (max >= 1) {
+		__cpuid(1, a, b, cx, d);
 		c->hypervisor = (cx >> 31) & 1;
-	if (max_ext >= 0x80000001 && __get_cpuid(0x80000001, &a, &b, &cx, &d))
+	}
+	if (max_ext >= 0x80000001) {
+		__cpuid(0x80000001, a, b, cx, d);
 		c->rdtscp = (d >> 27) & 1;
-	if (max_ext >= 0x80000007 && __get_cpuid(0x80000007, &a, &b, &cx, &d))
+	}
+	if (max_ext >= 0x80000007) {
+		__cpuid(0x80000007, a, b, cx, d);
 		c->invariant = (d >> 8) & 1;
+	}
 	if (!c->invariant)
 		c->invariant = cpuinfo_has_flags(" constant_tsc", " nonstop_tsc");
-	brand(c->cpu);
+	brand(c->cpu, max_ext);
 	/* Leaf 15H: TSC = crystal (ECX Hz) * EBX / EAX; often incomplete (0) in VMs. */
-	if (__get_cpuid_max(0, NULL) >= 0x15 && __get_cpuid(0x15, &a, &b, &cx, &d) && a && b && cx)
-		c->cpuid_hz = (uint64_t)cx * b / a;
+	if (max >= 0x15) {
+		__cpuid(0x15, a, b, cx, d);
+		if (a && b && cx)
+			c->cpuid_hz = (uint64_t)cx * b / a;
+	}
 	c->start_real_ns = tt_clock_ns(CLOCK_REALTIME);
 	c->start_wall_ns = tt_clock_ns(CLOCK_MONOTONIC);
 	if (c->readable)
@@ -254,7 +268,7 @@ uint64_t tt_clock_granularity(const struct tt_clock *c, uint64_t seen)
 	volatile unsigned int sink = 0;
 	unsigned int i, k;
 
-	for (i = 0; i < 2000 && c->variant != TT_VAR_MONO; i++) {
+	for (i = 0; i < 500 && c->variant != TT_VAR_MONO; i++) {
 		uint64_t a = tt_clock_tsc(), b;
 
 		for (k = 0; k < i % 37; k++)
