@@ -1,25 +1,30 @@
 /*
  * percall.c - what it costs to time one call of a tiny library function.
  *
- *	percall plain [N]	N calls of bench_fn, nothing else (run it preloaded with
- *				TSC_FUNCS=bench_fn to measure tsctrace, or bare for the floor)
- *	percall reference [N]	the same N calls, each bracketed by hand with the instructions
- *				tsctrace's default serialization mode uses, and its sample put
- *				into a tt_hist: the cost of timing a call when nothing has to be
- *				generic (no trampoline, no shadow stack, no table look-up)
+ *	percall plain [N [MODE [THREADS]]]	N calls of bench_fn, nothing else (run it preloaded
+ *						with TSC_FUNCS=bench_fn to measure tsctrace, under
+ *						a peer tool, or bare for the floor)
+ *	percall reference [N [MODE [THREADS]]]	the same N calls, each bracketed by hand with the
+ *						instructions of TSC_SERIALIZE=MODE (bench/tsc.h)
+ *						and its sample put into a tt_hist: the cost of
+ *						timing a call when nothing has to be generic (no
+ *						trampoline, no shadow stack, no table look-up)
  *
- * N defaults to 2,000,000. The whole loop is timed with the TSC (lfence; rdtsc; lfence on both
- * sides) and with CLOCK_MONOTONIC; one line of key=value pairs goes to stdout for bench/run.sh.
+ * N defaults to 2,000,000; MODE (rdtscp, lfence, mfence, cpuid, none, or `default`) to
+ * tsctrace's default: rdtscp where CPUID 80000001H:EDX[27] announces it, else lfence. A
+ * reference in rdtscp mode on a CPU that does not announce rdtscp prints `skipped=...` and
+ * exits 3 without executing the instruction. MODE is ignored by `plain`.
  *
- * The reference bracket follows CONTRACT.md section 5: with rdtscp announced by CPUID
- * 0x80000001 EDX[27], start `lfence; rdtsc`, end `rdtscp; lfence`; without it (AMD EPYC VMs
- * here), `lfence; rdtsc; lfence` at both ends, and rdtscp is never executed.
+ * Without THREADS the loop runs in the main thread, pinned to the CPU it starts on. With
+ * THREADS (>= 1) that many threads run the loop at once, thread i pinned to the i-th CPU of
+ * the process's affinity mask (wrapping), released together by a barrier: the per-call cost
+ * printed is the mean over the threads, each timing its own loop (thread_ticks= lists them).
  *
- * The thread pins itself to the CPU it starts on, in every mode: tsctrace pins a thread at its
- * first traced call (TSC_PIN=first), so this keeps the three runs on equal terms.
+ * The whole loop is timed with the TSC (lfence; rdtsc; lfence on both sides) and with
+ * CLOCK_MONOTONIC; one line of key=value pairs goes to stdout for bench/run.sh.
  */
 #define _GNU_SOURCE
-#include <cpuid.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,42 +35,11 @@
 #include "hist.h"
 
 #include "benchfn.h"
+#include "hist_median.h"
+#include "tsc.h"
 
 #define DEFAULT_CALLS 2000000L
-
-static int has_rdtscp(void)
-{
-	unsigned int a, b, c, d;
-
-	if (!__get_cpuid(0x80000001, &a, &b, &c, &d))
-		return 0;
-	return (d >> 27) & 1;
-}
-
-/* Loop bracket: fenced on both sides so the loop's own work stays between the two reads. */
-static inline uint64_t tsc_fenced(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ volatile("lfence\n\trdtsc\n\tlfence" : "=a"(lo), "=d"(hi) : : "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
-
-static inline uint64_t tsc_start_lfence(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ volatile("lfence\n\trdtsc" : "=a"(lo), "=d"(hi) : : "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
-
-static inline uint64_t tsc_end_rdtscp(void)
-{
-	uint32_t lo, hi, aux;
-
-	__asm__ volatile("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi), "=c"(aux) : : "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
+#define MAX_THREADS 64
 
 static uint64_t now_ns(void)
 {
@@ -90,89 +64,125 @@ static int loop_plain(long n, int x)
 	return x;
 }
 
-/* Reference with rdtscp: only ever called when CPUID announces it. */
-static int loop_ref_rdtscp(long n, int x, struct tt_hist *h)
-{
-	uint64_t t0, t1;
-	long i;
-
-	for (i = 0; i < n; i++) {
-		t0 = tsc_start_lfence();
-		x = bench_fn(x);
-		t1 = tsc_end_rdtscp();
-		tt_hist_record(h, delta(t0, t1));
+/* One loop per mode: the read sequences are inline, as a purpose-written timer would have them. */
+#define REF_LOOP(name, start, end)                                                      \
+	static int name(long n, int x, struct tt_hist *h)                               \
+	{                                                                               \
+		uint64_t t0, t1;                                                        \
+		long i;                                                                 \
+                                                                                        \
+		for (i = 0; i < n; i++) {                                               \
+			t0 = start();                                                   \
+			x = bench_fn(x);                                                \
+			t1 = end();                                                     \
+			tt_hist_record(h, delta(t0, t1));                               \
+		}                                                                       \
+		return x;                                                               \
 	}
-	return x;
-}
 
-static int loop_ref_lfence(long n, int x, struct tt_hist *h)
+REF_LOOP(loop_ref_rdtscp, tsc_lfence_rdtsc, tsc_rdtscp_lfence)	/* only when CPUID has it */
+REF_LOOP(loop_ref_lfence, tsc_lfenced, tsc_lfenced)
+REF_LOOP(loop_ref_mfence, tsc_mfenced, tsc_mfenced)
+REF_LOOP(loop_ref_cpuid, tsc_cpuid_rdtsc, tsc_rdtscp_cpuid)		/* only when CPUID has rdtscp */
+REF_LOOP(loop_ref_cpuid_nordtscp, tsc_cpuid_rdtsc, tsc_cpuid_rdtsc)
+REF_LOOP(loop_ref_none, tsc_bare, tsc_bare)
+
+static int pin_to(int cpu)
 {
-	uint64_t t0, t1;
-	long i;
+	cpu_set_t set;
 
-	for (i = 0; i < n; i++) {
-		t0 = tsc_fenced();
-		x = bench_fn(x);
-		t1 = tsc_fenced();
-		tt_hist_record(h, delta(t0, t1));
-	}
-	return x;
-}
-
-/* Lowest value of bucket i (the value itself in the exact range). Mirrors tt_hist_index. */
-static uint64_t bucket_low(uint32_t i)
-{
-	uint32_t k, e;
-
-	if (i < TT_HIST_LINEAR)
-		return i;
-	k = i - TT_HIST_LINEAR;
-	e = k / TT_HIST_SUB + TT_HIST_LINEAR_BITS;
-	return ((uint64_t)1 << e) + ((uint64_t)(k % TT_HIST_SUB) << (e - TT_HIST_SUB_BITS));
-}
-
-/* The sample of nearest rank ceil(count / 2): exact below 1024 ticks, a bucket's low edge above. */
-static uint64_t hist_median(const struct tt_hist *h)
-{
-	uint64_t rank = (h->count + 1) / 2, seen = 0;
-	uint32_t i;
-
-	for (i = 0; i < TT_HIST_BUCKETS; i++) {
-		seen += h->counts[i];
-		if (seen >= rank && h->counts[i])
-			return bucket_low(i);
+	if (cpu < 0)
+		return -1;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) < 0) {
+		perror("percall: sched_setaffinity");
+		return -1;
 	}
 	return 0;
 }
 
-static void pin_here(void)
-{
-	cpu_set_t set;
-	int cpu = sched_getcpu();
+struct job {
+	int reference;
+	enum bench_mode mode;
+	int rdtscp;
+	long n;
+	int cpu;			/* pin here first; -1: where it runs */
+	pthread_barrier_t *start;
+	struct tt_hist *h;
+	uint64_t ticks, ns;
+	int x;
+};
 
-	if (cpu < 0)
-		return;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set) < 0)
-		perror("percall: sched_setaffinity");
+static void run_job(struct job *j)
+{
+	uint64_t t0, t1, ns0, ns1;
+	int x = 0;
+
+	pin_to(j->cpu >= 0 ? j->cpu : sched_getcpu());
+	if (j->reference) {
+		j->h = calloc(1, sizeof(*j->h));
+		if (!j->h) {
+			perror("percall: calloc");
+			exit(1);
+		}
+		j->h->min = UINT64_MAX;
+	}
+	if (j->start)
+		pthread_barrier_wait(j->start);
+
+	ns0 = now_ns();
+	t0 = tsc_lfenced();
+	if (!j->reference)
+		x = loop_plain(j->n, 0);
+	else
+		switch (j->mode) {
+		case BM_RDTSCP:
+			x = loop_ref_rdtscp(j->n, 0, j->h);
+			break;
+		case BM_LFENCE:
+			x = loop_ref_lfence(j->n, 0, j->h);
+			break;
+		case BM_MFENCE:
+			x = loop_ref_mfence(j->n, 0, j->h);
+			break;
+		case BM_CPUID:
+			x = j->rdtscp ? loop_ref_cpuid(j->n, 0, j->h)
+				      : loop_ref_cpuid_nordtscp(j->n, 0, j->h);
+			break;
+		default:
+			x = loop_ref_none(j->n, 0, j->h);
+			break;
+		}
+	t1 = tsc_lfenced();
+	ns1 = now_ns();
+	j->ticks = t1 - t0;
+	j->ns = ns1 - ns0;
+	j->x = x;
+}
+
+static void *thread_main(void *arg)
+{
+	run_job(arg);
+	return NULL;
 }
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: percall plain|reference [calls]\n");
+	fprintf(stderr, "usage: percall plain|reference [calls [rdtscp|lfence|mfence|cpuid|none|"
+			"default [threads]]]\n");
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
 	long n = DEFAULT_CALLS;
-	int reference, rdtscp = has_rdtscp();
-	struct tt_hist *h = NULL;
-	uint64_t t0, t1, ns0, ns1;
-	volatile int sink;
+	int reference, rdtscp = bench_has_rdtscp(), threads = 0, i, mode;
+	struct job jobs[MAX_THREADS];
+	double sum_ticks = 0, sum_ns = 0;
+	uint64_t samples = 0, smin = UINT64_MAX;
 
-	if (argc < 2 || argc > 3)
+	if (argc < 2 || argc > 5)
 		return usage();
 	if (!strcmp(argv[1], "plain"))
 		reference = 0;
@@ -180,50 +190,103 @@ int main(int argc, char **argv)
 		reference = 1;
 	else
 		return usage();
-	if (argc == 3) {
+	if (argc >= 3) {
 		char *end;
 
 		n = strtol(argv[2], &end, 10);
 		if (*end || n <= 0)
 			return usage();
 	}
-	pin_here();
-	if (reference) {
-		h = calloc(1, sizeof(*h));
-		if (!h) {
-			perror("percall: calloc");
-			return 1;
-		}
-		h->min = UINT64_MAX;
+	mode = bench_default_mode();
+	if (argc >= 4 && strcmp(argv[3], "default")) {
+		mode = bench_mode_parse(argv[3]);
+		if (mode < 0)
+			return usage();
+	}
+	if (argc >= 5) {
+		threads = atoi(argv[4]);
+		if (threads < 1 || threads > MAX_THREADS)
+			return usage();
+	}
+	if (reference && mode == BM_RDTSCP && !rdtscp) {
+		printf("mode=reference serialize=rdtscp skipped=rdtscp_not_announced_by_cpuid\n");
+		return 3;
 	}
 
-	ns0 = now_ns();
-	t0 = tsc_fenced();
-	if (!reference)
-		sink = loop_plain(n, 0);
-	else if (rdtscp)
-		sink = loop_ref_rdtscp(n, 0, h);
-	else
-		sink = loop_ref_lfence(n, 0, h);
-	t1 = tsc_fenced();
-	ns1 = now_ns();
-	(void)sink;
+	memset(jobs, 0, sizeof(jobs));
+	if (!threads) {
+		jobs[0] = (struct job){ .reference = reference, .mode = mode, .rdtscp = rdtscp,
+					.n = n, .cpu = -1 };
+		run_job(&jobs[0]);
+	} else {
+		pthread_t tid[MAX_THREADS];
+		pthread_barrier_t start;
+		cpu_set_t allowed;
+		int cpus[CPU_SETSIZE], ncpu = 0, c;
 
-	printf("mode=%s serialize=%s calls=%ld ticks=%llu ns=%llu per_call_ticks=%.2f "
-	       "per_call_ns=%.2f",
-	       argv[1], rdtscp ? "rdtscp" : "lfence", n, (unsigned long long)(t1 - t0),
-	       (unsigned long long)(ns1 - ns0), (double)(t1 - t0) / (double)n,
-	       (double)(ns1 - ns0) / (double)n);
-	if (reference) {
-		if (h->count != (uint64_t)n) {
-			printf("\npercall: reference recorded %llu samples, expected %ld\n",
-			       (unsigned long long)h->count, n);
+		if (sched_getaffinity(0, sizeof(allowed), &allowed) < 0) {
+			perror("percall: sched_getaffinity");
 			return 1;
 		}
-		printf(" sample_min=%llu sample_median=%llu", (unsigned long long)h->min,
-		       (unsigned long long)hist_median(h));
+		for (c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &allowed))
+				cpus[ncpu++] = c;
+		pthread_barrier_init(&start, NULL, (unsigned int)threads);
+		for (i = 0; i < threads; i++) {
+			jobs[i] = (struct job){ .reference = reference, .mode = mode,
+						.rdtscp = rdtscp, .n = n,
+						.cpu = ncpu ? cpus[i % ncpu] : -1, .start = &start };
+			if (pthread_create(&tid[i], NULL, thread_main, &jobs[i])) {
+				fprintf(stderr, "percall: pthread_create failed\n");
+				return 1;
+			}
+		}
+		for (i = 0; i < threads; i++)
+			pthread_join(tid[i], NULL);
+		pthread_barrier_destroy(&start);
+	}
+
+	for (i = 0; i < (threads ? threads : 1); i++) {
+		if (jobs[i].x != (int)n) {
+			fprintf(stderr, "percall: thread %d computed %d, expected %ld\n", i, jobs[i].x,
+				n);
+			return 1;
+		}
+		sum_ticks += (double)jobs[i].ticks / (double)n;
+		sum_ns += (double)jobs[i].ns / (double)n;
+	}
+	i = threads ? threads : 1;
+	printf("mode=%s serialize=%s calls=%ld threads=%d ticks=%llu ns=%llu per_call_ticks=%.2f "
+	       "per_call_ns=%.2f",
+	       argv[1], bench_mode_name(mode), n, i, (unsigned long long)jobs[0].ticks,
+	       (unsigned long long)jobs[0].ns, sum_ticks / i, sum_ns / i);
+	if (threads) {
+		int k;
+
+		printf(" thread_ticks=");
+		for (k = 0; k < threads; k++)
+			printf("%s%.2f", k ? "," : "", (double)jobs[k].ticks / (double)n);
+	}
+	if (reference) {
+		struct tt_hist *all = jobs[0].h;
+		int k;
+
+		for (k = 0; k < i; k++) {
+			samples += jobs[k].h->count;
+			if (jobs[k].h->min < smin)
+				smin = jobs[k].h->min;
+		}
+		if (samples != (uint64_t)n * (uint64_t)i) {
+			printf("\npercall: reference recorded %llu samples, expected %llu\n",
+			       (unsigned long long)samples, (unsigned long long)n * (uint64_t)i);
+			return 1;
+		}
+		/* The median of the first thread's samples: all threads run the same loop. */
+		printf(" sample_min=%llu sample_median=%llu", (unsigned long long)smin,
+		       (unsigned long long)bench_hist_median(all));
+		for (k = 0; k < i; k++)
+			free(jobs[k].h);
 	}
 	printf("\n");
-	free(h);
 	return 0;
 }
