@@ -94,7 +94,7 @@ $(B)/%.o: src/%.S | $(B)
 $(LIB): $(SHIM_OBJS) src/libtsctrace.map
 	@echo "  LD      $@"
 	$(Q)$(CC) -shared $(SAN_FLAGS) -o $@ $(SHIM_OBJS) -Wl,-z,now -Wl,-z,noexecstack \
-		-Wl,--version-script=src/libtsctrace.map -Wl,-soname,libtsctrace.so -lunwind -ldl -lpthread
+		-Wl,--version-script=src/libtsctrace.map -Wl,-soname,libtsctrace.so -ldl -lpthread
 
 $(B)/libtt_pure.a: $(PURE_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^

@@ -5,14 +5,21 @@
  * frames above it are ours (this function, the xsave wrapper, the trampoline body).
  */
 #include <cpuid.h>
+#include <dlfcn.h>
 #include <errno.h>
-#include <libunwind.h>
 
 #include "callers.h"
 #include "log.h"
 #include "thread.h"
 
 uint64_t tt_xsave_bytes;
+
+/*
+ * libunwind's unw_backtrace, loaded only when call paths are asked for, and RTLD_LOCAL:
+ * libunwind.so also exports _Unwind_RaiseException and friends, which in the global scope
+ * could stand in for libgcc's in a C++ library the program loads later.
+ */
+static int (*unwind_backtrace)(void **buffer, int size);
 
 extern void (*tt_exit_fn)(struct tt_frame *f, uint64_t raw, uint32_t aux);
 void tt_callers_exit_xsave(struct tt_frame *f, uint64_t raw, uint32_t aux);
@@ -21,9 +28,20 @@ void tt_callers_start(unsigned int depth)
 {
 	unsigned int a, b, c, d;
 
+	void *h;
+
 	tt_callers_depth = depth;
 	if (depth <= 1)
 		return;
+	h = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
+	if (h)
+		*(void **)&unwind_backtrace = dlsym(h, "unw_backtrace");
+	if (!unwind_backtrace) {
+		tt_warn("TSC_CALLERS=%u: libunwind.so.8 cannot be loaded, using the immediate "
+			"caller only (1)", depth);
+		tt_callers_depth = 1;
+		return;
+	}
 	/* OSXSAVE (CPUID.1:ECX[27]) says the OS enabled xsave; leaf 0DH says how big. */
 	if (!__get_cpuid(1, &a, &b, &c, &d) || !((c >> 27) & 1) ||
 	    !__get_cpuid_count(0xd, 0, &a, &b, &c, &d) || b < 576) {
@@ -48,7 +66,7 @@ void tt_callers_exit_deep(struct tt_frame *f, uint64_t raw, uint32_t aux)
 	int saved = errno, n, k, depth = 0;
 	uint8_t was = tt_shim_enter();
 
-	n = unw_backtrace(ips, (int)(sizeof(ips) / sizeof(ips[0])));
+	n = unwind_backtrace(ips, (int)(sizeof(ips) / sizeof(ips[0])));
 	for (k = 0; k < n && (uint64_t)ips[k] != f->ret; k++)
 		;
 	for (; k < n && depth < (int)tt_callers_depth; k++)
