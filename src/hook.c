@@ -186,17 +186,36 @@ static void find_rseq_cpu(void)
 		tt_tls.cpu_now = cpu;
 }
 
+_Static_assert(sizeof(struct tt_thread) <= TT_THREAD_ALIGN, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_thread, stats) == TT_THREAD_STATS, "tramp_layout.h");
+
+/* A thread block at a multiple of TT_THREAD_ALIGN (see tramp_layout.h): map twice the size,
+ * unmap what lies outside the aligned part. Untouched pages cost nothing (MAP_NORESERVE). */
+static struct tt_thread *map_thread_block(void)
+{
+	char *p = tt_sys_mmap(NULL, 2 * TT_THREAD_ALIGN, 3 /* PROT_READ | PROT_WRITE */,
+			      0x22 /* MAP_PRIVATE | MAP_ANONYMOUS */ | 0x4000 /* MAP_NORESERVE */,
+			      -1, 0);
+	char *aligned;
+
+	if (!p)
+		return NULL;
+	aligned = (char *)(((uintptr_t)p + TT_THREAD_ALIGN - 1) & ~(uintptr_t)(TT_THREAD_ALIGN - 1));
+	if (aligned > p)
+		tt_sys_munmap(p, (size_t)(aligned - p));
+	if (aligned + TT_THREAD_ALIGN < p + 2 * TT_THREAD_ALIGN)
+		tt_sys_munmap(aligned + TT_THREAD_ALIGN,
+			      (size_t)(p + 2 * TT_THREAD_ALIGN - (aligned + TT_THREAD_ALIGN)));
+	return (struct tt_thread *)aligned;
+}
+
 static int setup_thread(void)
 {
-	size_t bytes = sizeof(struct tt_thread);
-	struct tt_thread *t;
+	struct tt_thread *t = map_thread_block();
 
-	bytes = (bytes + 4095) & ~(size_t)4095;
-	t = tt_sys_mmap(NULL, bytes, 3 /* PROT_READ | PROT_WRITE */,
-			0x22 /* MAP_PRIVATE | MAP_ANONYMOUS */ | 0x4000 /* MAP_NORESERVE */, -1, 0);
 	if (!t)
 		return -1;
-	t->map_bytes = bytes;
+	t->map_bytes = TT_THREAD_ALIGN;
 	t->tid = tt_sys_gettid();
 	tt_tls.thread = t;
 	find_rseq_cpu();

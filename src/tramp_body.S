@@ -154,8 +154,9 @@ TT_ENTRY(\name)
 	movq	%fs:TT_TLS_TOP(%rax), %rcx
 	cmpq	%fs:TT_TLS_LIMIT(%rax), %rcx
 	jae	.Lslow_\@			/* no thread setup yet, or shadow stack full */
-	movq	%fs:TT_TLS_STATS(%rax), %rdx
-	movq	(%rdx,%r11,8), %rdx
+	movq	%rcx, %rdx			/* the thread block holds the shadow stack: */
+	andq	$-TT_THREAD_ALIGN, %rdx		/* its stats table is one and away, no load */
+	movq	TT_THREAD_STATS(%rdx,%r11,8), %rdx
 	testq	%rdx, %rdx
 	jz	.Lslow_\@			/* first call of this function in this thread */
 	addq	$TT_FRAME_SIZE, %fs:TT_TLS_TOP(%rax)	/* reserve: one instruction */

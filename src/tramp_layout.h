@@ -27,6 +27,12 @@
 #define TT_TLS_IN_SHIM 24	/* uint8_t: set while the shim runs its own code */
 #define TT_TLS_CPU_NOW 40	/* const uint32_t *: the kernel's rseq cpu_id of this thread */
 
+/* struct tt_thread (thread.h) is mapped at a multiple of its own power-of-two size, so the
+ * trampoline finds a thread's stats table from its shadow-stack pointer with an and, not a
+ * dependent load before the first TSC read. */
+#define TT_THREAD_ALIGN (256 * 1024)
+#define TT_THREAD_STATS 296	/* offsetof(struct tt_thread, stats) */
+
 /* struct tt_frame: one traced call in flight. */
 #define TT_FRAME_RET 0		/* caller's return address */
 #define TT_FRAME_START 8	/* TSC at entry */
