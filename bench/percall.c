@@ -32,6 +32,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "now_ns.h"
 #include "hist.h"
 
 #include "benchfn.h"
@@ -40,14 +41,6 @@
 
 #define DEFAULT_CALLS 2000000L
 #define MAX_THREADS 64
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* Ticks of one sample; 0 if the counter seemed to go backwards (cannot happen when pinned). */
 static inline uint64_t delta(uint64_t t0, uint64_t t1)

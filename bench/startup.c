@@ -20,15 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "now_ns.h"
+
 extern char **environ;
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static int cmp_u64(const void *a, const void *b)
 {

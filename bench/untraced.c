@@ -16,19 +16,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "now_ns.h"
 #include "benchfn.h"
 
 #define FN_CALLS 40000000L
 #define SORT_KEYS 600000
 #define STR_ROUNDS 4000000
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static int cmp_u64(const void *a, const void *b)
 {

@@ -16,19 +16,6 @@
 static void *real_sched_getaffinity, *real_sched_setaffinity, *real_pthread_getaffinity_np,
 	*real_pthread_setaffinity_np;
 
-static void *real_of(void **slot, const char *name)
-{
-	void *p = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-
-	if (!p) {
-		p = tt_interpose_real(name);
-		__atomic_store_n(slot, p, __ATOMIC_RELEASE);
-	}
-	return p;
-}
-
-#define REAL(name) ((__typeof__(&name))real_of(&real_##name, #name))
-
 static bool is_self(pid_t pid)
 {
 	return pid == 0 || pid == gettid();
@@ -36,7 +23,7 @@ static bool is_self(pid_t pid)
 
 TT_EXPORT int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *mask)
 {
-	int ret = REAL(sched_getaffinity)(pid, size, mask);
+	int ret = TT_REAL(sched_getaffinity)(pid, size, mask);
 
 	if (ret == 0 && is_self(pid))
 		tt_pin_own_mask(mask, size);
@@ -45,7 +32,7 @@ TT_EXPORT int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *mask)
 
 TT_EXPORT int sched_setaffinity(pid_t pid, size_t size, const cpu_set_t *mask)
 {
-	int ret = REAL(sched_setaffinity)(pid, size, mask);
+	int ret = TT_REAL(sched_setaffinity)(pid, size, mask);
 
 	if (ret == 0 && is_self(pid))
 		tt_pin_forget();
@@ -54,7 +41,7 @@ TT_EXPORT int sched_setaffinity(pid_t pid, size_t size, const cpu_set_t *mask)
 
 TT_EXPORT int pthread_getaffinity_np(pthread_t thread, size_t size, cpu_set_t *mask)
 {
-	int ret = REAL(pthread_getaffinity_np)(thread, size, mask);
+	int ret = TT_REAL(pthread_getaffinity_np)(thread, size, mask);
 
 	if (ret == 0 && pthread_equal(thread, pthread_self()))
 		tt_pin_own_mask(mask, size);
@@ -63,7 +50,7 @@ TT_EXPORT int pthread_getaffinity_np(pthread_t thread, size_t size, cpu_set_t *m
 
 TT_EXPORT int pthread_setaffinity_np(pthread_t thread, size_t size, const cpu_set_t *mask)
 {
-	int ret = REAL(pthread_setaffinity_np)(thread, size, mask);
+	int ret = TT_REAL(pthread_setaffinity_np)(thread, size, mask);
 
 	if (ret == 0 && pthread_equal(thread, pthread_self()))
 		tt_pin_forget();

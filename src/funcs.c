@@ -72,19 +72,6 @@ bool tt_funcs_is_stub(const void *addr)
 	return false;
 }
 
-void *tt_funcs_real_for_stub(const void *addr)
-{
-	const char *p = addr, *pool = stub_pools[variant];
-	size_t i;
-
-	if (p < pool || p >= pool + TT_MAX_FUNCS * TT_STUB_SIZE)
-		return NULL;
-	i = (size_t)(p - pool) / TT_STUB_SIZE;
-	if ((size_t)(p - pool) % TT_STUB_SIZE || i == 0 || i >= nentries)
-		return NULL;
-	return tt_func_target[i];
-}
-
 static int add_alias(const char *name, const char *version, struct tt_func *f)
 {
 	struct alias *a = calloc(1, sizeof(*a));

@@ -60,9 +60,6 @@ struct tt_func *tt_funcs_by_name(const char *name, const char **version);
 /* The stub for a real address if it is traced, else addr itself. Takes the table lock. */
 void *tt_funcs_stub_for(void *addr);
 
-/* The real address behind a stub, or NULL if addr is not an assigned stub. */
-void *tt_funcs_real_for_stub(const void *addr);
-
 /*
  * Forget functions whose code is no longer loaded (dlclose): they stop matching by name and
  * by address, so no slot of a later object is pointed at a stub whose target is gone, and

@@ -32,7 +32,6 @@ extern const unsigned int __rseq_size __attribute__((weak));
 
 _Static_assert(__builtin_offsetof(struct tt_tls, top) == TT_TLS_TOP, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_tls, limit) == TT_TLS_LIMIT, "tramp_layout.h");
-_Static_assert(__builtin_offsetof(struct tt_tls, stats) == TT_TLS_STATS, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_tls, in_shim) == TT_TLS_IN_SHIM, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_frame, ret) == TT_FRAME_RET, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_frame, start_ticks) == TT_FRAME_START, "layout");
@@ -219,7 +218,6 @@ static int setup_thread(void)
 	t->tid = tt_sys_gettid();
 	tt_tls.thread = t;
 	find_rseq_cpu();
-	tt_tls.stats = t->stats;
 	tt_tls.top = t->frames;
 	tt_thread_register(t);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -268,12 +266,12 @@ int tt_hook_slow(uint32_t func, uintptr_t sp)
 	}
 	if (func != 0)	/* not for the overhead calibration */
 		tt_pin_thread(tt_tls.thread);
-	s = tt_tls.stats[func];
+	s = tt_tls.thread->stats[func];
 	if (!s) {
 		s = tt_fstat_new(func);
 		if (!s)
 			goto out;
-		__atomic_store_n(&tt_tls.stats[func], s, __ATOMIC_RELEASE);
+		__atomic_store_n(&tt_tls.thread->stats[func], s, __ATOMIC_RELEASE);
 	}
 	if (tt_tls.top >= tt_tls.limit)
 		drop_left_frames(sp);

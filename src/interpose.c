@@ -65,6 +65,17 @@ void *tt_interpose_real(const char *name)
 	return f.addr;
 }
 
+void *tt_interpose_lazy(void **slot, const char *name)
+{
+	void *p = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+
+	if (!p) {
+		p = tt_interpose_real(name);
+		__atomic_store_n(slot, p, __ATOMIC_RELEASE);
+	}
+	return p;
+}
+
 static void find_reals(void)
 {
 	if (__atomic_load_n(&real.done, __ATOMIC_ACQUIRE))

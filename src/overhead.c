@@ -27,7 +27,7 @@ int tt_overhead_calibrate(unsigned int calls, struct tt_overhead *out)
 	traced = (void (*)(void))tt_funcs_stub(0);
 	for (i = 0; i < calls / 4 + 1; i++)	/* warm-up, then start from zero */
 		traced();
-	s = tt_tls.stats ? tt_tls.stats[0] : NULL;
+	s = tt_tls.thread ? tt_tls.thread->stats[0] : NULL;
 	if (!s)
 		return -1;
 	/* Start from zero: the fstat is its own page-aligned mapping. */

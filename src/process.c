@@ -24,22 +24,9 @@
 #include "lifecycle.h"
 #include "pin.h"
 
-#define REAL(name) ((__typeof__(&name))real_of(&real_##name, #name))
-
 static void *real_execve, *real_execv, *real_execvp, *real_execvpe, *real_fexecve, *real__exit,
 	*real__Exit, *real_posix_spawn, *real_posix_spawnp, *real_system, *real_popen,
 	*real_pthread_create;
-
-static void *real_of(void **slot, const char *name)
-{
-	void *p = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-
-	if (!p) {
-		p = tt_interpose_real(name);
-		__atomic_store_n(slot, p, __ATOMIC_RELEASE);
-	}
-	return p;
-}
 
 /* Report, unpin, exec; if exec fails, pin again and return what it returned. */
 #define EXEC(call)                                      \
@@ -64,27 +51,27 @@ static void *real_of(void **slot, const char *name)
 
 TT_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
-	return EXEC(REAL(execve)(path, argv, envp));
+	return EXEC(TT_REAL(execve)(path, argv, envp));
 }
 
 TT_EXPORT int execv(const char *path, char *const argv[])
 {
-	return EXEC(REAL(execv)(path, argv));
+	return EXEC(TT_REAL(execv)(path, argv));
 }
 
 TT_EXPORT int execvp(const char *file, char *const argv[])
 {
-	return EXEC(REAL(execvp)(file, argv));
+	return EXEC(TT_REAL(execvp)(file, argv));
 }
 
 TT_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
-	return EXEC(REAL(execvpe)(file, argv, envp));
+	return EXEC(TT_REAL(execvpe)(file, argv, envp));
 }
 
 TT_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 {
-	return EXEC(REAL(fexecve)(fd, argv, envp));
+	return EXEC(TT_REAL(fexecve)(fd, argv, envp));
 }
 
 /* execl, execlp, execle: collect the variadic list, then the vector form. */
@@ -110,7 +97,7 @@ TT_EXPORT int execl(const char *path, const char *arg, ...)
 	va_start(ap, arg);
 	COLLECT_ARGS(arg, ap, argv);
 	va_end(ap);
-	return EXEC(REAL(execv)(path, argv));
+	return EXEC(TT_REAL(execv)(path, argv));
 }
 
 TT_EXPORT int execlp(const char *file, const char *arg, ...)
@@ -121,7 +108,7 @@ TT_EXPORT int execlp(const char *file, const char *arg, ...)
 	va_start(ap, arg);
 	COLLECT_ARGS(arg, ap, argv);
 	va_end(ap);
-	return EXEC(REAL(execvp)(file, argv));
+	return EXEC(TT_REAL(execvp)(file, argv));
 }
 
 TT_EXPORT int execle(const char *path, const char *arg, ...)
@@ -133,49 +120,49 @@ TT_EXPORT int execle(const char *path, const char *arg, ...)
 	COLLECT_ARGS(arg, ap, argv);
 	envp = va_arg(ap, char **);
 	va_end(ap);
-	return EXEC(REAL(execve)(path, argv, envp));
+	return EXEC(TT_REAL(execve)(path, argv, envp));
 }
 
 TT_EXPORT void _exit(int status)
 {
 	tt_lifecycle_leaving();
-	REAL(_exit)(status);
+	TT_REAL(_exit)(status);
 	__builtin_unreachable();
 }
 
 TT_EXPORT void _Exit(int status)
 {
 	tt_lifecycle_leaving();
-	REAL(_Exit)(status);
+	TT_REAL(_Exit)(status);
 	__builtin_unreachable();
 }
 
 TT_EXPORT int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
 			  const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
-	return UNPINNED(int, REAL(posix_spawn)(pid, path, fa, attr, argv, envp));
+	return UNPINNED(int, TT_REAL(posix_spawn)(pid, path, fa, attr, argv, envp));
 }
 
 TT_EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
 			   const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
-	return UNPINNED(int, REAL(posix_spawnp)(pid, file, fa, attr, argv, envp));
+	return UNPINNED(int, TT_REAL(posix_spawnp)(pid, file, fa, attr, argv, envp));
 }
 
 TT_EXPORT int system(const char *command)
 {
-	return UNPINNED(int, REAL(system)(command));
+	return UNPINNED(int, TT_REAL(system)(command));
 }
 
 TT_EXPORT FILE *popen(const char *command, const char *type)
 {
-	return UNPINNED(FILE *, REAL(popen)(command, type));
+	return UNPINNED(FILE *, TT_REAL(popen)(command, type));
 }
 
 TT_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 			     void *(*start)(void *), void *arg)
 {
-	return UNPINNED(int, REAL(pthread_create)(thread, attr, start, arg));
+	return UNPINNED(int, TT_REAL(pthread_create)(thread, attr, start, arg));
 }
 
 /* vfork.S, when the syscall fails: set errno the way glibc would. */

@@ -110,7 +110,6 @@ static void thread_exit(void *arg)
 	/* Later traced calls in this thread (other destructors) start a new block. */
 	tt_tls.limit = NULL;
 	tt_tls.top = NULL;
-	tt_tls.stats = NULL;
 	tt_tls.thread = NULL;
 	for (i = 0; i < TT_MAX_FUNCS; i++)
 		if (t->stats[i])

@@ -64,7 +64,6 @@ struct tt_thread {
 struct tt_tls {
 	struct tt_frame *top;		/* next free frame */
 	struct tt_frame *limit;		/* end of the shadow stack; NULL before setup */
-	struct tt_fstat **stats;	/* thread->stats */
 	uint8_t in_shim;		/* the shim's own code is running: pass calls through */
 	uint8_t failed;			/* setup failed: this thread is not traced */
 	uint32_t cpu_aux;		/* TSC_AUX seen at the last exit; UINT32_MAX unknown */

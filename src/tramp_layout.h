@@ -23,9 +23,8 @@
 /* struct tt_tls (thread.h): initial-exec TLS, reached with %fs and @gottpoff. */
 #define TT_TLS_TOP 0		/* struct tt_frame *: next free shadow frame */
 #define TT_TLS_LIMIT 8		/* struct tt_frame *: end of the shadow stack, NULL before setup */
-#define TT_TLS_STATS 16		/* struct tt_fstat **: this thread's stats by function index */
-#define TT_TLS_IN_SHIM 24	/* uint8_t: set while the shim runs its own code */
-#define TT_TLS_CPU_NOW 40	/* const uint32_t *: the kernel's rseq cpu_id of this thread */
+#define TT_TLS_IN_SHIM 16	/* uint8_t: set while the shim runs its own code */
+#define TT_TLS_CPU_NOW 32	/* const uint32_t *: the kernel's rseq cpu_id of this thread */
 
 /* struct tt_thread (thread.h) is mapped at a multiple of its own power-of-two size, so the
  * trampoline finds a thread's stats table from its shadow-stack pointer with an and, not a
