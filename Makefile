@@ -20,7 +20,7 @@ B       := build$(if $(SANITIZE),/san)
 V       ?= 0
 Q       := $(if $(filter 1,$(V)),,@)
 
-BUILD_PKGS = gcc make libc6-dev uthash-dev libunwind-dev $(CLI_PKGS)
+BUILD_PKGS = gcc make libc6-dev uthash-dev libunwind-dev libzydis-dev $(CLI_PKGS)
 CHECK_PKGS = $(BUILD_PKGS) libcmocka-dev libjansson-dev jq g++ binutils
 NEED       := sh tests/need-packages.sh
 

@@ -15,6 +15,18 @@ TT_ENTRY(tt_calib_empty)
 TT_END(tt_calib_empty)
 
 /*
+ * void tt_calib_inline(void): the same with an entry an inline hook can displace, so that
+ * calibration can take the inline path: its relocated copy (a 5-byte nop and a jump back).
+ */
+TT_ENTRY(tt_calib_inline)
+	.cfi_startproc
+	endbr64
+	nopl	0(%rax, %rax, 1)
+	ret
+	.cfi_endproc
+TT_END(tt_calib_inline)
+
+/*
  * void *tt_call_via(void *fn, void *gadget, a, b, c, d): call fn(a, b, c, d) with `gadget`
  * as its return address. gadget is a `ret` byte inside the object that called our wrapper,
  * so glibc's dlopen/dlsym, which look at their return address to know who called them

@@ -22,7 +22,14 @@ struct tt_func {
 	void *addr;		/* the real function */
 	char *version;		/* version of the definition (GLIBC_2.14), NULL if none */
 	uint64_t slots;		/* GOT slots redirected to it so far */
-	const char *hook;	/* "got" */
+	const char *hook;	/* "got", "inline", or "none" (not exported, not patched) */
+	size_t size;		/* bytes, from its symbol; 0 when unknown (an IFUNC's choice) */
+	bool local;		/* found in .symtab only (static, hidden): no GOT slot reaches it */
+	bool hook_tried;	/* inline.c decided how to hook it at its current address */
+	uint8_t *slot;		/* inline: its pool slot (stub jump, relocated entry) */
+	void *patched_addr;	/* inline: the address whose entry is patched */
+	uint8_t *patched_at;	/* inline: where the jump is (after an endbr64) */
+	uint8_t jump[5];	/* inline: the jump written there */
 	bool unloaded;		/* its object was dlclosed: kept for the report, never patched in */
 	UT_hash_handle hh;	/* by name (each alias gets an entry in tt_funcs_alias) */
 	UT_hash_handle hh_addr;	/* by address */
@@ -36,6 +43,10 @@ extern uint64_t tt_func_first[TT_MAX_FUNCS];
 
 /* Stub address of function index in the trampoline variant chosen at start-up. */
 void *tt_funcs_stub(uint32_t index);
+
+/* The inline-hook body of the chosen variant (tramp_body.S IBODY): entered from a pool slot
+ * with the index in %r11d and the caller's %r11 at -112(%rsp). */
+void *tt_funcs_inline_body(void);
 
 /* Choose the trampoline variant (TT_VAR_*); before any stub is handed out. */
 void tt_funcs_set_variant(int variant);
@@ -57,7 +68,8 @@ struct tt_func *tt_funcs_add(const char *name, void *addr, const char *symbol,
  * (memcpy@GLIBC_2.14, memmove@GLIBC_2.2.5). Takes the table lock. */
 struct tt_func *tt_funcs_by_name(const char *name, const char **version);
 
-/* The stub for a real address if it is traced, else addr itself. Takes the table lock. */
+/* The stub for a real address if it is traced through GOT slots, else addr itself (also for
+ * an inline-hooked function: its own entry leads to the stub). Takes the table lock. */
 void *tt_funcs_stub_for(void *addr);
 
 /*

@@ -3,8 +3,9 @@
  *
  * dlopen/dlmopen: objects loaded later must have their GOTs patched (and may define names
  * that were not found at start-up) before the caller gets the handle.
- * dlsym/dlvsym: a pointer to a traced function must lead through its trampoline, or calls
- * made through it would be missed.
+ * dlclose: an unloaded object's functions are forgotten, their inline hooks' slots freed.
+ * dlsym/dlvsym: a pointer to a function traced through GOT slots must lead through its
+ * trampoline, or calls made through it would be missed (an inline-hooked one is its own).
  *
  * glibc's dl* functions look at their return address to know who called: RTLD_NEXT means
  * "after the caller's object", dlopen searches the caller's RUNPATH and expands $ORIGIN
@@ -27,7 +28,7 @@ void *tt_call_via(void *fn, void *gadget, const void *a, const void *b, const vo
 		  const void *d);
 
 static struct {
-	void *dlopen, *dlmopen, *dlsym, *dlvsym;
+	void *dlopen, *dlmopen, *dlsym, *dlvsym, *dlclose;
 	bool done;
 } real;
 
@@ -84,6 +85,7 @@ static void find_reals(void)
 	real.dlmopen = tt_interpose_real("dlmopen");
 	real.dlsym = tt_interpose_real("dlsym");
 	real.dlvsym = tt_interpose_real("dlvsym");
+	real.dlclose = tt_interpose_real("dlclose");
 	__atomic_store_n(&real.done, true, __ATOMIC_RELEASE);
 }
 
@@ -170,6 +172,23 @@ TT_EXPORT void *dlmopen(Lmid_t lmid, const char *file, int mode)
 	if (h)
 		loaded();
 	return h;
+}
+
+/* After an unload: forget its functions and give back their inline hooks' pool slots, so
+ * that a later dlopen (maybe at the same address) hooks the new code afresh. */
+TT_EXPORT int dlclose(void *handle)
+{
+	int r;
+
+	find_reals();
+	if (!real.dlclose) {
+		errno = ENOSYS;
+		return -1;
+	}
+	r = ((int (*)(void *))real.dlclose)(handle);
+	if (r == 0)
+		loaded();
+	return r;
 }
 
 TT_EXPORT void *dlsym(void *handle, const char *name)

@@ -23,6 +23,7 @@
 #include "funcs.h"
 #include "tramp_layout.h"
 #include "got.h"
+#include "inline.h"
 #include "lifecycle.h"
 #include "log.h"
 #include "overhead.h"
@@ -90,13 +91,6 @@ static void identify_process(void)
 	read_argv();
 }
 
-/* Lines for settings this version parses but does not act on yet. */
-static void note_unimplemented(const struct tt_config *cfg)
-{
-	if (cfg->hook == TT_HOOK_INLINE)
-		tt_warn("TSC_HOOK=inline is not implemented yet: using got");
-}
-
 static void fork_prepare(void)
 {
 	tt_funcs_lock();
@@ -130,7 +124,8 @@ static void calibrate(void)
 	/* A syscall per read (no TSC) costs ~100 times more: fewer calls give as steady a min. */
 	err = tt_overhead_calibrate(run.clock.variant == TT_VAR_MONO ? CALIBRATION_CALLS / 10
 								     : CALIBRATION_CALLS,
-				    &run.overhead);
+				    tt_inline_calibration_entry(),
+				    tt_inline_calibration_target(), &run.overhead);
 	tt_shim_enter();
 	if (err < 0) {
 		tt_warn("overhead calibration failed: nothing subtracted");
@@ -152,7 +147,7 @@ static void note_unreachable(void)
 	for (i = 1; i < n; i++) {
 		struct tt_func *f = tt_funcs_get(i);
 
-		if (f && !f->slots)
+		if (f && !f->slots && strcmp(f->hook, "got") == 0)
 			tt_info("%s: no loaded object calls it through its GOT; only calls through "
 				"dlsym pointers or from later dlopens are traced", f->name);
 	}
@@ -199,7 +194,6 @@ static enum state start(void)
 	if (!run.cfg.nfuncs)
 		return TT_OFF;
 	tt_clock_probe(&run.clock);
-	note_unimplemented(&run.cfg);
 	if (!tt_pin_configure(&run.cfg))
 		tt_warn("TSC_PIN lists no CPU this process may run on: threads are not pinned");
 	tt_callers_start(run.cfg.callers);
@@ -208,9 +202,11 @@ static enum state start(void)
 	if (tt_thread_init() < 0)
 		tt_warn("no pthread key: threads are merged at report time only");
 	identify_process();
-	tt_resolve_all(&run.cfg);
-	calibrate();
+	tt_inline_start(run.cfg.hook);
 	pthread_mutex_lock(&patch_lock);
+	tt_resolve_all(&run.cfg);
+	tt_inline_hook_new();
+	calibrate();
 	tt_got_patch_all();
 	pthread_mutex_unlock(&patch_lock);
 	note_unreachable();
@@ -243,6 +239,7 @@ void tt_lifecycle_objects_changed(void)
 	pthread_mutex_lock(&patch_lock);
 	tt_funcs_forget_unloaded(tt_elf_object_loaded);
 	tt_resolve_pending();
+	tt_inline_hook_new();
 	tt_got_patch_all();
 	pthread_mutex_unlock(&patch_lock);
 }

@@ -16,15 +16,16 @@
 
 extern void tt_calib_empty(void);
 
-int tt_overhead_calibrate(unsigned int calls, struct tt_overhead *out)
+int tt_overhead_calibrate(unsigned int calls, void *entry, void *target,
+			  struct tt_overhead *out)
 {
 	void (*volatile traced)(void);
 	struct tt_fstat *s;
 	unsigned int i;
 
 	memset(out, 0, sizeof(*out));
-	tt_func_target[0] = (void *)tt_calib_empty;
-	traced = (void (*)(void))tt_funcs_stub(0);
+	tt_func_target[0] = target ? target : (void *)tt_calib_empty;
+	traced = (void (*)(void))(entry ? entry : tt_funcs_stub(0));
 	for (i = 0; i < calls / 4 + 1; i++)	/* warm-up, then start from zero */
 		traced();
 	s = tt_tls.thread ? tt_tls.thread->stats[0] : NULL;

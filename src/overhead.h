@@ -16,8 +16,12 @@ struct tt_overhead {
 /*
  * Trace the empty function (index 0) `calls` times through its stub on this thread, exactly
  * as a program's call through a GOT slot goes, and summarise the readings. The trampoline
- * variant must be chosen already. Returns 0, or -1 when no reading was taken.
+ * variant must be chosen already. For the inline path, entry is the pool slot to call and
+ * target the relocated copy of an empty function it leads to; both NULL: stub 0 and the
+ * empty function.
+ * Returns 0, or -1 when no reading was taken.
  */
-int tt_overhead_calibrate(unsigned int calls, struct tt_overhead *out);
+int tt_overhead_calibrate(unsigned int calls, void *entry, void *target,
+			  struct tt_overhead *out);
 
 #endif /* TT_OVERHEAD_H */

@@ -93,6 +93,8 @@ static void fill_func(const struct tt_run *run, const struct tt_func *fn,
 	out->name = fn->name;
 	out->symbol = fn->symbol;
 	out->object = fn->object;
+	out->has_offset = true;
+	out->offset = (uint64_t)((uintptr_t)fn->addr - fn->object_base);
 	out->hook = fn->hook;
 	out->calls = s->calls;
 	out->unwound = s->unwound;
@@ -296,7 +298,8 @@ int tt_report_write(const struct tt_run *run)
 	for (i = 1; i < n; i++) {
 		struct tt_func *fn = tt_funcs_get(i);
 
-		if (!fn)
+		/* "none": not exported and not patchable, never traced (a line said so). */
+		if (!fn || strcmp(fn->hook, "none") == 0)
 			continue;
 		tt_thread_collect(i, s);
 		fill_func(run, fn, s, hz, &arena, &funcs[nf]);

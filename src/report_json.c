@@ -186,12 +186,17 @@ static void summary_ns(struct tt_buf *out, const struct tt_summary_ns *s)
 static void function(struct tt_buf *out, const struct tt_report_func *f, bool last)
 {
 	const char *ind = "      ";
+	char hex[32];
 	size_t i;
 
 	tt_buf_puts(out, "    {\n");
 	field_str(out, ind, "name", f->name);
 	field_str(out, ind, "symbol", f->symbol);
 	field_str(out, ind, "object", f->object);
+	if (f->has_offset) {
+		snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)f->offset);
+		field_str(out, ind, "offset", hex);
+	}
 	field_str(out, ind, "hook", f->hook);
 	field_u64(out, ind, "calls", f->calls);
 	field_u64(out, ind, "timed", f->timed);

@@ -295,6 +295,8 @@ static void histogram(struct tt_buf *out, const struct tt_report *r,
 	tt_text_put_clean(out, f->name, false);
 	tt_buf_puts(out, " in ");
 	tt_text_put_clean(out, slash && slash[1] ? slash + 1 : f->object, false);
+	if (f->has_offset)
+		tt_buf_printf(out, "+0x%" PRIx64, f->offset);
 	tt_buf_printf(out, " (%s, log-scale bars)\n", in_ns(r) ? "ns" : "cycles");
 	for (i = 0; i < n; i++) {
 		u64(low, rows[i].low);

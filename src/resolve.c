@@ -14,12 +14,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "basename.h"
 #include "elfdyn.h"
 #include "funcs.h"
 #include "log.h"
 #include "resolve.h"
+#include "symtab.h"
 
 #define GLOB_CAP 256	/* functions one glob may add: beyond that, a typo is likelier */
 
@@ -67,6 +69,15 @@ static bool shim_exports(const char *name)
 	if (!found)
 		found = tt_elf_foreach(find_shim_cb, &shim) != 0;
 	return found && tt_elf_lookup(&shim, name, NULL);
+}
+
+static const char *program_path(void)
+{
+	static char exe[4096];
+
+	if (!exe[0] && readlink("/proc/self/exe", exe, sizeof(exe) - 1) <= 0)
+		snprintf(exe, sizeof(exe), "(program)");
+	return exe;
 }
 
 static bool object_matches(const char *path, const char *want)
@@ -143,6 +154,9 @@ static int add_found(struct find *f, bool from_glob)
 			TT_MAX_FUNCS - 1);
 		return -1;
 	}
+	/* An IFUNC symbol's size is its resolver's: the implementation's length is unknown. */
+	if (!fn->size && ELF64_ST_TYPE(f->sym->st_info) == STT_FUNC)
+		fn->size = f->sym->st_size;
 	if (alias && !from_glob && strcmp(fn->name, f->name) != 0)
 		tt_info("%s is the same function as another traced name: reported as %s",
 			f->name, fn->name);
@@ -181,10 +195,88 @@ static int glob_cb(struct tt_elf *o, void *arg)
 	return 0;
 }
 
+/* Functions not exported: the .symtab of each loaded object's file (resolve statics). */
+struct statics {
+	const struct tt_func_spec *spec;
+	struct tt_elf obj;
+	unsigned int added;
+	unsigned int failed;
+};
+
+static int add_static(const char *name, uint64_t value, uint64_t size, void *arg)
+{
+	struct statics *st = arg;
+	void *addr = (void *)(st->obj.base + value);
+	const char *object = st->obj.name[0] ? st->obj.name : "(program)";
+	char key[512];
+	struct tt_func *fn;
+	bool alias;
+
+	if (!tt_elf_in_exec(&st->obj, (uintptr_t)addr))
+		return 0;
+	/* The first keeps the plain name as its key; more statics of that name get their own
+	 * (the report names each with its object and offset). */
+	if (st->added == 0 && !tt_funcs_by_name(name, NULL))
+		snprintf(key, sizeof(key), "%s", name);
+	else
+		snprintf(key, sizeof(key), "%s\x01%s+%llx", name, object,
+			 (unsigned long long)value);
+	fn = tt_funcs_add(key, addr, name, object, st->obj.base, NULL, &alias);
+	if (!fn) {
+		st->failed++;
+		return 1;
+	}
+	if (!alias && strcmp(fn->name, key) != 0 && strcmp(fn->name, name) != 0)
+		return 0;
+	if (!alias && strcmp(fn->name, name) != 0) {
+		char *plain = strdup(name);
+
+		if (plain) {
+			free(fn->name);
+			fn->name = plain;
+		}
+	}
+	if (!alias) {
+		fn->local = true;
+		fn->size = size;
+	}
+	st->added++;
+	return 0;
+}
+
+static int statics_cb(struct tt_elf *o, void *arg)
+{
+	struct statics *st = arg;
+
+	if (is_shim(o) || tt_elf_is_loader(o->name) || tt_elf_is_vdso(o))
+		return 0;
+	if (st->spec->object && !object_matches(o->name[0] ? o->name : "(program)",
+						st->spec->object) &&
+	    !(o->name[0] == 0 && object_matches(program_path(), st->spec->object)))
+		return 0;
+	st->obj = *o;
+	tt_symtab_find(o->name[0] ? o->name : "/proc/self/exe", st->spec->name, add_static, st);
+	return st->failed ? 1 : 0;
+}
+
 static void describe(const struct tt_func_spec *sp, char *out, size_t n)
 {
 	snprintf(out, n, "%s%s%s%s%s", sp->object ? sp->object : "", sp->object ? ":" : "",
 		 sp->name, sp->version ? "@" : "", sp->version ? sp->version : "");
+}
+
+/* Not exported anywhere: static or hidden functions of that name, every one of them. */
+static bool find_statics(const struct tt_func_spec *sp, const char *what)
+{
+	struct statics st = { .spec = sp };
+
+	tt_elf_foreach(statics_cb, &st);
+	if (st.failed)
+		tt_warn("%s: too many traced functions (at most %d)", what, TT_MAX_FUNCS - 1);
+	if (st.added > 1)
+		tt_info("%s: %u functions of that name that are not exported, each traced and "
+			"reported with its object and offset", what, st.added);
+	return st.added > 0;
 }
 
 /* Try entry i; `first` says whether this is the start-up pass (which prints more). */
@@ -233,6 +325,8 @@ static void try_entry(size_t i, bool first)
 		state[i] = REFUSED;
 	} else if (f.sym) {
 		state[i] = add_found(&f, false) == 0 ? DONE : REFUSED;
+	} else if (!sp->version && find_statics(sp, what)) {
+		state[i] = DONE;
 	} else if (first) {
 		tt_warn("no function %s in the loaded objects: it will be traced if a later "
 			"dlopen brings it", what);

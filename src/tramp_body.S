@@ -88,7 +88,7 @@
 
 /* END: %ecx = TSC_AUX (CPU id) where rdtscp gives it, else 0xffffffff (unknown). */
 /* May clobber r8-r11; must keep %rbx, %rsi, %rdi. */
-.macro END_READ var
+.macro END_READ var, ts=-16
 .if \var == TT_VAR_RDTSCP
 	rdtscp
 	lfence
@@ -124,12 +124,12 @@
 .elseif \var == TT_VAR_MONO
 	movq	%rsi, %r8			/* the return values: the syscall needs rdi, rsi */
 	movq	%rdi, %r9
-	leaq	-16(%rsp), %rsi
+	leaq	\ts(%rsp), %rsi
 	movl	$CLOCK_MONOTONIC_RAW, %edi
 	movl	$SYS_clock_gettime, %eax
 	syscall
-	imulq	$1000000000, -16(%rsp), %rax
-	addq	-8(%rsp), %rax
+	imulq	$1000000000, \ts(%rsp), %rax
+	addq	\ts+8(%rsp), %rax
 	xorl	%edx, %edx
 	movq	%r8, %rsi
 	movq	%r9, %rdi
@@ -279,6 +279,167 @@ TT_ENTRY(\name)
 TT_END(\name)
 .endm
 
+
+/*
+ * ---- the inline-hook body: the same, keeping every general register ----------------------
+ *
+ * A patched function is also reached by direct calls, and a caller that binds to its callee
+ * at link time may keep values in call-clobbered registers the callee is known not to
+ * touch (gcc -fipa-ra, on at -O2). So here nothing may change but what the function itself
+ * changes: the callee is entered with all of the caller's registers, r11 included (the pool
+ * slot saved it at -112(%rsp) before loading the index), and every register it returns with
+ * is kept through the exit work. Only the flags differ, which no caller keeps across a call.
+ *
+ * Entry (from a pool slot, see inline.c): %r11d = index, the caller's %r11 at -112(%rsp).
+ */
+#define INL_R11 -112
+
+.macro IBODY var, name
+TT_ENTRY(\name)
+	.cfi_startproc
+	movq	%rax, -8(%rsp)
+	movq	%rcx, -16(%rsp)
+	movq	%rdx, -24(%rsp)
+	movq	tt_tls@gottpoff(%rip), %rax
+	cmpb	$0, %fs:TT_TLS_IN_SHIM(%rax)
+	jne	.Liguarded_\@
+	movq	%fs:TT_TLS_TOP(%rax), %rcx
+	cmpq	%fs:TT_TLS_LIMIT(%rax), %rcx
+	jae	.Lislow_\@
+	movq	%rcx, %rdx
+	andq	$-TT_THREAD_ALIGN, %rdx
+	movq	TT_THREAD_STATS(%rdx,%r11,8), %rdx
+	testq	%rdx, %rdx
+	jz	.Lislow_\@
+	addq	$TT_FRAME_SIZE, %fs:TT_TLS_TOP(%rax)
+	incq	TT_FSTAT_CALLS(%rdx)
+	movq	%rdx, TT_FRAME_STAT(%rcx)
+	movl	%r11d, TT_FRAME_FUNC(%rcx)
+	movq	%fs:TT_TLS_CPU_NOW(%rax), %rdx
+	movl	(%rdx), %edx
+	movl	%edx, TT_FRAME_CPU(%rcx)
+	movq	%rbx, TT_FRAME_RBX(%rcx)
+	movq	(%rsp), %rax
+	movq	%rax, TT_FRAME_RET(%rcx)
+	leaq	8(%rsp), %rax
+	movq	%rax, TT_FRAME_SP(%rcx)
+	movq	%rcx, %rbx
+	CFI_RA_AT_RBX
+	CFI_RBX_AT_RBX
+	leaq	tt_func_target(%rip), %rax
+	movq	(%rax,%r11,8), %r11
+	leaq	8(%rsp), %rsp
+	.cfi_def_cfa_offset 8
+	.cfi_val_offset %rsp, -8
+	START_READ \var
+	shlq	$32, %rdx
+	orq	%rdx, %rax
+	movq	%rax, TT_FRAME_START(%rbx)
+	movq	%r11, -48(%rsp)			/* the target, for a memory-indirect call */
+	movq	INL_R11-8(%rsp), %r11		/* the caller's r11 */
+	movq	-16(%rsp), %rax
+	movq	-24(%rsp), %rcx
+	movq	-32(%rsp), %rdx
+	call	*-48(%rsp)
+	/* Everything the callee left is kept: S = %rsp now (16-aligned), saves below it. */
+	movq	%rax, -16(%rsp)
+	movq	%rdx, -24(%rsp)
+	movq	%rcx, -32(%rsp)
+	movq	%rsi, -40(%rsp)
+	movq	%rdi, -48(%rsp)
+	movq	%r8, -56(%rsp)
+	movq	%r9, -64(%rsp)
+	movq	%r10, -72(%rsp)
+	movq	%r11, -80(%rsp)
+	END_READ \var, -96
+	shlq	$32, %rdx
+	orq	%rdx, %rax
+	subq	TT_FRAME_START(%rbx), %rax	/* raw ticks of this call */
+	subq	$80, %rsp			/* the saves are now in our frame */
+	.cfi_adjust_cfa_offset 80
+	movq	TT_FRAME_RET(%rbx), %rsi
+	movq	%rsi, 72(%rsp)			/* the return address at S - 8 */
+	.cfi_def_cfa_offset 80
+	.cfi_restore %rsp
+	.cfi_offset %rip, -8
+	movq	%rax, %rsi
+	movl	%ecx, %edx
+	movq	%rbx, %rdi
+	movq	TT_FRAME_RBX(%rbx), %rbx
+	.cfi_restore %rbx
+	call	*tt_exit_fn(%rip)
+	movq	64(%rsp), %rax
+	movq	56(%rsp), %rdx
+	movq	48(%rsp), %rcx
+	movq	40(%rsp), %rsi
+	movq	32(%rsp), %rdi
+	movq	24(%rsp), %r8
+	movq	16(%rsp), %r9
+	movq	8(%rsp), %r10
+	movq	(%rsp), %r11
+	addq	$72, %rsp
+	.cfi_def_cfa_offset 8
+	ret
+
+.Liguarded_\@:				/* the shim's own call: straight to the function */
+	leaq	tt_func_target(%rip), %rax
+	movq	(%rax,%r11,8), %rax
+	movq	%rax, -40(%rsp)
+	movq	-8(%rsp), %rax
+	movq	-16(%rsp), %rcx
+	movq	-24(%rsp), %rdx
+	movq	INL_R11(%rsp), %r11
+	jmp	*-40(%rsp)
+
+.Lislow_\@:				/* first call in thread/function, or stack full */
+	movq	-8(%rsp), %rax
+	movq	-16(%rsp), %rcx
+	movq	-24(%rsp), %rdx
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	movq	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	pushq	%rdi
+	pushq	%rsi
+	pushq	%rdx
+	pushq	%rcx
+	pushq	%r8
+	pushq	%r9
+	pushq	%rax
+	pushq	%r10
+	pushq	%r11
+	pushq	INL_R11+8(%rbp)			/* the caller's r11: C will overwrite the red zone */
+	andq	$-16, %rsp
+	movl	%r11d, %edi
+	leaq	16(%rbp), %rsi
+	call	tt_hook_slow
+	movl	%eax, -88(%rbp)			/* below the saved registers */
+	leaq	-72(%rbp), %rsp
+	popq	%r11
+	popq	%r10
+	popq	%rax
+	popq	%r9
+	popq	%r8
+	popq	%rcx
+	popq	%rdx
+	popq	%rsi
+	popq	%rdi
+	popq	%rbp
+	.cfi_def_cfa %rsp, 8
+	.cfi_restore %rbp
+	pushq	-88(%rsp)			/* the caller's r11 back to its red-zone place */
+	popq	INL_R11(%rsp)
+	cmpl	$0, -96(%rsp)			/* tt_hook_slow's answer */
+	je	\name
+	movq	%rax, -8(%rsp)			/* not traced this time: straight through */
+	movq	%rcx, -16(%rsp)
+	movq	%rdx, -24(%rsp)
+	jmp	.Liguarded_\@
+	.cfi_endproc
+TT_END(\name)
+.endm
+
 	.text
 	.globl	tt_bodies_start
 	.hidden	tt_bodies_start
@@ -290,6 +451,13 @@ BODY TT_VAR_CPUID, tt_body_cpuid
 BODY TT_VAR_CPUID_NORDTSCP, tt_body_cpuid_nordtscp
 BODY TT_VAR_NONE, tt_body_none
 BODY TT_VAR_MONO, tt_body_mono
+IBODY TT_VAR_RDTSCP, tt_ibody_rdtscp
+IBODY TT_VAR_LFENCE, tt_ibody_lfence
+IBODY TT_VAR_MFENCE, tt_ibody_mfence
+IBODY TT_VAR_CPUID, tt_ibody_cpuid
+IBODY TT_VAR_CPUID_NORDTSCP, tt_ibody_cpuid_nordtscp
+IBODY TT_VAR_NONE, tt_ibody_none
+IBODY TT_VAR_MONO, tt_ibody_mono
 	.globl	tt_bodies_end
 	.hidden	tt_bodies_end
 tt_bodies_end:

@@ -33,7 +33,8 @@ C
 		-Wl,-rpath,"$d$pfx/lib" 2>"$d/cc.err" || why="compiling against tsctrace.h failed: $(cat "$d/cc.err")"
 fi
 if [ -z "$why" ]; then
-	(cd "$d" && LD_PRELOAD="$d$pfx/lib/libtsctrace.so" TSC_FUNCS=strlen TSC_QUIET=1 \
+	# GOT hooks: only the program's own call counts (inline, printf's would too).
+	(cd "$d" && LD_PRELOAD="$d$pfx/lib/libtsctrace.so" TSC_FUNCS=strlen TSC_QUIET=1 TSC_HOOK=got \
 		TSC_FORMAT=json TSC_OUTPUT="$d/r.json" ./app >"$d/out" 2>"$d/err") ||
 		why="the installed shim did not trace (tsctrace_dump failed): $(cat "$d/err")"
 	[ -z "$why" ] && ! jq -e '.functions[] | select(.name == "strlen") | .calls == 1' "$d/r.json" >/dev/null &&

@@ -4,6 +4,7 @@
  */
 #include "load.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -215,6 +216,24 @@ static int load_first(const struct jloc *l, json_t *obj, struct tt_report_func *
 	return f->has_first ? tt_jget_u64(l, obj, "first", &f->first) : 0;
 }
 
+/* "offset": "0x1139", absent in reports written before it was. */
+static int load_offset(const struct jloc *l, json_t *obj, struct tt_report_func *f)
+{
+	json_t *v;
+	char *end;
+
+	if (tt_jget_opt(l, obj, "offset", JSON_STRING, &v) < 0)
+		return -1;
+	if (!v)
+		return 0;
+	errno = 0;
+	f->offset = strtoull(json_string_value(v), &end, 16);
+	if (strncmp(json_string_value(v), "0x", 2) != 0 || *end || errno)
+		return tt_jbad(l, "offset", "expected a hexadecimal string such as \"0x1139\"");
+	f->has_offset = true;
+	return 0;
+}
+
 int tt_load_func(const char *file, size_t index, json_t *obj, struct tt_report_func *f)
 {
 	char path[PATH1];
@@ -235,6 +254,8 @@ int tt_load_func(const char *file, size_t index, json_t *obj, struct tt_report_f
 	    load_callers(&l, obj, f) < 0)
 		goto out_free;
 	f->has_ns = ns != NULL;
+	if (load_offset(&l, obj, f) < 0)
+		goto out_free;
 	return 0;
 out_free:
 	tt_load_func_free(f);

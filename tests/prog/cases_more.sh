@@ -270,9 +270,12 @@ jq_true() {
 
 # The functions the shim itself depends on, all traced, in a program that calls them itself
 # (threads, a dlopen'd plugin, a signal handler, atexit functions, tsctrace_dump half-way).
+# Through GOT slots, where only the program's own calls are counted, so counts are exact;
+# atexit (linked into the program from libc_nonshared.a, hidden) is then untraceable.
 test_own_deps() {
 	local TIMEOUT=30 c
 	local -a why=()
+	XENV+=(TSC_HOOK=got)
 	run_pair own_deps "$OWN_DEPS" "$B/t_owndeps" "$T/side" || return 1
 	one_report || return 1
 	# Independent checks: all run, the reasons of every one that failed are reported.
@@ -286,6 +289,20 @@ test_own_deps() {
 
 own_deps_counts() {
 	check_expects "$T/side"
+}
+
+# The same functions patched inline (TSC_HOOK=auto): libc's internal calls count too, and
+# the shim's own calls of them go through the patched entries, guarded. The program must run
+# unharmed, and every function be counted at least as often as the program called it.
+test_own_deps_inline() {
+	local TIMEOUT=30 kind fn n
+	run_pair own_deps_inline "${OWN_DEPS/,atexit/}" "$B/t_owndeps" "$T/side" || return 1
+	one_report || return 1
+	ck "some functions hooked inline" 'any(.functions[]; .hook == "inline")' \
+		'[.functions[] | {name, hook}]' || return 1
+	while read -r kind fn n; do
+		ck "$fn: calls >= $n" "fn(\"$fn\").calls >= $n" "fn(\"$fn\") | counts" || return 1
+	done < <(grep -E '^expect(_min)? ' "$T/side")
 }
 
 # Names that are not traceable functions: one line each, not in the report. (atexit is not

@@ -6,13 +6,15 @@
 # (default /dev/null) and prints one line to stdout; the run ends with "N passed, N failed"
 # and fails when anything failed. TEST names (or shell globs) select a subset.
 # SANITIZE (from make) containing "address" preloads libasan ahead of LIB in traced runs.
+# HOOK_ALL=inline|auto|got sets TSC_HOOK in every traced run, except where a test sets its own
+# (or tests the default on purpose).
 # KEEP=1 keeps the scratch directory (it is always kept when a test failed).
 #
 # A traced run is compared with the untraced one: stdout byte for byte, exit status, and
 # stderr with the shim's `tsctrace: ` lines removed. The JSON report is read with jq.
 
 # Re-run under bash when started as `sh run.sh` (arrays, [[ ]], local).
-# shellcheck disable=SC2016,SC2012	# jq programs are single-quoted on purpose; ls of our own files
+# shellcheck shell=bash source-path=SCRIPTDIR disable=SC2016,SC2012	# jq programs are single-quoted on purpose; ls of our own files
 if [ -z "${BASH_VERSION:-}" ]; then
 	exec bash "$0" "$@"
 fi
@@ -28,6 +30,7 @@ case $LIB in /*) ;; *) LIB=$PWD/$LIB ;; esac
 ONLY=("$@")
 RESULTS=${RESULTS:-/dev/null}
 SANITIZE=${SANITIZE:-}
+HOOK_ALL=${HOOK_ALL:-}
 TIMEOUT=${TIMEOUT:-60}
 
 # Start both runs from the same clean environment: no shim, no TSC_* settings of the caller.
@@ -81,9 +84,9 @@ ck() {
 
 # run_pair NAME FUNCS CMD [ARG...]: run CMD untraced, then traced, in the directory $T (made
 # fresh by run_test; CMD's cwd). The traced run gets LD_PRELOAD=$PRELOAD TSC_FUNCS=FUNCS
-# TSC_FORMAT=$FORMAT TSC_OUTPUT=$OUTTPL (each only when non-empty), then "${XENV[@]}" (later
-# assignments win). Compares stdout, status (the untraced one must be $WANT_STATUS) and, when
-# CMP_STDERR=1, stderr minus `tsctrace: ` lines. Leaves u.out u.err t.out t.err t.shim in $T;
+# TSC_FORMAT=$FORMAT TSC_OUTPUT=$OUTTPL TSC_HOOK=$HOOK_ALL (each only when non-empty), then
+# "${XENV[@]}" (later assignments win). Compares stdout, status (the untraced one must be
+# $WANT_STATUS) and, when CMP_STDERR=1, stderr minus `tsctrace: ` lines. Leaves u.out u.err t.out t.err t.shim in $T;
 # REPORT is set to the single file matching $T/r.* when there is exactly one.
 run_pair() {
 	local name=$1 funcs=$2 ust tst n
@@ -93,6 +96,7 @@ run_pair() {
 	[ -n "$funcs" ] && tenv+=("TSC_FUNCS=$funcs")
 	[ -n "$FORMAT" ] && tenv+=("TSC_FORMAT=$FORMAT")
 	[ -n "$OUTTPL" ] && tenv+=("TSC_OUTPUT=$OUTTPL")
+	[ -n "$HOOK_ALL" ] && tenv+=("TSC_HOOK=$HOOK_ALL")
 	tenv+=("${XENV[@]}")
 
 	# The outer 2>/dev/null silences bash's own "Segmentation fault" job notices.
@@ -1084,12 +1088,17 @@ test_clock_prctl_traced() {
 # shellcheck source=cases_more.sh
 . "${BASH_SOURCE[0]%/*}/cases_more.sh"
 
+# Inline hooks: early pointers, direct calls, static functions sharing a name, refusals,
+# patching at a dlopen while threads call.
+# shellcheck source=cases_inline.sh
+. "${BASH_SOURCE[0]%/*}/cases_inline.sh"
+
 # ---- main -----------------------------------------------------------------------------------
 
-echo "program tests: $B with $LIB${SANITIZE:+ (SANITIZE=$SANITIZE)}"
+echo "program tests: $B with $LIB${SANITIZE:+ (SANITIZE=$SANITIZE)}${HOOK_ALL:+ (TSC_HOOK=$HOOK_ALL unless a test sets its own)}"
 run_test signatures test_signatures
 run_test signatures_got test_signatures_got
-pending_test signatures_inline "TSC_HOOK=inline is issue 6"
+run_test signatures_inline test_signatures_inline
 for m in rdtscp lfence mfence cpuid none; do
 	run_test "signatures_ser_$m" "test_signatures_ser_$m"
 done
@@ -1139,7 +1148,16 @@ run_test dump_signal test_dump_signal
 run_test exit_paths test_exit_paths
 run_test vfork test_vfork
 run_test own_deps test_own_deps
+run_test own_deps_inline test_own_deps_inline
 run_test multiprocess test_multiprocess
+run_test early_inline test_early_inline
+run_test early_auto test_early_auto
+run_test direct_inline test_direct_inline
+run_test direct_auto test_direct_auto
+run_test direct_got test_direct_got
+run_test ambig_inline test_ambig_inline
+run_test refuse_inline test_refuse_inline
+run_test dlopen_threads_inline test_dlopen_threads_inline
 
 echo "program tests: $NPASS passed, $NFAIL failed"
 if [ "$NFAIL" -gt 0 ] || [ "${KEEP:-0}" = 1 ]; then

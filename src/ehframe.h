@@ -1,0 +1,20 @@
+/*
+ * ehframe.h - a function's length from the unwind tables, for code whose symbol does not say
+ * (an IFUNC's implementation in a stripped libc has no symbol at all).
+ */
+#ifndef TT_EHFRAME_H
+#define TT_EHFRAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "elfdyn.h"
+
+/*
+ * Length of the code whose unwind entry (FDE) starts exactly at addr in o, from the binary
+ * search table of PT_GNU_EH_FRAME; 0 when no FDE starts there or the table's encoding is
+ * not the one every GNU toolchain writes.
+ */
+size_t tt_eh_extent(const struct tt_elf *o, uintptr_t addr);
+
+#endif /* TT_EHFRAME_H */

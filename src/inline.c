@@ -1,0 +1,338 @@
+/*
+ * inline.c - see inline.h.
+ *
+ * A batch (start-up, or the functions a dlopen brought) goes in three steps, so that no
+ * thread can ever reach a half-made hook: (1) for each function, plan the patch from its own
+ * bytes and write its pool slot (a jump on to the stub, then the relocated entry); (2) make
+ * the slots executable; (3) point the stub's target at the copy, then write the entry jump
+ * (patch.c). A function whose patch would not be safe keeps its GOT hooks, or, when it is
+ * not exported (no GOT slot can reach it), is not traced; one line says which and why.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "disasm.h"
+#include "ehframe.h"
+#include "elfdyn.h"
+#include "funcs.h"
+#include "inline.h"
+#include "log.h"
+#include "patch.h"
+#include "pool.h"
+#include "relocate.h"
+#include "xref.h"
+
+#define SLOT_CODE 32	/* the entry code of a slot; the relocated copy follows */
+
+extern char tt_calib_inline[];
+
+static enum tt_hook_mode mode = TT_HOOK_GOT;
+static bool enabled;
+
+struct planned {
+	struct tt_func *f;	/* NULL: the calibration function */
+	uint8_t *entry;		/* where the jump goes */
+	uint8_t *slot;
+	int prot;		/* of the code's segment, restored after the write */
+	uintptr_t seg_lo, seg_hi;	/* that segment */
+	struct tt_xref_range xref;	/* jumps from elsewhere into the patched bytes */
+};
+
+static struct planned batch[TT_MAX_FUNCS];
+static uint8_t *calibration_slot;
+
+void tt_inline_start(enum tt_hook_mode m)
+{
+	const char *why;
+
+	mode = m;
+	if (mode == TT_HOOK_GOT)
+		return;
+	why = tt_disasm_load();
+	if (why) {
+		tt_warn("TSC_HOOK=%s: %s: functions are hooked through their GOT slots only",
+			mode == TT_HOOK_INLINE ? "inline" : "auto", why);
+		return;
+	}
+	tt_patch_init();
+	enabled = true;
+}
+
+bool tt_inline_enabled(void)
+{
+	return enabled;
+}
+
+bool tt_inline_got_only(void)
+{
+	return mode == TT_HOOK_GOT;
+}
+
+struct segment {
+	uintptr_t addr;
+	uintptr_t start, end;	/* of the executable segment holding addr */
+	int prot;
+	size_t eh_size;
+};
+
+static int segment_cb(struct tt_elf *o, void *arg)
+{
+	struct segment *s = arg;
+	size_t i;
+
+	if (!tt_elf_in_exec(o, s->addr))
+		return 0;
+	for (i = 0; i < o->phnum; i++) {
+		const ElfW(Phdr) *ph = &o->phdr[i];
+		uintptr_t lo = o->base + ph->p_vaddr;
+
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) || s->addr < lo ||
+		    s->addr >= lo + ph->p_memsz)
+			continue;
+		s->start = lo;
+		s->end = lo + ph->p_memsz;
+		s->prot = PROT_EXEC | (ph->p_flags & PF_R ? PROT_READ : 0) |
+			  (ph->p_flags & PF_W ? PROT_WRITE : 0);
+	}
+	s->eh_size = tt_eh_extent(o, s->addr);
+	return 1;
+}
+
+/*
+ * A slot: the caller's %r11 into the red zone, the index into %r11d, on to the inline body
+ * (tramp_body.S IBODY); then, SLOT_CODE bytes in, the relocated entry the body calls.
+ */
+static void write_slot(uint8_t *slot, uint32_t index, const struct tt_reloc *r)
+{
+	static const uint8_t save_r11[5] = { 0x4c, 0x89, 0x5c, 0x24, 0x90 }; /* -112(%rsp) */
+	uint64_t body = (uint64_t)(uintptr_t)tt_funcs_inline_body();
+
+	memset(slot, 0xcc, TT_POOL_SLOT);	/* int3 between the parts */
+	memcpy(slot, save_r11, 5);
+	slot[5] = 0x41;				/* movl $index, %r11d */
+	slot[6] = 0xbb;
+	memcpy(slot + 7, &index, 4);
+	slot[11] = 0xff;			/* jmp *0(%rip) */
+	slot[12] = 0x25;
+	memset(slot + 13, 0, 4);
+	memcpy(slot + 17, &body, 8);
+	memcpy(slot + SLOT_CODE, r->copy, r->copy_len);
+}
+
+/* Plan f (or the calibration function when f is NULL) into batch[*n]; NULL or why not. */
+static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t why_size)
+{
+	uint8_t *addr = f ? f->addr : (uint8_t *)tt_calib_inline;
+	struct segment seg = { .addr = (uintptr_t)addr };
+	struct tt_reloc r;
+	size_t size;
+	uint8_t *slot;
+	const char *err;
+
+	if (!tt_elf_foreach(segment_cb, &seg) || !seg.end)
+		return "its code is not in a loaded object's executable segment";
+	size = f && f->size ? f->size : seg.eh_size;
+	if (!size)
+		return "its length is unknown (no symbol size, no unwind entry)";
+	if (size > seg.end - (uintptr_t)addr)
+		size = seg.end - (uintptr_t)addr;
+	slot = tt_pool_take((uintptr_t)addr);
+	if (!slot)
+		return "no memory could be mapped within jump range of it";
+	err = tt_reloc_plan(addr, size, (uint64_t)(uintptr_t)addr,
+			    (uint64_t)(uintptr_t)(slot + SLOT_CODE), &r, why, why_size);
+	if (!err && !tt_patch_possible(addr + r.patch_at))
+		err = "its entry straddles a cache line, which cannot be written atomically";
+	if (err) {
+		tt_pool_release(slot);
+		return err;
+	}
+	write_slot(slot, f ? f->index : 0, &r);
+	batch[*n] = (struct planned){
+		.f = f, .entry = addr + r.patch_at, .slot = slot, .prot = seg.prot,
+		.seg_lo = seg.start, .seg_hi = seg.end,
+		.xref = { .lo = (uintptr_t)addr + r.patch_at + 1,
+			  .hi = (uintptr_t)addr + r.patch_at + r.displaced,
+			  .own_lo = (uintptr_t)addr, .own_hi = (uintptr_t)addr + size },
+	};
+	(*n)++;
+	return NULL;
+}
+
+static void refused(struct tt_func *f, const char *why)
+{
+	if (f->local)
+		tt_warn("%s (in %s): not patched inline (%s); it is not exported, so no GOT slot "
+			"reaches it: not traced", f->name, f->object, why);
+	else if (mode == TT_HOOK_INLINE)
+		tt_warn("%s: not patched inline (%s): traced through its GOT slots", f->name,
+			why);
+	else
+		tt_info("%s: not patched inline (%s): traced through its GOT slots", f->name,
+			why);
+	f->hook = f->local ? "none" : "got";
+}
+
+/* The jump at `entry`, to the slot (within reach: pool.c maps it near). */
+static void entry_jump(const struct planned *p, uint8_t jump[5])
+{
+	int32_t rel32 = (int32_t)((uintptr_t)p->slot - ((uintptr_t)p->entry + 5));
+
+	jump[0] = 0xe9;
+	memcpy(jump + 1, &rel32, 4);
+}
+
+/*
+ * Jumps from other code of the same objects into the patched bytes: one scan per segment.
+ * Refused functions are taken out of the batch; returns how many are left.
+ */
+static unsigned int check_foreign_jumps(unsigned int n)
+{
+	static struct tt_xref_range ranges[TT_MAX_FUNCS];
+	unsigned int i, j, k, kept = 0;
+	char why[160];
+
+	for (i = 0; i < n; i++) {
+		if (!batch[i].f || batch[i].xref.hit || batch[i].seg_lo == 0)
+			continue;
+		for (j = i, k = 0; j < n; j++)	/* every function of this segment */
+			if (batch[j].f && batch[j].seg_lo == batch[i].seg_lo)
+				ranges[k++] = batch[j].xref;
+		tt_xref_scan((const uint8_t *)batch[i].seg_lo, batch[i].seg_hi - batch[i].seg_lo,
+			     batch[i].seg_lo, ranges, k);
+		for (j = i, k = 0; j < n; j++)
+			if (batch[j].f && batch[j].seg_lo == batch[i].seg_lo) {
+				batch[j].xref = ranges[k++];
+				batch[j].seg_lo = 0;	/* scanned */
+			}
+	}
+	for (i = 0; i < n; i++) {
+		struct planned *p = &batch[i];
+
+		if (p->f && p->xref.hit) {
+			snprintf(why, sizeof(why), "a jump from %+lld bytes away lands inside its "
+				 "first instructions",
+				 (long long)(p->xref.from - (uintptr_t)p->entry));
+			tt_pool_release(p->slot);
+			refused(p->f, why);
+			continue;
+		}
+		batch[kept++] = *p;
+	}
+	return kept;
+}
+
+/* Steps 2 and 3 for a planned batch. */
+static unsigned int commit(unsigned int n)
+{
+	unsigned int i, done = 0;
+
+	if (tt_pool_seal() < 0) {
+		for (i = 0; i < n; i++) {
+			if (batch[i].f)
+				refused(batch[i].f, "its pool could not be made executable");
+			tt_pool_release(batch[i].slot);
+		}
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		struct planned *p = &batch[i];
+		struct tt_func *f = p->f;
+		uint8_t jump[5];
+		int err;
+
+		if (!f) {	/* calibration: its slot is called directly, its entry stays */
+			calibration_slot = p->slot;
+			continue;
+		}
+		__atomic_store_n(&tt_func_target[f->index], p->slot + SLOT_CODE, __ATOMIC_RELEASE);
+		entry_jump(p, jump);
+		err = tt_patch_write(p->entry, jump, sizeof(jump), p->prot);
+		if (err < 0) {
+			__atomic_store_n(&tt_func_target[f->index], f->addr, __ATOMIC_RELEASE);
+			tt_pool_release(p->slot);
+			refused(f, "its code cannot be made writable");
+			continue;
+		}
+		f->slot = p->slot;
+		f->patched_addr = f->addr;
+		f->patched_at = p->entry;
+		memcpy(f->jump, jump, sizeof(jump));
+		f->hook = "inline";
+		done++;
+	}
+	return done;
+}
+
+/*
+ * Functions whose object was unloaded, which came back at another address, or whose object
+ * was unloaded and loaded again at the same address (fresh code, without our jump: seen
+ * when a dlclose did not pass through our wrapper).
+ */
+static void release_stale(void)
+{
+	uint32_t i, count = tt_funcs_count();
+
+	for (i = 1; i < count; i++) {
+		struct tt_func *f = tt_funcs_get(i);
+
+		if (!f || !f->slot)
+			continue;
+		if (!f->unloaded && f->patched_addr == f->addr &&
+		    memcmp(f->patched_at, f->jump, sizeof(f->jump)) == 0)
+			continue;
+		if (!f->unloaded && f->patched_addr == f->addr) {	/* reloaded in place */
+			__atomic_store_n(&tt_func_target[f->index], f->addr, __ATOMIC_RELEASE);
+			f->hook = "got";
+			f->hook_tried = false;
+		}
+		tt_pool_release(f->slot);
+		f->slot = NULL;
+		f->patched_addr = NULL;
+	}
+}
+
+unsigned int tt_inline_hook_new(void)
+{
+	uint32_t i, count = tt_funcs_count();
+	unsigned int n = 0;
+	char why[160];
+
+	release_stale();
+	for (i = 1; i < count; i++) {
+		struct tt_func *f = tt_funcs_get(i);
+		const char *err;
+
+		if (!f || f->unloaded || f->hook_tried)
+			continue;
+		f->hook_tried = true;
+		if (!enabled) {
+			if (f->local)
+				refused(f, mode == TT_HOOK_GOT ? "TSC_HOOK=got"
+							       : "no instruction decoder");
+			continue;
+		}
+		err = plan(f, &n, why, sizeof(why));
+		if (err)
+			refused(f, err);
+	}
+	if (n && !calibration_slot) {
+		const char *err = plan(NULL, &n, why, sizeof(why));
+
+		if (err)
+			tt_warn("the inline path cannot be calibrated: %s", err);
+	}
+	n = check_foreign_jumps(n);
+	return n ? commit(n) : 0;
+}
+
+void *tt_inline_calibration_entry(void)
+{
+	return calibration_slot;
+}
+
+void *tt_inline_calibration_target(void)
+{
+	return calibration_slot ? calibration_slot + SLOT_CODE : NULL;
+}

@@ -1,0 +1,36 @@
+/*
+ * inline.h - TSC_HOOK=inline/auto: patch a traced function's entry with a jump to its stub,
+ * so that every call is traced however it is made (direct, from its own library, through a
+ * pointer taken before the shim started). The stub's target becomes a relocated copy of the
+ * displaced entry instructions, which jumps back into the function.
+ */
+#ifndef TT_INLINE_H
+#define TT_INLINE_H
+
+#include <stdbool.h>
+
+#include "config.h"
+
+/* Choose the mode; for auto and inline, load the decoder (one line when it cannot be). */
+void tt_inline_start(enum tt_hook_mode mode);
+
+/* True when functions may be patched inline. */
+bool tt_inline_enabled(void);
+
+/* True when functions are never patched inline (TSC_HOOK=got). */
+bool tt_inline_got_only(void);
+
+/*
+ * Decide for every function of the table not decided yet: patch it inline when the mode
+ * allows and the patch is safe, else leave it to the GOT (one line saying why). Also gives
+ * back the pool slots of functions whose object was unloaded. Callers serialise it with the
+ * other changes of the table (the patch lock). Returns how many were patched.
+ */
+unsigned int tt_inline_hook_new(void);
+
+/* For calibrating the inline path: the pool slot to call (index 0) and the relocated copy
+ * of tt_calib_inline it leads to; NULL when no function is hooked inline. */
+void *tt_inline_calibration_entry(void);
+void *tt_inline_calibration_target(void);
+
+#endif /* TT_INLINE_H */

@@ -1,0 +1,70 @@
+/*
+ * patch.c - see patch.h. Cross-modifying code (Intel SDM vol. 3, 8.1.3): a thread other
+ * than the writer may run the new bytes only after it executed a serializing instruction;
+ * membarrier(PRIVATE_EXPEDITED_SYNC_CORE) makes every thread of the process do so before it
+ * returns. Built like the hot path: raw system calls only, since the function being patched
+ * may be one libc uses (mprotect, memcpy), which must not be called half-written.
+ */
+#include <linux/membarrier.h>
+#include <signal.h>
+#include <sys/mman.h>
+
+#include "patch.h"
+#include "sys.h"
+
+#define PAGE 4096ul
+
+static bool sync_core;
+
+bool tt_patch_init(void)
+{
+	long cmds = tt_syscall3(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+
+	if (cmds < 0 || !(cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE))
+		return false;
+	sync_core = tt_syscall3(SYS_membarrier,
+				MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0) == 0;
+	return sync_core;
+}
+
+bool tt_patch_possible(const uint8_t *at)
+{
+	return ((uintptr_t)at & 63) != 63;
+}
+
+static void serialize_all(void)
+{
+	if (sync_core)
+		tt_syscall3(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0);
+}
+
+static void store2(uint8_t *at, uint8_t b0, uint8_t b1)
+{
+	/* One 16-bit store: atomic for other cores when it does not cross a cache line. */
+	__atomic_store_n((uint16_t *)(void *)at, (uint16_t)(b0 | (uint16_t)b1 << 8),
+			 __ATOMIC_RELEASE);
+}
+
+int tt_patch_write(uint8_t *at, const uint8_t *bytes, size_t n, int prot)
+{
+	uintptr_t lo = (uintptr_t)at & ~(PAGE - 1);
+	uintptr_t hi = ((uintptr_t)at + n + PAGE - 1) & ~(PAGE - 1);
+	uint64_t all = ~0ull, old;
+	long err;
+	size_t i;
+
+	tt_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&old, 8, 0, 0);
+	err = tt_sys_mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE | PROT_EXEC);
+	if (err == 0) {
+		store2(at, 0xeb, 0xfe);		/* jmp . */
+		serialize_all();
+		for (i = 2; i < n; i++)
+			__atomic_store_n(&at[i], bytes[i], __ATOMIC_RELAXED);
+		serialize_all();
+		store2(at, bytes[0], bytes[1]);
+		serialize_all();
+		tt_sys_mprotect((void *)lo, hi - lo, prot);
+	}
+	tt_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
+	return (int)err;
+}

@@ -1,0 +1,30 @@
+/*
+ * patch.h - writing a jump over a function's first bytes while other threads may be running
+ * them (a dlopen in a threaded program), and writing the original bytes back.
+ */
+#ifndef TT_PATCH_H
+#define TT_PATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Prepare (once, before any patch): ask the kernel for core serialization of the other
+ * threads (membarrier SYNC_CORE). False when it has none: patching is still done. */
+bool tt_patch_init(void);
+
+/* True if `at` can be written atomically in two steps: its first two bytes share a cache
+ * line. */
+bool tt_patch_possible(const uint8_t *at);
+
+/*
+ * Replace the n (2..16) bytes at `at` by `bytes`. The code pages are made writable for the
+ * write (and executable throughout: other threads may run them) and given back `prot`.
+ * Every intermediate state is valid code for a thread arriving at `at`: first a 2-byte
+ * `jmp .` holds arrivals, then the tail is written, then the head; every core serializes
+ * between steps. Signals are blocked meanwhile (a handler calling the function would spin).
+ * Uses no libc. Returns 0 or -errno (from mprotect).
+ */
+int tt_patch_write(uint8_t *at, const uint8_t *bytes, size_t n, int prot);
+
+#endif /* TT_PATCH_H */

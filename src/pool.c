@@ -1,0 +1,119 @@
+/*
+ * pool.c - see pool.h. A page is asked for at fixed hints stepping away from the code in
+ * 1 MiB steps (MAP_FIXED_NOREPLACE: an occupied hint fails rather than clobbering), below
+ * the code first, where a PIE program and the libraries mapped top-down leave room. Raw
+ * system calls: mmap or mprotect may be among the traced functions.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/mman.h>
+
+#include "pool.h"
+#include "sys.h"
+
+#define PAGE 4096u
+#define SLOTS (PAGE / TT_POOL_SLOT)
+#define REACH (1ull << 30)
+#define STEP (1ull << 20)
+#define MAX_PAGES 256
+
+struct page {
+	uint8_t *base;
+	unsigned int used;	/* slots handed out */
+	unsigned int live;	/* handed out and not released */
+	bool sealed;
+};
+
+static struct page pages[MAX_PAGES];
+
+static bool near_enough(uintptr_t a, uintptr_t b)
+{
+	return (a > b ? a - b : b - a) < REACH - PAGE;
+}
+
+static uint8_t *map_at(uintptr_t hint, uintptr_t near)
+{
+	uint8_t *p = tt_sys_mmap((void *)hint, PAGE, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+
+	if (p && !near_enough((uintptr_t)p, near)) {	/* a kernel that ignored the flag */
+		tt_sys_munmap(p, PAGE);
+		p = NULL;
+	}
+	return p;
+}
+
+static uint8_t *map_near(uintptr_t near)
+{
+	uintptr_t start = near & ~(uintptr_t)(STEP - 1), d;
+	uint8_t *p;
+
+	for (d = STEP; d < REACH - STEP; d += STEP) {
+		if (start > d + (1u << 16) && (p = map_at(start - d, near)))
+			return p;
+		if (start + d < (1ull << 47) - STEP && (p = map_at(start + d, near)))
+			return p;
+	}
+	return NULL;
+}
+
+uint8_t *tt_pool_take(uintptr_t near)
+{
+	struct page *free_entry = NULL;
+	unsigned int i;
+
+	for (i = 0; i < MAX_PAGES; i++) {
+		struct page *pg = &pages[i];
+
+		if (!pg->base) {
+			if (!free_entry)
+				free_entry = pg;
+			continue;
+		}
+		if (!pg->sealed && pg->used < SLOTS && near_enough((uintptr_t)pg->base, near)) {
+			pg->live++;
+			return pg->base + TT_POOL_SLOT * pg->used++;
+		}
+	}
+	if (!free_entry || !(free_entry->base = map_near(near)))
+		return NULL;
+	free_entry->used = 1;
+	free_entry->live = 1;
+	free_entry->sealed = false;
+	return free_entry->base;
+}
+
+int tt_pool_seal(void)
+{
+	int ret = 0;
+	unsigned int i;
+
+	for (i = 0; i < MAX_PAGES; i++) {
+		struct page *pg = &pages[i];
+
+		if (!pg->base || pg->sealed)
+			continue;
+		if (tt_sys_mprotect(pg->base, PAGE, PROT_READ | PROT_EXEC) < 0)
+			ret = -1;
+		pg->sealed = true;
+	}
+	return ret;
+}
+
+void tt_pool_release(uint8_t *slot)
+{
+	unsigned int i;
+
+	for (i = 0; i < MAX_PAGES; i++) {
+		struct page *pg = &pages[i];
+
+		if (!pg->base || slot < pg->base || slot >= pg->base + PAGE)
+			continue;
+		if (--pg->live == 0 && pg->sealed) {
+			tt_sys_munmap(pg->base, PAGE);
+			pg->base = NULL;
+		}
+		return;
+	}
+}

@@ -1,0 +1,35 @@
+/*
+ * relocate.h - planning an inline patch: which instructions at a function's entry the 5-byte
+ * jump displaces, their position-independent copy, and whether patching is safe at all.
+ * Pure: works on a copy of the function's bytes and two addresses (unit-tested).
+ */
+#ifndef TT_RELOCATE_H
+#define TT_RELOCATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TT_PATCH_LEN 5		/* jmp rel32 */
+#define TT_COPY_MAX 80		/* endbr64, up to 19 displaced bytes widened, jmp back */
+
+struct tt_reloc {
+	size_t patch_at;	/* where the jump goes: 4 after an endbr64, which stays first */
+	size_t displaced;	/* bytes of whole instructions the jump overwrites (>= 5) */
+	uint8_t copy[TT_COPY_MAX];	/* to run at copy_addr: endbr64, the displaced
+					 * instructions relocated, a jump back */
+	size_t copy_len;
+};
+
+/*
+ * Plan the patch of the function whose `size` bytes are `code`, running at `addr`, with its
+ * relocated entry instructions placed at `copy_addr`. Returns NULL, or why the function may
+ * not be patched, written into why (e.g. "a jump at +0x1c goes back into the patched
+ * bytes"). Refused: a function shorter than patch_at + 5 bytes; bytes that do not decode;
+ * any jump of the function into [0, patch_at + displaced) (other than a call of its entry);
+ * a call, loop, j*cxz or xbegin among the displaced instructions; a relative operand that
+ * no longer fits 32 bits from copy_addr.
+ */
+const char *tt_reloc_plan(const uint8_t *code, size_t size, uint64_t addr, uint64_t copy_addr,
+			  struct tt_reloc *out, char *why, size_t why_size);
+
+#endif /* TT_RELOCATE_H */

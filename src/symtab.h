@@ -1,0 +1,18 @@
+/*
+ * symtab.h - the functions of an object's file that its dynamic symbols do not list: static
+ * and hidden functions, and a program's own functions when it was not linked with -rdynamic.
+ * They are in the file's .symtab, unless the file is stripped.
+ */
+#ifndef TT_SYMTAB_H
+#define TT_SYMTAB_H
+
+#include <stdint.h>
+
+/* fn(name, value, size, ctx) for every defined function symbol of the file at path whose
+ * name is `name`; fn returns nonzero to stop. Returns how many matched, or -1 when the file
+ * cannot be read or has no .symtab. */
+int tt_symtab_find(const char *path, const char *name,
+		   int (*fn)(const char *name, uint64_t value, uint64_t size, void *ctx),
+		   void *ctx);
+
+#endif /* TT_SYMTAB_H */

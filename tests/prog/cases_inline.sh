@@ -1,0 +1,270 @@
+# cases_inline.sh - program tests of TSC_HOOK=inline|auto|got, sourced by run.sh (which has the
+# helpers and the run_test lines): calls through pointers taken before the shim started, direct
+# calls of static, hidden and non-interposable functions, static functions sharing a name,
+# functions an inline patch must refuse, and patching at a dlopen while other threads spin.
+# shellcheck shell=bash disable=SC2016,SC2034,SC2015
+# (jq programs single-quoted on purpose; HOOK_ALL, TIMEOUT... are read by run.sh's helpers;
+# `a && b || fail` as in run.sh)
+#
+# Every report entry has "hook" ("inline" or "got"), "object" (the defining object's path;
+# for the executable "(program)", or its path) and "offset" ("0x1139": the function's address
+# minus its object's load base, which for these PIE objects is the symbol's value in .symtab).
+#
+# The programs' callers are compiled as usual (-O2, so -fipa-ra): a caller of a function that
+# binds locally (static, hidden, or exported from a library built with
+# -fno-semantic-interposition) may keep values in call-clobbered registers the callee is known
+# not to touch (t_static's main keeps its loop counter in %edx across static_step; direct_run
+# keeps five values in %ecx %edx %esi %r8d %r9d across direct_leaf and hidden_leaf). A hook on
+# such a function must give them back unchanged, or the stdout checksums (or the loops) break.
+
+# hexnum: "0x1139" as a number; null for anything else than a lower-case 0x hex string.
+# is_prog(NAME): the object name the report may give the executable NAME.
+# named(NAME): every entry with that name.
+JQDEFS="$JQDEFS"'
+def hexnum: if type == "string" and test("^0x[0-9a-f]+$")
+	then ltrimstr("0x") | explode | reduce .[] as $c (0; . * 16 + (if $c >= 97 then $c - 87 else $c - 48 end))
+	else null end;
+def is_prog($p): . == "(program)" or . == "/proc/self/exe" or endswith("/" + $p);
+def named($n): [.functions[] | select(.name == $n)];
+'
+
+# sym_value OBJECT SYMBOL: the value ("0x12e0") of the function SYMBOL in $B/OBJECT's .symtab.
+sym_value() {
+	nm "$B/$1" | awk -v s="$2" '$3 == s && ($2 == "t" || $2 == "T") {
+		v = $1; sub(/^0+/, "", v); print "0x" v; exit }'
+}
+
+# placed FUNCTION OBJECT: FUNCTION's entry names OBJECT (a lib*.so of $B, or the program
+# OBJECT) and its offset is FUNCTION's value in OBJECT's .symtab.
+placed() {
+	local f=$1 obj=$2 v test
+	v=$(sym_value "$obj" "$f")
+	[ -n "$v" ] || fail_because "test setup: no function $f in $obj's symbol table" || return 1
+	case $obj in
+	lib*.so) test="endswith(\"/$obj\")" ;;
+	*) test="is_prog(\"$obj\")" ;;
+	esac
+	ck "$f: object is $obj, offset == \"$v\" (its value in the symbol table)" \
+		"fn(\"$f\") | (.object | $test) and (.offset | hexnum) == $((v))" \
+		"fn(\"$f\") | {name, object, offset, symbol, hook}"
+}
+
+# hooked HOOK FUNCTION...: each FUNCTION's entry has "hook": HOOK.
+hooked() {
+	local hook=$1 f
+	shift
+	for f in "$@"; do
+		ck "$f: hook == $hook" "fn(\"$f\").hook == \"$hook\"" "fn(\"$f\") | {name, hook}" ||
+			return 1
+	done
+}
+
+# direct_call OBJECT CALLER CALLEE: CALLER calls CALLEE with a plain `call` (not its PLT entry;
+# gcc may name the target by a local alias, CALLEE.localalias).
+direct_call() {
+	objdump -d --no-show-raw-insn "$B/$1" |
+		awk -v f="<$2>:" '$2 == f { p = 1; next } p && /^$/ { p = 0 } p' |
+		grep -qE "call[[:space:]]+[0-9a-f]+ <$3(\.localalias)?>$" ||
+		fail_because "test setup: $2 in $1 does not call $3 directly (without the PLT)"
+}
+
+# ipa_ra_hint: after a failed run_pair, point a stdout difference at the -fipa-ra note above;
+# returns 1.
+ipa_ra_hint() {
+	case $WHY in
+	"stdout differs"*)
+		WHY="$WHY [callers keep values in call-clobbered registers across these direct calls (-fipa-ra): see the note in cases_inline.sh]" ;;
+	esac
+	return 1
+}
+
+# ---- early pointers
+
+# early_fn (libearly.so) called through pointers captured by libearly's constructor (before
+# the shim's), by a .preinit_array entry and by the program's constructor, and through the
+# PLT: 6500 calls, all counted by the inline hook, and every pointer is still &early_fn
+# ("identity ok" on stdout, compared with the untraced run's).
+early_case() {
+	plt_call t_early main early_fn || return 1
+	run_pair "$1" early_fn "$B/t_early" || return 1
+	grep -qx 'identity ok' "$T/u.out" ||
+		fail_because "test setup: untraced: $(grep -v '^expect' "$T/u.out" | tr '\n' ' ')" || return 1
+	one_report && check_expects "$T/t.out" || return 1
+	hooked inline early_fn && placed early_fn libearly.so
+}
+test_early_inline() {
+	XENV+=(TSC_HOOK=inline)
+	early_case early_inline
+}
+# TSC_HOOK unset (auto) whatever HOOK_ALL says.
+test_early_auto() {
+	local HOOK_ALL=""
+	early_case early_auto
+}
+
+# ---- direct calls
+
+direct_setup() {
+	local syms
+	syms=$(nm "$B/t_static" | awk '$3 ~ /^static_step/ { print $2, $3 }')
+	[ "$syms" = "t static_step" ] ||
+		fail_because "test setup: t_static must have exactly one local function static_step (no clone): $(echo "$syms" | tr '\n' ' ')" ||
+		return 1
+	[ -z "$(nm -D "$B/libdirect.so" | awk '$3 == "hidden_leaf"')" ] ||
+		fail_because "test setup: hidden_leaf is exported by libdirect.so" || return 1
+	direct_call libdirect.so direct_run direct_leaf &&
+		direct_call libdirect.so direct_run hidden_leaf &&
+		plt_call t_static main direct_run
+}
+
+# static_step (t_static's own static function, 10,000 calls), direct_leaf (exported by
+# libdirect.so but called directly by direct_run inside it) and hidden_leaf (hidden), 7000
+# each, and direct_run (1 call through the PLT): every call counted, all four hooked inline.
+direct_case() {
+	direct_setup || return 1
+	run_pair "$1" static_step,direct_leaf,hidden_leaf,direct_run "$B/t_static" || ipa_ra_hint ||
+		return 1
+	one_report && check_expects "$T/t.out" || return 1
+	hooked inline static_step direct_leaf hidden_leaf direct_run &&
+		placed static_step t_static && placed direct_leaf libdirect.so &&
+		placed hidden_leaf libdirect.so && placed direct_run libdirect.so
+}
+test_direct_inline() {
+	XENV+=(TSC_HOOK=inline)
+	direct_case direct_inline
+}
+test_direct_auto() {
+	local HOOK_ALL=""
+	direct_case direct_auto
+}
+
+# TSC_HOOK=got: direct calls are invisible to GOT hooks. direct_run is counted (1, through the
+# PLT), direct_leaf is listed with 0 calls; static_step and hidden_leaf have no GOT slot
+# anywhere: a `tsctrace: ` line names each, and they are not in the report (or listed with 0
+# calls). The program is unharmed (stdout, stderr and status compared by run_pair).
+test_direct_got() {
+	local f
+	XENV+=(TSC_HOOK=got)
+	direct_setup || return 1
+	run_pair direct_got static_step,direct_leaf,hidden_leaf,direct_run "$B/t_static" || return 1
+	one_report || return 1
+	ck "calls == timed + unwound + migrated + dropped for every function" \
+		'all(.functions[]; .calls == .timed + .unwound + .migrated + .dropped)' \
+		'[.functions[] | counts]' || return 1
+	ck "direct_run: calls == 1 (through the PLT)" 'fn("direct_run").calls == 1' \
+		'fn("direct_run") | counts' || return 1
+	ck "direct_leaf: calls == 0 (called only directly, inside libdirect.so)" \
+		'fn("direct_leaf").calls == 0' 'fn("direct_leaf") | counts' || return 1
+	hooked got direct_run direct_leaf && placed direct_run libdirect.so &&
+		placed direct_leaf libdirect.so || return 1
+	for f in static_step hidden_leaf; do
+		grep -qw -- "$f" "$T/t.shim" ||
+			fail_because "TSC_HOOK=got: no 'tsctrace: ' line naming $f (not traceable through the GOT): $(head -3 "$T/t.shim")" ||
+			return 1
+		ck "$f: not in the report, or with 0 calls" "fn(\"$f\") == null or fn(\"$f\").calls == 0" \
+			"fn(\"$f\") | {name, hook, calls}" || return 1
+	done
+}
+
+# ---- static functions sharing a name
+
+# ambig_want: the `step <object> <offset> <calls>` lines of the untraced run, as a JSON array
+# of {lib, offset, calls} (lib: in libdirect.so rather than the program).
+ambig_want() {
+	local k obj off calls sep="" out="["
+	while read -r k obj off calls; do
+		[ "$k" = step ] || continue
+		out+="$sep{\"lib\": $([ "$obj" = libdirect.so ] && echo true || echo false), \"offset\": $((off)), \"calls\": $calls}"
+		sep=", "
+	done <"$T/u.out"
+	echo "$out]"
+}
+
+# TSC_FUNCS=step: t_ambig's two static step (300 and 700 calls) and libdirect.so's (111): three
+# entries named step, each with its own object and offset (those the program prints) and
+# count, all inline. Then TSC_FUNCS=libdirect.so:step: only libdirect.so's, 111 calls.
+test_ambig_inline() {
+	local want printed syms libv
+	XENV+=(TSC_HOOK=inline)
+	run_pair ambig_inline step "$B/t_ambig" || ipa_ra_hint || return 1
+	# The offsets the program printed are those of the symbol tables.
+	printed=$(awk '$1 == "step" { print $2, $3 }' "$T/u.out" | sort | tr '\n' ' ')
+	libv=$(sym_value libdirect.so step)
+	syms=$( (nm "$B/t_ambig" | awk '$2 == "t" && $3 == "step" { sub(/^0+/, "", $1); print "t_ambig 0x" $1 }'
+		echo "libdirect.so $libv") | sort | tr '\n' ' ')
+	[ "$printed" = "$syms" ] && [ "$(echo "$printed" | wc -w)" -eq 6 ] ||
+		fail_because "test setup: t_ambig printed the steps at [$printed], the symbol tables say [$syms]" ||
+		return 1
+	want=$(ambig_want)
+	one_report || return 1
+	ck "calls == timed + unwound + migrated + dropped for every function" \
+		'all(.functions[]; .calls == .timed + .unwound + .migrated + .dropped)' \
+		'[.functions[] | counts]' || return 1
+	ck "three entries named step" 'named("step") | length == 3' \
+		'named("step") | map({object, offset, calls, hook})' || return 1
+	ck "step entries: objects t_ambig (twice) and libdirect.so" \
+		'all(named("step")[]; .object | endswith("/libdirect.so") or is_prog("t_ambig"))' \
+		'named("step") | map({object, offset})' || return 1
+	ck "step entries: {in libdirect.so, offset, calls} == $want" \
+		"[named(\"step\")[] | {lib: (.object | endswith(\"/libdirect.so\")), offset: (.offset | hexnum), calls}] | sort == ($want | sort)" \
+		'named("step") | map({object, offset, calls})' || return 1
+	ck "step entries: all hooked inline" 'all(named("step")[]; .hook == "inline")' \
+		'named("step") | map({object, offset, hook})' || return 1
+
+	rm -f "$T"/r.*
+	run_pair ambig_inline libdirect.so:step "$B/t_ambig" || ipa_ra_hint || sub_failed \
+		"TSC_FUNCS=libdirect.so:step" || return 1
+	one_report || sub_failed "TSC_FUNCS=libdirect.so:step" || return 1
+	ck "TSC_FUNCS=libdirect.so:step: one entry, libdirect.so's step, offset $libv, 111 calls, inline" \
+		".functions | length == 1 and (.[0] | (.name == \"step\" or .name == \"libdirect.so:step\") and
+		 (.object | endswith(\"/libdirect.so\")) and (.offset | hexnum) == $((libv)) and
+		 .calls == 111 and .hook == \"inline\")" \
+		'.functions | map({name, object, offset, calls, hook})'
+}
+
+# ---- refusals
+
+# librefuse.so's ret_only (a lone ret, 1 byte) and loop_back (loops back to offset 2, inside
+# the 5 displaced bytes) cannot be patched: one `tsctrace: ` line each saying so, both traced
+# through the GOT with every call counted, the program unharmed.
+test_refuse_inline() {
+	local f n sizes
+	XENV+=(TSC_HOOK=inline)
+	sizes=$(readelf -sW "$B/librefuse.so" | awk '$8 == "ret_only" || $8 == "loop_back" { print $8, $3 }' |
+		sort -u | tr '\n' ' ')
+	[ "$sizes" = "loop_back 10 ret_only 1 " ] ||
+		fail_because "test setup: symbol sizes in librefuse.so: $sizes (expected loop_back 10, ret_only 1)" ||
+		return 1
+	plt_call t_refuse main ret_only && plt_call t_refuse main loop_back || return 1
+	run_pair refuse_inline ret_only,loop_back "$B/t_refuse" || return 1
+	grep -q '^loop_back sum 11994, 0 wrong results$' "$T/u.out" ||
+		fail_because "test setup: untraced: $(head -1 "$T/u.out")" || return 1
+	one_report && check_expects "$T/t.out" || return 1
+	for f in ret_only loop_back; do
+		n=$(grep -w -- "$f" "$T/t.shim" | grep -c 'not patched inline')
+		[ "$n" -eq 1 ] ||
+			fail_because "expected one 'tsctrace: ' line naming $f with 'not patched inline', got $n: $(grep -w -- "$f" "$T/t.shim" | head -2)$([ "$n" -eq 0 ] && echo "; shim said: $(head -3 "$T/t.shim")")" ||
+			return 1
+	done
+	hooked got ret_only loop_back && placed ret_only librefuse.so && placed loop_back librefuse.so
+}
+
+# ---- patching at a dlopen while other threads already call
+
+# t_dlthreads: 3 threads find hot_fn as soon as main's dlopen makes it visible and call it
+# 200,000 times each, main 10,000 times after its dlopen returned. Calls made before the patch
+# was complete are not counted: 10,000 <= calls <= 610,000. Three runs, to shake out races.
+test_dlopen_threads_inline() {
+	local i calls=""
+	XENV+=(TSC_HOOK=inline)
+	for i in 1 2 3; do
+		rm -f "$T"/r.*
+		run_pair dlopen_threads_inline hot_fn "$B/t_dlthreads" &&
+			one_report && check_expects "$T/t.out" &&
+			ck "hot_fn: calls <= 610000 (3 x 200,000 + 10,000)" 'fn("hot_fn").calls <= 610000' \
+				'fn("hot_fn") | counts' &&
+			hooked inline hot_fn && placed hot_fn libhot.so || sub_failed "run $i of 3" || return 1
+		calls="$calls $(jq -r -s "$JQDEFS .[0] | fn(\"hot_fn\").calls" "$REPORT")"
+	done
+	NOTE="hot_fn calls counted:$calls"
+}
