@@ -58,8 +58,10 @@ static enum tt_insn_kind kind_of(const ZydisDecodedInstruction *z)
 	case ZYDIS_CATEGORY_CALL:
 		return TT_INSN_CALL;	/* direct or not: target is 0 when not relative */
 	case ZYDIS_CATEGORY_COND_BR:
-		/* jcc has rel8 (7x) and rel32 (0F 8x) forms; loop and j*cxz have only rel8. */
-		if (z->mnemonic == ZYDIS_MNEMONIC_LOOP || z->mnemonic == ZYDIS_MNEMONIC_LOOPE ||
+		/* jcc has rel8 (7x) and rel32 (0F 8x) forms; loop and j*cxz have only rel8, and
+		 * xbegin (C7 F8, which Zydis files here) is no jcc at all. */
+		if (z->mnemonic == ZYDIS_MNEMONIC_XBEGIN || z->mnemonic == ZYDIS_MNEMONIC_LOOP ||
+		    z->mnemonic == ZYDIS_MNEMONIC_LOOPE ||
 		    z->mnemonic == ZYDIS_MNEMONIC_LOOPNE || z->mnemonic == ZYDIS_MNEMONIC_JCXZ ||
 		    z->mnemonic == ZYDIS_MNEMONIC_JECXZ || z->mnemonic == ZYDIS_MNEMONIC_JRCXZ)
 			return TT_INSN_BRANCH_OTHER;

@@ -218,7 +218,8 @@ void *tt_funcs_stub_for(void *addr)
 	/* An inline-hooked function is traced at its own address: pointers to it stay equal. */
 	/* Until inline.c has decided, hand out no stub: a call through it could reach an entry
 	 * patched meanwhile and be counted twice. */
-	return f && f->hook_tried && strcmp(f->hook, "got") == 0 ? tt_funcs_stub(f->index) : addr;
+	return f && __atomic_load_n(&f->hook_tried, __ATOMIC_ACQUIRE) && strcmp(f->hook, "got") == 0
+		       ? tt_funcs_stub(f->index) : addr;
 }
 
 uint32_t tt_funcs_count(void)

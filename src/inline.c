@@ -160,6 +160,16 @@ static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t wh
 	return NULL;
 }
 
+/*
+ * The hook of f is settled (f->hook says which). Until then dlsym hands out no stub for it:
+ * a call through a stub whose target is still the entry, reaching the entry just patched,
+ * would be counted twice.
+ */
+static void decided(struct tt_func *f)
+{
+	__atomic_store_n(&f->hook_tried, true, __ATOMIC_RELEASE);
+}
+
 static void refused(struct tt_func *f, const char *why)
 {
 	if (f->local)
@@ -172,6 +182,7 @@ static void refused(struct tt_func *f, const char *why)
 		tt_info("%s: not patched inline (%s): traced through its GOT slots", f->name,
 			why);
 	f->hook = f->local ? "none" : "got";
+	decided(f);
 }
 
 /* The jump at `entry`, to the slot (within reach: pool.c maps it near). */
@@ -194,15 +205,16 @@ static unsigned int check_foreign_jumps(unsigned int n)
 	char why[160];
 
 	for (i = 0; i < n; i++) {
-		if (!batch[i].f || batch[i].xref.hit || batch[i].seg_lo == 0)
+		uintptr_t lo = batch[i].seg_lo, hi = batch[i].seg_hi;
+
+		if (!batch[i].f || lo == 0)
 			continue;
 		for (j = i, k = 0; j < n; j++)	/* every function of this segment */
-			if (batch[j].f && batch[j].seg_lo == batch[i].seg_lo)
+			if (batch[j].f && batch[j].seg_lo == lo)
 				ranges[k++] = batch[j].xref;
-		tt_xref_scan((const uint8_t *)batch[i].seg_lo, batch[i].seg_hi - batch[i].seg_lo,
-			     batch[i].seg_lo, ranges, k);
+		tt_xref_scan((const uint8_t *)lo, hi - lo, lo, ranges, k);
 		for (j = i, k = 0; j < n; j++)
-			if (batch[j].f && batch[j].seg_lo == batch[i].seg_lo) {
+			if (batch[j].f && batch[j].seg_lo == lo) {
 				batch[j].xref = ranges[k++];
 				batch[j].seg_lo = 0;	/* scanned */
 			}
@@ -260,6 +272,7 @@ static unsigned int commit(unsigned int n)
 		f->patched_at = p->entry;
 		memcpy(f->jump, jump, sizeof(jump));
 		f->hook = "inline";
+		decided(f);
 		done++;
 	}
 	return done;
@@ -306,11 +319,11 @@ unsigned int tt_inline_hook_new(void)
 
 		if (!f || f->unloaded || f->hook_tried)
 			continue;
-		f->hook_tried = true;
 		if (!enabled) {
 			if (f->local)
 				refused(f, mode == TT_HOOK_GOT ? "TSC_HOOK=got"
 							       : "no instruction decoder");
+			decided(f);
 			continue;
 		}
 		err = plan(f, &n, why, sizeof(why));

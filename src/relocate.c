@@ -129,8 +129,9 @@ const char *tt_reloc_plan(const uint8_t *code, size_t size, uint64_t addr, uint6
 	if (size >= 4 && memcmp(code, endbr64, 4) == 0)
 		out->patch_at = 4;
 	if (size < out->patch_at + TT_PATCH_LEN) {
-		snprintf(why, why_size, "it is %zu bytes long, shorter than the %d-byte jump%s",
-			 size, TT_PATCH_LEN, out->patch_at ? " after its endbr64" : "");
+		snprintf(why, why_size, "it is %zu byte%s long, shorter than the %d-byte jump%s",
+			 size, size == 1 ? "" : "s", TT_PATCH_LEN,
+			 out->patch_at ? " after its endbr64" : "");
 		return why;
 	}
 	memcpy(out->copy, endbr64, 4);

@@ -19,6 +19,7 @@
 #include "basename.h"
 #include "elfdyn.h"
 #include "funcs.h"
+#include "inline.h"
 #include "log.h"
 #include "resolve.h"
 #include "symtab.h"
@@ -199,8 +200,11 @@ static int glob_cb(struct tt_elf *o, void *arg)
 struct statics {
 	const struct tt_func_spec *spec;
 	struct tt_elf obj;
+	bool count_only;	/* TSC_HOOK=got (or no decoder): only say they exist */
 	unsigned int added;
 	unsigned int failed;
+	unsigned int cap;	/* globs: at most this many added */
+	bool capped;
 };
 
 static int add_static(const char *name, uint64_t value, uint64_t size, void *arg)
@@ -214,6 +218,18 @@ static int add_static(const char *name, uint64_t value, uint64_t size, void *arg
 
 	if (!tt_elf_in_exec(&st->obj, (uintptr_t)addr))
 		return 0;
+	if (st->count_only) {
+		st->added++;
+		return 0;
+	}
+	if (st->spec->glob) {	/* exported names were matched already; shim exports never */
+		if (tt_funcs_by_name(name, NULL) || shim_exports(name))
+			return 0;
+		if (st->added >= st->cap) {
+			st->capped = true;
+			return 1;
+		}
+	}
 	/* The first keeps the plain name as its key; more statics of that name get their own
 	 * (the report names each with its object and offset). */
 	if (st->added == 0 && !tt_funcs_by_name(name, NULL))
@@ -255,8 +271,9 @@ static int statics_cb(struct tt_elf *o, void *arg)
 	    !(o->name[0] == 0 && object_matches(program_path(), st->spec->object)))
 		return 0;
 	st->obj = *o;
-	tt_symtab_find(o->name[0] ? o->name : "/proc/self/exe", st->spec->name, add_static, st);
-	return st->failed ? 1 : 0;
+	tt_symtab_find(o->name[0] ? o->name : "/proc/self/exe", st->spec->name, st->spec->glob,
+		       add_static, st);
+	return st->failed || st->capped ? 1 : 0;
 }
 
 static void describe(const struct tt_func_spec *sp, char *out, size_t n)
@@ -268,9 +285,16 @@ static void describe(const struct tt_func_spec *sp, char *out, size_t n)
 /* Not exported anywhere: static or hidden functions of that name, every one of them. */
 static bool find_statics(const struct tt_func_spec *sp, const char *what)
 {
-	struct statics st = { .spec = sp };
+	struct statics st = { .spec = sp, .count_only = !tt_inline_enabled() };
 
 	tt_elf_foreach(statics_cb, &st);
+	if (st.count_only && st.added) {	/* no GOT slot can reach them */
+		tt_warn("%s is not exported (%u static or hidden function%s of that name): only "
+			"inline hooks can trace it, %s", what, st.added, st.added > 1 ? "s" : "",
+			tt_inline_got_only() ? "TSC_HOOK=got: not traced"
+					     : "unavailable here: not traced");
+		return true;
+	}
 	if (st.failed)
 		tt_warn("%s: too many traced functions (at most %d)", what, TT_MAX_FUNCS - 1);
 	if (st.added > 1)
@@ -292,6 +316,13 @@ static void try_entry(size_t i, bool first)
 	describe(sp, what, sizeof(what));
 	if (sp->glob) {
 		tt_elf_foreach(glob_cb, &f);
+		if (!f.glob_capped && tt_inline_enabled()) {	/* static functions too */
+			struct statics st = { .spec = sp, .cap = GLOB_CAP - f.glob_added };
+
+			tt_elf_foreach(statics_cb, &st);
+			f.glob_added += st.added;
+			f.glob_capped = st.capped;
+		}
 		if (f.glob_capped)
 			tt_warn("%s matches more than %d functions: only the first %d are traced",
 				what, GLOB_CAP, GLOB_CAP);
@@ -326,7 +357,7 @@ static void try_entry(size_t i, bool first)
 	} else if (f.sym) {
 		state[i] = add_found(&f, false) == 0 ? DONE : REFUSED;
 	} else if (!sp->version && find_statics(sp, what)) {
-		state[i] = DONE;
+		state[i] = tt_inline_enabled() ? DONE : REFUSED;
 	} else if (first) {
 		tt_warn("no function %s in the loaded objects: it will be traced if a later "
 			"dlopen brings it", what);

@@ -4,6 +4,7 @@
  */
 #include <elf.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -11,7 +12,7 @@
 
 #include "symtab.h"
 
-static int scan(const unsigned char *map, size_t size, const char *name,
+static int scan(const unsigned char *map, size_t size, const char *name, bool glob,
 		int (*fn)(const char *, uint64_t, uint64_t, void *), void *ctx)
 {
 	const Elf64_Ehdr *eh = (const void *)map;
@@ -38,21 +39,24 @@ static int scan(const unsigned char *map, size_t size, const char *name,
 		n = sh[i].sh_size / sizeof(*sym);
 		found = 0;
 		for (k = 0; k < n; k++) {
+			const char *sname = (const char *)map + strs->sh_offset + sym[k].st_name;
+
 			if (ELF64_ST_TYPE(sym[k].st_info) != STT_FUNC ||
 			    sym[k].st_shndx == SHN_UNDEF || !sym[k].st_value ||
 			    sym[k].st_name >= strs->sh_size ||
-			    strncmp((const char *)map + strs->sh_offset + sym[k].st_name, name,
-				    strs->sh_size - sym[k].st_name) != 0)
+			    !memchr(sname, 0, strs->sh_size - sym[k].st_name))
+				continue;
+			if (glob ? fnmatch(name, sname, 0) != 0 : strcmp(sname, name) != 0)
 				continue;
 			found++;
-			if (fn(name, sym[k].st_value, sym[k].st_size, ctx))
+			if (fn(sname, sym[k].st_value, sym[k].st_size, ctx))
 				return found;
 		}
 	}
 	return found;
 }
 
-int tt_symtab_find(const char *path, const char *name,
+int tt_symtab_find(const char *path, const char *name, bool glob,
 		   int (*fn)(const char *name, uint64_t value, uint64_t size, void *ctx),
 		   void *ctx)
 {
@@ -66,7 +70,7 @@ int tt_symtab_find(const char *path, const char *name,
 	if (fstat(fd, &st) == 0 && st.st_size > 0) {
 		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (map != MAP_FAILED) {
-			ret = scan(map, (size_t)st.st_size, name, fn, ctx);
+			ret = scan(map, (size_t)st.st_size, name, glob, fn, ctx);
 			munmap(map, (size_t)st.st_size);
 		}
 	}

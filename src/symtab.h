@@ -6,12 +6,13 @@
 #ifndef TT_SYMTAB_H
 #define TT_SYMTAB_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
-/* fn(name, value, size, ctx) for every defined function symbol of the file at path whose
- * name is `name`; fn returns nonzero to stop. Returns how many matched, or -1 when the file
- * cannot be read or has no .symtab. */
-int tt_symtab_find(const char *path, const char *name,
+/* fn(symbol name, value, size, ctx) for every defined function symbol of the file at path
+ * whose name is `name` (glob: matches the fnmatch pattern `name`); fn returns nonzero to
+ * stop. Returns how many matched, or -1 when the file cannot be read or has no .symtab. */
+int tt_symtab_find(const char *path, const char *name, bool glob,
 		   int (*fn)(const char *name, uint64_t value, uint64_t size, void *ctx),
 		   void *ctx);
 

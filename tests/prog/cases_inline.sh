@@ -138,6 +138,21 @@ test_direct_auto() {
 	direct_case direct_auto
 }
 
+# Globs reach functions that are not exported too (with inline hooks): 'static_*' finds
+# t_static's static_step, '*_leaf' libdirect.so's exported direct_leaf and hidden hidden_leaf
+# (and any exported *_leaf of libc, never called here). Counts exact, all inline.
+test_glob_statics() {
+	direct_setup || return 1
+	XENV+=(TSC_HOOK=inline)
+	run_pair glob_statics 'static_*,*_leaf' "$B/t_static" || ipa_ra_hint || return 1
+	one_report || return 1
+	ck "static_step 10000, direct_leaf 7000, hidden_leaf 7000 calls" \
+		'fn("static_step").calls == 10000 and fn("direct_leaf").calls == 7000 and fn("hidden_leaf").calls == 7000' \
+		'[fn("static_step"), fn("direct_leaf"), fn("hidden_leaf") | counts]' || return 1
+	hooked inline static_step direct_leaf hidden_leaf &&
+		placed static_step t_static && placed hidden_leaf libdirect.so
+}
+
 # TSC_HOOK=got: direct calls are invisible to GOT hooks. direct_run is counted (1, through the
 # PLT), direct_leaf is listed with 0 calls; static_step and hidden_leaf have no GOT slot
 # anywhere: a `tsctrace: ` line names each, and they are not in the report (or listed with 0

@@ -220,11 +220,11 @@ run_test() {
 	fi
 	if [ -z "$WHY" ]; then
 		NPASS=$((NPASS + 1))
-		echo "PASS $name" >>"$RESULTS"
+		echo "PASS $name${HOOK_ALL:+ (TSC_HOOK=$HOOK_ALL)}" >>"$RESULTS"
 		printf '  PASS  %-22s %3ss%s\n' "$name" $((SECONDS - t0)) "${NOTE:+  ($NOTE)}"
 	else
 		NFAIL=$((NFAIL + 1))
-		echo "FAIL $name: $WHY" >>"$RESULTS"
+		echo "FAIL $name${HOOK_ALL:+ (TSC_HOOK=$HOOK_ALL)}: $WHY" >>"$RESULTS"
 		printf '  FAIL  %-22s %3ss  %s\n' "$name" $((SECONDS - t0)) "$WHY"
 	fi
 }
@@ -1155,6 +1155,7 @@ run_test early_auto test_early_auto
 run_test direct_inline test_direct_inline
 run_test direct_auto test_direct_auto
 run_test direct_got test_direct_got
+run_test glob_statics test_glob_statics
 run_test ambig_inline test_ambig_inline
 run_test refuse_inline test_refuse_inline
 run_test dlopen_threads_inline test_dlopen_threads_inline
