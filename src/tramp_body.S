@@ -140,25 +140,28 @@
 .endif
 .endm
 
-/* ---- one body per variant ---------------------------------------------------------------- */
-.macro BODY var, name
-TT_ENTRY(\name)
-	.cfi_startproc
-	/* CFA = rsp + 8, return address at (%rsp): a normal function entry. */
+/*
+ * ---- the entry shared by both bodies: up to the first TSC read --------------------------
+ * In: %r11d = index. Saves rax, rcx, rdx at -8/-16/-24(%rsp) first. Out: %rbx = the shadow
+ * frame (reserved, filled), %r11 = the target, %rsp moved up by 8 (the caller's stack), the
+ * CFI saying so; or a jump to `guarded` (the shim's own call) or `slow` (first call in this
+ * thread or function, or the shadow stack full) with %rsp untouched.
+ */
+.macro FRAME_ENTER guarded, slow
 	movq	%rax, -8(%rsp)
 	movq	%rcx, -16(%rsp)
 	movq	%rdx, -24(%rsp)
 	movq	tt_tls@gottpoff(%rip), %rax
 	cmpb	$0, %fs:TT_TLS_IN_SHIM(%rax)
-	jne	.Lguarded_\@
+	jne	\guarded
 	movq	%fs:TT_TLS_TOP(%rax), %rcx
 	cmpq	%fs:TT_TLS_LIMIT(%rax), %rcx
-	jae	.Lslow_\@			/* no thread setup yet, or shadow stack full */
+	jae	\slow				/* no thread setup yet, or shadow stack full */
 	movq	%rcx, %rdx			/* the thread block holds the shadow stack: */
 	andq	$-TT_THREAD_ALIGN, %rdx		/* its stats table is one and away, no load */
 	movq	TT_THREAD_STATS(%rdx,%r11,8), %rdx
 	testq	%rdx, %rdx
-	jz	.Lslow_\@			/* first call of this function in this thread */
+	jz	\slow				/* first call of this function in this thread */
 	addq	$TT_FRAME_SIZE, %fs:TT_TLS_TOP(%rax)	/* reserve: one instruction */
 	incq	TT_FSTAT_CALLS(%rdx)			/* owner-only counter, no lock */
 	movq	%rdx, TT_FRAME_STAT(%rcx)
@@ -184,6 +187,14 @@ TT_ENTRY(\name)
 	 */
 	.cfi_def_cfa_offset 8
 	.cfi_val_offset %rsp, -8
+.endm
+
+/* ---- one body per variant ---------------------------------------------------------------- */
+.macro BODY var, name
+TT_ENTRY(\name)
+	.cfi_startproc
+	/* CFA = rsp + 8, return address at (%rsp): a normal function entry. */
+	FRAME_ENTER .Lguarded_\@, .Lslow_\@
 	START_READ \var
 	shlq	$32, %rdx
 	orq	%rdx, %rax
@@ -297,40 +308,7 @@ TT_END(\name)
 .macro IBODY var, name
 TT_ENTRY(\name)
 	.cfi_startproc
-	movq	%rax, -8(%rsp)
-	movq	%rcx, -16(%rsp)
-	movq	%rdx, -24(%rsp)
-	movq	tt_tls@gottpoff(%rip), %rax
-	cmpb	$0, %fs:TT_TLS_IN_SHIM(%rax)
-	jne	.Liguarded_\@
-	movq	%fs:TT_TLS_TOP(%rax), %rcx
-	cmpq	%fs:TT_TLS_LIMIT(%rax), %rcx
-	jae	.Lislow_\@
-	movq	%rcx, %rdx
-	andq	$-TT_THREAD_ALIGN, %rdx
-	movq	TT_THREAD_STATS(%rdx,%r11,8), %rdx
-	testq	%rdx, %rdx
-	jz	.Lislow_\@
-	addq	$TT_FRAME_SIZE, %fs:TT_TLS_TOP(%rax)
-	incq	TT_FSTAT_CALLS(%rdx)
-	movq	%rdx, TT_FRAME_STAT(%rcx)
-	movl	%r11d, TT_FRAME_FUNC(%rcx)
-	movq	%fs:TT_TLS_CPU_NOW(%rax), %rdx
-	movl	(%rdx), %edx
-	movl	%edx, TT_FRAME_CPU(%rcx)
-	movq	%rbx, TT_FRAME_RBX(%rcx)
-	movq	(%rsp), %rax
-	movq	%rax, TT_FRAME_RET(%rcx)
-	leaq	8(%rsp), %rax
-	movq	%rax, TT_FRAME_SP(%rcx)
-	movq	%rcx, %rbx
-	CFI_RA_AT_RBX
-	CFI_RBX_AT_RBX
-	leaq	tt_func_target(%rip), %rax
-	movq	(%rax,%r11,8), %r11
-	leaq	8(%rsp), %rsp
-	.cfi_def_cfa_offset 8
-	.cfi_val_offset %rsp, -8
+	FRAME_ENTER .Liguarded_\@, .Lislow_\@
 	START_READ \var
 	shlq	$32, %rdx
 	orq	%rdx, %rax
