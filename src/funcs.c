@@ -124,7 +124,7 @@ static struct tt_func *revive(const char *name, void *addr, uintptr_t object_bas
 	for (i = 1; i < nentries; i++) {
 		struct tt_func *f = &entries[i];
 
-		if (!f->unloaded || strcmp(f->name, name) != 0 ||
+		if (!f->unloaded || strcmp(f->key, name) != 0 ||
 		    (version && f->version && strcmp(version, f->version) != 0))
 			continue;
 		if (add_alias(name, version, f) < 0)
@@ -141,12 +141,15 @@ static struct tt_func *revive(const char *name, void *addr, uintptr_t object_bas
 	return NULL;
 }
 
-struct tt_func *tt_funcs_add(const char *name, void *addr, const char *symbol,
-			     const char *object, uintptr_t object_base, const char *version,
-			     bool *is_alias)
+struct tt_func *tt_funcs_add(const char *name, const char *display, void *addr,
+			     const char *symbol, const char *object, uintptr_t object_base,
+			     const char *version, bool *is_alias)
 {
 	struct tt_func *f = NULL;
 	struct alias *a;
+
+	if (!display)
+		display = name;
 
 	*is_alias = false;
 	tt_funcs_lock();
@@ -158,7 +161,7 @@ struct tt_func *tt_funcs_add(const char *name, void *addr, const char *symbol,
 	HASH_FIND(hh_addr, by_addr, &addr, sizeof(addr), f);
 	if (f) {
 		if (add_alias(name, version, f) == 0)
-			append_name(f, name);
+			append_name(f, display);
 		*is_alias = true;
 		goto out;
 	}
@@ -168,13 +171,15 @@ struct tt_func *tt_funcs_add(const char *name, void *addr, const char *symbol,
 	if (nentries >= TT_MAX_FUNCS)
 		goto out;
 	f = &entries[nentries];
-	f->name = strdup(name);
+	f->key = strdup(name);
+	f->name = strdup(display);
 	f->symbol = strdup(symbol ? symbol : name);
 	f->object = strdup(object ? object : "?");
 	f->version = version ? strdup(version) : NULL;
-	if (!f->name || !f->symbol || !f->object || (version && !f->version) ||
+	if (!f->key || !f->name || !f->symbol || !f->object || (version && !f->version) ||
 	    add_alias(name, version, f) < 0) {
 		free(f->version);
+		free(f->key);
 		free(f->name);
 		free(f->symbol);
 		free(f->object);

@@ -16,6 +16,8 @@
 struct tt_func {
 	uint32_t index;		/* stub number */
 	char *name;		/* as named by the user; "a|b" when two names share the address */
+	char *key;		/* the name it was added under (its own for each of several
+				 * statics sharing a name), to find it again after a reload */
 	char *symbol;		/* symbol found at the address */
 	char *object;		/* file of the defining object */
 	uintptr_t object_base;	/* its load bias: with the name, tells a reloaded object apart */
@@ -55,13 +57,14 @@ void tt_funcs_set_variant(int variant);
 bool tt_funcs_is_stub(const void *addr);
 
 /*
- * Add a function, or find the one already at addr (then `name` is added as an alias:
- * "memcpy|memmove"). symbol/object may be NULL. Returns the entry or NULL when the table
- * is full or memory ran out. Takes the table lock.
+ * Add a function under the look-up name `name`, shown as `display` (NULL: the same), or find
+ * the one already at addr (then `name` is added as an alias and the shown name becomes
+ * "memcpy|memmove"). symbol/object may be NULL. Returns the entry or NULL when the table is
+ * full or memory ran out. Takes the table lock.
  */
-struct tt_func *tt_funcs_add(const char *name, void *addr, const char *symbol,
-			     const char *object, uintptr_t object_base, const char *version,
-			     bool *is_alias);
+struct tt_func *tt_funcs_add(const char *name, const char *display, void *addr,
+			     const char *symbol, const char *object, uintptr_t object_base,
+			     const char *version, bool *is_alias);
 
 /* The function named `name` (an alias counts), or NULL; *version (if version is not NULL)
  * gets the version of that name's definition, which an alias may not share with the entry

@@ -148,7 +148,7 @@ static int add_found(struct find *f, bool from_glob)
 	else if (ELF64_ST_TYPE(f->sym->st_info) == STT_GNU_IFUNC)
 		snprintf(symbol, sizeof(symbol), "%s (ifunc choice at %s+0x%zx)", f->name,
 			 tt_base_name(object), (size_t)((uintptr_t)addr - f->obj.base));
-	fn = tt_funcs_add(f->name, addr, symbol, object, f->obj.base,
+	fn = tt_funcs_add(f->name, NULL, addr, symbol, object, f->obj.base,
 			  tt_elf_def_version(&f->obj, f->symidx), &alias);
 	if (!fn) {
 		tt_warn("%s: too many traced functions (at most %d), not traced", f->name,
@@ -237,20 +237,10 @@ static int add_static(const char *name, uint64_t value, uint64_t size, void *arg
 	else
 		snprintf(key, sizeof(key), "%s\x01%s+%llx", name, object,
 			 (unsigned long long)value);
-	fn = tt_funcs_add(key, addr, name, object, st->obj.base, NULL, &alias);
+	fn = tt_funcs_add(key, name, addr, name, object, st->obj.base, NULL, &alias);
 	if (!fn) {
 		st->failed++;
 		return 1;
-	}
-	if (!alias && strcmp(fn->name, key) != 0 && strcmp(fn->name, name) != 0)
-		return 0;
-	if (!alias && strcmp(fn->name, name) != 0) {
-		char *plain = strdup(name);
-
-		if (plain) {
-			free(fn->name);
-			fn->name = plain;
-		}
 	}
 	if (!alias) {
 		fn->local = true;

@@ -20,6 +20,7 @@
 
 #include "basename.h"
 #include "symbolize.h"
+#include "symtab.h"
 
 static struct {
 	char path[4096];
@@ -53,40 +54,31 @@ static bool load(const char *path)
 	return file.map != NULL;
 }
 
+struct containing {
+	uint64_t off;
+	const char *name;
+	uint64_t start;
+};
+
+static int contains(const char *name, uint64_t value, uint64_t size, void *arg)
+{
+	struct containing *c = arg;
+
+	if (c->off < value || c->off >= value + size)
+		return 0;
+	c->name = name;
+	c->start = value;
+	return 1;
+}
+
 /* The FUNC symbol of the loaded file containing offset `off` (file virtual address). */
 static const char *symtab_find(uint64_t off, uint64_t *start)
 {
-	const Elf64_Ehdr *eh = (const void *)file.map;
-	const Elf64_Shdr *sh;
-	unsigned int i;
+	struct containing c = { off, NULL, 0 };
 
-	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_shoff == 0 ||
-	    eh->e_shoff + (uint64_t)eh->e_shnum * sizeof(*sh) > file.size)
-		return NULL;
-	sh = (const void *)(file.map + eh->e_shoff);
-	for (i = 0; i < eh->e_shnum; i++) {
-		const Elf64_Sym *sym;
-		const char *str;
-		size_t n, k;
-
-		if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum ||
-		    sh[i].sh_offset + sh[i].sh_size > file.size ||
-		    sh[sh[i].sh_link].sh_offset + sh[sh[i].sh_link].sh_size > file.size)
-			continue;
-		sym = (const void *)(file.map + sh[i].sh_offset);
-		str = (const char *)file.map + sh[sh[i].sh_link].sh_offset;
-		n = sh[i].sh_size / sizeof(*sym);
-		for (k = 0; k < n; k++) {
-			if (ELF64_ST_TYPE(sym[k].st_info) != STT_FUNC || !sym[k].st_value ||
-			    sym[k].st_name >= sh[sh[i].sh_link].sh_size)
-				continue;
-			if (off >= sym[k].st_value && off < sym[k].st_value + sym[k].st_size) {
-				*start = sym[k].st_value;
-				return str + sym[k].st_name;
-			}
-		}
-	}
-	return NULL;
+	tt_symtab_each(file.map, file.size, contains, &c);
+	*start = c.start;
+	return c.name;
 }
 
 void tt_symbolize(uint64_t addr, char *out, size_t size)

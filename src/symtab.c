@@ -12,12 +12,13 @@
 
 #include "symtab.h"
 
-static int scan(const unsigned char *map, size_t size, const char *name, bool glob,
-		int (*fn)(const char *, uint64_t, uint64_t, void *), void *ctx)
+int tt_symtab_each(const unsigned char *map, size_t size,
+		   int (*fn)(const char *name, uint64_t value, uint64_t size, void *ctx),
+		   void *ctx)
 {
 	const Elf64_Ehdr *eh = (const void *)map;
 	const Elf64_Shdr *sh;
-	int found = -1;
+	int seen = -1;
 	unsigned int i;
 
 	if (size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
@@ -37,7 +38,7 @@ static int scan(const unsigned char *map, size_t size, const char *name, bool gl
 			continue;
 		sym = (const void *)(map + sh[i].sh_offset);
 		n = sh[i].sh_size / sizeof(*sym);
-		found = 0;
+		seen = 0;
 		for (k = 0; k < n; k++) {
 			const char *sname = (const char *)map + strs->sh_offset + sym[k].st_name;
 
@@ -46,14 +47,31 @@ static int scan(const unsigned char *map, size_t size, const char *name, bool gl
 			    sym[k].st_name >= strs->sh_size ||
 			    !memchr(sname, 0, strs->sh_size - sym[k].st_name))
 				continue;
-			if (glob ? fnmatch(name, sname, 0) != 0 : strcmp(sname, name) != 0)
-				continue;
-			found++;
+			seen++;
 			if (fn(sname, sym[k].st_value, sym[k].st_size, ctx))
-				return found;
+				return seen;
 		}
 	}
-	return found;
+	return seen;
+}
+
+/* tt_symtab_find's filter in front of the caller's callback. */
+struct by_name {
+	const char *name;
+	bool glob;
+	int (*fn)(const char *name, uint64_t value, uint64_t size, void *ctx);
+	void *ctx;
+	int found;
+};
+
+static int match(const char *name, uint64_t value, uint64_t size, void *arg)
+{
+	struct by_name *b = arg;
+
+	if (b->glob ? fnmatch(b->name, name, 0) != 0 : strcmp(name, b->name) != 0)
+		return 0;
+	b->found++;
+	return b->fn(name, value, size, b->ctx);
 }
 
 int tt_symtab_find(const char *path, const char *name, bool glob,
@@ -70,7 +88,10 @@ int tt_symtab_find(const char *path, const char *name, bool glob,
 	if (fstat(fd, &st) == 0 && st.st_size > 0) {
 		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (map != MAP_FAILED) {
-			ret = scan(map, (size_t)st.st_size, name, glob, fn, ctx);
+			struct by_name b = { name, glob, fn, ctx, 0 };
+
+			if (tt_symtab_each(map, (size_t)st.st_size, match, &b) >= 0)
+				ret = b.found;
 			munmap(map, (size_t)st.st_size);
 		}
 	}

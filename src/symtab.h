@@ -7,7 +7,15 @@
 #define TT_SYMTAB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+/* fn(name, value, size, ctx) for every defined function symbol of the ELF file image at map
+ * (size bytes); fn returns nonzero to stop. Returns how many were seen, or -1 when the image
+ * is not a 64-bit ELF file with a .symtab. */
+int tt_symtab_each(const unsigned char *map, size_t size,
+		   int (*fn)(const char *name, uint64_t value, uint64_t size, void *ctx),
+		   void *ctx);
 
 /* fn(symbol name, value, size, ctx) for every defined function symbol of the file at path
  * whose name is `name` (glob: matches the fnmatch pattern `name`); fn returns nonzero to

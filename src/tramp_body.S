@@ -189,6 +189,64 @@
 	.cfi_val_offset %rsp, -8
 .endm
 
+/*
+ * ---- the slow path shared by both bodies --------------------------------------------------
+ * First call of a function in a thread, no thread setup yet, or the shadow stack full:
+ * tt_hook_slow (C, general registers only, raw syscalls only) sets things up, then the fast
+ * path is taken from the top, or the call goes straight through (the guarded path). Entered
+ * with %rsp as at the body's entry and rax, rcx, rdx saved at -8/-16/-24(%rsp). The word at
+ * INL_R11(%rsp), where an inline entry keeps the caller's r11, is carried across the C call,
+ * which would overwrite it (for a GOT entry it is dead and the copy does no harm).
+ */
+#define INL_R11 -112
+
+.macro SLOW_PATH name, guarded
+	movq	-8(%rsp), %rax
+	movq	-16(%rsp), %rcx
+	movq	-24(%rsp), %rdx
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	movq	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	pushq	%rdi
+	pushq	%rsi
+	pushq	%rdx
+	pushq	%rcx
+	pushq	%r8
+	pushq	%r9
+	pushq	%rax
+	pushq	%r10
+	pushq	%r11
+	pushq	INL_R11+8(%rbp)
+	andq	$-16, %rsp
+	movl	%r11d, %edi
+	leaq	16(%rbp), %rsi			/* the caller's %rsp once our return is popped */
+	call	tt_hook_slow
+	movl	%eax, -88(%rbp)			/* below the saved registers */
+	leaq	-72(%rbp), %rsp
+	popq	%r11
+	popq	%r10
+	popq	%rax
+	popq	%r9
+	popq	%r8
+	popq	%rcx
+	popq	%rdx
+	popq	%rsi
+	popq	%rdi
+	popq	%rbp
+	.cfi_def_cfa %rsp, 8
+	.cfi_restore %rbp
+	pushq	-88(%rsp)			/* the carried word back to its red-zone place */
+	popq	INL_R11(%rsp)
+	cmpl	$0, -96(%rsp)			/* tt_hook_slow's answer, now in the red zone */
+	je	\name				/* ready: take the fast path */
+	movq	%rax, -8(%rsp)			/* not traced this time: straight through */
+	movq	%rcx, -16(%rsp)
+	movq	%rdx, -24(%rsp)
+	jmp	\guarded
+.endm
+
 /* ---- one body per variant ---------------------------------------------------------------- */
 .macro BODY var, name
 TT_ENTRY(\name)
@@ -243,49 +301,8 @@ TT_ENTRY(\name)
 	movq	-8(%rsp), %rax
 	jmp	*%r11
 
-.Lslow_\@:				/* first call in thread/function, or stack full */
-	movq	-8(%rsp), %rax
-	movq	-16(%rsp), %rcx
-	movq	-24(%rsp), %rdx
-	pushq	%rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbp, 0
-	movq	%rsp, %rbp
-	.cfi_def_cfa_register %rbp
-	pushq	%rdi
-	pushq	%rsi
-	pushq	%rdx
-	pushq	%rcx
-	pushq	%r8
-	pushq	%r9
-	pushq	%rax
-	pushq	%r10
-	pushq	%r11
-	andq	$-16, %rsp
-	movl	%r11d, %edi
-	leaq	16(%rbp), %rsi			/* the caller's %rsp once our return is popped */
-	call	tt_hook_slow			/* C, general registers only, raw syscalls only */
-	movl	%eax, -80(%rbp)			/* below the saved registers */
-	leaq	-72(%rbp), %rsp
-	popq	%r11
-	popq	%r10
-	popq	%rax
-	popq	%r9
-	popq	%r8
-	popq	%rcx
-	popq	%rdx
-	popq	%rsi
-	popq	%rdi
-	popq	%rbp
-	.cfi_def_cfa %rsp, 8
-	.cfi_restore %rbp
-	cmpl	$0, -88(%rsp)			/* tt_hook_slow's answer, now in the red zone */
-	je	\name				/* ready: take the fast path */
-	movq	%rax, -8(%rsp)			/* not traced this time: straight through */
-	leaq	tt_func_target(%rip), %rax
-	movq	(%rax,%r11,8), %r11
-	movq	-8(%rsp), %rax
-	jmp	*%r11
+.Lslow_\@:
+	SLOW_PATH \name, .Lguarded_\@
 	.cfi_endproc
 TT_END(\name)
 .endm
@@ -303,33 +320,45 @@ TT_END(\name)
  *
  * Entry (from a pool slot, see inline.c): %r11d = index, the caller's %r11 at -112(%rsp).
  */
-#define INL_R11 -112
 
-.macro IBODY var, name
-TT_ENTRY(\name)
-	.cfi_startproc
-	FRAME_ENTER .Liguarded_\@, .Lislow_\@
-	START_READ \var
-	shlq	$32, %rdx
-	orq	%rdx, %rax
-	movq	%rax, TT_FRAME_START(%rbx)
-	movq	%r11, -48(%rsp)			/* the target, for a memory-indirect call */
-	movq	INL_R11-8(%rsp), %r11		/* the caller's r11 */
-	movq	-16(%rsp), %rax
-	movq	-24(%rsp), %rcx
-	movq	-32(%rsp), %rdx
-	call	*-48(%rsp)
-	/* Everything the callee left is kept: S = %rsp now (16-aligned), saves below it. */
-	movq	%rax, -16(%rsp)
-	movq	%rdx, -24(%rsp)
-	movq	%rcx, -32(%rsp)
+/* The caller-saved registers other than rax, rdx, rcx, below S (see IBODY's exit). */
+.macro SAVE_REST
 	movq	%rsi, -40(%rsp)
 	movq	%rdi, -48(%rsp)
 	movq	%r8, -56(%rsp)
 	movq	%r9, -64(%rsp)
 	movq	%r10, -72(%rsp)
 	movq	%r11, -80(%rsp)
+.endm
+
+.macro IBODY var, name
+TT_ENTRY(\name)
+	.cfi_startproc
+	FRAME_ENTER .Liguarded_\@, .Lislow_\@
+	/* Before the first read (no read touches r11 or -96(%rsp) for good): the target, for a
+	 * memory-indirect call, and the caller's r11 back in place. */
+	movq	%r11, -96(%rsp)
+	movq	INL_R11-8(%rsp), %r11
+	START_READ \var
+	shlq	$32, %rdx
+	orq	%rdx, %rax
+	movq	%rax, TT_FRAME_START(%rbx)
+	movq	-16(%rsp), %rax
+	movq	-24(%rsp), %rcx
+	movq	-32(%rsp), %rdx
+	call	*-96(%rsp)
+	/* Everything the callee left is kept: S = %rsp now (16-aligned), saves below it. Only
+	 * what the second read clobbers is saved before it, so the timed interval stays short. */
+	movq	%rax, -16(%rsp)
+	movq	%rdx, -24(%rsp)
+	movq	%rcx, -32(%rsp)
+.if \var == TT_VAR_CPUID || \var == TT_VAR_CPUID_NORDTSCP || \var == TT_VAR_MONO
+	SAVE_REST				/* these reads use r8-r11 (and rsi, rdi) too */
 	END_READ \var, -96
+.else
+	END_READ \var, -96
+	SAVE_REST
+.endif
 	shlq	$32, %rdx
 	orq	%rdx, %rax
 	subq	TT_FRAME_START(%rbx), %rax	/* raw ticks of this call */
@@ -369,51 +398,8 @@ TT_ENTRY(\name)
 	movq	INL_R11(%rsp), %r11
 	jmp	*-40(%rsp)
 
-.Lislow_\@:				/* first call in thread/function, or stack full */
-	movq	-8(%rsp), %rax
-	movq	-16(%rsp), %rcx
-	movq	-24(%rsp), %rdx
-	pushq	%rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbp, 0
-	movq	%rsp, %rbp
-	.cfi_def_cfa_register %rbp
-	pushq	%rdi
-	pushq	%rsi
-	pushq	%rdx
-	pushq	%rcx
-	pushq	%r8
-	pushq	%r9
-	pushq	%rax
-	pushq	%r10
-	pushq	%r11
-	pushq	INL_R11+8(%rbp)			/* the caller's r11: C will overwrite the red zone */
-	andq	$-16, %rsp
-	movl	%r11d, %edi
-	leaq	16(%rbp), %rsi
-	call	tt_hook_slow
-	movl	%eax, -88(%rbp)			/* below the saved registers */
-	leaq	-72(%rbp), %rsp
-	popq	%r11
-	popq	%r10
-	popq	%rax
-	popq	%r9
-	popq	%r8
-	popq	%rcx
-	popq	%rdx
-	popq	%rsi
-	popq	%rdi
-	popq	%rbp
-	.cfi_def_cfa %rsp, 8
-	.cfi_restore %rbp
-	pushq	-88(%rsp)			/* the caller's r11 back to its red-zone place */
-	popq	INL_R11(%rsp)
-	cmpl	$0, -96(%rsp)			/* tt_hook_slow's answer */
-	je	\name
-	movq	%rax, -8(%rsp)			/* not traced this time: straight through */
-	movq	%rcx, -16(%rsp)
-	movq	%rdx, -24(%rsp)
-	jmp	.Liguarded_\@
+.Lislow_\@:
+	SLOW_PATH \name, .Liguarded_\@
 	.cfi_endproc
 TT_END(\name)
 .endm
