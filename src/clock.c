@@ -1,12 +1,12 @@
 /*
- * clock.c - see clock.h.
+ * clock.c - see clock.h. What to choose from the facts is clock_choice.c (pure); here the
+ * facts are probed, TSC_CPU is laid over them, and the TSC is read for set-up and reports.
  *
- * Why these choices: the default end-read `rdtscp` is what seeds 002 and 004 recommend, but
- * AMD EPYC VMs hide it in CPUID while running it, and the rule is never to execute what CPUID
- * does not announce (a hypervisor may fault it: SIGILL in the host program). So without the
- * bit the default becomes `lfence; rdtsc; lfence`, which serializes as well and only lacks
- * the CPU id. CPUID itself exits to the hypervisor under virtualization (12,600-17,700 ticks
- * measured here), so the `cpuid` mode warns when CPUID.1:ECX[31] says we are a guest.
+ * A thread may forbid itself the TSC at any time (prctl PR_SET_TSC, PR_TSC_SIGSEGV: sandboxes
+ * do). After that any rdtsc in that thread kills the process, and so does the vDSO's
+ * clock_gettime when the kernel's clocksource is the TSC. So the shim takes a last (TSC,
+ * CLOCK_MONOTONIC_RAW) pair just before the prctl (notsc.c), and in a thread that cannot read
+ * the TSC reads the time with a raw syscall and calibrates the rate up to that pair.
  */
 #include <cpuid.h>
 #include <setjmp.h>
@@ -14,18 +14,38 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <time.h>
 
 #include "clock.h"
+#include "clock_choice.h"
 #include "log.h"
+#include "sys.h"
 #include "tramp_layout.h"
+
+static uint32_t emulated_step;	/* TSC_CPU step=N: set-up reads are rounded down to it */
+bool tt_clock_forbidden_seen;	/* some thread forbade itself the TSC (hook.c reads it too) */
+static uint64_t last_tsc, last_mono_ns;	/* the pair taken just before that */
+
+bool tt_clock_tsc_allowed_here(void)
+{
+	int mode = 0;
+
+	if (!__atomic_load_n(&tt_clock_forbidden_seen, __ATOMIC_ACQUIRE))
+		return true;
+	return tt_syscall3(SYS_prctl, PR_GET_TSC, &mode, 0) != 0 || mode != PR_TSC_SIGSEGV;
+}
 
 uint64_t tt_clock_ns(int clock_id)
 {
 	struct timespec ts;
 
-	if (clock_gettime(clock_id, &ts) != 0)
+	if (tt_clock_tsc_allowed_here()) {
+		if (clock_gettime(clock_id, &ts) != 0)
+			return 0;
+	} else if (tt_syscall3(SYS_clock_gettime, clock_id, &ts, 0) != 0) {
 		return 0;
+	}
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
@@ -34,7 +54,8 @@ uint64_t tt_clock_tsc(void)
 	uint32_t lo, hi;
 
 	__asm__ volatile("lfence; rdtsc; lfence" : "=a"(lo), "=d"(hi) : : "memory");
-	return ((uint64_t)hi << 32) | lo;
+	return tt_cpu_persona_quantize(((uint64_t)hi << 32) | lo,
+				       __atomic_load_n(&emulated_step, __ATOMIC_RELAXED));
 }
 
 static bool cpuinfo_has_flags(const char *a, const char *b)
@@ -85,6 +106,16 @@ static void pair(uint64_t *tsc, uint64_t *ns)
 
 	*ns = tt_clock_ns(CLOCK_MONOTONIC_RAW);
 	*tsc = a + (tt_clock_tsc() - a) / 2;
+}
+
+void tt_clock_forbidding(void)
+{
+	uint64_t tsc, ns;
+
+	pair(&tsc, &ns);
+	__atomic_store_n(&last_tsc, tsc, __ATOMIC_RELAXED);
+	__atomic_store_n(&last_mono_ns, ns, __ATOMIC_RELAXED);
+	__atomic_store_n(&tt_clock_forbidden_seen, true, __ATOMIC_RELEASE);
 }
 
 void tt_clock_probe(struct tt_clock *c)
@@ -150,85 +181,52 @@ static bool rdtscp_runs(void)
 	return ok;
 }
 
-/* Whether to time with the TSC at all (CONTRACT.md section 5), saying why not. */
-static bool use_tsc(const struct tt_clock *c, const struct tt_config *cfg)
+static void say(void *ctx, bool warn, const char *line)
 {
-	switch (cfg->clock) {
-	case TT_CLK_MONOTONIC:
-		tt_info("TSC_CLOCK=monotonic: times are CLOCK_MONOTONIC_RAW nanoseconds");
-		return false;
-	case TT_CLK_TSC:
-		if (c->readable) {
-			if (!c->invariant)
-				tt_warn("TSC_CLOCK=tsc: this TSC is not invariant, ticks are not a "
-					"steady clock");
-			return true;
-		}
-		tt_warn("TSC_CLOCK=tsc: the TSC cannot be read in this process (prctl "
-			"PR_SET_TSC), using CLOCK_MONOTONIC_RAW nanoseconds");
-		return false;
-	default:
-		if (!c->readable) {
-			tt_warn("the TSC cannot be read in this process (prctl PR_SET_TSC): using "
-				"CLOCK_MONOTONIC_RAW nanoseconds");
-			return false;
-		}
-		if (!c->invariant) {
-			tt_warn("the TSC is not invariant on this CPU: using CLOCK_MONOTONIC_RAW "
-				"nanoseconds");
-			return false;
-		}
-		return true;
-	}
+	(void)ctx;
+	if (warn)
+		tt_warn("%s", line);
+	else
+		tt_info("%s", line);
+}
+
+/* TSC_CPU: another family's facts over the probed ones, said once (tests; docs/clock.md). */
+static void apply_persona(struct tt_clock *c, const struct tt_cpu_persona *p)
+{
+	struct tt_cpu_facts f = { c->rdtscp, c->invariant, c->hypervisor };
+	char step[32];
+
+	if (!p->set)
+		return;
+	if (!tt_cpu_persona_apply(p, &f, rdtscp_runs))
+		tt_warn("TSC_CPU=%s: rdtscp does not run on this CPU, it stays hidden", p->text);
+	c->rdtscp = f.rdtscp;
+	c->invariant = f.invariant;
+	c->hypervisor = f.hypervisor;
+	c->step = p->step;
+	__atomic_store_n(&emulated_step, p->step, __ATOMIC_RELAXED);
+	if (p->step)
+		snprintf(step, sizeof(step), "%u ticks", p->step);
+	tt_warn("TSC_CPU=%s: emulating another CPU (rdtscp %s, %sinvariant, %shypervisor, TSC "
+		"step %s): for tests, not for measuring", p->text,
+		c->rdtscp ? "announced" : "hidden", c->invariant ? "" : "not ",
+		c->hypervisor ? "" : "no ", p->step ? step : "as the hardware's");
 }
 
 void tt_clock_choose(struct tt_clock *c, const struct tt_config *cfg)
 {
-	static const char *const names[TT_VAR_COUNT] = {
-		"rdtscp", "lfence", "mfence", "cpuid", "cpuid", "none", "clock_gettime",
-	};
+	struct tt_clock_facts f;
 
-	c->source = "tsc";
-	if (!use_tsc(c, cfg)) {
-		c->source = "monotonic";
-		c->variant = TT_VAR_MONO;
-		c->serialize = names[c->variant];
-		return;
-	}
-	switch (cfg->serialize) {
-	case TT_SER_LFENCE:
-		c->variant = TT_VAR_LFENCE;
-		break;
-	case TT_SER_MFENCE:
-		c->variant = TT_VAR_MFENCE;
-		break;
-	case TT_SER_NONE:
-		c->variant = TT_VAR_NONE;
-		break;
-	case TT_SER_CPUID:
-		c->variant = c->rdtscp ? TT_VAR_CPUID : TT_VAR_CPUID_NORDTSCP;
-		if (c->hypervisor)
-			tt_warn("TSC_SERIALIZE=cpuid under a hypervisor: every cpuid exits to it "
-				"(~15,000 ticks), so each traced call costs that twice");
-		break;
-	default:
-		c->variant = TT_VAR_RDTSCP;
-		if (c->rdtscp)
-			break;
-		if (cfg->serialize_set && rdtscp_runs()) {
-			tt_info("rdtscp is not announced by CPUID but runs: using it as "
-				"TSC_SERIALIZE=rdtscp asks");
-			break;
-		}
-		c->variant = TT_VAR_LFENCE;
-		if (cfg->serialize_set)
-			tt_warn("TSC_SERIALIZE=rdtscp: this CPU cannot run rdtscp, using lfence");
-		else
-			tt_info("rdtscp is not announced by CPUID: serializing with "
-				"lfence;rdtsc;lfence at both ends");
-		break;
-	}
-	c->serialize = names[c->variant];
+	apply_persona(c, &cfg->cpu);
+	f.readable = c->readable;
+	f.cpu.rdtscp = c->rdtscp;
+	f.cpu.invariant = c->invariant;
+	f.cpu.hypervisor = c->hypervisor;
+	c->variant = tt_clock_decide(&f, cfg, rdtscp_runs, say, NULL);
+	c->serialize = tt_clock_variant_name(c->variant);
+	c->source = c->variant == TT_VAR_MONO ? "monotonic" : "tsc";
+	if (c->variant == TT_VAR_MONO)
+		c->step = 0;
 }
 
 uint64_t tt_clock_hz(const struct tt_clock *c, const char **source)
@@ -243,9 +241,15 @@ uint64_t tt_clock_hz(const struct tt_clock *c, const char **source)
 		return c->cpuid_hz;
 	}
 	*source = "calibrated";
-	do
-		pair(&tsc, &ns);
-	while (ns && ns - c->start_mono_ns < 2000000);
+	if (!tt_clock_tsc_allowed_here()) {
+		/* This thread forbade itself the TSC: up to the pair taken just before. */
+		tsc = __atomic_load_n(&last_tsc, __ATOMIC_RELAXED);
+		ns = __atomic_load_n(&last_mono_ns, __ATOMIC_RELAXED);
+	} else {
+		do
+			pair(&tsc, &ns);
+		while (ns && ns - c->start_mono_ns < 2000000);
+	}
 	if (!ns || ns <= c->start_mono_ns || tsc <= c->start_tsc)
 		return 0;
 	return (uint64_t)((double)(tsc - c->start_tsc) * 1e9 / (double)(ns - c->start_mono_ns) + 0.5);

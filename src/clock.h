@@ -1,5 +1,5 @@
 /*
- * clock.h - what the TSC of this machine can be trusted for (CONTRACT.md section 5): is it
+ * clock.h - what the TSC of this machine can be trusted for (docs/clock.md): is it
  * readable and invariant, which fences exist, how fast it ticks, and which trampoline
  * variant reads it the way TSC_SERIALIZE asks.
  */
@@ -25,6 +25,7 @@ struct tt_clock {
 	const char *serialize;	/* its name for the report */
 	const char *source;	/* "tsc", or "monotonic" (ticks are then nanoseconds) */
 	uint64_t cpuid_hz;	/* TSC rate from CPUID leaf 15H when it is complete, else 0 */
+	uint32_t step;		/* TSC_CPU step=N being emulated, else 0 */
 };
 
 /* Fill c from CPUID, prctl and /proc/cpuinfo, and take the start-up time pairs. */
@@ -55,10 +56,20 @@ uint64_t tt_clock_hz(const struct tt_clock *c, const char **source);
  */
 uint64_t tt_clock_granularity(const struct tt_clock *c, uint64_t seen);
 
-/* Nanoseconds of a clock (CLOCK_MONOTONIC etc.). */
+/* Nanoseconds of a clock (CLOCK_MONOTONIC etc.); by raw syscall in a thread that has
+ * forbidden itself the TSC (the vDSO may read it). */
 uint64_t tt_clock_ns(int clock_id);
 
-/* Serialized TSC read for setup code (not the hot path). */
+/* Serialized TSC read for setup code (not the hot path), rounded to an emulated step. Never
+ * in a thread where tt_clock_tsc_allowed_here() is false. */
 uint64_t tt_clock_tsc(void);
+
+/* This thread is about to forbid itself the TSC: take the last (TSC, ns) pair for tt_clock_hz
+ * and have tt_clock_ns and tt_clock_hz ask, from now on, whether the TSC may be read. */
+void tt_clock_forbidding(void);
+
+/* False when the calling thread has forbidden itself the TSC (prctl PR_SET_TSC); one
+ * syscall, and only once some thread has done so (tt_clock_forbidding). */
+bool tt_clock_tsc_allowed_here(void);
 
 #endif /* TT_CLOCK_H */

@@ -31,14 +31,15 @@
 
 enum var {
 	V_FUNCS, V_OUTPUT, V_FORMAT, V_SERIALIZE, V_CLOCK, V_PIN, V_OVERHEAD, V_HOOK, V_CALLERS,
-	V_DUMP_SIGNAL, V_QUIET, V_COUNT
+	V_DUMP_SIGNAL, V_QUIET, V_CPU, V_FOLLOW, V_COUNT
 };
 
 static const char *const var_names[V_COUNT] = {
 	[V_FUNCS] = "TSC_FUNCS",	[V_OUTPUT] = "TSC_OUTPUT",	[V_FORMAT] = "TSC_FORMAT",
 	[V_SERIALIZE] = "TSC_SERIALIZE", [V_CLOCK] = "TSC_CLOCK",	[V_PIN] = "TSC_PIN",
 	[V_OVERHEAD] = "TSC_OVERHEAD",	[V_HOOK] = "TSC_HOOK",		[V_CALLERS] = "TSC_CALLERS",
-	[V_DUMP_SIGNAL] = "TSC_DUMP_SIGNAL", [V_QUIET] = "TSC_QUIET",
+	[V_DUMP_SIGNAL] = "TSC_DUMP_SIGNAL", [V_QUIET] = "TSC_QUIET",	[V_CPU] = "TSC_CPU",
+	[V_FOLLOW] = "TSC_FOLLOW",
 };
 
 /* Indexed by the enum values of config.h. */
@@ -49,6 +50,7 @@ static const char *const clock_names[] = { "auto", "tsc", "monotonic" };
 static const char *const pin_names[] = { "first", "spread", "none" };
 static const char *const hook_names[] = { "auto", "inline", "got" };
 static const char *const quiet_names[] = { "0", "1" };
+static const char *const follow_names[] = { "0", "1" };
 
 struct parser {
 	struct tt_config *cfg;
@@ -66,6 +68,7 @@ static void set_defaults(struct tt_config *cfg)
 	cfg->pin = TT_PIN_FIRST;
 	cfg->overhead_auto = true;
 	cfg->hook = TT_HOOK_AUTO;
+	cfg->follow = true;
 }
 
 /* One line for a value not understood; fallback says what is used instead ("using text"). */
@@ -197,6 +200,7 @@ static int set_output(const struct parser *p, const char *val)
 static int set_var(struct parser *p, enum var v, const char *val)
 {
 	struct tt_config *cfg = p->cfg;
+	const char *why;
 	int i;
 
 	switch (v) {
@@ -241,6 +245,14 @@ static int set_var(struct parser *p, enum var v, const char *val)
 	case V_QUIET:
 		i = choose(p, v, val, quiet_names, ARRAY_SIZE(quiet_names), "using 0");
 		cfg->quiet = i == 1;
+		break;
+	case V_CPU:
+		if (tt_cpu_persona_parse(val, &cfg->cpu, &why) < 0)
+			bad_value(p, v, val, why, "using the CPU as it is");
+		break;
+	case V_FOLLOW:
+		i = choose(p, v, val, follow_names, ARRAY_SIZE(follow_names), "using 1");
+		cfg->follow = i != 0;
 		break;
 	case V_COUNT:
 		break;

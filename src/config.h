@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cpu_persona.h"
+
 enum tt_format { TT_FMT_TEXT, TT_FMT_JSON };
 
 enum tt_serialize { TT_SER_RDTSCP, TT_SER_LFENCE, TT_SER_MFENCE, TT_SER_CPUID, TT_SER_NONE };
@@ -51,6 +53,8 @@ struct tt_config {
 	unsigned int callers;		/* 0..32 */
 	int dump_signal;		/* signal number, 0 when unset */
 	bool quiet;
+	bool follow;			/* TSC_FOLLOW: children of the traced process traced too */
+	struct tt_cpu_persona cpu;	/* TSC_CPU: another CPU's facts, for tests */
 };
 
 /* Receives one diagnostic line (no prefix, no newline). */

@@ -99,17 +99,59 @@ static int add_alias(const char *name, const char *version, struct tt_func *f)
 	return 0;
 }
 
-/* "memcpy" + "memmove" -> "memcpy|memmove" */
-static void append_name(struct tt_func *f, const char *name)
+static bool has_name(const struct tt_func *f, const char *display)
 {
-	size_t n = strlen(f->name) + strlen(name) + 2;
-	char *joined = malloc(n);
+	size_t i;
 
-	if (!joined)
+	for (i = 0; i < f->nnames; i++)
+		if (strcmp(f->names[i], display) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Another name for f's address: listed in f->names, and the shown name grows from "memcpy" to
+ * "memcpy|memmove". Once only: a name found again (its object dlclosed and reopened) would
+ * otherwise show twice. Out of memory leaves f as it was: the name is traced, not listed.
+ */
+static void add_name(struct tt_func *f, const char *display)
+{
+	size_t len = strlen(f->name) + strlen(display) + 2;
+	char **names, *copy, *joined;
+
+	if (has_name(f, display))
 		return;
-	snprintf(joined, n, "%s|%s", f->name, name);
+	names = malloc((f->nnames + 1) * sizeof(*names));
+	copy = strdup(display);
+	joined = malloc(len);
+	if (!names || !copy || !joined) {
+		free(names);
+		free(copy);
+		free(joined);
+		return;
+	}
+	if (f->nnames)
+		memcpy(names, f->names, f->nnames * sizeof(*names));
+	names[f->nnames] = copy;
+	snprintf(joined, len, "%s|%s", f->name, display);
+	free(f->names);
+	f->names = names;
+	f->nnames++;
 	free(f->name);
 	f->name = joined;
+}
+
+/* The first name of a new entry f; -1 when out of memory. */
+static int first_name(struct tt_func *f, const char *display)
+{
+	f->names = malloc(sizeof(*f->names));
+	if (!f->names || !(f->names[0] = strdup(display))) {
+		free(f->names);
+		f->names = NULL;
+		return -1;
+	}
+	f->nnames = 1;
+	return 0;
 }
 
 /*
@@ -161,7 +203,7 @@ struct tt_func *tt_funcs_add(const char *name, const char *display, void *addr,
 	HASH_FIND(hh_addr, by_addr, &addr, sizeof(addr), f);
 	if (f) {
 		if (add_alias(name, version, f) == 0)
-			append_name(f, display);
+			add_name(f, display);
 		*is_alias = true;
 		goto out;
 	}
@@ -177,7 +219,10 @@ struct tt_func *tt_funcs_add(const char *name, const char *display, void *addr,
 	f->object = strdup(object ? object : "?");
 	f->version = version ? strdup(version) : NULL;
 	if (!f->key || !f->name || !f->symbol || !f->object || (version && !f->version) ||
-	    add_alias(name, version, f) < 0) {
+	    first_name(f, display) < 0 || add_alias(name, version, f) < 0) {
+		if (f->names)
+			free(f->names[0]);
+		free(f->names);
 		free(f->version);
 		free(f->key);
 		free(f->name);

@@ -16,6 +16,9 @@
 struct tt_func {
 	uint32_t index;		/* stub number */
 	char *name;		/* as named by the user; "a|b" when two names share the address */
+	char **names;		/* each of those names once, in the order they were added (the
+				 * order of TSC_FUNCS): what the report's "names" lists */
+	size_t nnames;
 	char *key;		/* the name it was added under (its own for each of several
 				 * statics sharing a name), to find it again after a reload */
 	char *symbol;		/* symbol found at the address */
@@ -58,9 +61,10 @@ bool tt_funcs_is_stub(const void *addr);
 
 /*
  * Add a function under the look-up name `name`, shown as `display` (NULL: the same), or find
- * the one already at addr (then `name` is added as an alias and the shown name becomes
- * "memcpy|memmove"). symbol/object may be NULL. Returns the entry or NULL when the table is
- * full or memory ran out. Takes the table lock.
+ * the one already at addr (then `name` is added as an alias, `display` is appended to its
+ * names unless there already, and the shown name becomes "memcpy|memmove"). symbol/object may
+ * be NULL. Returns the entry or NULL when the table is full or memory ran out. Takes the table
+ * lock.
  */
 struct tt_func *tt_funcs_add(const char *name, const char *display, void *addr,
 			     const char *symbol, const char *object, uintptr_t object_base,

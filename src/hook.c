@@ -11,6 +11,7 @@
  */
 #include <pthread.h>
 #include <signal.h>
+#include <sys/prctl.h>
 
 #include "callers.h"
 #include "funcs.h"
@@ -50,6 +51,8 @@ void tt_hook_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fs
 extern void (*tt_exit_fn)(struct tt_frame *f, uint64_t raw, uint32_t aux)
 	__attribute__((visibility("hidden")));
 int tt_hook_slow(uint32_t func, uintptr_t sp) __attribute__((visibility("hidden")));
+void tt_hook_untimed(struct tt_frame *f) __attribute__((visibility("hidden")));
+extern bool tt_clock_forbidden_seen __attribute__((visibility("hidden")));
 
 /* TSC_CALLERS: the counters of a frame's call site in this thread, or NULL. */
 static struct tt_fstat *site_of(const struct tt_frame *f)
@@ -171,6 +174,28 @@ void tt_hook_exit(struct tt_frame *f, uint64_t raw, uint32_t aux)
 	tt_hook_finish(f, raw, aux, site);
 }
 
+/*
+ * A call in flight when its thread forbade itself the TSC (notsc.c re-aimed its return here,
+ * through tt_untimed_return): its end cannot be read, so it is counted, not timed.
+ */
+void tt_hook_untimed(struct tt_frame *f)
+{
+	struct tt_frame *top = tt_tls.top;
+	struct tt_fstat *site = site_of(f);
+
+	if (__builtin_expect(tt_tls.in_shim, 0))
+		return;		/* a vfork child: see tt_hook_finish */
+	if (top != f + 1)
+		drop_abandoned(f, top);
+	__atomic_store_n(&tt_tls.top, f, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	TT_OWNER_ADD(f->stat->dropped, 1);
+	if (site) {
+		TT_OWNER_ADD(site->calls, 1);
+		TT_OWNER_ADD(site->dropped, 1);
+	}
+}
+
 /* Point cpu_now at this thread's rseq cpu_id, if the kernel keeps one for it. */
 static void find_rseq_cpu(void)
 {
@@ -208,6 +233,16 @@ static struct tt_thread *map_thread_block(void)
 	return (struct tt_thread *)aligned;
 }
 
+/* A thread started by one that had forbidden itself the TSC inherits the ban (notsc.c). */
+static bool inherited_notsc(void)
+{
+	int mode = 0;
+
+	if (!__atomic_load_n(&tt_clock_forbidden_seen, __ATOMIC_ACQUIRE))
+		return false;
+	return tt_syscall3(SYS_prctl, PR_GET_TSC, &mode, 0) == 0 && mode == PR_TSC_SIGSEGV;
+}
+
 static int setup_thread(void)
 {
 	struct tt_thread *t = map_thread_block();
@@ -221,7 +256,10 @@ static int setup_thread(void)
 	tt_tls.top = t->frames;
 	tt_thread_register(t);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	tt_tls.limit = t->frames + TT_SHADOW_FRAMES;
+	if (inherited_notsc())
+		tt_tls.notsc = 1;
+	if (!tt_tls.notsc)
+		tt_tls.limit = t->frames + TT_SHADOW_FRAMES;
 	return 0;
 }
 
@@ -260,7 +298,7 @@ int tt_hook_slow(uint32_t func, uintptr_t sp)
 
 	if (tt_tls.failed || func >= TT_MAX_FUNCS)
 		goto out;
-	if (!tt_tls.limit && setup_thread() < 0) {
+	if (!tt_tls.thread && setup_thread() < 0) {
 		tt_tls.failed = 1;
 		goto out;
 	}
@@ -272,6 +310,12 @@ int tt_hook_slow(uint32_t func, uintptr_t sp)
 		if (!s)
 			goto out;
 		__atomic_store_n(&tt_tls.thread->stats[func], s, __ATOMIC_RELEASE);
+	}
+	if (tt_tls.notsc) {
+		/* This thread may not read the TSC (notsc.c): counted, not timed. */
+		TT_OWNER_ADD(s->calls, 1);
+		TT_OWNER_ADD(s->dropped, 1);
+		goto out;
 	}
 	if (tt_tls.top >= tt_tls.limit)
 		drop_left_frames(sp);

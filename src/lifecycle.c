@@ -2,7 +2,7 @@
  * lifecycle.c - start-up, the report at exit, and fork.
  *
  * Start-up order (the constructor, or the first dl* wrapper called before it): stay off in
- * a secure-execution process; read TSC_*; stay off without TSC_FUNCS; check the TSC; choose
+ * a secure-execution process; take a private duplicate of stderr (channel.c); read TSC_*; stay off without TSC_FUNCS; check the TSC; choose
  * the trampoline variant; resolve the names; calibrate the overhead on this thread; patch
  * the GOTs, after which calls are traced. The report is written once, from our destructor,
  * which _dl_fini runs at exit() from any thread and at return from main, after the
@@ -18,8 +18,11 @@
 #include <unistd.h>
 
 #include "callers.h"
+#include "channel.h"
 #include "clock.h"
 #include "elfdyn.h"
+#include "emul_step.h"
+#include "follow.h"
 #include "funcs.h"
 #include "tramp_layout.h"
 #include "got.h"
@@ -49,6 +52,11 @@ bool tt_active(void)
 	int s = __atomic_load_n(&state, __ATOMIC_ACQUIRE);
 
 	return s == TT_ON || s == TT_REPORTING || s == TT_DONE;
+}
+
+bool tt_lifecycle_reads_tsc(void)
+{
+	return tt_active() && run.clock.variant != TT_VAR_MONO;
 }
 
 static void diag(void *ctx, const char *line)
@@ -83,11 +91,15 @@ static void read_argv(void)
 static void identify_process(void)
 {
 	ssize_t n = readlink("/proc/self/exe", run.exe, sizeof(run.exe) - 1);
+	const char *tmpdir = getenv("TMPDIR");
 
 	run.exe[n > 0 ? n : 0] = 0;
 	if (!getcwd(run.cwd, sizeof(run.cwd)))
 		run.cwd[0] = 0;
 	run.pid = getpid();
+	/* The report's last resort; the program may change TMPDIR, the user's is wanted. */
+	if (tmpdir && tmpdir[0] == '/' && strlen(tmpdir) < sizeof(run.tmpdir))
+		memcpy(run.tmpdir, tmpdir, strlen(tmpdir) + 1);
 	read_argv();
 }
 
@@ -163,8 +175,11 @@ static int report(void)
 {
 	static int busy;
 	int saved = errno, ret;
-	uint8_t was = tt_shim_enter();
+	uint8_t was;
 
+	if (!tt_follow_reports_here())
+		return -1;	/* a fork child under TSC_FOLLOW=0 */
+	was = tt_shim_enter();
 	while (__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE))
 		sched_yield();
 	ret = tt_report_write(&run);
@@ -188,16 +203,21 @@ static enum state start(void)
 {
 	if (getauxval(AT_SECURE))
 		return TT_OFF;	/* never write where an unprivileged user pointed us */
+	tt_channel_open();	/* before the first line, and before the program can close fd 2 */
 	if (tt_config_parse(environ, &run.cfg, diag, NULL) < 0)
 		tt_warn("out of memory reading TSC_* variables");
 	tt_log_set_quiet(run.cfg.quiet);
-	if (!run.cfg.nfuncs)
+	if (!run.cfg.nfuncs) {
+		tt_channel_release();
 		return TT_OFF;
+	}
+	tt_follow_start(run.cfg.follow);
 	tt_clock_probe(&run.clock);
 	if (!tt_pin_configure(&run.cfg))
 		tt_warn("TSC_PIN lists no CPU this process may run on: threads are not pinned");
 	tt_callers_start(run.cfg.callers);
 	tt_clock_choose(&run.clock, &run.cfg);
+	tt_emul_step_install(run.clock.step);
 	tt_funcs_set_variant(run.clock.variant);
 	if (tt_thread_init() < 0)
 		tt_warn("no pthread key: threads are merged at report time only");

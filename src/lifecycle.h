@@ -14,6 +14,9 @@ void tt_lifecycle_ensure(void);
 /* True while calls are being traced. */
 bool tt_active(void);
 
+/* True while traced calls read the TSC (not the CLOCK_MONOTONIC_RAW fallback). */
+bool tt_lifecycle_reads_tsc(void);
+
 /* New objects may be loaded (after dlopen): resolve pending names, patch their GOTs. */
 void tt_lifecycle_objects_changed(void);
 

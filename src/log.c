@@ -1,11 +1,13 @@
 /*
- * log.c - see log.h. Lines longer than the buffer are cut, never split.
+ * log.c - see log.h. Lines longer than the buffer are cut, never split. They go to the
+ * private duplicate of stderr (channel.c), never to whatever fd 2 has become.
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "channel.h"
 #include "log.h"
 #include "sys.h"
 #include "thread.h"
@@ -45,7 +47,7 @@ void tt_log_set_quiet(bool q)
 	quiet = q;
 }
 
-static void vline(bool print, const char *fmt, va_list ap)
+static void vline(bool print, bool kept_too, const char *fmt, va_list ap)
 {
 	char line[1024];
 	int saved = errno;
@@ -55,10 +57,11 @@ static void vline(bool print, const char *fmt, va_list ap)
 	n += vsnprintf(line + n, sizeof(line) - (size_t)n - 1, fmt, ap);
 	if (n > (int)sizeof(line) - 2)
 		n = (int)sizeof(line) - 2;
-	keep(line + 10);
+	if (kept_too)
+		keep(line + 10);
 	line[n++] = '\n';
 	if (print)
-		tt_sys_write_all(2, line, (size_t)n);
+		tt_channel_write(line, (size_t)n);
 	tt_shim_leave(was);
 	errno = saved;
 }
@@ -68,7 +71,7 @@ void tt_warn(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vline(true, fmt, ap);
+	vline(true, true, fmt, ap);
 	va_end(ap);
 }
 
@@ -77,6 +80,15 @@ void tt_info(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vline(!quiet, fmt, ap);
+	vline(!quiet, true, fmt, ap);
+	va_end(ap);
+}
+
+void tt_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vline(!quiet, false, fmt, ap);
 	va_end(ap);
 }

@@ -10,6 +10,10 @@
  * Only calls the program makes itself land here: glibc's exit() calls _exit internally and
  * posix_spawn/system/popen call execve internally, and those paths are covered by our
  * destructor or by these wrappers.
+ *
+ * Under TSC_FOLLOW=0 (follow.h) the environment a child gets leaves the shim out of
+ * LD_PRELOAD: exec* in a fork or vfork child, posix_spawn*, system and popen. An exec of the
+ * traced process itself keeps it: that is the same process going on.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -20,6 +24,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "follow.h"
 #include "interpose.h"
 #include "lifecycle.h"
 #include "pin.h"
@@ -40,6 +45,37 @@ static void *real_execve, *real_execv, *real_execvp, *real_execvpe, *real_fexecv
 		ret_;                                   \
 	})
 
+/* Bytes of child environment copied on the stack; beyond, mapped (an exec may run in a vfork
+ * child, where malloc must not). */
+#define STACK_ENV 16384
+
+/* envp as a child gets it: without the shim under TSC_FOLLOW=0 (follow.h), else envp. */
+#define CHILD_ENV(envp, child)                                                          \
+	({                                                                              \
+		size_t size_ = tt_follow_env_size((envp), (child));                     \
+		size_ ? tt_follow_env((envp), size_ <= STACK_ENV ? __builtin_alloca(size_) \
+							  : tt_follow_env_map(size_)) \
+		      : (char **)(envp);                                                \
+	})
+
+/*
+ * system and popen start their shell with `environ`, through glibc's internal posix_spawn
+ * that no wrapper sees: under TSC_FOLLOW=0 `environ` is the shim-less copy for the duration
+ * of the call. glibc's setenv family must not run concurrently with functions that read the
+ * environment (its "const:env" MT-safety note), system and popen among them, so a
+ * conforming program cannot see the swap.
+ */
+#define WITH_CHILD_ENV(type, call)                                      \
+	({                                                              \
+		char **saved_ = environ, **env_ = CHILD_ENV(environ, true);     \
+		type r_;                                                \
+		environ = env_;                                         \
+		r_ = (call);                                            \
+		if (environ == env_)                                    \
+			environ = saved_;                               \
+		r_;                                                     \
+	})
+
 /* Run call with the thread's own CPU mask, so that what it starts does not inherit our pin. */
 #define UNPINNED(type, call)                            \
 	({                                              \
@@ -51,27 +87,41 @@ static void *real_execve, *real_execv, *real_execvp, *real_execvpe, *real_fexecv
 
 TT_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
-	return EXEC(TT_REAL(execve)(path, argv, envp));
+	char **env = CHILD_ENV(envp, tt_follow_in_child());
+
+	return EXEC(TT_REAL(execve)(path, argv, env));
 }
 
 TT_EXPORT int execv(const char *path, char *const argv[])
 {
-	return EXEC(TT_REAL(execv)(path, argv));
+	char **env = CHILD_ENV(environ, tt_follow_in_child());
+
+	if (env == environ)
+		return EXEC(TT_REAL(execv)(path, argv));
+	return EXEC(TT_REAL(execve)(path, argv, env));
 }
 
 TT_EXPORT int execvp(const char *file, char *const argv[])
 {
-	return EXEC(TT_REAL(execvp)(file, argv));
+	char **env = CHILD_ENV(environ, tt_follow_in_child());
+
+	if (env == environ)
+		return EXEC(TT_REAL(execvp)(file, argv));
+	return EXEC(TT_REAL(execvpe)(file, argv, env));
 }
 
 TT_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
-	return EXEC(TT_REAL(execvpe)(file, argv, envp));
+	char **env = CHILD_ENV(envp, tt_follow_in_child());
+
+	return EXEC(TT_REAL(execvpe)(file, argv, env));
 }
 
 TT_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 {
-	return EXEC(TT_REAL(fexecve)(fd, argv, envp));
+	char **env = CHILD_ENV(envp, tt_follow_in_child());
+
+	return EXEC(TT_REAL(fexecve)(fd, argv, env));
 }
 
 /* execl, execlp, execle: collect the variadic list, then the vector form. */
@@ -92,35 +142,38 @@ TT_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 TT_EXPORT int execl(const char *path, const char *arg, ...)
 {
 	va_list ap;
-	char **argv;
+	char **argv, **env = CHILD_ENV(environ, tt_follow_in_child());
 
 	va_start(ap, arg);
 	COLLECT_ARGS(arg, ap, argv);
 	va_end(ap);
-	return EXEC(TT_REAL(execv)(path, argv));
+	return EXEC(TT_REAL(execve)(path, argv, env));
 }
 
 TT_EXPORT int execlp(const char *file, const char *arg, ...)
 {
 	va_list ap;
-	char **argv;
+	char **argv, **env = CHILD_ENV(environ, tt_follow_in_child());
 
 	va_start(ap, arg);
 	COLLECT_ARGS(arg, ap, argv);
 	va_end(ap);
-	return EXEC(TT_REAL(execvp)(file, argv));
+	if (env == environ)
+		return EXEC(TT_REAL(execvp)(file, argv));
+	return EXEC(TT_REAL(execvpe)(file, argv, env));
 }
 
 TT_EXPORT int execle(const char *path, const char *arg, ...)
 {
 	va_list ap;
-	char **argv, **envp;
+	char **argv, **envp, **env;
 
 	va_start(ap, arg);
 	COLLECT_ARGS(arg, ap, argv);
 	envp = va_arg(ap, char **);
 	va_end(ap);
-	return EXEC(TT_REAL(execve)(path, argv, envp));
+	env = CHILD_ENV(envp, tt_follow_in_child());
+	return EXEC(TT_REAL(execve)(path, argv, env));
 }
 
 TT_EXPORT void _exit(int status)
@@ -140,23 +193,27 @@ TT_EXPORT void _Exit(int status)
 TT_EXPORT int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
 			  const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
-	return UNPINNED(int, TT_REAL(posix_spawn)(pid, path, fa, attr, argv, envp));
+	char **env = CHILD_ENV(envp, true);
+
+	return UNPINNED(int, TT_REAL(posix_spawn)(pid, path, fa, attr, argv, env));
 }
 
 TT_EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
 			   const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
-	return UNPINNED(int, TT_REAL(posix_spawnp)(pid, file, fa, attr, argv, envp));
+	char **env = CHILD_ENV(envp, true);
+
+	return UNPINNED(int, TT_REAL(posix_spawnp)(pid, file, fa, attr, argv, env));
 }
 
 TT_EXPORT int system(const char *command)
 {
-	return UNPINNED(int, TT_REAL(system)(command));
+	return WITH_CHILD_ENV(int, UNPINNED(int, TT_REAL(system)(command)));
 }
 
 TT_EXPORT FILE *popen(const char *command, const char *type)
 {
-	return UNPINNED(FILE *, TT_REAL(popen)(command, type));
+	return WITH_CHILD_ENV(FILE *, UNPINNED(FILE *, TT_REAL(popen)(command, type)));
 }
 
 TT_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,

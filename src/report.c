@@ -9,13 +9,10 @@
  * are held.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 
-#include "basename.h"
 #include "buf.h"
 #include "callers.h"
 #include "callers_report.h"
@@ -25,7 +22,7 @@
 #include "report.h"
 #include "report_fmt.h"
 #include "report_model.h"
-#include "report_path.h"
+#include "report_out.h"
 #include "stats.h"
 #include "sys.h"
 #include "thread.h"
@@ -91,6 +88,8 @@ static void fill_func(const struct tt_run *run, const struct tt_func *fn,
 
 	memset(out, 0, sizeof(*out));
 	out->name = fn->name;
+	out->names = (const char *const *)fn->names;
+	out->nnames = fn->nnames;
 	out->symbol = fn->symbol;
 	out->object = fn->object;
 	out->has_offset = true;
@@ -150,128 +149,6 @@ static void sort_funcs(struct tt_report_func *f, size_t n)
 		}
 		f[j] = x;
 	}
-}
-
-/* Write buf to path through a temporary file; 0 or -errno. */
-static long write_file(const char *path, const struct tt_buf *b, int64_t pid)
-{
-	char tmp[PATH_MAX + 32];
-	long fd, err;
-
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%lld", path, (long long)pid) >= sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = tt_sys_openat(AT_FDCWD, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-			   0666);
-	if (fd == -EEXIST) {
-		tt_sys_unlinkat(AT_FDCWD, tmp, 0);	/* a stale one of this pid's */
-		fd = tt_sys_openat(AT_FDCWD, tmp,
-				   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-	}
-	if (fd < 0)
-		return fd;
-	err = tt_sys_write_all((int)fd, b->data, b->len);
-	if (tt_sys_close((int)fd) < 0 && !err)
-		err = -EIO;
-	if (!err)
-		err = tt_sys_renameat(AT_FDCWD, tmp, AT_FDCWD, path);
-	if (err)
-		tt_sys_unlinkat(AT_FDCWD, tmp, 0);
-	return err;
-}
-
-/* What stands at the final name decides how the report gets there. */
-enum target { TARGET_FILE, TARGET_DEVICE, TARGET_FOREIGN };
-
-/* A regular file we may replace: empty, or one of our reports (text or JSON). */
-static bool replaceable(const char *path, off_t size)
-{
-	char head[96];
-	long fd, n;
-
-	if (size == 0)
-		return true;
-	fd = tt_sys_openat(AT_FDCWD, path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
-	if (fd < 0)
-		return false;
-	n = tt_syscall3(SYS_read, fd, head, sizeof(head) - 1);
-	tt_sys_close((int)fd);
-	if (n <= 0)
-		return false;
-	head[n] = 0;
-	return strncmp(head, "tsctrace ", 9) == 0 || strstr(head, "\"tool\": \"tsctrace") != NULL;
-}
-
-/*
- * A device or a pipe (TSC_OUTPUT=/dev/null, /dev/stderr) is written to as it is; a missing
- * name or a report of ours is (re)placed by rename; anything else - a file that is not a
- * report, a symbolic link to one, a directory - is left alone (CONTRACT 1).
- */
-static enum target inspect(const char *path)
-{
-	struct stat st;
-
-	if (lstat(path, &st) != 0)
-		return TARGET_FILE;	/* missing (or unreadable: the write will say why) */
-	if (S_ISREG(st.st_mode))
-		return replaceable(path, st.st_size) ? TARGET_FILE : TARGET_FOREIGN;
-	if (S_ISLNK(st.st_mode) && stat(path, &st) != 0)
-		return TARGET_FOREIGN;
-	return S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)
-		       ? TARGET_DEVICE : TARGET_FOREIGN;
-}
-
-static long write_device(const char *path, const struct tt_buf *b)
-{
-	long fd = tt_sys_openat(AT_FDCWD, path, O_WRONLY | O_CLOEXEC | O_NOCTTY, 0), err;
-
-	if (fd < 0)
-		return fd;
-	err = tt_sys_write_all((int)fd, b->data, b->len);
-	tt_sys_close((int)fd);
-	return err;
-}
-
-static int output(const struct tt_run *run, const struct tt_buf *b)
-{
-	const char *tmpl = run->cfg.output ? run->cfg.output
-					   : tt_report_path_default(run->cfg.format == TT_FMT_JSON);
-	char name[PATH_MAX], path[PATH_MAX];
-	long err;
-
-	if (strcmp(tmpl, "-") == 0) {
-		tt_sys_write_all(2, b->data, b->len);
-		return 0;
-	}
-	if (tt_report_path_expand(tmpl, run->pid, tt_base_name(run->exe),
-				  run->clock.start_real_ns / 1000000000u, name, sizeof(name)) < 0) {
-		tt_warn("TSC_OUTPUT=%s is too long once expanded: report on stderr", tmpl);
-		tt_sys_write_all(2, b->data, b->len);
-		return -1;
-	}
-	if (name[0] == '/' || !run->cwd[0])
-		memcpy(path, name, strlen(name) + 1);
-	else if ((size_t)snprintf(path, sizeof(path), "%s/%s", run->cwd, name) >= sizeof(path))
-		memcpy(path, name, strlen(name) + 1);
-	switch (inspect(path)) {
-	case TARGET_DEVICE:
-		err = write_device(path, b);
-		break;
-	case TARGET_FOREIGN:
-		tt_warn("not replacing %s: it is not a tsctrace report; writing the report to "
-			"stderr", path);
-		tt_sys_write_all(2, b->data, b->len);
-		return -1;
-	default:
-		err = write_file(path, b, run->pid);
-		break;
-	}
-	if (err) {
-		tt_warn("cannot write the report to %s: %s; writing it to stderr", path,
-			strerror((int)-err));
-		tt_sys_write_all(2, b->data, b->len);
-		return -1;
-	}
-	return 0;
 }
 
 int tt_report_write(const struct tt_run *run)
@@ -353,7 +230,7 @@ int tt_report_write(const struct tt_run *run)
 		tt_warn("out of memory while writing the report");
 		goto out;
 	}
-	ret = output(run, &b);
+	ret = tt_report_deliver(run, &b);
 out:
 	tt_buf_free(&b);
 	arena_free(&arena);

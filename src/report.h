@@ -21,14 +21,15 @@ struct tt_run {
 	size_t argc;
 	char exe[PATH_MAX];		/* /proc/self/exe at start-up */
 	char cwd[PATH_MAX];		/* for relative TSC_OUTPUT paths */
+	char tmpdir[PATH_MAX];		/* $TMPDIR at start-up: the last resort for a report */
 	int64_t pid;
 };
 
 /*
- * Summarise every traced function and write the report where TSC_OUTPUT says: a temporary
- * file in the same directory renamed into place, or stderr when that fails (with one line
- * saying why) or when the template is "-". Memory comes from mmap, output goes through raw
- * syscalls. Returns 0 when written to the intended place, -1 otherwise.
+ * Summarise every traced function and write the report where TSC_OUTPUT says (report_out.h:
+ * a file, beside a file that must be kept, stderr, or $TMPDIR as a last resort; one line says
+ * where). Memory comes from mmap, output goes through raw syscalls. Returns 0 when written to
+ * the intended place, -1 otherwise.
  */
 int tt_report_write(const struct tt_run *run);
 

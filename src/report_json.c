@@ -183,6 +183,26 @@ static void summary_ns(struct tt_buf *out, const struct tt_summary_ns *s)
 	tt_buf_puts(out, "},\n");
 }
 
+/*
+ * "names": every name the entry answers to, on one line. "name" is for people ("memcpy|memmove"
+ * when names share one address); a tool looking for memmove matches an element here instead of
+ * parsing that. An entry given no list has its name as the only one.
+ */
+static void names(struct tt_buf *out, const char *ind, const struct tt_report_func *f)
+{
+	size_t i;
+
+	key(out, ind, "names");
+	tt_buf_puts(out, "[");
+	if (!f->nnames)
+		tt_json_string(out, f->name);
+	for (i = 0; i < f->nnames; i++) {
+		tt_buf_puts(out, i ? ", " : "");
+		tt_json_string(out, f->names[i]);
+	}
+	tt_buf_puts(out, "],\n");
+}
+
 static void function(struct tt_buf *out, const struct tt_report_func *f, bool last)
 {
 	const char *ind = "      ";
@@ -191,6 +211,7 @@ static void function(struct tt_buf *out, const struct tt_report_func *f, bool la
 
 	tt_buf_puts(out, "    {\n");
 	field_str(out, ind, "name", f->name);
+	names(out, ind, f);
 	field_str(out, ind, "symbol", f->symbol);
 	field_str(out, ind, "object", f->object);
 	if (f->has_offset) {

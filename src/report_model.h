@@ -42,6 +42,10 @@ struct tt_report_caller {
 
 struct tt_report_func {
 	const char *name;	/* as the user named it; "a|b" when two names share one address */
+	const char *const *names;	/* every name of the entry, in the order given ("a", "b"):
+					 * a tool finds the entry by any of them. Optional: with
+					 * nnames 0 the writers take name as the only one */
+	size_t nnames;
 	const char *symbol;	/* symbol at the traced address (the IFUNC implementation) */
 	const char *object;	/* file of the object defining it */
 	bool has_offset;	/* false in reports read back from before offsets were written */

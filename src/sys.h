@@ -107,4 +107,82 @@ static inline long tt_sys_gettid(void)
 	return tt_syscall3(SYS_gettid, 0, 0, 0);
 }
 
+static inline long tt_sys_read(int fd, void *buf, size_t len)
+{
+	return tt_syscall3(SYS_read, fd, buf, len);
+}
+
+/* The kernel's struct stat is glibc's on x86-64: the libc type can be passed as is. */
+static inline long tt_sys_fstat(int fd, void *st)
+{
+	return tt_syscall3(SYS_fstat, fd, st, 0);
+}
+
+static inline long tt_sys_fstatat(int dirfd, const char *path, void *st, int flags)
+{
+	return tt_syscall6(SYS_newfstatat, dirfd, (long)path, (long)st, flags, 0, 0);
+}
+
+static inline long tt_sys_fcntl(int fd, int cmd, long arg)
+{
+	return tt_syscall3(SYS_fcntl, fd, cmd, arg);
+}
+
+static inline long tt_sys_renameat2(int olddir, const char *oldp, int newdir, const char *newp,
+				    unsigned int flags)
+{
+	return tt_syscall6(SYS_renameat2, olddir, (long)oldp, newdir, (long)newp, flags, 0);
+}
+
+static inline long tt_sys_linkat(int olddir, const char *oldp, int newdir, const char *newp)
+{
+	return tt_syscall6(SYS_linkat, olddir, (long)oldp, newdir, (long)newp, 0, 0);
+}
+
+/*
+ * Writes without SIGPIPE: the shim writing to a pipe whose reader is gone must get EPIPE, not
+ * kill the program (which would then die of a signal it never earned). SIGPIPE is blocked
+ * around the write, and one the write raised is taken back (unless one was already pending
+ * for the program).
+ */
+struct tt_sigpipe {
+	unsigned long old, pending;
+};
+
+static inline void tt_sys_sigpipe_hold(struct tt_sigpipe *h)
+{
+	unsigned long pipe_bit = 1ul << (13 /* SIGPIPE */ - 1);
+
+	h->old = h->pending = 0;
+	tt_syscall6(SYS_rt_sigprocmask, 0 /* SIG_BLOCK */, (long)&pipe_bit, (long)&h->old, 8, 0,
+		    0);
+	tt_syscall3(SYS_rt_sigpending, &h->pending, 8, 0);
+}
+
+static inline void tt_sys_sigpipe_release(struct tt_sigpipe *h, long err)
+{
+	unsigned long pipe_bit = 1ul << (13 /* SIGPIPE */ - 1);
+	struct { long s, ns; } zero = { 0, 0 };
+
+	if (err == -32 /* EPIPE */ && !(h->pending & pipe_bit))
+		tt_syscall6(SYS_rt_sigtimedwait, (long)&pipe_bit, 0, (long)&zero, 8, 0, 0);
+	tt_syscall6(SYS_rt_sigprocmask, 2 /* SIG_SETMASK */, (long)&h->old, 0, 8, 0, 0);
+}
+
+static inline long tt_sys_write_all_nopipe(int fd, const void *buf, size_t len)
+{
+	struct tt_sigpipe h;
+	long err;
+
+	tt_sys_sigpipe_hold(&h);
+	err = tt_sys_write_all(fd, buf, len);
+	tt_sys_sigpipe_release(&h, err);
+	return err;
+}
+
+static inline long tt_sys_getppid(void)
+{
+	return tt_syscall3(SYS_getppid, 0, 0, 0);
+}
+
 #endif /* TT_SYS_H */

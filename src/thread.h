@@ -66,6 +66,7 @@ struct tt_tls {
 	struct tt_frame *limit;		/* end of the shadow stack; NULL before setup */
 	uint8_t in_shim;		/* the shim's own code is running: pass calls through */
 	uint8_t failed;			/* setup failed: this thread is not traced */
+	uint8_t notsc;			/* forbade itself the TSC: calls counted, not timed */
 	uint32_t cpu_aux;		/* TSC_AUX seen at the last exit; UINT32_MAX unknown */
 	struct tt_thread *thread;
 	const uint32_t *cpu_now;	/* rseq cpu_id kept by the kernel, or tt_cpu_unknown */

@@ -426,4 +426,64 @@ IBODY TT_VAR_MONO, tt_ibody_mono
 	.hidden	tt_bodies_end
 tt_bodies_end:
 
+/*
+ * ---- the return of a call whose thread forbade itself the TSC meanwhile (notsc.c) --------
+ * The function returns here instead of into its body, which would read the TSC and fault.
+ * As in the body after `call`: %rsp is the caller's stack without its return address and
+ * %rbx the shadow frame. Every general register the function left is kept (an inline-hooked
+ * function's caller may rely on any of them); tt_hook_untimed (general registers only)
+ * counts the call and releases the frame.
+ */
+TT_ENTRY(tt_untimed_return)
+	.cfi_startproc
+	.cfi_def_cfa %rsp, 0
+	CFI_RA_AT_RBX
+	CFI_RBX_AT_RBX
+	pushq	TT_FRAME_RET(%rbx)		/* the caller's return address, for our ret */
+	.cfi_def_cfa_offset 8
+	.cfi_offset %rip, -8
+	.cfi_restore %rbx
+	pushq	%rax
+	.cfi_adjust_cfa_offset 8
+	pushq	%rcx
+	.cfi_adjust_cfa_offset 8
+	pushq	%rdx
+	.cfi_adjust_cfa_offset 8
+	pushq	%rsi
+	.cfi_adjust_cfa_offset 8
+	pushq	%rdi
+	.cfi_adjust_cfa_offset 8
+	pushq	%r8
+	.cfi_adjust_cfa_offset 8
+	pushq	%r9
+	.cfi_adjust_cfa_offset 8
+	pushq	%r10
+	.cfi_adjust_cfa_offset 8
+	pushq	%r11
+	.cfi_adjust_cfa_offset 8	/* 10 words: %rsp 16-aligned again, as at the call */
+	movq	%rbx, %rdi
+	movq	TT_FRAME_RBX(%rbx), %rbx	/* read before the frame is released */
+	call	tt_hook_untimed
+	popq	%r11
+	.cfi_adjust_cfa_offset -8
+	popq	%r10
+	.cfi_adjust_cfa_offset -8
+	popq	%r9
+	.cfi_adjust_cfa_offset -8
+	popq	%r8
+	.cfi_adjust_cfa_offset -8
+	popq	%rdi
+	.cfi_adjust_cfa_offset -8
+	popq	%rsi
+	.cfi_adjust_cfa_offset -8
+	popq	%rdx
+	.cfi_adjust_cfa_offset -8
+	popq	%rcx
+	.cfi_adjust_cfa_offset -8
+	popq	%rax
+	.cfi_adjust_cfa_offset -8
+	ret
+	.cfi_endproc
+TT_END(tt_untimed_return)
+
 	.section .note.GNU-stack, "", @progbits

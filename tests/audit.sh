@@ -12,9 +12,9 @@ result() { # name ok|fail [detail]
 	else echo "FAIL audit/$1: $3" >>"$RESULTS"; echo "  audit   $1: FAILED $3"; status=1; fi
 }
 
-# hook.o and pin.o: the return path of every traced call and the first-call path. Only our
+# hook.o, pin.o, emul_step.o: the return path of every traced call and the first-call path. Only our
 # own hidden symbols may be called (glibc's rseq location is data, read, not called).
-for o in hook pin; do
+for o in hook pin emul_step; do
 	bad=$(nm -u "$B/$o.o" | awk '{print $2}' |
 		grep -v -E '^(tt_[a-z_]+|_GLOBAL_OFFSET_TABLE_|__rseq_offset|__rseq_size)$')
 	[ -z "$bad" ] && result "$o-calls-nothing" ok || result "$o-calls-nothing" fail "$bad"
@@ -29,7 +29,7 @@ bad=$(nm -u "$B/thread.o" | awk '{print $2}' |
 bad=$(nm -u "$B/elfdyn.o" | awk '{print $2}' | grep -v -E '^(dl_iterate_phdr|_GLOBAL_OFFSET_TABLE_)$')
 [ -z "$bad" ] && result elfdyn-calls-no-libc ok || result elfdyn-calls-no-libc fail "$bad"
 
-for o in hook thread pin; do
+for o in hook thread pin emul_step; do
 	n=$(objdump -d --no-show-raw-insn "$B/$o.o" | grep -c -E '%[xyz]mm[0-9]|%st(\(|$)|\bf(ld|st|ild)')
 	[ "$n" -eq 0 ] && result "$o-no-vector-regs" ok ||
 		result "$o-no-vector-regs" fail "$n instructions use vector/x87 registers"

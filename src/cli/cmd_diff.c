@@ -11,6 +11,10 @@
  *
  * With millions of calls the test finds even tiny shifts significant: the change columns say
  * how large a shift is, the verdict only that it is not noise.
+ *
+ * Functions are matched through their names (group.h): "memcpy|memmove" in BASE and "memcpy"
+ * in NEW are one row. Where one report has two entries of a row (memcpy and memmove at two
+ * addresses there, one in the other), they are merged (merge_func.c) before comparing.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -20,7 +24,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "group.h"
 #include "load.h"
+#include "merge.h"
 #include "mwu.h"
 #include "outfile.h"
 #include "table.h"
@@ -158,7 +164,53 @@ static void summary(struct tt_buf *out, const size_t *counts)
 	tt_buf_puts(out, "\n");
 }
 
-static void diff(struct tt_buf *out, const struct cli_report *a, const struct cli_report *b)
+/*
+ * The entry of group g in rep: NULL when it has none, its only one, or its several merged into
+ * *tmp (freed by the caller with tt_merge_func_free). -1 after a "tsctrace:" line.
+ */
+static int side(struct cli_report *rep, const struct tt_group *g, struct tt_report_func *tmp,
+		const struct tt_report_func **out)
+{
+	size_t i, n = 0;
+
+	*out = NULL;
+	for (i = 0; i < rep->r.nfuncs; i++) {
+		if (tt_group_has(g, &rep->funcs[i])) {
+			*out = &rep->funcs[i];
+			n++;
+		}
+	}
+	if (n < 2)
+		return 0;
+	*out = tmp;
+	return tt_merge_func(&rep, 1, g, rep->r.clock.tsc_hz, tmp);
+}
+
+/* One row per function of either report; -1 after a "tsctrace:" line. */
+static int rows(struct tt_table *t, struct cli_report *const *reps, size_t *counts)
+{
+	struct tt_report_func tmp[2] = { { 0 } };
+	const struct tt_report_func *a, *b;
+	struct tt_group *groups;
+	size_t ngroups, i;
+	int rc = 0;
+
+	if (tt_group_funcs(reps, 2, &groups, &ngroups) < 0)
+		rc = -1;
+	for (i = 0; i < ngroups && rc == 0; i++) {
+		if (side(reps[0], &groups[i], &tmp[0], &a) < 0 ||
+		    side(reps[1], &groups[i], &tmp[1], &b) < 0)
+			rc = -1;
+		else
+			row(t, groups[i].name, a, b, counts);
+		tt_merge_func_free(&tmp[0]);
+		tt_merge_func_free(&tmp[1]);
+	}
+	tt_groups_free(groups, ngroups);
+	return rc;
+}
+
+static int diff(struct tt_buf *out, struct cli_report *const *reps)
 {
 	static const char *const heads[NCOLS] = { "function", "base", "new", "change", "base",
 		"new", "change", "base", "new", "change", "p", "verdict" };
@@ -167,21 +219,21 @@ static void diff(struct tt_buf *out, const struct cli_report *a, const struct cl
 	size_t counts[V_END] = { 0 }, i;
 	struct tt_table t;
 
-	header(out, a, b);
+	header(out, reps[0], reps[1]);
 	tt_buf_puts(out, "\n");
 	tt_table_init(&t, NCOLS, 1ul << 0 | 1ul << (NCOLS - 1));
 	for (i = 0; i < NCOLS; i++)
 		tt_table_add(&t, heads[i]);
-	for (i = 0; i < a->r.nfuncs; i++)
-		row(&t, a->funcs[i].name, &a->funcs[i], tt_load_find(b, a->funcs[i].name), counts);
-	for (i = 0; i < b->r.nfuncs; i++)
-		if (!tt_load_find(a, b->funcs[i].name))
-			row(&t, b->funcs[i].name, NULL, &b->funcs[i], counts);
+	if (rows(&t, reps, counts) < 0) {
+		tt_table_free(&t);
+		return -1;
+	}
 	if (t.failed)
 		out->failed = true;
 	tt_table_print(&t, out, "", groups, sizeof(groups) / sizeof(groups[0]));
 	tt_table_free(&t);
 	summary(out, counts);
+	return 0;
 }
 
 int tt_cli_diff(int argc, char **argv)
@@ -211,7 +263,8 @@ int tt_cli_diff(int argc, char **argv)
 			   tt_load_in_ns(&reps[1]->r) ? "ns" : "cycles");
 		goto out_free;
 	}
-	diff(&out, reps[0], reps[1]);
+	if (diff(&out, reps) < 0)
+		goto out_free;
 	if (out.failed)
 		tt_cli_err("diff: out of memory");
 	else if (tt_outfile_write(NULL, out.data, out.len) == 0)

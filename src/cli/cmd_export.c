@@ -18,6 +18,10 @@
  * either. Strict OpenMetrics validators (the Python client's parser) reject this choice.
  *
  * Two reports of the same program and pid would give identical series: refused.
+ *
+ * The function label is the entry's display name: "memcpy|memmove" for names that shared one
+ * address, one series as it is one entry. Labels from "names" would split one function's
+ * calls over series that each claim them all.
  */
 #include <getopt.h>
 #include <inttypes.h>

@@ -3,7 +3,9 @@
  * runs) made into one schema-1 report.
  *
  * Functions are matched by name and merged by merge_func.c (exact sums, exact extremes, the
- * union of the histograms, percentiles recomputed from it). The header is the first report's
+ * union of the histograms, percentiles recomputed from it). Entries sharing any of their
+ * "names" are one function (group.h): "memcpy|memmove" of one report and "memcpy" of another
+ * merge into one entry listing both names. The header is the first report's
  * (program, argv, pid, start time, wall time, clock, overhead), except that thread counts are
  * summed, the warnings of all reports are kept (each once), notes on what differed are added
  * as warnings, and an extra member "merged_from" counts the original reports (a merged report
@@ -35,8 +37,8 @@
 struct merged {
 	struct tt_report r;
 	struct tt_report_func *funcs;
-	const char **names;		/* distinct function names, first-seen order */
-	size_t nnames;
+	struct tt_group *groups;	/* one per merged function, first-seen order */
+	size_t ngroups;
 	const char **warnings;
 	char *notes[NOTES];		/* malloc'd, among warnings */
 	size_t nnotes;
@@ -57,22 +59,6 @@ static bool listed(const char *const *v, size_t n, const char *s)
 		if (strcmp(v[i], s) == 0)
 			return true;
 	return false;
-}
-
-static int collect_names(struct merged *m, struct cli_report *const *reps, size_t n)
-{
-	size_t i, j, all = 0;
-
-	for (i = 0; i < n; i++)
-		all += reps[i]->r.nfuncs;
-	m->names = calloc(all ? all : 1, sizeof(*m->names));
-	if (!m->names)
-		return -1;
-	for (i = 0; i < n; i++)
-		for (j = 0; j < reps[i]->r.nfuncs; j++)
-			if (!listed(m->names, m->nnames, reps[i]->funcs[j].name))
-				m->names[m->nnames++] = reps[i]->funcs[j].name;
-	return 0;
 }
 
 static void note(struct merged *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -186,13 +172,15 @@ static int merge_funcs(struct merged *m, struct cli_report *const *reps, size_t 
 {
 	size_t i;
 
-	m->funcs = calloc(m->nnames ? m->nnames : 1, sizeof(*m->funcs));
+	if (tt_group_funcs(reps, n, &m->groups, &m->ngroups) < 0)
+		return -1;
+	m->funcs = calloc(m->ngroups ? m->ngroups : 1, sizeof(*m->funcs));
 	if (!m->funcs) {
 		tt_cli_err("merge: out of memory");
 		return -1;
 	}
-	for (i = 0; i < m->nnames; i++) {
-		if (tt_merge_func(reps, n, m->names[i], m->r.clock.tsc_hz, &m->funcs[i]) < 0)
+	for (i = 0; i < m->ngroups; i++) {
+		if (tt_merge_func(reps, n, &m->groups[i], m->r.clock.tsc_hz, &m->funcs[i]) < 0)
 			return -1;
 		m->r.nfuncs = i + 1;
 	}
@@ -213,7 +201,7 @@ static void merged_free(struct merged *m)
 	for (i = 0; i < m->nnotes; i++)
 		free(m->notes[i]);
 	free(m->funcs);
-	free(m->names);
+	tt_groups_free(m->groups, m->ngroups);
 	free(m->warnings);
 }
 
@@ -274,7 +262,7 @@ int tt_cli_merge(int argc, char **argv)
 		return CLI_EXIT_BAD;
 	if (check_units(reps, n) < 0)
 		goto out_free;
-	if (merge_header(&m, reps, n) < 0 || collect_names(&m, reps, n) < 0) {
+	if (merge_header(&m, reps, n) < 0) {
 		tt_cli_err("merge: out of memory");
 		goto out_free;
 	}

@@ -5,7 +5,6 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "cli.h"
 #include "load.h"
@@ -22,9 +21,10 @@ static const struct option plot_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static bool wanted(const struct tt_report_func *f, const char *only)
+/* only: the entry -f named (by any of its names), NULL for all. */
+static bool wanted(const struct tt_report_func *f, const struct tt_report_func *only)
 {
-	return !only || strcmp(f->name, only) == 0;
+	return !only || f == only;
 }
 
 static double panel_height(const struct tt_report_func *f)
@@ -32,7 +32,8 @@ static double panel_height(const struct tt_report_func *f)
 	return f->timed && f->nbuckets ? TT_PLOT_PANEL : TT_PLOT_EMPTY;
 }
 
-static void draw(struct tt_buf *out, const struct cli_report *rep, const char *only)
+static void draw(struct tt_buf *out, const struct cli_report *rep,
+		 const struct tt_report_func *only)
 {
 	double h = HEADER, y = HEADER;
 	char line[96];
@@ -62,7 +63,8 @@ static void draw(struct tt_buf *out, const struct cli_report *rep, const char *o
 
 int tt_cli_plot(int argc, char **argv)
 {
-	const char *output = NULL, *only = NULL;
+	const char *output = NULL, *name = NULL;
+	const struct tt_report_func *only = NULL;
 	struct tt_buf out = TT_BUF_INIT;
 	struct cli_report *rep;
 	int c, rc = CLI_EXIT_BAD;
@@ -70,7 +72,7 @@ int tt_cli_plot(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":f:o:h", plot_opts, NULL)) != -1) {
 		switch (c) {
-		case 'f': only = optarg; break;
+		case 'f': name = optarg; break;
 		case 'o': output = optarg; break;
 		case 'h': tt_cli_help("plot"); return CLI_EXIT_OK;
 		default: return tt_cli_opt_error("plot", c, argv);
@@ -84,8 +86,8 @@ int tt_cli_plot(int argc, char **argv)
 	rep = tt_load_report(argv[optind]);
 	if (!rep)
 		return CLI_EXIT_BAD;
-	if (only && !tt_load_find(rep, only)) {
-		tt_cli_err("plot: %s has no function named %s", rep->file, only);
+	if (name && !(only = tt_load_find(rep, name))) {
+		tt_cli_err("plot: %s has no function named %s", rep->file, name);
 		goto out_free;
 	}
 	draw(&out, rep, only);

@@ -1,6 +1,6 @@
 /*
- * cmd_run.c - `tsctrace run`: set TSC_FUNCS, TSC_OUTPUT, TSC_FORMAT and LD_PRELOAD, then exec
- * the program, which so keeps our pid, stdio and exit status.
+ * cmd_run.c - `tsctrace run`: set TSC_FUNCS, TSC_OUTPUT, TSC_FORMAT, TSC_FOLLOW and LD_PRELOAD,
+ * then exec the program, which so keeps our pid, stdio and exit status.
  *
  * Finding the shim: $TSCTRACE_LIB; else libtsctrace.so beside the executable (a build tree:
  * build/tsctrace next to build/libtsctrace.so); else in the library directories an install
@@ -33,6 +33,7 @@ static const struct option run_opts[] = {
 	{ "funcs", required_argument, NULL, 'f' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "json", no_argument, NULL, 'j' },
+	{ "no-follow", no_argument, NULL, 'F' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -110,7 +111,7 @@ static int set_preload(const char *lib)
 	return 0;
 }
 
-static int set_env(const char *funcs, const char *output, bool json)
+static int set_env(const char *funcs, const char *output, bool json, bool no_follow)
 {
 	const char *cur = getenv("TSC_FUNCS");
 
@@ -120,7 +121,8 @@ static int set_env(const char *funcs, const char *output, bool json)
 	}
 	if ((funcs && setenv("TSC_FUNCS", funcs, 1) < 0) ||
 	    (output && setenv("TSC_OUTPUT", output, 1) < 0) ||
-	    (json && setenv("TSC_FORMAT", "json", 1) < 0)) {
+	    (json && setenv("TSC_FORMAT", "json", 1) < 0) ||
+	    (no_follow && setenv("TSC_FOLLOW", "0", 1) < 0)) {
 		tt_cli_err("run: cannot set the environment: %s", strerror(errno));
 		return -1;
 	}
@@ -131,7 +133,7 @@ int tt_cli_run(int argc, char **argv)
 {
 	const char *funcs = NULL, *output = NULL;
 	char lib[PATH_MAX];
-	bool json = false;
+	bool json = false, no_follow = false;
 	int c;
 
 	opterr = 0;
@@ -141,6 +143,7 @@ int tt_cli_run(int argc, char **argv)
 		case 'f': funcs = optarg; break;
 		case 'o': output = optarg; break;
 		case 'j': json = true; break;
+		case 'F': no_follow = true; break;
 		case 'h': tt_cli_help("run"); return CLI_EXIT_OK;
 		default: return tt_cli_opt_error("run", c, argv);
 		}
@@ -153,7 +156,8 @@ int tt_cli_run(int argc, char **argv)
 		tt_cli_err("run: -f needs at least one function name");
 		return CLI_EXIT_BAD;
 	}
-	if (set_env(funcs, output, json) < 0 || find_lib(lib) < 0 || set_preload(lib) < 0)
+	if (set_env(funcs, output, json, no_follow) < 0 || find_lib(lib) < 0 ||
+	    set_preload(lib) < 0)
 		return CLI_EXIT_BAD;
 	execvp(argv[optind], argv + optind);
 	tt_cli_err("run: cannot run %s: %s", argv[optind], strerror(errno));

@@ -14,7 +14,7 @@ struct help {
 
 static const struct help helps[] = {
 	{ "run",
-	  "usage: tsctrace run [-f NAMES] [-o FILE] [--json] [--] PROGRAM [ARGS...]\n"
+	  "usage: tsctrace run [-f NAMES] [-o FILE] [--json] [--no-follow] [--] PROGRAM [ARGS...]\n"
 	  "\n"
 	  "Run PROGRAM with the libtsctrace.so shim preloaded; its report is written at exit.\n"
 	  "\n"
@@ -22,6 +22,8 @@ static const struct help helps[] = {
 	  "  -o, --output FILE   report path template (sets TSC_OUTPUT: %p pid, %e program,\n"
 	  "                      %t start time, %% a %, - stderr)\n"
 	  "      --json          JSON report (sets TSC_FORMAT=json)\n"
+	  "      --no-follow     trace PROGRAM only, not the processes it starts (sets\n"
+	  "                      TSC_FOLLOW=0)\n"
 	  "  -h, --help          this text\n"
 	  "\n"
 	  "The shim is $TSCTRACE_LIB, else libtsctrace.so beside this program, else in ../lib,\n"
@@ -45,7 +47,8 @@ static const struct help helps[] = {
 	  "Compare two JSON reports function by function: min, median and p99 cycles of both and\n"
 	  "their change, and a verdict (faster, slower, no significant change) from a two-sided\n"
 	  "Mann-Whitney U test on the histograms at p < 0.01. Functions with fewer than 20 timed\n"
-	  "calls on either side get \"too few calls\".\n"
+	  "calls on either side get \"too few calls\". Functions are matched by any of their\n"
+	  "names: memcpy|memmove in one report is memcpy in the other.\n"
 	  "\n"
 	  "  -h, --help   this text\n" },
 	{ "merge",
@@ -54,7 +57,8 @@ static const struct help helps[] = {
 	  "Merge JSON reports (several processes, several runs) into one schema-1 report:\n"
 	  "counts, totals and histograms added exactly, min and max exact, percentiles\n"
 	  "recomputed from the merged histogram. The header is the first file's, with\n"
-	  "\"merged_from\" saying how many reports went in.\n"
+	  "\"merged_from\" saying how many reports went in. Functions that share any of their\n"
+	  "names are one, listing them all.\n"
 	  "\n"
 	  "  -o, --output OUT   the merged report (written atomically; - for standard output)\n"
 	  "  -h, --help         this text\n" },
@@ -64,7 +68,8 @@ static const struct help helps[] = {
 	  "Draw an SVG image of a JSON report: per function its latency histogram (log-scale\n"
 	  "cycles, bar heights in calls) and its percentile curve.\n"
 	  "\n"
-	  "  -f, --function NAME   only this function (default: every function with timed calls)\n"
+	  "  -f, --function NAME   only this function, by any of its names (default: every\n"
+	  "                        function with timed calls)\n"
 	  "  -o, --output OUT      the SVG file (written atomically; - for standard output)\n"
 	  "  -h, --help            this text\n" },
 	{ "export",

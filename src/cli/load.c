@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "jget.h"
+#include "report_names.h"
 
 /* Whole contents of fd into a malloc'd buffer; -1 with errno on failure. */
 static int read_fd(int fd, char **out, size_t *len)
@@ -191,19 +192,29 @@ static int load_header(struct cli_report *rep)
 	return 0;
 }
 
-/* Names identify functions (diff and merge match them): each may appear once. */
+/*
+ * Names identify functions (diff, merge and plot -f match them): each may belong to one entry
+ * only, whether as a display name or among "names" (memmove both alone and in
+ * "memcpy|memmove" would make "which one is memmove" a guess).
+ */
 static int check_names(const struct cli_report *rep)
 {
-	char path[40];
+	char path[40], what[160];
 	struct jloc l = { rep->file, path };
+	const char *shared;
 	size_t i, j;
 
 	for (i = 1; i < rep->r.nfuncs; i++) {
 		for (j = 0; j < i; j++) {
-			if (strcmp(rep->funcs[i].name, rep->funcs[j].name) == 0) {
-				snprintf(path, sizeof(path), "functions[%zu]", i);
+			snprintf(path, sizeof(path), "functions[%zu]", i);
+			if (strcmp(rep->funcs[i].name, rep->funcs[j].name) == 0)
 				return tt_jbad(&l, "name", "listed twice");
-			}
+			shared = tt_report_funcs_shared(&rep->funcs[i], &rep->funcs[j]);
+			if (!shared)
+				continue;
+			snprintf(what, sizeof(what), "%.100s is also a name of functions[%zu]",
+				 shared, j);
+			return tt_jbad(&l, "names", what);
 		}
 	}
 	return 0;
@@ -298,7 +309,7 @@ const struct tt_report_func *tt_load_find(const struct cli_report *rep, const ch
 	size_t i;
 
 	for (i = 0; i < rep->r.nfuncs; i++)
-		if (strcmp(rep->funcs[i].name, name) == 0)
+		if (tt_report_func_named(&rep->funcs[i], name))
 			return &rep->funcs[i];
 	return NULL;
 }

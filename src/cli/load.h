@@ -10,7 +10,9 @@
  * reports with different overheads apart (see merge_func.c). A caller needs "site", "calls"
  * and "cycles"; "frames" (default: the site alone) and the counts "timed", "unwound",
  * "migrated", "dropped" (default: all calls timed) may be left out, as in the contract's
- * example, but must add up when present. Unknown extra fields are allowed.
+ * example, but must add up when present. "names" may be left out (reports from before it):
+ * the parts of "name" between '|' are the names then. No name may belong to two entries.
+ * Unknown extra fields are allowed.
  */
 #ifndef TT_LOAD_H
 #define TT_LOAD_H
@@ -58,7 +60,8 @@ void tt_load_func_free(struct tt_report_func *f);
 /* Check and fill one statistic block of uint64 fields and a mean (load_func.c). */
 int tt_load_summary(const char *file, const char *path, json_t *obj, struct tt_summary *s);
 
-/* The function named name in rep, or NULL. */
+/* The function of rep that name names (one of its "names", or its display name "a|b"), or
+ * NULL. */
 const struct tt_report_func *tt_load_find(const struct cli_report *rep, const char *name);
 
 /* True when the report's clock counts nanoseconds rather than TSC ticks. */

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "jget.h"
+#include "report_names.h"
 
 /* Member paths for messages, by depth: "functions[N]", then ".histogram", "callers[N]" or
  * ".cycles" below it, then ".buckets[N]" or ".cycles" below those. N has up to 20 digits. */
@@ -234,6 +235,63 @@ static int load_offset(const struct jloc *l, json_t *obj, struct tt_report_func 
 	return 0;
 }
 
+/*
+ * A report from before "names" has its names only in the display form ("memcpy|memmove"):
+ * they become a "names" array added to obj, so that every entry is matched the same way and a
+ * merged report lists them. The strings then belong to the document, as the others do.
+ */
+static json_t *names_from_name(const struct jloc *l, json_t *obj, const char *name)
+{
+	size_t n = tt_report_name_split(name, NULL, 0), i;
+	struct tt_name_span *spans = calloc(n, sizeof(*spans));
+	json_t *arr = json_array();
+
+	if (!spans || !arr)
+		goto oom;
+	tt_report_name_split(name, spans, n);
+	for (i = 0; i < n; i++)
+		if (json_array_append_new(arr, json_stringn_nocheck(spans[i].s,
+									 spans[i].len)) < 0)
+			goto oom;
+	free(spans);
+	if (json_object_set_new(obj, "names", arr) < 0) {
+		tt_jbad(l, "names", "out of memory");
+		return NULL;
+	}
+	return arr;
+oom:
+	free(spans);
+	json_decref(arr);
+	tt_jbad(l, "names", "out of memory");
+	return NULL;
+}
+
+/* "names": every name of the entry, a non-empty array of strings; from "name" when absent. */
+static int load_names(const struct jloc *l, json_t *obj, struct tt_report_func *f)
+{
+	const char **names;
+	json_t *arr, *v;
+	size_t i;
+
+	if (tt_jget_opt(l, obj, "names", JSON_ARRAY, &arr) < 0)
+		return -1;
+	if (!arr && !(arr = names_from_name(l, obj, f->name)))
+		return -1;
+	if (!json_array_size(arr))
+		return tt_jbad(l, "names", "expected a non-empty array of strings");
+	names = calloc(json_array_size(arr), sizeof(*names));
+	if (!names)
+		return tt_jbad(l, "names", "out of memory");
+	f->names = names;
+	f->nnames = json_array_size(arr);
+	json_array_foreach(arr, i, v) {
+		if (!json_is_string(v))
+			return tt_jbad(l, "names", "expected a non-empty array of strings");
+		names[i] = json_string_value(v);
+	}
+	return 0;
+}
+
 int tt_load_func(const char *file, size_t index, json_t *obj, struct tt_report_func *f)
 {
 	char path[PATH1];
@@ -243,7 +301,7 @@ int tt_load_func(const char *file, size_t index, json_t *obj, struct tt_report_f
 	snprintf(path, sizeof(path), "functions[%zu]", index);
 	if (!json_is_object(obj))
 		return tt_jbad(&l, NULL, "expected an object");
-	if (tt_jget_str(&l, obj, "name", &f->name) < 0 ||
+	if (tt_jget_str(&l, obj, "name", &f->name) < 0 || load_names(&l, obj, f) < 0 ||
 	    tt_jget_str(&l, obj, "symbol", &f->symbol) < 0 ||
 	    tt_jget_str(&l, obj, "object", &f->object) < 0 ||
 	    tt_jget_str(&l, obj, "hook", &f->hook) < 0 || load_counts(&l, obj, f) < 0 ||
@@ -270,6 +328,9 @@ void tt_load_func_free(struct tt_report_func *f)
 		free((void *)f->callers[i].frames);
 	free((void *)f->callers);
 	free((void *)f->buckets);
+	free((void *)f->names);
+	f->names = NULL;
+	f->nnames = 0;
 	f->callers = NULL;
 	f->ncallers = 0;
 	f->buckets = NULL;

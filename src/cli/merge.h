@@ -8,17 +8,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "group.h"
 #include "load.h"
 #include "report_model.h"
 
 /*
- * Merge the entries named `name` of reps[0..n) (absent in some is fine) into *out. tsc_hz is
- * the merged header's rate, for the nanosecond percentiles; 0 leaves out "ns". out->buckets is
- * malloc'd (free it with tt_merge_func_free). Returns 0, or -1 after a "tsctrace:" line (out
- * of memory, or a sum past 64 bits).
+ * Merge the entries of group g in reps[0..n) (absent in some is fine, several in one report
+ * too: "memcpy" and "memmove" of one report are one function with "memcpy|memmove" of another)
+ * into *out, named as g is. tsc_hz is the merged header's rate, for the nanosecond
+ * percentiles; 0 leaves out "ns". out->buckets is malloc'd (free it with tt_merge_func_free);
+ * out->name and out->names point into g. Returns 0, or -1 after a "tsctrace:" line (out of
+ * memory, or a sum past 64 bits).
  */
-int tt_merge_func(struct cli_report *const *reps, size_t n, const char *name, uint64_t tsc_hz,
-		  struct tt_report_func *out);
+int tt_merge_func(struct cli_report *const *reps, size_t n, const struct tt_group *g,
+		  uint64_t tsc_hz, struct tt_report_func *out);
 
 void tt_merge_func_free(struct tt_report_func *f);
 

@@ -1,5 +1,7 @@
 /*
- * merge_func.c - one function's entries in several reports made into one (see merge.h).
+ * merge_func.c - one function's entries in several reports made into one (see merge.h). Its
+ * entries are those of one group (group.h): entries sharing a name, as "memcpy|memmove" and
+ * "memcpy" do, or two of one report that another report has as one.
  *
  * Exact: calls, timed, unwound, migrated, dropped and every total are sums; min and max are the
  * extremes over the reports that timed the function; the histogram is the union of the
@@ -96,65 +98,76 @@ static void to_ns(struct tt_report_func *f, const struct extremes *e, uint64_t c
 }
 
 /* The union of the cycles buckets of every entry, shifted by `raw` ? its overhead : 0. */
-static int union_of(struct cli_report *const *reps, size_t n, const char *name, bool raw,
-		    struct tt_bucket **out, size_t *nout)
+static int union_of(struct cli_report *const *reps, size_t n, const struct tt_group *g,
+		    bool raw, struct tt_bucket **out, size_t *nout)
 {
-	struct tt_bucket_list *lists = calloc(n ? n : 1, sizeof(*lists));
+	struct tt_bucket_list *lists;
 	const struct tt_report_func *f;
-	size_t i, k = 0;
+	size_t i, j, k = 0, all = 0;
 	int rc;
 
+	for (i = 0; i < n; i++)
+		all += reps[i]->r.nfuncs;
+	lists = calloc(all ? all : 1, sizeof(*lists));
 	if (!lists)
 		return -1;
 	for (i = 0; i < n; i++) {
-		f = tt_load_find(reps[i], name);
-		if (f)
-			lists[k++] = (struct tt_bucket_list){ f->buckets, f->nbuckets,
-				raw ? reps[i]->r.overhead.subtracted : 0 };
+		for (j = 0; j < reps[i]->r.nfuncs; j++) {
+			f = &reps[i]->funcs[j];
+			if (tt_group_has(g, f))
+				lists[k++] = (struct tt_bucket_list){ f->buckets, f->nbuckets,
+					raw ? reps[i]->r.overhead.subtracted : 0 };
+		}
 	}
 	rc = tt_buckets_union(lists, k, out, nout);
 	free(lists);
 	return rc;
 }
 
-int tt_merge_func(struct cli_report *const *reps, size_t n, const char *name, uint64_t tsc_hz,
-		  struct tt_report_func *out)
+/* Fold entry f into out: counts, extremes, identity; false on overflow. */
+static bool add_entry(struct tt_report_func *out, const struct tt_report_func *f,
+		      struct extremes *cyc, struct extremes *raw, bool *all_ns)
+{
+	if (!out->symbol) {	/* identity: the first report's */
+		out->symbol = f->symbol;
+		out->object = f->object;
+		out->hook = f->hook;
+	}
+	if (f->has_first && !out->has_first) {
+		out->has_first = true;
+		out->first = f->first;
+	}
+	*all_ns = *all_ns && f->has_ns;
+	if (!add_counts(out, f))
+		return false;
+	return !f->timed || (add_extremes(cyc, &f->cycles, f->has_ns ? &f->ns : NULL) &&
+			     add_extremes(raw, &f->raw, NULL));
+}
+
+int tt_merge_func(struct cli_report *const *reps, size_t n, const struct tt_group *g,
+		  uint64_t tsc_hz, struct tt_report_func *out)
 {
 	struct extremes cyc = { 0 }, raw = { 0 };
 	struct tt_bucket *rawb = NULL, *b = NULL;
-	const struct tt_report_func *f;
-	size_t i, nraw, nb;
+	size_t i, j, nraw, nb;
 	bool all_ns = true, ok = true;
 	uint64_t count;
 
-	*out = (struct tt_report_func){ .name = name };
-	for (i = 0; i < n; i++) {
-		f = tt_load_find(reps[i], name);
-		if (!f)
-			continue;
-		if (!out->symbol) {	/* identity: the first report's */
-			out->symbol = f->symbol;
-			out->object = f->object;
-			out->hook = f->hook;
-		}
-		if (f->has_first && !out->has_first) {
-			out->has_first = true;
-			out->first = f->first;
-		}
-		all_ns = all_ns && f->has_ns;
-		ok = ok && add_counts(out, f);
-		if (f->timed)
-			ok = ok && add_extremes(&cyc, &f->cycles, f->has_ns ? &f->ns : NULL) &&
-			     add_extremes(&raw, &f->raw, NULL);
-	}
+	*out = (struct tt_report_func){ .name = g->name, .names = g->names,
+					.nnames = g->nnames };
+	for (i = 0; i < n; i++)
+		for (j = 0; j < reps[i]->r.nfuncs; j++)
+			if (tt_group_has(g, &reps[i]->funcs[j]))
+				ok = ok && add_entry(out, &reps[i]->funcs[j], &cyc, &raw, &all_ns);
 	if (!ok) {
-		tt_cli_err("merge: %s: a count or total passes 2^64", name);
+		tt_cli_err("merge: %s: a count or total passes 2^64", g->name);
 		return -1;
 	}
-	if (union_of(reps, n, name, false, &b, &nb) < 0 ||
-	    union_of(reps, n, name, true, &rawb, &nraw) < 0 || !tt_buckets_total(b, nb, &count)) {
-		tt_cli_err("merge: %s: out of memory, or a bucket count passes 2^64", name);
+	if (union_of(reps, n, g, false, &b, &nb) < 0 ||
+	    union_of(reps, n, g, true, &rawb, &nraw) < 0 || !tt_buckets_total(b, nb, &count)) {
+		tt_cli_err("merge: %s: out of memory, or a bucket count passes 2^64", g->name);
 		free(b);
+		free(rawb);
 		return -1;
 	}
 	summarise(&out->cycles, &cyc, b, nb, count);

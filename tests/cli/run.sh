@@ -212,6 +212,9 @@ make_fixtures() {
 	jq '.functions[1].callers[0].timed = 1' "$d/callers.json" >"$d/caller-counts.json"
 	jq '.functions[1].callers[1] |= del(.cycles)' "$d/callers.json" >"$d/caller-cycles.json"
 	jq '.functions[2].name = "strlen"' "$DATA/basic.json" >"$d/dupname.json"
+	jq '.functions[1].names = ["memmove"]' "$DATA/alias-a.json" >"$d/names-shared.json"
+	jq '.functions[0].names = []' "$DATA/alias-a.json" >"$d/names-empty.json"
+	jq '.functions[0].names = ["memcpy", 7]' "$DATA/alias-a.json" >"$d/names-type.json"
 }
 
 # ---- report -------------------------------------------------------------------------------
@@ -340,13 +343,16 @@ t_merge() {
 		verdict merge/overlapping-buckets "$why"
 	fi
 
-	# One report merged alone gives back its own numbers.
+	# One report merged alone gives back its own numbers, and "names" (which basic.json,
+	# from before it, lacks) from the names.
 	if selected merge/identity; then
 		why=""
 		tsc merge -o "$o/one.json" basic.json
-		jq 'del(.merged_from)' "$o/one.json" >"$o/one.cmp"
+		jq 'del(.merged_from) | del(.functions[].names)' "$o/one.json" >"$o/one.cmp"
 		same_json "$o/one.cmp" "$DATA/basic.json" ||
 			why="merge of one report changed it: $(json_diff "$DATA/basic.json" "$o/one.cmp")"
+		jq -e 'all(.functions[]; .names == [.name])' "$o/one.json" >/dev/null ||
+			why="${why:+$why; }names are not [name]: $(jq -c '[.functions[] | {name, names}]' "$o/one.json")"
 		verdict merge/identity "$why"
 	fi
 
@@ -546,6 +552,95 @@ t_export() {
 	fi
 }
 
+# ---- names: every name of an entry finds it ------------------------------------------------
+# data/alias-a.json has memcpy and memmove as one entry ("memcpy|memmove", names in order);
+# alias-b.json, from before "names", has memcpy alone; alias-c.json has them apart (another
+# machine, two addresses). Each also has strlen.
+
+t_names() {
+	local why n o=$WORK/names
+	mkdir -p "$o"
+	golden names/diff-alias-old diff-alias-a-b.txt diff alias-a.json alias-b.json
+	golden names/diff-alias-apart diff-alias-a-c.txt diff alias-a.json alias-c.json
+	if selected names/plot; then
+		why=""
+		for n in memcpy memmove 'memcpy|memmove'; do
+			tsc plot -f "$n" -o "$o/p.svg" alias-a.json
+			if [ $RC -ne 0 ]; then
+				why="-f $n: status $RC: $(cat "$WORK/err")"
+			elif [ "$(grep -c '<polyline' "$o/p.svg")" != 1 ] || grep -q strlen "$o/p.svg"; then
+				why="-f $n: not exactly the one chart of memcpy|memmove"
+			fi
+			[ -z "$why" ] || break
+		done
+		tsc plot -f memcpy -o "$o/p.svg" alias-b.json
+		[ -n "$why" ] || [ $RC -eq 0 ] || why="-f memcpy of a report without names: $(cat "$WORK/err")"
+		verdict names/plot "$why"
+	fi
+	bad names/plot-missing "alias-b.json has no function named memmove" \
+		plot -f memmove -o "$WORK/outdir/p.svg" alias-b.json
+	# The text names each alias as a word: its two table rows and its histogram heading;
+	# and so does the text of a merge of alias-a and alias-c, which is one function.
+	if selected names/report; then
+		why=""
+		tsc report alias-a.json
+		cp "$WORK/out" "$o/a.txt"
+		tsc merge -o "$o/ac.json" alias-a.json alias-c.json
+		tsc report "$o/ac.json"
+		cp "$WORK/out" "$o/ac.txt"
+		for f in a ac; do
+			for n in memcpy memmove; do
+				[ "$(grep -cw -- "$n" "$o/$f.txt")" = 3 ] &&
+					grep -w -- "$n" "$o/$f.txt" | grep -q '^histogram of memcpy|memmove in' ||
+					why="${why}$f: grep -w $n finds $(grep -cw -- "$n" "$o/$f.txt") lines, not 3; "
+			done
+		done
+		tsc report alias-b.json
+		[ $RC -eq 0 ] || why="${why}a report without names: $(cat "$WORK/err")"
+		verdict names/report "$why"
+	fi
+	# Merged through the names: memcpy|memmove (a), memcpy (b) and memcpy + memmove apart (c)
+	# are one function of 41 + 41 + 21 + 21 calls; the names first seen first.
+	if selected names/merge; then
+		why=""
+		tsc merge -o "$o/abc.json" alias-a.json alias-b.json alias-c.json
+		if [ $RC -ne 0 ]; then
+			why="status $RC: $(cat "$WORK/err")"
+		elif ! jq -e '(.functions | length) == 2 and (.functions[0] | .name == "memcpy|memmove"
+				and .names == ["memcpy", "memmove"] and .calls == 124 and .timed == 120
+				and .histogram.buckets == [[10,10,40],[12,12,40],[14,14,20],[16,16,20]])
+				and (.functions[1] | .names == ["strlen"] and .calls == 90)' \
+				"$o/abc.json" >/dev/null; then
+			why="got $(jq -c '[.functions[] | {name, names, calls, timed, b: .histogram.buckets}]' "$o/abc.json")"
+		else
+			tsc merge -o "$o/ca.json" alias-c.json alias-a.json
+			jq -e '.functions[0] | .name == "memmove|memcpy" and .names == ["memmove", "memcpy"]
+				and .calls == 83' "$o/ca.json" >/dev/null ||
+				why="merge c a: $(jq -c '.functions[0] | {name, names, calls}' "$o/ca.json")"
+			tsc plot -f memmove -o "$o/p.svg" "$o/abc.json"
+			[ $RC -eq 0 ] || why="${why}plot -f memmove of the merged report: $(cat "$WORK/err")"
+		fi
+		verdict names/merge "$why"
+	fi
+	# OpenMetrics: one series per entry, labelled with its display name; the merged
+	# memcpy|memmove is one series.
+	if selected names/export; then
+		why=""
+		tsc merge -o "$o/abc.json" alias-a.json alias-b.json alias-c.json
+		tsc export --openmetrics "$o/abc.json"
+		[ "$(grep -c '^tsctrace_calls_total{' "$WORK/out")" = 2 ] &&
+			grep -q '^tsctrace_calls_total{.*,function="memcpy|memmove",.*} 124$' "$WORK/out" ||
+			why="not one tsctrace_calls_total series per function, function=\"memcpy|memmove\" 124: $(grep '^tsctrace_calls_total{' "$WORK/out" | tr '\n' ' ')"
+		verdict names/export "$why"
+	fi
+	bad names/shared "functions[1].names: memmove is also a name of functions[0]" \
+		report "$WORK/in/names-shared.json"
+	bad names/empty "functions[0].names: expected a non-empty array of strings" \
+		report "$WORK/in/names-empty.json"
+	bad names/type "functions[0].names: expected a non-empty array of strings" \
+		report "$WORK/in/names-type.json"
+}
+
 # ---- bad input, every subcommand ----------------------------------------------------------
 
 t_errors() {
@@ -641,6 +736,21 @@ t_run() {
 		case $got in *"$WORK/libcopy.so") ;; *) why="TSCTRACE_LIB ignored: '$got'" ;; esac
 		verdict run/tsctrace-lib "$why"
 	fi
+	# --no-follow: the program writes its report, the child it starts runs without the shim.
+	if selected run/no-follow; then
+		why=""
+		rm -rf "$WORK/nf" && mkdir "$WORK/nf"
+		(cd "$WORK/nf" && traced --no-follow -f strlen --json -o "$WORK/nf/r.%p.json" -- \
+			sh -c 'echo $$ >sh.pid; sh -c "printf %s \"\${LD_PRELOAD-unset}\" >kid.env"; :') \
+			>"$WORK/out" 2>"$WORK/err"
+		got=$(cd "$WORK/nf" && ls r.*.json 2>/dev/null | tr '\n' ' ')
+		if [ "$got" != "r.$(cat "$WORK/nf/sh.pid" 2>/dev/null).json " ]; then
+			why="reports [$got], expected only the shell's, r.$(cat "$WORK/nf/sh.pid" 2>/dev/null).json"
+		elif [ "$(cat "$WORK/nf/kid.env")" != "${ASAN_RT:-unset}" ]; then
+			why="the child's LD_PRELOAD is '$(cat "$WORK/nf/kid.env")'"
+		fi
+		verdict run/no-follow "$why"
+	fi
 	bad run/no-program "no program given" run -f strlen
 	bad run/no-funcs "no functions to trace" run -- true
 	bad run/empty-funcs "-f needs at least one function name" run -f "" true
@@ -735,6 +845,7 @@ t_merge
 t_real
 t_plot
 t_export
+t_names
 t_errors
 t_run
 t_help

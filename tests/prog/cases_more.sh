@@ -355,23 +355,27 @@ own_deps_memcpy() {
 		'[fn("memcpy"), fn("memmove") | counts]'
 }
 
-# mp_check WHAT PROGRAM...: after a traced multi-process run with libpidlog.so: one report per
-# process (the pids libpidlog logged), each valid, named by its pid; PROGRAMs among them.
+# mp_check WHAT PROGRAM...: after a traced multi-process run with libpidlog.so: reports from
+# every process (the pids libpidlog logged), each valid, named by its pid (r.P.json, and
+# r.P.P.json for the image a process exec'd after writing r.P.json); PROGRAMs among them.
 mp_check() {
-	local what=$1 want got pid p progs
+	local what=$1 want got pid p progs f
 	shift
 	want=$(sort -un "$T/pids" 2>/dev/null | tr '\n' ' ')
-	got=$(cd "$T" && ls r.*.json 2>/dev/null | sed 's/^r\.\([0-9]*\)\.json$/\1/' | sort -n | tr '\n' ' ')
+	got=$(cd "$T" && ls r.*.json 2>/dev/null | sed -E 's/^r\.([0-9]+)(\.[0-9]+)?\.json$/\1/' |
+		sort -un | tr '\n' ' ')
 	[ "$(echo "$want" | wc -w)" -ge 3 ] ||
 		fail_because "$what: test setup: libpidlog logged fewer than 3 processes: $want" || return 1
 	[ "$want" = "$got" ] ||
 		fail_because "$what: reports for pids [$got], processes were [$want]" || return 1
 	progs=""
-	for pid in $got; do
-		REPORT=$T/r.$pid.json
-		is_json "$REPORT" || fail_because "$what: r.$pid.json is not one JSON object" || return 1
-		ck "$what: r.$pid.json: schema 1, pid $pid" ".schema == 1 and .pid == $pid" '{schema, pid, program}' &&
-			ck "$what: r.$pid.json: strlen and malloc listed, calls == timed + unwound + migrated + dropped" \
+	for f in $(cd "$T" && ls r.*.json); do
+		pid=${f#r.}
+		pid=${pid%%.*}
+		REPORT=$T/$f
+		is_json "$REPORT" || fail_because "$what: $f is not one JSON object" || return 1
+		ck "$what: $f: schema 1, pid $pid" ".schema == 1 and .pid == $pid" '{schema, pid, program}' &&
+			ck "$what: $f: strlen and malloc listed, calls == timed + unwound + migrated + dropped" \
 				'fn("strlen") != null and fn("malloc") != null and
 				 all(.functions[]; .calls == .timed + .unwound + .migrated + .dropped)' \
 				'{program, f: [.functions[] | counts]}' || return 1
@@ -388,8 +392,8 @@ mp_check() {
 test_multiprocess() {
 	local sh
 	sh=$(basename "$(readlink -f /bin/sh)")
-	# TSC_OUTPUT is $T/r.%p.json: an exec'd image replaces the report its process wrote
-	# before the exec, so there is one file per process.
+	# TSC_OUTPUT is $T/r.%p.json: an exec'd image keeps the report its process wrote before
+	# the exec and writes beside it (r.P.P.json), so each process has one file or two.
 	[ "$ASAN" = 1 ] && XENV+=(ASAN_OPTIONS=detect_leaks=0)	# LSan would judge sort, not us
 	XENV+=("LD_PRELOAD=$PRELOAD $B/libpidlog.so" "PIDLOG=$T/pids")
 	run_pair multiprocess strlen,malloc sh -c 'seq 1 2000 | sort -r | tail -n 5' &&

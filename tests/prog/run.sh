@@ -7,7 +7,9 @@
 # and fails when anything failed. TEST names (or shell globs) select a subset.
 # SANITIZE (from make) containing "address" preloads libasan ahead of LIB in traced runs.
 # HOOK_ALL=inline|auto|got sets TSC_HOOK in every traced run, except where a test sets its own
-# (or tests the default on purpose).
+# (or tests the default on purpose). CPU_ALL=amd-vm|intel-vm|... sets TSC_CPU likewise: the
+# shim then behaves as on that CPU family (src/cpu_persona.h), and so do the tests' bounds,
+# which come from what the shim measured.
 # KEEP=1 keeps the scratch directory (it is always kept when a test failed).
 #
 # A traced run is compared with the untraced one: stdout byte for byte, exit status, and
@@ -31,6 +33,7 @@ ONLY=("$@")
 RESULTS=${RESULTS:-/dev/null}
 SANITIZE=${SANITIZE:-}
 HOOK_ALL=${HOOK_ALL:-}
+CPU_ALL=${CPU_ALL:-}
 TIMEOUT=${TIMEOUT:-60}
 
 # Start both runs from the same clean environment: no shim, no TSC_* settings of the caller.
@@ -51,6 +54,7 @@ esac
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/tsctrace-prog.XXXXXX") || exit 1
 NPASS=0
 NFAIL=0
+NSKIP=0
 
 # jq helpers. fn(n): the report entry whose name is n or contains n among `a|b` aliases.
 JQDEFS='
@@ -97,6 +101,7 @@ run_pair() {
 	[ -n "$FORMAT" ] && tenv+=("TSC_FORMAT=$FORMAT")
 	[ -n "$OUTTPL" ] && tenv+=("TSC_OUTPUT=$OUTTPL")
 	[ -n "$HOOK_ALL" ] && tenv+=("TSC_HOOK=$HOOK_ALL")
+	[ -n "$CPU_ALL" ] && tenv+=("TSC_CPU=$CPU_ALL")
 	tenv+=("${XENV[@]}")
 
 	# The outer 2>/dev/null silences bash's own "Segmentation fault" job notices.
@@ -141,6 +146,21 @@ is_json() {
 signame() {
 	[ "$1" -gt 128 ] && [ "$1" -lt 160 ] && printf ' (SIG%s)' "$(kill -l $(($1 - 128)))"
 	return 0
+}
+
+# cpu_fact rdtscp|hypervisor: 1 or 0, as the shim sees the CPU: /proc/cpuinfo, with what the
+# persona CPU_ALL (TSC_CPU, src/cpu_persona.h) overrides; later items win, as in the shim.
+cpu_fact() {
+	local v item
+	grep -qw "$1" /proc/cpuinfo && v=1 || v=0
+	for item in ${CPU_ALL//,/ }; do
+		case $item in
+		amd-vm) [ "$1" = rdtscp ] && v=0 || v=1 ;;
+		intel-vm) v=1 ;;
+		"$1"=*) v=${item#*=} ;;
+		esac
+	done
+	echo "$v"
 }
 
 # one_report: exactly one report was written and it is JSON.
@@ -209,7 +229,7 @@ run_test() {
 	T=$WORK/$name
 	rm -rf "$T"
 	mkdir -p "$T"
-	WHY="" REPORT="" FORMAT=json OUTTPL="$T/r.%p.json" WANT_STATUS=0 CMP_STDERR=1
+	WHY="" SKIP_WHY="" REPORT="" FORMAT=json OUTTPL="$T/r.%p.json" WANT_STATUS=0 CMP_STDERR=1
 	XENV=() NOTE=""
 	if [ ! -f "$LIB" ]; then
 		fail_because "shim $LIB not built"
@@ -218,15 +238,26 @@ run_test() {
 	elif ! "$fn"; then
 		fail_because "failed without a reason (test bug)"
 	fi
-	if [ -z "$WHY" ]; then
+	if [ -z "$WHY" ] && [ -n "$SKIP_WHY" ]; then
+		NSKIP=$((NSKIP + 1))
+		echo "SKIP $name${HOOK_ALL:+ (TSC_HOOK=$HOOK_ALL)}${CPU_ALL:+ (TSC_CPU=$CPU_ALL)}: $SKIP_WHY" >>"$RESULTS"
+		printf '  SKIP  %-22s %3ss  %s\n' "$name" $((SECONDS - t0)) "$SKIP_WHY"
+	elif [ -z "$WHY" ]; then
 		NPASS=$((NPASS + 1))
-		echo "PASS $name${HOOK_ALL:+ (TSC_HOOK=$HOOK_ALL)}" >>"$RESULTS"
+		echo "PASS $name${HOOK_ALL:+ (TSC_HOOK=$HOOK_ALL)}${CPU_ALL:+ (TSC_CPU=$CPU_ALL)}" >>"$RESULTS"
 		printf '  PASS  %-22s %3ss%s\n' "$name" $((SECONDS - t0)) "${NOTE:+  ($NOTE)}"
 	else
 		NFAIL=$((NFAIL + 1))
-		echo "FAIL $name${HOOK_ALL:+ (TSC_HOOK=$HOOK_ALL)}: $WHY" >>"$RESULTS"
+		echo "FAIL $name${HOOK_ALL:+ (TSC_HOOK=$HOOK_ALL)}${CPU_ALL:+ (TSC_CPU=$CPU_ALL)}: $WHY" >>"$RESULTS"
 		printf '  FAIL  %-22s %3ss  %s\n' "$name" $((SECONDS - t0)) "$WHY"
 	fi
+}
+
+# skip_because WHY...: this machine cannot stage the scenario (say why); the test is counted
+# as skipped, never passed, unless it has failed already. Returns 0: `skip_because ...; return`.
+skip_because() {
+	[ -n "$SKIP_WHY" ] || SKIP_WHY=$(printf '%s' "$*" | tr '\n\t' '  ' | cut -c1-300)
+	return 0
 }
 
 # pending_test NAME WHY: a test of a feature not built yet. It is listed, never counted as
@@ -706,9 +737,13 @@ test_callers_paths() {
 		'all(fn("work_add").callers[]; (.frames | length) <= 8 and (.frames | length) >= 1)' \
 		'[fn("work_add").callers[].frames | length]' || return 1
 	NOTE="spin_1k median $plain ticks without TSC_CALLERS, $(jq -r '.functions[] | select(.name == "spin_1k") | .cycles.median' "$REPORT") with 8"
-	ck "TSC_CALLERS=8 leaves spin_1k's median within max(2%, 2 granularity) of no callers" \
+	# The unwind (hundreds of ticks a call) runs after the second read: it must not show in
+	# the interval. It does leave caches and predictors colder for the next call, which is the
+	# program's real cost then; bounded by 5% or what the shim measured of its own bracket.
+	ck "TSC_CALLERS=8 leaves spin_1k's median within max(5%, 2 granularity + overhead) of no callers" \
 		".clock.granularity as \$g | (fn(\"spin_1k\").cycles.median - $plain | fabs) <=
-		 ([0.02 * $plain, 2 * \$g] | max)" 'fn("spin_1k").cycles' || return 1
+		 ([0.05 * $plain, 2 * \$g + .overhead.median] | max)" \
+		'{cycles: fn("spin_1k").cycles, granularity: .clock.granularity, overhead}' || return 1
 }
 
 # ---- unwinding, signals, processes
@@ -940,42 +975,45 @@ migration_case() {
 
 test_migration() {
 	if [ "$(allowed_cpus | tr ',' '\n' | wc -l)" -lt 2 ]; then
-		NOTE="1 CPU allowed: skipped"
+		skip_because "1 CPU allowed: a thread cannot migrate"
 		return 0
 	fi
 	migration_case none || sub_failed "TSC_PIN=none" || return 1
 	migration_case default || sub_failed "TSC_PIN unset (first)" || return 1
 }
 
-# t_empty under each TSC_SERIALIZE mode (and unset): clock.serialize names it, the measured
-# overhead is positive, cpuid costs far more than lfence under a hypervisor and says so.
+# t_empty under each TSC_SERIALIZE mode (and unset): clock.serialize names it (rdtscp only
+# where CPUID announces it, in the persona CPU_ALL too), the measured overhead is positive, and
+# in the cpuid mode each call costs the program at least one more `cpuid` than under lfence
+# (it executes two per call; the program measures the cheapest cpuid and its own loop), with a
+# warning under a hypervisor, where each cpuid exits to it. What the *overhead* does under
+# cpuid is the CPU's business: on Intel the exits fall outside the timed interval.
 test_serialize_modes() {
-	local m want rdtscp=0 hyper=0 med_lfence="" med_cpuid="" n
-	grep -qw rdtscp /proc/cpuinfo && rdtscp=1
-	grep -qw hypervisor /proc/cpuinfo && hyper=1
+	local m want rdtscp hyper loop_lfence="" loop_cpuid="" cpuid_ticks n
+	rdtscp=$(cpu_fact rdtscp) hyper=$(cpu_fact hypervisor)
 	for m in default rdtscp lfence mfence cpuid none; do
-		rm -f "$T"/r.*
+		rm -f "$T"/r.* "$T/side"
 		XENV=()
 		[ "$m" = default ] || XENV+=("TSC_SERIALIZE=$m")
-		run_pair serialize_modes work_empty "$B/t_empty" &&
+		run_pair serialize_modes work_empty "$B/t_empty" "$T/side" &&
 			one_report && check_expects "$T/t.out" || sub_failed "TSC_SERIALIZE=$m" || return 1
 		case $m in
 		default)
-			if [ $rdtscp = 1 ]; then
-				ck "clock.serialize == rdtscp (CPU has rdtscp)" '.clock.serialize == "rdtscp"' '.clock'
+			if [ "$rdtscp" = 1 ] && ! grep -q 'rdtscp does not run' "$T/t.shim"; then
+				ck "clock.serialize == rdtscp (rdtscp announced)" '.clock.serialize == "rdtscp"' '.clock'
 			else
-				n=$(grep -ci rdtscp "$T/t.shim")
-				ck "clock.serialize == lfence (no rdtscp in /proc/cpuinfo)" \
+				n=$(grep -ci 'rdtscp is not announced' "$T/t.shim")
+				ck "clock.serialize == lfence (rdtscp not announced)" \
 					'.clock.serialize == "lfence"' '.clock' &&
 					{ [ "$n" -eq 1 ] ||
-					fail_because "expected one 'tsctrace: ' line about rdtscp missing, got $n: $(head -3 "$T/t.shim")"; }
+					fail_because "expected one 'tsctrace: ' line about rdtscp not announced, got $n: $(head -3 "$T/t.shim")"; }
 			fi || sub_failed "TSC_SERIALIZE unset" || return 1
 			;;
 		rdtscp)
 			# Set explicitly on a CPU that hides it: used if a probe shows it runs, else lfence.
 			want='.clock.serialize == "rdtscp"'
-			[ $rdtscp = 1 ] || want='.clock.serialize == "rdtscp" or .clock.serialize == "lfence"'
-			ck "clock.serialize (rdtscp in /proc/cpuinfo: $rdtscp)" "$want" '.clock' ||
+			[ "$rdtscp" = 1 ] || want='.clock.serialize == "rdtscp" or .clock.serialize == "lfence"'
+			ck "clock.serialize (rdtscp announced: $rdtscp)" "$want" '.clock' ||
 				sub_failed "TSC_SERIALIZE=rdtscp" || return 1
 			;;
 		*)
@@ -990,10 +1028,10 @@ test_serialize_modes() {
 			ck "overhead.median >= overhead.min" '.overhead.median >= .overhead.min' '.overhead' ||
 			sub_failed "TSC_SERIALIZE=$m" || return 1
 		case $m in
-		lfence) med_lfence=$(jq '.overhead.median' "$REPORT") ;;
+		lfence) loop_lfence=$(side loop_ticks) ;;
 		cpuid)
-			med_cpuid=$(jq '.overhead.median' "$REPORT")
-			if [ $hyper = 1 ]; then
+			loop_cpuid=$(side loop_ticks) cpuid_ticks=$(side cpuid_ticks)
+			if [ "$hyper" = 1 ]; then
 				sed 's/^tsctrace: //' "$T/t.shim" | grep -i cpuid |
 					grep -qiE 'hypervisor|virtuali|guest' ||
 					fail_because "TSC_SERIALIZE=cpuid under a hypervisor: no 'tsctrace: ' warning about cpuid and the hypervisor: $(head -3 "$T/t.shim")" ||
@@ -1002,13 +1040,11 @@ test_serialize_modes() {
 			;;
 		esac
 	done
-	if [ $hyper = 1 ]; then
-		awk -v c="$med_cpuid" -v l="$med_lfence" 'BEGIN { exit !(c > 10 * l) }' ||
-			fail_because "hypervisor: overhead.median under cpuid ($med_cpuid) is not > 10x that under lfence ($med_lfence)"
-	else
-		awk -v c="$med_cpuid" -v l="$med_lfence" 'BEGIN { exit !(c > l) }' ||
-			fail_because "overhead.median under cpuid ($med_cpuid) is not > that under lfence ($med_lfence)"
-	fi
+	NOTE="per call: lfence $((loop_lfence / 100000)), cpuid $((loop_cpuid / 100000)) ticks; one cpuid $cpuid_ticks"
+	# Half a cpuid of margin: the program's cheapest cpuid against two per traced call.
+	awk -v c="$loop_cpuid" -v l="$loop_lfence" -v one="$cpuid_ticks" \
+		'BEGIN { exit !((c - l) / 100000 >= one / 2) }' ||
+		fail_because "a traced call under cpuid costs the program $(((loop_cpuid - loop_lfence) / 100000)) ticks more than under lfence, less than half of one cpuid ($cpuid_ticks): are the cpuids executed?"
 }
 
 # mono_checks: $REPORT of t_clock was measured with CLOCK_MONOTONIC_RAW in nanoseconds.
@@ -1039,18 +1075,39 @@ fallback_line() {
 		fail_because "the fallback line is repeated: $(grep -iE "$re" "$T/t.shim" | sort | uniq -d | head -1)"
 }
 
-# TSC_CLOCK=monotonic; then the TSC forbidden with prctl(PR_SET_TSC, PR_TSC_SIGSEGV) by the
-# launcher t_notsc (untraced: TP_PRELOAD hands the shim to the exec'd t_clock only), with
-# TSC_CLOCK unset and forced to tsc.
+# TSC_CLOCK=monotonic: nanoseconds from the kernel, whatever the CPU.
+test_clock_monotonic() {
+	XENV=(TSC_CLOCK=monotonic)
+	run_pair clock_monotonic sw_nap,sw_add "$B/t_clock" "$T/side" &&
+		one_report && mono_checks || sub_failed "TSC_CLOCK=monotonic" || return 1
+	# A TSC without the invariant bit (TSC_CPU hides it): auto falls back, saying so once.
+	rm -f "$T"/r.* "$T/side"
+	XENV=("TSC_CPU=${CPU_ALL:+$CPU_ALL,}invariant=0")
+	run_pair clock_monotonic sw_nap,sw_add "$B/t_clock" "$T/side" &&
+		one_report && mono_checks && fallback_line || sub_failed "TSC not invariant" || return 1
+	grep -q 'not invariant' "$T/t.shim" ||
+		fail_because "no 'tsctrace: ' line saying the TSC is not invariant: $(head -3 "$T/t.shim")"
+}
+
+# notsc_starts: can a dynamically linked program start at all with the TSC forbidden before
+# exec? Not where the dynamic loader (glibc's _dl_start) or the vDSO reads it, which is where
+# the kernel's clocksource is the TSC: then the scenario cannot be staged (skipped).
+notsc_starts() {
+	local st
+	{ "$B/t_notsc" /bin/true >/dev/null 2>&1; } 2>/dev/null	# bash's own crash notice too
+	st=$?
+	[ $st -eq 0 ] && return 0
+	skip_because "with rdtsc forbidden before exec (PR_TSC_SIGSEGV) no dynamically linked program starts here (/bin/true: status $st$(signame $st)): the dynamic loader reads the TSC (clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null))"
+	return 1
+}
+
+# The TSC forbidden with prctl(PR_SET_TSC, PR_TSC_SIGSEGV) by the launcher t_notsc
+# (untraced: TP_PRELOAD hands the shim to the exec'd t_clock only), with TSC_CLOCK unset and
+# forced to tsc.
 test_clock_fallback() {
 	local shim=$PRELOAD
-	local PRELOAD=$PRELOAD
-	XENV=(TSC_CLOCK=monotonic)
-	run_pair clock_fallback sw_nap,sw_add "$B/t_clock" "$T/side" &&
-		one_report && mono_checks || sub_failed "TSC_CLOCK=monotonic" || return 1
-
-	PRELOAD=""
-	rm -f "$T"/r.* "$T/side"
+	local PRELOAD=""
+	notsc_starts || return 0
 	XENV=("TP_PRELOAD=$shim")
 	run_pair clock_fallback sw_nap,sw_add "$B/t_notsc" "$B/t_clock" "$T/side" &&
 		one_report && mono_checks && fallback_line ||
@@ -1069,6 +1126,7 @@ test_clock_fallback() {
 # execs (the shim writes the launcher's report before the exec without faulting).
 test_clock_prctl_traced() {
 	local f n
+	notsc_starts || return 0
 	OUTTPL="$T/r.%e.%p.json"
 	run_pair clock_prctl_traced sw_nap,sw_add "$B/t_notsc" "$B/t_clock" "$T/side" || return 1
 	n=$(find "$T" -maxdepth 1 -name 'r.t_notsc.*.json' | wc -l)
@@ -1083,6 +1141,33 @@ test_clock_prctl_traced() {
 	mono_checks && fallback_line
 }
 
+# A program that forbids itself the TSC in main, inside two traced calls, then goes on calling
+# traced functions that do not read it, from the banned thread, from a thread it starts after
+# (which inherits the ban) and from one started before (which keeps the TSC): nothing dies, the
+# counts are exact, calls on banned threads are counted as dropped and not timed, the other
+# thread's are timed, a line says so, and the TSC rate is still calibrated (up to the ban).
+test_prctl_inprocess() {
+	run_pair prctl_inprocess sw_add,sw_apply,sw_forbid "$B/t_prctl" || return 1
+	one_report && check_expects "$T/t.out" || return 1
+	grep -q '^prctl 0,' "$T/u.out" || fail_because "test setup: prctl(PR_SET_TSC) failed untraced" ||
+		return 1
+	ck "clock.source is tsc" '.clock.source == "tsc"' '.clock' || return 1
+	ck "sw_add: 99 + 99 timed (first calls of the two threads with the TSC dropped), 1052 dropped" \
+		'fn("sw_add") | .timed == 198 and .dropped == 1052' 'fn("sw_add") | counts' || return 1
+	ck "sw_apply: the call in flight at the ban is counted, not timed" \
+		'fn("sw_apply") | .timed == 1 and .dropped == 2 and .unwound == 0' \
+		'fn("sw_apply") | counts' || return 1
+	ck "sw_forbid: counted, not timed" 'fn("sw_forbid") | .calls == 1 and .timed == 0' \
+		'fn("sw_forbid") | counts' || return 1
+	ck "a warning says the thread forbade itself the TSC" \
+		'any(.warnings[]; test("forbade itself the TSC"))' '.warnings' || return 1
+	[ "$(grep -c 'forbade itself the TSC' "$T/t.shim")" -eq 1 ] ||
+		fail_because "expected one 'tsctrace: ' line about the ban: $(head -3 "$T/t.shim")" ||
+		return 1
+	ck "clock.tsc_hz calibrated up to the ban (0.5-10 GHz)" \
+		'.clock.tsc_hz > 5e8 and .clock.tsc_hz < 1e10' '.clock'
+}
+
 # longjmp in bulk, signal contexts, fatal and dump signals, exits, vfork, own dependencies,
 # multi-process runs.
 # shellcheck source=cases_more.sh
@@ -1093,9 +1178,18 @@ test_clock_prctl_traced() {
 # shellcheck source=cases_inline.sh
 . "${BASH_SOURCE[0]%/*}/cases_inline.sh"
 
+# The report always reaches the user: a private stderr, the "written to" line, one fixed
+# TSC_OUTPUT for the processes of a run, files kept, $TMPDIR as the last resort, TSC_FOLLOW.
+# shellcheck source=cases_delivery.sh
+. "${BASH_SOURCE[0]%/*}/cases_delivery.sh"
+
+# Names sharing one address: one entry, found by each name (JSON "names", text rows).
+# shellcheck source=cases_names.sh
+. "${BASH_SOURCE[0]%/*}/cases_names.sh"
+
 # ---- main -----------------------------------------------------------------------------------
 
-echo "program tests: $B with $LIB${SANITIZE:+ (SANITIZE=$SANITIZE)}${HOOK_ALL:+ (TSC_HOOK=$HOOK_ALL unless a test sets its own)}"
+echo "program tests: $B with $LIB${SANITIZE:+ (SANITIZE=$SANITIZE)}${HOOK_ALL:+ (TSC_HOOK=$HOOK_ALL unless a test sets its own)}${CPU_ALL:+ (TSC_CPU=$CPU_ALL: emulating that CPU)}"
 run_test signatures test_signatures
 run_test signatures_got test_signatures_got
 run_test signatures_inline test_signatures_inline
@@ -1139,8 +1233,10 @@ run_test pin_first test_pin_first
 run_test pin_children test_pin_children
 run_test migration test_migration
 run_test serialize_modes test_serialize_modes
+run_test clock_monotonic test_clock_monotonic
 run_test clock_fallback test_clock_fallback
 run_test clock_prctl_traced test_clock_prctl_traced
+run_test prctl_inprocess test_prctl_inprocess
 run_test longjmp_many test_longjmp_many
 run_test signals_more test_signals_more
 run_test fatal_signals test_fatal_signals
@@ -1159,8 +1255,19 @@ run_test glob_statics test_glob_statics
 run_test ambig_inline test_ambig_inline
 run_test refuse_inline test_refuse_inline
 run_test dlopen_threads_inline test_dlopen_threads_inline
+run_test names_alias test_names_alias
+run_test names_glob test_names_glob
+run_test names_memcpy test_names_memcpy
+run_test delivery_stderr_sort test_delivery_stderr_sort
+run_test delivery_stderr_grep test_delivery_stderr_grep
+run_test delivery_bad_dir test_delivery_bad_dir
+run_test delivery_written_line test_delivery_written_line
+run_test delivery_fixed_shell test_delivery_fixed_shell
+run_test delivery_not_report test_delivery_not_report
+run_test delivery_closeall test_delivery_closeall
+run_test delivery_follow test_delivery_follow
 
-echo "program tests: $NPASS passed, $NFAIL failed"
+echo "program tests: $NPASS passed, $NFAIL failed, $NSKIP skipped"
 if [ "$NFAIL" -gt 0 ] || [ "${KEEP:-0}" = 1 ]; then
 	echo "program tests: outputs kept in $WORK"
 else

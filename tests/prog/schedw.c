@@ -5,15 +5,20 @@
  *             that CPU alone and yields until it runs there (at most 2 s). Returns 1 when the
  *             call started and ended on different CPUs, 0 when not, -1 on error.
  *   sw_nap    sleeps about 1 ms (nanosleep), a call whose duration is known in nanoseconds
+ *   sw_apply  calls fn() and returns its result (a traced call around another)
+ *   sw_forbid forbids the calling thread the TSC (prctl PR_SET_TSC, PR_TSC_SIGSEGV): 0 or -1
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>
+#include <sys/prctl.h>
 #include <time.h>
 
 long sw_add(long a, long b);
 int sw_hop(int target);
 void sw_nap(void);
+long sw_apply(long (*fn)(void));
+long sw_forbid(void);
 
 __attribute__((noipa)) long sw_add(long a, long b)
 {
@@ -51,4 +56,14 @@ __attribute__((noipa)) void sw_nap(void)
 
 	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 		;
+}
+
+__attribute__((noipa)) long sw_apply(long (*fn)(void))
+{
+	return fn();
+}
+
+__attribute__((noipa)) long sw_forbid(void)
+{
+	return prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0);
 }

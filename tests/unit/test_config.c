@@ -89,6 +89,7 @@ static void assert_defaults(const struct tt_config *cfg)
 	assert_int_equal(cfg->callers, 0);
 	assert_int_equal(cfg->dump_signal, 0);
 	assert_false(cfg->quiet);
+	assert_true(cfg->follow);
 }
 
 /* One variable that must be refused with exactly `line`, leaving every default. */
@@ -571,6 +572,22 @@ static void test_quiet(void **state)
 	check_bad("TSC_QUIET=", "TSC_QUIET is empty, using 0");
 }
 
+static void test_follow(void **state)
+{
+	struct tt_config cfg;
+
+	(void)state;
+	parse_good(&cfg, "TSC_FOLLOW=0");
+	assert_false(cfg.follow);
+	parse_good(&cfg, "TSC_FOLLOW=1");
+	assert_true(cfg.follow);
+	check_bad("TSC_FOLLOW=no", "TSC_FOLLOW=no not understood, using 1");
+	check_bad("TSC_FOLLOW=2", "TSC_FOLLOW=2 not understood, using 1");
+	check_bad("TSC_FOLLOW= 0", "TSC_FOLLOW= 0 not understood, using 1");
+	check_bad("TSC_FOLLOW=", "TSC_FOLLOW is empty, using 1");
+	check_bad("TSC_FOLOW=0", "unknown variable TSC_FOLOW (did you mean TSC_FOLLOW?)");
+}
+
 /* ---- TSC_PIN ------------------------------------------------------------------------------- */
 
 static void test_pin_modes(void **state)
@@ -1032,6 +1049,7 @@ int main(void)
 		cmocka_unit_test(test_clock),
 		cmocka_unit_test(test_hook),
 		cmocka_unit_test(test_quiet),
+		cmocka_unit_test(test_follow),
 		cmocka_unit_test(test_pin_modes),
 		cmocka_unit_test(test_pin_list),
 		cmocka_unit_test(test_pin_bad),

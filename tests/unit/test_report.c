@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <locale.h>
 #include <math.h>
@@ -46,6 +47,7 @@ static const struct tt_bucket compress_buckets[] = {
 	{ 4000, 4031, 20 }, { 5000, 5039, 25 }, { 90000, 90703, 4 },
 };
 static const struct tt_bucket memcpy_buckets[] = { { 0, 0, 2 }, { 7, 7, 3 } };
+static const char *const memcpy_names[] = { "memcpy", "memmove" };
 
 static const struct tt_report_func sample_funcs[] = {
 	{ .name = "compress_block", .symbol = "compress_block", .object = "/usr/bin/sort",
@@ -63,7 +65,8 @@ static const struct tt_report_func sample_funcs[] = {
 	  .raw = { 33, 34, 41, 62, 3921, 36.2, 36091 },
 	  .has_ns = true, .ns = { 5.7, 6.2, 9.5, 19.6, 1860.6, 7.3, 7229.6 },
 	  .buckets = strlen_buckets, .nbuckets = 20 },
-	{ .name = "memcpy|memmove", .symbol = "__memmove_avx_unaligned_erms",
+	{ .name = "memcpy|memmove", .names = memcpy_names, .nnames = 2,
+	  .symbol = "__memmove_avx_unaligned_erms",
 	  .object = "/lib/x86_64-linux-gnu/libc.so.6", .hook = "inline", .calls = 10, .timed = 5,
 	  .unwound = 3, .migrated = 1, .dropped = 1, .has_first = true, .first = 0,
 	  .cycles = { 0, 7, 7, 7, 7, 4.2, 21 }, .raw = { 21, 28, 28, 28, 28, 25.2, 126 },
@@ -217,20 +220,37 @@ static void check_bucket_value(json_t *v, uint64_t want)
 		assert_true(json_is_integer(v) && (uint64_t)json_integer_value(v) == want);
 }
 
+/* "names": f->names in order, or [name] for an entry given none. */
+static void check_names(json_t *a, const struct tt_report_func *f)
+{
+	size_t i, n = f->nnames ? f->nnames : 1;
+
+	assert_true(json_is_array(a));
+	assert_int_equal(json_array_size(a), n);
+	for (i = 0; i < n; i++) {
+		assert_true(json_is_string(json_array_get(a, i)));
+		assert_string_equal(json_string_value(json_array_get(a, i)),
+				    decoded(f->nnames ? f->names[i] : f->name));
+	}
+}
+
 static void check_func(json_t *o, const struct tt_report_func *f)
 {
-	static const char *const keys[] = { "name", "symbol", "object", "hook", "calls", "timed",
-		"unwound", "migrated", "dropped", "first", "cycles", "raw", "ns", "histogram" };
-	static const char *const keys_no_ns[] = { "name", "symbol", "object", "hook", "calls",
-		"timed", "unwound", "migrated", "dropped", "first", "cycles", "raw", "histogram" };
+	static const char *const keys[] = { "name", "names", "symbol", "object", "hook", "calls",
+		"timed", "unwound", "migrated", "dropped", "first", "cycles", "raw", "ns",
+		"histogram" };
+	static const char *const keys_no_ns[] = { "name", "names", "symbol", "object", "hook",
+		"calls", "timed", "unwound", "migrated", "dropped", "first", "cycles", "raw",
+		"histogram" };
 	static const char *const hkeys[] = { "of", "buckets" };
 	const double ns[] = { f->ns.min, f->ns.median, f->ns.p90, f->ns.p99, f->ns.max,
 			      f->ns.mean, f->ns.total };
 	json_t *h, *b, *e;
 	size_t i;
 
-	check_keys(o, f->has_ns ? keys : keys_no_ns, f->has_ns ? 14 : 13);
+	check_keys(o, f->has_ns ? keys : keys_no_ns, f->has_ns ? 15 : 14);
 	check_str(o, "name", f->name);
+	check_names(get(o, "names"), f);
 	check_str(o, "symbol", f->symbol);
 	check_str(o, "object", f->object);
 	check_str(o, "hook", f->hook);
@@ -703,6 +723,30 @@ static void test_json_no_ns(void **state)
 	free(check_json(&r));
 }
 
+/* Every entry lists its names on one line after "name": the aliases in the order given, a
+ * plain entry its name alone; odd bytes in a name are escaped as in "name". */
+static void test_json_names(void **state)
+{
+	static const char *const odd[] = { "b\"q", "bad\xff\x62yte" };
+	struct tt_report_func f[4];
+	struct tt_report r = sample_report();
+	char *text;
+
+	(void)state;
+	text = check_json(&r);
+	assert_non_null(strstr(text, "\"name\": \"memcpy|memmove\",\n"
+				     "      \"names\": [\"memcpy\", \"memmove\"],\n"));
+	assert_non_null(strstr(text, "\"name\": \"strlen\",\n      \"names\": [\"strlen\"],\n"));
+	free(text);
+
+	memcpy(f, sample_funcs, sizeof(f));
+	f[2].names = odd;
+	r.funcs = f;
+	text = check_json(&r);
+	assert_non_null(strstr(text, "\"names\": [\"b\\\"q\", \"bad" FFFD "byte\"],\n"));
+	free(text);
+}
+
 static const char *const weird_argv[] = { "it's", "", "a\nb", "bad\xff\x62yte", "\"q\"" };
 static const char *const weird_warnings[] = { "trunc\xe2\x82", "tab\there" };
 
@@ -921,6 +965,47 @@ static void test_text_histograms(void **state)
 	text_free(&t);
 }
 
+/* word occurs in line between non-word characters, as `grep -w word` finds it. */
+static bool has_word(const char *line, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p;
+
+	for (p = strstr(line, word); p; p = strstr(p + 1, word)) {
+		bool before = p == line || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+		bool after = !(isalnum((unsigned char)p[n]) || p[n] == '_');
+
+		if (before && after)
+			return true;
+	}
+	return false;
+}
+
+/* Lines of t that start with prefix and have word in them as a word. */
+static size_t count_word_lines(const struct text *t, const char *prefix, const char *word)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < t->n; i++)
+		n += strncmp(t->line[i], prefix, strlen(prefix)) == 0 && has_word(t->line[i], word);
+	return n;
+}
+
+/* Each name of an alias entry finds, as a word, its row in both tables and its histogram. */
+static void test_text_aliases(void **state)
+{
+	struct tt_report r = sample_report();
+	struct text t = text_of(&r);
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(count_word_lines(&t, "memcpy|memmove ", memcpy_names[i]), 2);
+		assert_int_equal(count_word_lines(&t, "histogram of ", memcpy_names[i]), 1);
+	}
+	text_free(&t);
+}
+
 /* A narrow distribution with too many buckets keeps as fine a resolution as 12 rows allow. */
 static void test_text_histogram_narrow(void **state)
 {
@@ -1098,6 +1183,7 @@ int main(void)
 		cmocka_unit_test(test_json_sample),
 		cmocka_unit_test(test_json_empty),
 		cmocka_unit_test(test_json_no_ns),
+		cmocka_unit_test(test_json_names),
 		cmocka_unit_test(test_json_weird_strings),
 		cmocka_unit_test(test_json_huge),
 		cmocka_unit_test_teardown(test_locale_radix, restore_locale),
@@ -1105,6 +1191,7 @@ int main(void)
 		cmocka_unit_test(test_text_tables),
 		cmocka_unit_test(test_text_histograms),
 		cmocka_unit_test(test_text_histogram_narrow),
+		cmocka_unit_test(test_text_aliases),
 		cmocka_unit_test(test_text_empty),
 		cmocka_unit_test(test_text_monotonic),
 		cmocka_unit_test(test_text_weird_strings),

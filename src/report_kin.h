@@ -1,0 +1,20 @@
+/*
+ * report_kin.h - what a file found at the report's name is: not a report, a report of an
+ * earlier run, or a report of this run (which must never be replaced).
+ */
+#ifndef TT_REPORT_KIN_H
+#define TT_REPORT_KIN_H
+
+#include <stdint.h>
+#include <sys/stat.h>
+
+enum tt_kin { TT_KIN_FOREIGN, TT_KIN_OLDER, TT_KIN_THIS_RUN };
+
+/*
+ * fd is open for reading on a regular file, st its fstat. *pid receives the writer's pid
+ * when the file is a report (0 when it does not say). Reads the file and /proc; raw system
+ * calls and static buffers only (one report is written at a time).
+ */
+enum tt_kin tt_report_kin(int fd, const struct stat *st, int64_t *pid);
+
+#endif /* TT_REPORT_KIN_H */

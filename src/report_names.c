@@ -1,0 +1,55 @@
+/*
+ * report_names.c - matching report entries by any of their names (see report_names.h).
+ */
+#include "report_names.h"
+
+#include <string.h>
+
+bool tt_report_func_named(const struct tt_report_func *f, const char *name)
+{
+	size_t i;
+
+	if (f->name && strcmp(f->name, name) == 0)
+		return true;
+	for (i = 0; i < tt_report_func_nnames(f); i++)
+		if (strcmp(tt_report_func_name(f, i), name) == 0)
+			return true;
+	return false;
+}
+
+const char *tt_report_funcs_shared(const struct tt_report_func *a,
+				   const struct tt_report_func *b)
+{
+	size_t i, j;
+
+	for (i = 0; i < tt_report_func_nnames(a); i++)
+		for (j = 0; j < tt_report_func_nnames(b); j++)
+			if (strcmp(tt_report_func_name(a, i), tt_report_func_name(b, j)) == 0)
+				return tt_report_func_name(a, i);
+	return NULL;
+}
+
+size_t tt_report_name_split(const char *display, struct tt_name_span *spans, size_t max)
+{
+	const char *p = display, *bar;
+	size_t n = 0, len;
+
+	for (;;) {
+		bar = strchr(p, '|');
+		len = bar ? (size_t)(bar - p) : strlen(p);
+		if (len) {
+			if (n < max)
+				spans[n] = (struct tt_name_span){ p, len };
+			n++;
+		}
+		if (!bar)
+			break;
+		p = bar + 1;
+	}
+	if (n == 0) {	/* "" or "|": no name inside, so the whole is the name */
+		if (max)
+			spans[0] = (struct tt_name_span){ display, strlen(display) };
+		n = 1;
+	}
+	return n;
+}

@@ -1,0 +1,51 @@
+/*
+ * report_names.h - the names of a report entry, as tools match them (pure: no globals, no
+ * allocation; used by the tsctrace command and unit-tested).
+ *
+ * Names that share one address are one entry: "name" is their display form, joined by '|'
+ * ("memcpy|memmove"), and "names" lists each ("memcpy", "memmove"). A tool looking for
+ * memmove matches an element of names; a report written before names existed has them only in
+ * the display form, which tt_report_name_split takes apart.
+ */
+#ifndef TT_REPORT_NAMES_H
+#define TT_REPORT_NAMES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "report_model.h"
+
+/* How many names f has: its list, or its display name alone when it has no list. */
+static inline size_t tt_report_func_nnames(const struct tt_report_func *f)
+{
+	return f->nnames ? f->nnames : 1;
+}
+
+/* Name i of f (i < tt_report_func_nnames(f)). */
+static inline const char *tt_report_func_name(const struct tt_report_func *f, size_t i)
+{
+	return f->nnames ? f->names[i] : f->name;
+}
+
+/* True when `name` is one of f's names or its display form: what a user may type for it. */
+bool tt_report_func_named(const struct tt_report_func *f, const char *name);
+
+/* The first of a's names that b has too (display forms aside), or NULL: a and b are then
+ * entries of one function, under one name or another. */
+const char *tt_report_funcs_shared(const struct tt_report_func *a,
+				   const struct tt_report_func *b);
+
+/* One name inside a display form: len bytes from s. */
+struct tt_name_span {
+	const char *s;
+	size_t len;
+};
+
+/*
+ * The names in a display form: the parts between '|', empty ones skipped ("a||b" is a, b);
+ * a display form with no non-empty part is one name, itself. Fills up to max spans and returns
+ * how many there are (call with max 0 to count).
+ */
+size_t tt_report_name_split(const char *display, struct tt_name_span *spans, size_t max);
+
+#endif /* TT_REPORT_NAMES_H */

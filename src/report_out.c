@@ -1,0 +1,573 @@
+/*
+ * report_out.c - see report_out.h. The rules, by what TSC_OUTPUT names:
+ *
+ *  - `-`: the shim's private duplicate of stderr (channel.c).
+ *  - a device, FIFO or socket, or a link to one (/dev/null, a tty): written to as it is. It
+ *    is opened without blocking (a FIFO nobody reads must not hang the exit) and checked with
+ *    fstat on the open descriptor, so a link swapped meanwhile for one to a regular file gets
+ *    nothing; a link in a sticky directory (/tmp) that belongs to someone else is not
+ *    followed at all, as the kernel's protected_symlinks would not.
+ *  - nothing, an empty file, a report of an earlier run, or this image's own earlier report
+ *    (a dump): the report is put there, written to a temporary file in the same directory
+ *    (unpredictable name, O_EXCL) and renamed into place. Onto a missing name with
+ *    RENAME_NOREPLACE, over an old report with RENAME_EXCHANGE and a check that what came
+ *    out is the file judged old: two processes of one run never replace each other's report,
+ *    however they interleave.
+ *  - a report of this run (report_kin.c: written after the run began, by another process or
+ *    by this pid before an exec), or anything that is not a report (a file, a directory, a
+ *    link to a file): kept. The report goes beside it, with the pid inserted before the
+ *    extension (fixed.json -> fixed.1234.json, name -> name.1234), never replacing
+ *    anything (then fixed.1234-2.json, -3, ...).
+ *  - when the name cannot be written (no such directory, no permission, full disk), or
+ *    stderr is wanted and gone: one line, and the report to the private stderr; when that is
+ *    gone too, to a new file in $TMPDIR (else /tmp), tsctrace.EXE.PID.RANDOM.EXT, mode 0600.
+ *
+ * After a report is written to a file, one line (tt_note, silenced by TSC_QUIET=1) gives its
+ * absolute path. Everything here runs at exit, possibly from a signal handler or an _exit
+ * wrapper: raw system calls, static buffers (one report at a time), no malloc.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "basename.h"
+#include "channel.h"
+#include "clock.h"
+#include "log.h"
+#include "report_kin.h"
+#include "report_out.h"
+#include "report_path.h"
+#include "sys.h"
+
+#define TRIES		8	/* re-judging the name after another process changed it */
+#define BESIDE_MAX	100	/* fixed.PID.json, fixed.PID-2.json ... */
+#define DEVICE_WAIT_MS	5000	/* a reader that takes no byte for this long is given up */
+
+enum kind {
+	K_MISSING, K_REPLACE, K_BESIDE_RUN, K_BESIDE_FOREIGN, K_DEVICE, K_STDERR, K_AGAIN, K_ERROR
+};
+
+struct judged {
+	enum kind kind;
+	dev_t dev;	/* K_REPLACE: the file judged replaceable */
+	ino_t ino;
+	int64_t pid;	/* K_BESIDE_RUN: who wrote the report there */
+	long err;	/* K_ERROR: -errno, or 0 with `refusal` saying why */
+	const char *refusal;
+	int fd;		/* K_DEVICE: open for writing */
+};
+
+/* The file this image last put a report in, so that the next report replaces it. A fork
+ * child inherits it with its parent's pid: then it is not the child's. */
+static struct {
+	int64_t pid;
+	dev_t dev;
+	ino_t ino;
+	char path[PATH_MAX + 32];
+} last;
+
+static char path[PATH_MAX], tmp[PATH_MAX + 48], beside[PATH_MAX + 32], where[PATH_MAX + 64];
+static char why[PATH_MAX + 160];
+
+/* 64 unpredictable bits for a file name (the kernel's, else clock and address bits). */
+static uint64_t random_u64(void)
+{
+	static uint64_t counter;
+	uint64_t r;
+
+	if (tt_syscall3(SYS_getrandom, &r, sizeof(r), 1 /* GRND_NONBLOCK */) == sizeof(r))
+		return r;
+	r = tt_clock_ns(CLOCK_REALTIME) ^ ((uint64_t)(uintptr_t)&r << 16) ^ ++counter;
+	return r * 0x9e3779b97f4a7c15ull;
+}
+
+static long write_fd(int fd, const struct tt_buf *b)
+{
+	return tt_sys_write_all(fd, b->data, b->len);
+}
+
+/* Write b to a new file at `name` (exclusive create, never through a link); 0 or -errno.
+ * Nothing is left behind on failure. */
+static long create_and_write(const char *name, const struct tt_buf *b, int mode, dev_t *dev,
+			     ino_t *ino)
+{
+	struct stat st;
+	long fd = tt_sys_openat(AT_FDCWD, name,
+				O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode), err;
+
+	if (fd < 0)
+		return fd;
+	err = write_fd((int)fd, b);
+	if (!err && tt_sys_fstat((int)fd, &st) == 0) {
+		*dev = st.st_dev;
+		*ino = st.st_ino;
+	}
+	if (tt_sys_close((int)fd) < 0 && !err)
+		err = -EIO;
+	if (err)
+		tt_sys_unlinkat(AT_FDCWD, name, 0);
+	return err;
+}
+
+/* The temporary file beside `path`: PATH.tmp.PID.RANDOM. */
+static long make_tmp(const struct tt_run *run, const struct tt_buf *b, dev_t *dev, ino_t *ino)
+{
+	long err = -EEXIST;
+	int i;
+
+	for (i = 0; i < TRIES && err == -EEXIST; i++) {
+		if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%lld.%08llx", path,
+				     (long long)run->pid,
+				     (unsigned long long)(random_u64() & 0xffffffffu)) >= sizeof(tmp))
+			return -ENAMETOOLONG;
+		err = create_and_write(tmp, b, 0666, dev, ino);
+	}
+	return err;
+}
+
+/* The report in $TMPDIR (else /tmp) under a new name, into `where`. 0 or -errno. */
+static long to_tmpdir(const struct tt_run *run, const struct tt_buf *b)
+{
+	const char *dir = run->tmpdir[0] == '/' ? run->tmpdir : "/tmp";
+	long err = -EEXIST;
+	dev_t dev;
+	ino_t ino;
+	int i;
+
+	for (i = 0; i < TRIES && err == -EEXIST; i++) {
+		if ((size_t)snprintf(where, sizeof(where), "%s/tsctrace.%s.%lld.%08llx.%s", dir,
+				     tt_base_name(run->exe), (long long)run->pid,
+				     (unsigned long long)(random_u64() & 0xffffffffu),
+				     run->cfg.format == TT_FMT_JSON ? "json" : "txt") >= sizeof(where))
+			return -ENAMETOOLONG;
+		/* 0600: /tmp is shared, and a report holds the program's argv */
+		err = create_and_write(where, b, 0600, &dev, &ino);
+	}
+	return err;
+}
+
+/*
+ * The report did not go where TSC_OUTPUT says, for the reason in `why`: to the private
+ * stderr (unless that is what failed), else to $TMPDIR, with one line either way (which reaches the user only if the
+ * private stderr is still there).
+ */
+static void fallback(const struct tt_run *run, const struct tt_buf *b, bool try_stderr)
+{
+	long err;
+
+	if (try_stderr && tt_channel_alive()) {
+		tt_warn("%s; writing the report to stderr", why);
+		if (tt_channel_write(b->data, b->len) == 0)
+			return;
+	}
+	err = to_tmpdir(run, b);
+	if (err)
+		tt_warn("%s; no stderr, and not in %s either (%s): the report is lost", why,
+			run->tmpdir[0] == '/' ? run->tmpdir : "/tmp", strerror((int)-err));
+	else
+		tt_warn("%s; report written to %s", why, where);
+}
+
+/*
+ * Whether a symbolic link may be followed: not when it sits in a sticky directory (/tmp)
+ * and belongs neither to us nor to the directory's owner (another user's link in /tmp is
+ * how a privileged program is made to write where its user could not).
+ */
+static bool may_follow(const char *name, const struct stat *link)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(name, '/');
+	size_t n = slash ? (size_t)(slash - name) : 0;
+	struct stat st;
+
+	if (n >= sizeof(dir))
+		return false;
+	if (!slash) {
+		memcpy(dir, ".", 2);
+	} else if (!n) {
+		memcpy(dir, "/", 2);	/* "/x" */
+	} else {
+		memcpy(dir, name, n);
+		dir[n] = '\0';
+	}
+	if (tt_sys_fstatat(AT_FDCWD, dir, &st, 0) != 0)
+		return false;
+	return !(st.st_mode & S_ISVTX) || link->st_uid == st.st_uid ||
+	       link->st_uid == (uid_t)tt_syscall3(SYS_geteuid, 0, 0, 0);
+}
+
+/* What stands at `name`, and so how the report gets there (see the top of the file). */
+static void judge(const char *name, struct judged *j)
+{
+	struct stat st, fst;
+	long fd, r = tt_sys_fstatat(AT_FDCWD, name, &st, AT_SYMLINK_NOFOLLOW);
+
+	memset(j, 0, sizeof(*j));
+	j->fd = -1;
+	if (r == -ENOENT) {
+		j->kind = K_MISSING;
+		return;
+	}
+	j->kind = K_ERROR;
+	j->err = r;
+	if (r < 0)
+		return;
+	j->kind = K_BESIDE_FOREIGN;
+	if (S_ISREG(st.st_mode)) {
+		j->dev = st.st_dev;
+		j->ino = st.st_ino;
+		if (st.st_size == 0) {
+			j->kind = K_REPLACE;
+			return;
+		}
+		fd = tt_sys_openat(AT_FDCWD, name,
+				   O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
+		if (fd == -ENOENT || fd == -ELOOP) {
+			j->kind = K_AGAIN;	/* changed since the look */
+			return;
+		}
+		if (fd < 0)
+			return;	/* unreadable: cannot tell it is a report, so keep it */
+		if (tt_sys_fstat((int)fd, &fst) != 0 || fst.st_dev != st.st_dev ||
+		    fst.st_ino != st.st_ino)
+			j->kind = K_AGAIN;
+		else
+			switch (tt_report_kin((int)fd, &fst, &j->pid)) {
+			case TT_KIN_OLDER: j->kind = K_REPLACE; break;
+			case TT_KIN_THIS_RUN: j->kind = K_BESIDE_RUN; break;
+			case TT_KIN_FOREIGN: break;
+			}
+		tt_sys_close((int)fd);
+		return;
+	}
+	if (S_ISDIR(st.st_mode) || (S_ISLNK(st.st_mode) && !may_follow(name, &st)))
+		return;
+	/* A device, FIFO or socket, or a link to something. */
+	fd = tt_sys_openat(AT_FDCWD, name, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
+	if (fd < 0) {
+		/* a dangling link or one to a directory is left alone as before */
+		if (fd != -ENOENT && fd != -EISDIR) {
+			j->kind = K_ERROR;
+			j->err = fd;
+			if (fd == -ENXIO && S_ISFIFO(st.st_mode)) {
+				j->err = 0;
+				j->refusal = "nobody has the FIFO open for reading";
+			}
+		}
+		return;
+	}
+	if (tt_sys_fstat((int)fd, &fst) == 0 &&
+	    (S_ISCHR(fst.st_mode) || S_ISFIFO(fst.st_mode) || S_ISSOCK(fst.st_mode))) {
+		j->kind = K_DEVICE;
+		j->fd = (int)fd;
+		return;
+	}
+	tt_sys_close((int)fd);	/* a link to a regular file: opened, never written */
+	if (tt_channel_is_stderr(fst.st_dev, fst.st_ino)) {
+		j->kind = K_STDERR;	/* /dev/stderr, stderr being a file */
+	} else if (strncmp(name, "/dev/", 5) == 0 || strncmp(name, "/proc/", 6) == 0) {
+		/* /dev/stdout, /dev/fd/N: never a new file beside them */
+		j->kind = K_ERROR;
+		j->refusal = "it is a link to a file that is not a tsctrace report";
+	}
+}
+
+/* Write to a device or FIFO opened non-blocking: wait for room, within reason. */
+static long write_device(int fd, const struct tt_buf *b)
+{
+	const char *p = b->data;
+	size_t left = b->len;
+	struct tt_sigpipe h;
+	long err = 0;
+
+	tt_sys_sigpipe_hold(&h);
+	while (left > 0) {
+		long n = tt_sys_write(fd, p, left);
+
+		if (n == -EINTR)
+			continue;
+		if (n == -EAGAIN) {
+			struct { int fd; short events, revents; } pfd = { fd, 4 /* POLLOUT */, 0 };
+
+			n = tt_syscall3(SYS_poll, &pfd, 1, DEVICE_WAIT_MS);
+			if (n == 0 || (n < 0 && n != -EINTR)) {
+				err = n ? n : -ETIMEDOUT;
+				break;
+			}
+			continue;
+		}
+		if (n <= 0) {
+			err = n < 0 ? n : -EIO;
+			break;
+		}
+		p += n;
+		left -= (size_t)n;
+	}
+	tt_sys_sigpipe_release(&h, err);
+	return err;
+}
+
+/* Rename tmp onto a missing name, never over one that appeared meanwhile; -EEXIST then. */
+static long put_new(const char *name)
+{
+	struct stat st;
+	long err = tt_sys_renameat2(AT_FDCWD, tmp, AT_FDCWD, name, RENAME_NOREPLACE);
+
+	if (err != -EINVAL && err != -ENOSYS)
+		return err;
+	/* No RENAME_NOREPLACE on this file system: a hard link fails on an existing name too. */
+	err = tt_sys_linkat(AT_FDCWD, tmp, AT_FDCWD, name);
+	if (err == 0 || err == -EEXIST) {
+		if (err == 0)
+			tt_sys_unlinkat(AT_FDCWD, tmp, 0);
+		return err;
+	}
+	/* Nor hard links (vfat): a plain rename, after one more look. */
+	if (tt_sys_fstatat(AT_FDCWD, name, &st, AT_SYMLINK_NOFOLLOW) != -ENOENT)
+		return -EEXIST;
+	return tt_sys_renameat(AT_FDCWD, tmp, AT_FDCWD, name);
+}
+
+/*
+ * Put tmp at name in place of exactly the file (dev, ino) judged replaceable: exchange the
+ * two, and if what came out is something else (another process of the run put its report
+ * there meanwhile), exchange them back. 0, -EAGAIN (look again), or -errno.
+ */
+static long replace_exact(const char *name, dev_t dev, ino_t ino)
+{
+	struct stat st;
+	long err = tt_sys_renameat2(AT_FDCWD, tmp, AT_FDCWD, name, RENAME_EXCHANGE);
+
+	if (err == -EINVAL || err == -ENOSYS)	/* no exchange on this file system */
+		return tt_sys_renameat(AT_FDCWD, tmp, AT_FDCWD, name);
+	if (err == -ENOENT)
+		return -EAGAIN;
+	if (err)
+		return err;
+	if (tt_sys_fstatat(AT_FDCWD, tmp, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_dev == dev &&
+	    st.st_ino == ino) {
+		tt_sys_unlinkat(AT_FDCWD, tmp, 0);
+		return 0;
+	}
+	err = tt_sys_renameat2(AT_FDCWD, tmp, AT_FDCWD, name, RENAME_EXCHANGE);
+	return err ? err : -EAGAIN;
+}
+
+/* name with "." PID (and "-K" from the second try) inserted before its extension. */
+static bool beside_name(const char *name, int64_t pid, int k)
+{
+	const char *base = tt_base_name(name), *dot = strrchr(base, '.');
+	size_t stem = dot && dot != base ? (size_t)(dot - name) : strlen(name);
+	char suffix[48];
+	int n = k > 1 ? snprintf(suffix, sizeof(suffix), ".%lld-%d", (long long)pid, k)
+		      : snprintf(suffix, sizeof(suffix), ".%lld", (long long)pid);
+
+	return snprintf(beside, sizeof(beside), "%.*s%s%s", (int)stem, name, suffix,
+			name + stem) < (int)sizeof(beside) && n > 0;
+}
+
+/* Put tmp beside `name` under the first free pid-inserted name (into `beside`). */
+static long put_beside(const char *name, int64_t pid)
+{
+	long err = -EEXIST;
+	int k;
+
+	for (k = 1; k <= BESIDE_MAX && err == -EEXIST; k++) {
+		if (!beside_name(name, pid, k))
+			return -ENAMETOOLONG;
+		err = put_new(beside);
+	}
+	return err;
+}
+
+/* Whether this image's previous report is still where it put it. */
+static bool last_is_ours(const struct tt_run *run)
+{
+	struct stat st;
+
+	return last.pid == run->pid && last.path[0] &&
+	       tt_sys_fstatat(AT_FDCWD, last.path, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       st.st_dev == last.dev && st.st_ino == last.ino;
+}
+
+static void remember(const struct tt_run *run, const char *name, dev_t dev, ino_t ino)
+{
+	size_t n = strlen(name);
+
+	last.pid = 0;
+	if (n >= sizeof(last.path))
+		return;
+	memcpy(last.path, name, n + 1);
+	last.dev = dev;
+	last.ino = ino;
+	last.pid = run->pid;
+}
+
+/* The report to the file `path` names (see the top of the file). 0 or -1. */
+static int to_path(const struct tt_run *run, const struct tt_buf *b)
+{
+	static char target[PATH_MAX + 32];
+	struct judged j = { .kind = K_AGAIN };
+	bool have_tmp = false;
+	dev_t dev = 0;
+	ino_t ino = 0;
+	long err = 0;
+	int i;
+
+	for (i = 0; i < TRIES; i++) {
+		memcpy(target, path, strlen(path) + 1);
+		if (last_is_ours(run)) {
+			/* our own dump: this report replaces it where it went */
+			memcpy(target, last.path, strlen(last.path) + 1);
+			memset(&j, 0, sizeof(j));
+			j.kind = K_REPLACE;
+			j.dev = last.dev;
+			j.ino = last.ino;
+		} else {
+			judge(path, &j);
+		}
+		switch (j.kind) {
+		case K_AGAIN:
+			continue;
+		case K_DEVICE:
+			err = write_device(j.fd, b);
+			tt_sys_close(j.fd);
+			goto done;
+		case K_STDERR:
+			err = tt_channel_write(b->data, b->len);
+			goto done;
+		case K_ERROR:
+			if (j.refusal) {
+				snprintf(why, sizeof(why), "not replacing %s: %s", path, j.refusal);
+				fallback(run, b, true);
+				return -1;
+			}
+			err = j.err;
+			goto done;
+		default:
+			break;
+		}
+		if (!have_tmp) {
+			err = make_tmp(run, b, &dev, &ino);
+			if (err)
+				goto done;
+			have_tmp = true;
+		}
+		if (j.kind == K_MISSING)
+			err = put_new(target);
+		else if (j.kind == K_REPLACE)
+			err = replace_exact(target, j.dev, j.ino);
+		else
+			err = put_beside(path, run->pid);
+		if (err != -EEXIST && err != -EAGAIN)
+			goto done;
+	}
+	/* The name kept changing under us (processes of the run racing): beside it. */
+	memset(&j, 0, sizeof(j));
+	j.kind = K_BESIDE_RUN;
+	err = have_tmp ? 0 : make_tmp(run, b, &dev, &ino);
+	have_tmp = !err;
+	if (!err)
+		err = put_beside(path, run->pid);
+done:
+	if (have_tmp && err)
+		tt_sys_unlinkat(AT_FDCWD, tmp, 0);
+	if (err) {
+		snprintf(why, sizeof(why), "cannot write the report to %s: %s", path,
+			 strerror((int)-err));
+		fallback(run, b, true);
+		return -1;
+	}
+	switch (j.kind) {
+	case K_DEVICE:
+	case K_STDERR:
+		return 0;
+	case K_BESIDE_FOREIGN:
+		remember(run, beside, dev, ino);
+		tt_warn("not replacing %s: it is not a tsctrace report; report written to %s", path,
+			beside);
+		return -1;
+	case K_BESIDE_RUN:
+		remember(run, beside, dev, ino);
+		if (j.pid == run->pid)
+			tt_note("report written to %s (%s holds this process's report from before "
+				"its exec)", beside, path);
+		else if (j.pid)
+			tt_note("report written to %s (%s holds the report of pid %lld, of the "
+				"same run)", beside, path, (long long)j.pid);
+		else
+			tt_note("report written to %s (%s holds another report of the same run)",
+				beside, path);
+		return 0;
+	default:
+		remember(run, target, dev, ino);
+		tt_note("report written to %s", target);
+		return 0;
+	}
+}
+
+/*
+ * A program may hold every descriptor its RLIMIT_NOFILE allows (some fill the table to the
+ * limit, or dup2 over all of it): then nothing could be opened to write the report. Raise the
+ * soft limit by a few for the report's own descriptors, when the hard limit allows, and put
+ * it back after. Returns whether it was raised (and old holds what to restore).
+ */
+static bool make_room(struct rlimit *old)
+{
+	struct rlimit more;
+	long fd = tt_sys_openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+
+	if (fd != -EMFILE) {
+		if (fd >= 0)
+			tt_sys_close((int)fd);
+		return false;
+	}
+	if (tt_syscall6(SYS_prlimit64, 0, RLIMIT_NOFILE, 0, (long)old, 0, 0) != 0 ||
+	    old->rlim_cur >= old->rlim_max)
+		return false;
+	more = *old;
+	more.rlim_cur = old->rlim_cur + 8 < old->rlim_max ? old->rlim_cur + 8 : old->rlim_max;
+	return tt_syscall6(SYS_prlimit64, 0, RLIMIT_NOFILE, (long)&more, 0, 0, 0) == 0;
+}
+
+static int deliver(const struct tt_run *run, const struct tt_buf *b)
+{
+	const char *tmpl = run->cfg.output ? run->cfg.output
+					   : tt_report_path_default(run->cfg.format == TT_FMT_JSON);
+	char name[PATH_MAX];
+
+	if (strcmp(tmpl, "-") == 0) {
+		if (tt_channel_write(b->data, b->len) == 0)
+			return 0;
+		snprintf(why, sizeof(why), "stderr is closed");
+		fallback(run, b, false);
+		return -1;
+	}
+	if (tt_report_path_expand(tmpl, run->pid, tt_base_name(run->exe),
+				  run->clock.start_real_ns / 1000000000u, name, sizeof(name)) < 0) {
+		snprintf(why, sizeof(why), "TSC_OUTPUT=%s is too long once expanded", tmpl);
+		fallback(run, b, true);
+		return -1;
+	}
+	if (name[0] == '/' || !run->cwd[0] ||
+	    (size_t)snprintf(path, sizeof(path), "%s/%s", run->cwd, name) >= sizeof(path))
+		memcpy(path, name, strlen(name) + 1);
+	return to_path(run, b);
+}
+
+int tt_report_deliver(const struct tt_run *run, const struct tt_buf *b)
+{
+	struct rlimit old;
+	bool raised = make_room(&old);
+	int ret = deliver(run, b);
+
+	if (raised)
+		tt_syscall6(SYS_prlimit64, 0, RLIMIT_NOFILE, (long)&old, 0, 0, 0);
+	return ret;
+}

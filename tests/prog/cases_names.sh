@@ -1,0 +1,109 @@
+# cases_names.sh - program tests of names that share one address, sourced by run.sh (which has
+# the helpers and the run_test lines): libnames.so exports one function as names_a and names_b
+# (an alias) and names_c of its own; glibc's memcpy and memmove are one function where both
+# IFUNCs choose the same implementation. Such names are one report entry ("names_a|names_b",
+# their calls cannot be told apart) whose "names" lists each, in the order TSC_FUNCS gave them,
+# so that a tool finds the entry by any of them, and the text report shows each as a word.
+# shellcheck shell=bash disable=SC2016,SC2012,SC2034,SC2015
+# (jq programs single-quoted on purpose; ls of our own files; FORMAT, OUTTPL... are read by
+# run.sh's helpers; `a && b || fail` as in run.sh)
+
+# entries(NAME): every entry that has NAME among its "names" (fn() splits "name" on '|').
+# names_ok: every entry has "names", a non-empty array of strings.
+JQDEFS="$JQDEFS"'
+def entries($n): [.functions[] | select(.names | type == "array" and any(.[]; . == $n))];
+def names_ok: all(.functions[]; .names | type == "array" and length > 0 and all(.[]; type == "string"));
+'
+
+# one_alias A B: the report has one entry for A and B, named "A|B" with names [A, B], and
+# CALLS calls (when given).
+one_alias() {
+	local a=$1 b=$2 calls=${3:-}
+	ck "every entry has names (a non-empty array of strings)" 'names_ok' \
+		'[.functions[] | {name, names}]' || return 1
+	ck "$a and $b: one entry found by either name, names [\"$a\", \"$b\"], name \"$a|$b\"${calls:+, $calls calls}" \
+		"(entries(\"$a\") | length) == 1 and entries(\"$a\") == entries(\"$b\") and
+		 (entries(\"$a\")[0] | .names == [\"$a\", \"$b\"] and .name == \"$a|$b\"
+		  ${calls:+and .calls == $calls})" \
+		'[.functions[] | {name, names, calls}]'
+}
+
+# text_finds NAME ENTRY OBJECT: `grep -w NAME` of the text report $REPORT finds the row of
+# ENTRY (the display name) in both tables and its histogram heading.
+text_finds() {
+	local n=$1 entry=$2 obj=$3 lines
+	lines=$(grep -w -- "$n" "$REPORT")
+	[ "$(awk -v e="$entry " 'index($0, e) == 1' <<<"$lines" | wc -l)" -eq 2 ] ||
+		fail_because "grep -w $n of the text report: not both table rows of $entry: $lines" ||
+		return 1
+	grep -qF -- "histogram of $entry in $obj" <<<"$lines" ||
+		fail_because "grep -w $n of the text report: no 'histogram of $entry in $obj': $lines"
+}
+
+# TSC_FUNCS=names_a,names_b,names_c: one entry of 1000 calls with names [names_a, names_b],
+# names_c on its own; TSC_FUNCS=names_b,names_a: names [names_b, names_a]. Then the text
+# report: the function column says names_a|names_b, and grep -w finds its rows and its
+# histogram by either name.
+test_names_alias() {
+	[ "$(nm -D "$B/libnames.so" | awk '$3 == "names_a" || $3 == "names_b" { print $1 }' |
+		sort -u | wc -l)" -eq 1 ] ||
+		fail_because "test setup: names_a and names_b of libnames.so are not one address" || return 1
+	run_pair names_alias names_a,names_b,names_c "$B/t_names" || return 1
+	one_report && check_expects "$T/t.out" && one_alias names_a names_b 1000 || return 1
+	ck "names_c: its own entry, names [\"names_c\"]" \
+		'(entries("names_c") | length) == 1 and entries("names_c")[0].names == ["names_c"]' \
+		'[.functions[] | {name, names}]' || return 1
+
+	rm -f "$T"/r.*
+	run_pair names_alias names_b,names_a "$B/t_names" || sub_failed "TSC_FUNCS=names_b,names_a" ||
+		return 1
+	one_report && one_alias names_b names_a 1000 || sub_failed "TSC_FUNCS=names_b,names_a" ||
+		return 1
+
+	rm -f "$T"/r.*
+	FORMAT=text OUTTPL="$T/r.%p.txt"
+	run_pair names_alias names_a,names_b,names_c "$B/t_names" || sub_failed "text" || return 1
+	[ -n "$REPORT" ] || fail_because "text: no single report: $(ls -A "$T" | tr '\n' ' ')" ||
+		return 1
+	text_finds names_a 'names_a|names_b' libnames.so &&
+		text_finds names_b 'names_a|names_b' libnames.so &&
+		text_finds names_c names_c libnames.so
+}
+
+# A glob matching both names: one entry, both names (in the order the symbol table has them).
+test_names_glob() {
+	run_pair names_glob 'names_*' "$B/t_names" || return 1
+	one_report && check_expects "$T/t.out" || return 1
+	ck "names_*: one entry for names_a and names_b, both in names, 1000 calls" \
+		'names_ok and (entries("names_a") | length) == 1 and entries("names_a") == entries("names_b")
+		 and (entries("names_a")[0] | (.names | sort) == ["names_a", "names_b"] and .calls == 1000
+		      and .name == (.names | join("|")))' \
+		'[.functions[] | {name, names, calls}]'
+}
+
+# TSC_FUNCS=memcpy,memmove on sort: where glibc resolves both to one implementation (dlsym
+# gives one address), one entry, names [memcpy, memmove], found by either name in the JSON
+# and in the text report. Elsewhere (another glibc, a sanitizer's interceptors) a skip.
+test_names_memcpy() {
+	local same
+	same=$("$B/t_names" same memcpy memmove 2>&1)
+	if [ "$same" != same ]; then
+		[ "$same" = differ ] ||
+			fail_because "test setup: t_names same memcpy memmove said: $same" || return 1
+		skip_because "memcpy and memmove are two addresses here (dlsym): nothing shares a name"
+		return 0
+	fi
+	make_input
+	run_pair names_memcpy memcpy,memmove sort -k2,2 -k1,1n in.txt || return 1
+	one_report && one_alias memcpy memmove || return 1
+	ck "memcpy|memmove: calls > 0" 'entries("memmove")[0].calls > 0' \
+		'entries("memmove") | map(counts)' || return 1
+
+	rm -f "$T"/r.*
+	FORMAT=text OUTTPL="$T/r.%p.txt"
+	run_pair names_memcpy memmove,memcpy sort -k2,2 -k1,1n in.txt || return 1
+	[ -n "$REPORT" ] || fail_because "no single text report: $(ls -A "$T" | tr '\n' ' ')" ||
+		return 1
+	text_finds memcpy 'memmove|memcpy' libc.so.6 && text_finds memmove 'memmove|memcpy' libc.so.6 ||
+		sub_failed "TSC_FUNCS=memmove,memcpy, text"
+}

@@ -1,0 +1,113 @@
+/*
+ * test_report_names.c - report entries found by any of their names (report_names.c): what
+ * plot -f, diff and merge match, and the names of a report written before "names" existed.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "report_names.h"
+
+static const char *const both[] = { "memcpy", "memmove" };
+static const char *const reversed[] = { "memmove", "memcpy" };
+static const char *const only_memmove[] = { "memmove" };
+
+static const struct tt_report_func alias = { .name = "memcpy|memmove", .names = both,
+					     .nnames = 2 };
+static const struct tt_report_func plain = { .name = "strlen" };	/* no list: its name */
+static const struct tt_report_func old_alias = { .name = "memcpy|memmove" };	/* no list */
+
+static void test_named(void **state)
+{
+	(void)state;
+	assert_true(tt_report_func_named(&alias, "memcpy"));
+	assert_true(tt_report_func_named(&alias, "memmove"));
+	assert_true(tt_report_func_named(&alias, "memcpy|memmove"));	/* as displayed */
+	assert_false(tt_report_func_named(&alias, "memmove|memcpy"));
+	assert_false(tt_report_func_named(&alias, "mem"));
+	assert_false(tt_report_func_named(&alias, ""));
+	assert_true(tt_report_func_named(&plain, "strlen"));
+	assert_false(tt_report_func_named(&plain, "strle"));
+	assert_int_equal(tt_report_func_nnames(&plain), 1);
+	assert_string_equal(tt_report_func_name(&plain, 0), "strlen");
+	assert_int_equal(tt_report_func_nnames(&alias), 2);
+	assert_string_equal(tt_report_func_name(&alias, 1), "memmove");
+	/* Without a list only the display form counts: the loader splits it first. */
+	assert_false(tt_report_func_named(&old_alias, "memmove"));
+}
+
+static void test_shared(void **state)
+{
+	const struct tt_report_func rev = { .name = "memmove|memcpy", .names = reversed,
+					    .nnames = 2 };
+	const struct tt_report_func mv = { .name = "memmove", .names = only_memmove,
+					   .nnames = 1 };
+	const struct tt_report_func cpy = { .name = "memcpy" };
+
+	(void)state;
+	assert_string_equal(tt_report_funcs_shared(&alias, &rev), "memcpy");
+	assert_string_equal(tt_report_funcs_shared(&rev, &alias), "memmove");
+	assert_string_equal(tt_report_funcs_shared(&alias, &mv), "memmove");
+	assert_string_equal(tt_report_funcs_shared(&cpy, &alias), "memcpy");
+	assert_string_equal(tt_report_funcs_shared(&plain, &plain), "strlen");
+	assert_null(tt_report_funcs_shared(&alias, &plain));
+	assert_null(tt_report_funcs_shared(&mv, &cpy));
+	/* Display forms are not names: "memcpy|memmove" without a list is one odd name. */
+	assert_null(tt_report_funcs_shared(&old_alias, &mv));
+}
+
+/* Split display into at most 4 spans; check them against want (NULL-terminated). */
+static void check_split(const char *display, const char *const *want)
+{
+	struct tt_name_span spans[4];
+	size_t n = tt_report_name_split(display, spans, 4), i;
+
+	for (i = 0; want[i]; i++) {
+		assert_true(i < n);
+		assert_int_equal(spans[i].len, strlen(want[i]));
+		assert_memory_equal(spans[i].s, want[i], spans[i].len);
+	}
+	assert_int_equal(n, i);
+	assert_int_equal(tt_report_name_split(display, NULL, 0), n);	/* counting alone */
+}
+
+static void test_split(void **state)
+{
+	(void)state;
+	check_split("strlen", (const char *const[]){ "strlen", NULL });
+	check_split("memcpy|memmove", (const char *const[]){ "memcpy", "memmove", NULL });
+	check_split("a|b|c", (const char *const[]){ "a", "b", "c", NULL });
+	check_split("|a||b|", (const char *const[]){ "a", "b", NULL });	/* empty parts */
+	check_split("", (const char *const[]){ "", NULL });		/* nothing inside: itself */
+	check_split("||", (const char *const[]){ "||", NULL });
+	check_split("libq.so:we\"ird\\<fn>&", (const char *const[]){ "libq.so:we\"ird\\<fn>&",
+								      NULL });
+}
+
+/* More names than spans: the count is still all of them, the spans the first ones. */
+static void test_split_truncated(void **state)
+{
+	struct tt_name_span spans[2];
+
+	(void)state;
+	assert_int_equal(tt_report_name_split("a|bb|ccc|d", spans, 2), 4);
+	assert_int_equal(spans[0].len, 1);
+	assert_memory_equal(spans[1].s, "bb", 2);
+	assert_int_equal(spans[1].len, 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_named),
+		cmocka_unit_test(test_shared),
+		cmocka_unit_test(test_split),
+		cmocka_unit_test(test_split_truncated),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
