@@ -44,7 +44,7 @@ HOT_FLAGS := -mgeneral-regs-only -fno-builtin -fno-tree-vectorize -fno-stack-pro
 # Pure modules: no globals, unit-tested with cmocka; also linked into the shim.
 PURE_SRCS := src/hist.c src/stats.c src/buf.c src/config.c src/config_diag.c src/config_funcs.c \
 	src/config_value.c src/report_path.c src/report_json.c src/report_text.c src/report_text_callers.c \
-	src/relocate.c src/xref.c src/cpu_persona.c src/clock_choice.c
+	src/relocate.c src/xref.c src/cpu_persona.c src/clock_choice.c src/unbracketable.c
 # Matching report entries by any of their names: for the tsctrace command (src/cli/).
 PURE_SRCS += src/report_names.c
 SHIM_SRCS := $(filter-out $(HOT_SRCS) $(PURE_SRCS),$(wildcard src/*.c))

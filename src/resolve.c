@@ -23,6 +23,7 @@
 #include "log.h"
 #include "resolve.h"
 #include "symtab.h"
+#include "unbracketable.h"
 
 #define GLOB_CAP 256	/* functions one glob may add: beyond that, a typo is likelier */
 
@@ -179,6 +180,7 @@ static int glob_cb(struct tt_elf *o, void *arg)
 
 		if (s->st_shndx == SHN_UNDEF || !is_function(s) || !name[0] ||
 		    (o->versym && (o->versym[i] & 0x8000)) || shim_exports(name) ||
+		    tt_unbracketable_why(name) ||
 		    fnmatch(f->spec->name, name, 0) != 0 || tt_funcs_by_name(name, NULL))
 			continue;
 		if (f->glob_added >= GLOB_CAP) {
@@ -223,7 +225,8 @@ static int add_static(const char *name, uint64_t value, uint64_t size, void *arg
 		return 0;
 	}
 	if (st->spec->glob) {	/* exported names were matched already; shim exports never */
-		if (tt_funcs_by_name(name, NULL) || shim_exports(name))
+		if (tt_funcs_by_name(name, NULL) || shim_exports(name) ||
+		    tt_unbracketable_why(name))
 			return 0;
 		if (st->added >= st->cap) {
 			st->capped = true;
@@ -321,6 +324,12 @@ static void try_entry(size_t i, bool first)
 		/* A glob stays pending: later dlopens may bring more matches. */
 		if (first && !f.glob_added)
 			tt_warn("%s matches no function in the loaded objects yet", what);
+		return;
+	}
+	if (tt_unbracketable_why(sp->name)) {
+		tt_warn("%s cannot be timed: it %s; not traced", what,
+			tt_unbracketable_why(sp->name));
+		state[i] = REFUSED;
 		return;
 	}
 	if (strncmp(sp->name, "tsctrace_", 9) == 0 && shim_exports(sp->name)) {

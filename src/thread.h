@@ -94,8 +94,8 @@ static inline void tt_shim_leave(uint8_t was)
 	__atomic_store_n(&tt_tls.in_shim, was, __ATOMIC_RELAXED);
 }
 
-/* The list lock: a spinlock, because tt_hook_slow may take it and may not call libc. Held
- * only with in_shim set, so a signal handler in the holder never waits for it. */
+/* The list lock: a raw futex (waiters sleep), because tt_hook_slow may take it and may not
+ * call libc. Held only with in_shim set, so a signal handler in the holder never waits for it. */
 void tt_thread_lock(void);
 void tt_thread_unlock(void);
 

@@ -1141,6 +1141,44 @@ test_clock_prctl_traced() {
 	mono_checks && fallback_line
 }
 
+# Thread churn under CPU contention (two spinning threads on the CPUs): 1,250 short threads,
+# one traced call each. Counts exact, and the churn takes at most 6 times as long as untraced
+# (the program times it itself): thread start and exit take the shim's list lock, and a lock
+# whose waiters spin made it 12-60 times as long, a preempted holder starved by the spinners.
+test_thread_churn() {
+	local u t
+	run_pair thread_churn work_add "$B/t_churn" "$T/side" || return 1
+	one_report && check_expects "$T/t.out" || return 1
+	u=$(awk '$1 == "churn_ns" { print $2 }' "$T/side" | sed -n 1p)	# untraced, then traced
+	t=$(awk '$1 == "churn_ns" { print $2 }' "$T/side" | sed -n 2p)
+	NOTE="churn $((t / 1000000)) ms traced, $((u / 1000000)) ms untraced"
+	[ -n "$u" ] && [ -n "$t" ] || fail_because "test setup: no churn_ns in the side files" ||
+		return 1
+	awk -v t="$t" -v u="$u" 'BEGIN { exit !(t <= 6 * u) }' ||
+		fail_because "thread churn took $((t / 1000000)) ms traced, more than 6 x the $((u / 1000000)) ms untraced"
+}
+
+# Functions no bracket can time (setjmp returns twice, _start has no return address, clone
+# returns on another stack): refused by name with one line each, skipped silently by globs,
+# and the program runs as without the shim (the trampoline under _setjmp smashed the stack).
+test_unbracketable() {
+	local n
+	WANT_STATUS=4
+	run_pair unbracketable _setjmp,__sigsetjmp,_start,clone,getcontext sh -c 'exit 4' || return 1
+	n=$(grep -c 'cannot be timed' "$T/t.shim")
+	[ "$n" -eq 5 ] || fail_because "expected 5 'cannot be timed' lines, got $n: $(head -3 "$T/t.shim")" ||
+		return 1
+	rm -f "$T"/r.*
+	WANT_STATUS=0
+	run_pair unbracketable '*setjmp*,_st*,lj_*' "$B/t_longjmp" || return 1
+	one_report && check_expects "$T/t.out" || return 1
+	! grep -q 'cannot be timed' "$T/t.shim" ||
+		fail_because "a glob named an unbracketable function: $(grep 'cannot be timed' "$T/t.shim" | head -1)" ||
+		return 1
+	ck "no setjmp-like entry traced by the globs" \
+		'all(.functions[]; .name | test("setjmp|^_start$") | not)' '[.functions[].name]'
+}
+
 # A program that forbids itself the TSC in main, inside two traced calls, then goes on calling
 # traced functions that do not read it, from the banned thread, from a thread it starts after
 # (which inherits the ban) and from one started before (which keeps the TSC): nothing dies, the
@@ -1237,6 +1275,8 @@ run_test clock_monotonic test_clock_monotonic
 run_test clock_fallback test_clock_fallback
 run_test clock_prctl_traced test_clock_prctl_traced
 run_test prctl_inprocess test_prctl_inprocess
+run_test thread_churn test_thread_churn
+run_test unbracketable test_unbracketable
 run_test longjmp_many test_longjmp_many
 run_test signals_more test_signals_more
 run_test fatal_signals test_fatal_signals

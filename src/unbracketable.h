@@ -1,0 +1,17 @@
+/*
+ * unbracketable.h - functions no trampoline can time (pure).
+ */
+#ifndef TT_UNBRACKETABLE_H
+#define TT_UNBRACKETABLE_H
+
+/*
+ * Why a function of this name cannot be bracketed, or NULL when it can. A bracket needs a
+ * call that returns once, to the address it was called from, on the stack it was called
+ * with: setjmp and its kin return twice (the second time into a trampoline frame long gone),
+ * the context switchers return on another stack, clone returns in a child that shares the
+ * memory, and entry points such as _start have no return address at all. Functions that never
+ * return (exit, longjmp) are fine: their calls are counted as unwound.
+ */
+const char *tt_unbracketable_why(const char *name);
+
+#endif /* TT_UNBRACKETABLE_H */
