@@ -165,25 +165,25 @@ static void summary(struct tt_buf *out, const size_t *counts)
 }
 
 /*
- * The entry of group g in rep: NULL when it has none, its only one, or its several merged into
- * *tmp (freed by the caller with tt_merge_func_free). -1 after a "tsctrace:" line.
+ * The entry of group g in reps[which]: NULL when it has none, its only one, or its several
+ * merged into *tmp (freed by the caller with tt_merge_func_free). -1 after a "tsctrace:" line.
  */
-static int side(struct cli_report *rep, const struct tt_group *g, struct tt_report_func *tmp,
-		const struct tt_report_func **out)
+static int side(struct cli_report *const *reps, size_t which, const struct tt_group *g,
+		struct tt_report_func *tmp, const struct tt_report_func **out)
 {
-	size_t i, n = 0;
+	const struct tt_group_member *m = g->members;
+	size_t n = 0;
 
-	*out = NULL;
-	for (i = 0; i < rep->r.nfuncs; i++) {
-		if (tt_group_has(g, &rep->funcs[i])) {
-			*out = &rep->funcs[i];
-			n++;
-		}
-	}
+	/* Members come in report order: reps[0]'s, then reps[1]'s. */
+	for (; m < g->members + g->nmembers && m->rep < which; m++)
+		;
+	while (m + n < g->members + g->nmembers && m[n].rep == which)
+		n++;
+	*out = n ? m->f : NULL;
 	if (n < 2)
 		return 0;
 	*out = tmp;
-	return tt_merge_func(&rep, 1, g, rep->r.clock.tsc_hz, tmp);
+	return tt_merge_func(reps, g, m, n, reps[which]->r.clock.tsc_hz, tmp);
 }
 
 /* One row per function of either report; -1 after a "tsctrace:" line. */
@@ -198,8 +198,8 @@ static int rows(struct tt_table *t, struct cli_report *const *reps, size_t *coun
 	if (tt_group_funcs(reps, 2, &groups, &ngroups) < 0)
 		rc = -1;
 	for (i = 0; i < ngroups && rc == 0; i++) {
-		if (side(reps[0], &groups[i], &tmp[0], &a) < 0 ||
-		    side(reps[1], &groups[i], &tmp[1], &b) < 0)
+		if (side(reps, 0, &groups[i], &tmp[0], &a) < 0 ||
+		    side(reps, 1, &groups[i], &tmp[1], &b) < 0)
 			rc = -1;
 		else
 			row(t, groups[i].name, a, b, counts);

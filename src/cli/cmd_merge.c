@@ -31,6 +31,7 @@
 #include "merge.h"
 #include "outfile.h"
 #include "report_fmt.h"
+#include "strsort.h"
 
 #define NOTES 4		/* at most one note of each kind below */
 
@@ -50,16 +51,6 @@ static const struct option merge_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
-
-static bool listed(const char *const *v, size_t n, const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (strcmp(v[i], s) == 0)
-			return true;
-	return false;
-}
 
 static void note(struct merged *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -106,9 +97,40 @@ static void add_notes(struct merged *m, struct cli_report *const *reps, size_t n
 		note(m, "callers are not merged (they have no histograms): this report has none");
 }
 
+/*
+ * Every report's warnings into m->warnings, each text once, where it first comes. Sorted
+ * rather than compared pairwise: a file may hold millions of them.
+ */
+static int keep_warnings(struct merged *m, struct cli_report *const *reps, size_t n,
+			 size_t all)
+{
+	struct tt_str_ref *refs = calloc(all ? all : 1, sizeof(*refs));
+	bool *first = calloc(all ? all : 1, sizeof(*first));
+	size_t i, j, k = 0;
+
+	if (!refs || !first) {
+		free(refs);
+		free(first);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		for (j = 0; j < reps[i]->r.nwarnings; j++, k++)
+			refs[k] = (struct tt_str_ref){ reps[i]->r.warnings[j], k, k };
+	tt_str_refs_sort(refs, all);
+	for (i = 0; i < all; i = tt_str_run_end(refs, all, i))
+		first[refs[i].owner] = true;
+	for (i = 0, k = 0; i < n; i++)
+		for (j = 0; j < reps[i]->r.nwarnings; j++, k++)
+			if (first[k])
+				m->warnings[m->r.nwarnings++] = reps[i]->r.warnings[j];
+	free(refs);
+	free(first);
+	return 0;
+}
+
 static int merge_header(struct merged *m, struct cli_report *const *reps, size_t n)
 {
-	size_t i, j, all = NOTES;
+	size_t i, all = 0;
 
 	m->r = reps[0]->r;
 	m->r.threads.traced = m->r.threads.pinned = m->r.threads.migrations = 0;
@@ -120,14 +142,10 @@ static int merge_header(struct merged *m, struct cli_report *const *reps, size_t
 		m->merged_from += reps[i]->merged_from;
 		all += reps[i]->r.nwarnings;
 	}
-	m->warnings = calloc(all, sizeof(*m->warnings));
-	if (!m->warnings)
-		return -1;
+	m->warnings = calloc(all + NOTES, sizeof(*m->warnings));
 	m->r.nwarnings = 0;
-	for (i = 0; i < n; i++)
-		for (j = 0; j < reps[i]->r.nwarnings; j++)
-			if (!listed(m->warnings, m->r.nwarnings, reps[i]->r.warnings[j]))
-				m->warnings[m->r.nwarnings++] = reps[i]->r.warnings[j];
+	if (!m->warnings || keep_warnings(m, reps, n, all) < 0)
+		return -1;
 	add_notes(m, reps, n);
 	m->r.warnings = m->warnings;
 	return 0;
@@ -180,7 +198,8 @@ static int merge_funcs(struct merged *m, struct cli_report *const *reps, size_t 
 		return -1;
 	}
 	for (i = 0; i < m->ngroups; i++) {
-		if (tt_merge_func(reps, n, &m->groups[i], m->r.clock.tsc_hz, &m->funcs[i]) < 0)
+		if (tt_merge_func(reps, &m->groups[i], m->groups[i].members, m->groups[i].nmembers,
+				  m->r.clock.tsc_hz, &m->funcs[i]) < 0)
 			return -1;
 		m->r.nfuncs = i + 1;
 	}

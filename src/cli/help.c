@@ -98,6 +98,8 @@ static const char top_help[] =
 	"  plot      draw a report as SVG\n"
 	"  export    write reports as OpenMetrics\n"
 	"\n"
+	"Reports are read up to 256 MiB each (TSCTRACE_MAX_INPUT=SIZE, as 1G, changes that).\n"
+	"\n"
 	"tsctrace COMMAND --help says more; so do tsctrace(1) and libtsctrace(7).\n"
 	"tsctrace --version prints the version.\n";
 

@@ -1,89 +1,26 @@
 /*
- * load.c - a report file read whole, parsed with jansson and its header checked into a struct
- * tt_report (the functions are load_func.c's). See load.h for what "checked" means.
- *
- * The file is read into memory by hand rather than with json_load_file() so that the reasons
- * a user can act on stay apart: "cannot read" (with errno: a directory, a missing file) versus
- * "not JSON" (with jansson's line and column). A report is a few KiB per function; even 256
- * functions with thousands of buckets each stay in the tens of MiB.
+ * load.c - a report file parsed with jansson (load_read.c) and its header checked into a
+ * struct tt_report (the functions are load_func.c's). See load.h for what "checked" means.
  */
 #include "load.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "jget.h"
 #include "report_names.h"
-
-/* Whole contents of fd into a malloc'd buffer; -1 with errno on failure. */
-static int read_fd(int fd, char **out, size_t *len)
-{
-	size_t cap = 65536, n = 0;
-	char *buf = malloc(cap), *bigger;
-	ssize_t got;
-
-	if (!buf)
-		return -1;
-	for (;;) {
-		if (n == cap) {
-			bigger = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
-			if (!bigger)
-				goto out_free;
-			buf = bigger;
-			cap *= 2;
-		}
-		got = read(fd, buf + n, cap - n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			goto out_free;
-		if (got == 0)
-			break;
-		n += (size_t)got;
-	}
-	*out = buf;
-	*len = n;
-	return 0;
-out_free:
-	free(buf);
-	if (!errno)
-		errno = ENOMEM;
-	return -1;
-}
+#include "strsort.h"
 
 static json_t *parse_file(const char *file)
 {
-	bool is_stdin = strcmp(file, "-") == 0;
-	int fd = is_stdin ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC);
-	json_error_t err;
 	json_t *root;
-	size_t len;
-	char *buf;
+	uint64_t cap;
 
-	if (fd < 0) {
-		tt_cli_err("cannot open %s: %s", file, strerror(errno));
+	if (tt_load_cap(&cap) < 0 || !(root = tt_load_parse(file, cap)))
 		return NULL;
-	}
-	if (read_fd(fd, &buf, &len) < 0) {
-		tt_cli_err("cannot read %s: %s", file, strerror(errno));
-		if (!is_stdin)
-			close(fd);
-		return NULL;
-	}
-	if (!is_stdin)
-		close(fd);
-	/* Duplicate keys would make "which value counts" a guess: refuse them. */
-	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &err);
-	free(buf);
-	if (!root)
-		tt_cli_err("%s: not a JSON report: %s (line %d, column %d)", file, err.text,
-			   err.line, err.column);
-	else if (!json_is_object(root)) {
+	if (!json_is_object(root)) {
 		tt_cli_err("%s: not a tsctrace report: the top level is not an object", file);
 		json_decref(root);
 		root = NULL;
@@ -192,32 +129,105 @@ static int load_header(struct cli_report *rep)
 	return 0;
 }
 
+/* A name of two entries: functions[i] has one of functions[j], j < i (i is NONE: no clash). */
+struct clash {
+	size_t i, j;
+	const char *name;	/* that name */
+	size_t pos;		/* its place among all entries' names: i's first one wins */
+	bool display;		/* a display name, not one of "names" */
+};
+
+#define NONE SIZE_MAX
+
+/* The entry that clashes first, as a scan of each entry against those before would find it:
+ * the lowest i, then the lowest j, a display name before "names", then i's first name. */
+static bool clash_before(const struct clash *a, const struct clash *b)
+{
+	if (a->i != b->i)
+		return a->i < b->i;
+	if (a->j != b->j)
+		return a->j < b->j;
+	if (a->display != b->display)
+		return a->display;
+	return a->pos < b->pos;
+}
+
+/* The first clash among the sorted refs; in a run, owners ascend, so the first owner other
+ * than the run's first clashes with it (any later one would clash with that one first). */
+static void first_clash(const struct tt_str_ref *refs, size_t n, bool display,
+			struct clash *best)
+{
+	struct clash c = { .display = display };
+	size_t i, end, k;
+
+	for (i = 0; i < n; i = end) {
+		end = tt_str_run_end(refs, n, i);
+		for (k = i + 1; k < end && refs[k].owner == refs[i].owner; k++)
+			;	/* one entry listing a name twice is no clash */
+		if (k == end)
+			continue;
+		c.i = refs[k].owner;
+		c.j = refs[i].owner;
+		c.name = refs[k].s;
+		c.pos = refs[k].pos;
+		if (clash_before(&c, best))
+			*best = c;
+	}
+}
+
+/* Every display name (display) or every one of "names" of rep, sorted; NULL out of memory. */
+static struct tt_str_ref *sorted_names(const struct cli_report *rep, bool display, size_t *n)
+{
+	const struct tt_report_func *f;
+	struct tt_str_ref *refs;
+	size_t i, k;
+
+	for (i = 0, *n = 0; i < rep->r.nfuncs; i++)
+		*n += display ? 1 : tt_report_func_nnames(&rep->funcs[i]);
+	refs = calloc(*n ? *n : 1, sizeof(*refs));
+	if (!refs)
+		return NULL;
+	for (i = 0, *n = 0; i < rep->r.nfuncs; i++) {
+		f = &rep->funcs[i];
+		for (k = 0; k < (display ? 1 : tt_report_func_nnames(f)); k++, (*n)++) {
+			refs[*n].s = display ? f->name : tt_report_func_name(f, k);
+			refs[*n].owner = i;
+			refs[*n].pos = *n;
+		}
+	}
+	tt_str_refs_sort(refs, *n);
+	return refs;
+}
+
 /*
  * Names identify functions (diff, merge and plot -f match them): each may belong to one entry
  * only, whether as a display name or among "names" (memmove both alone and in
- * "memcpy|memmove" would make "which one is memmove" a guess).
+ * "memcpy|memmove" would make "which one is memmove" a guess). Found by sorting the names, as
+ * comparing each entry with those before it took minutes for 40,000 functions.
  */
 static int check_names(const struct cli_report *rep)
 {
+	struct clash best = { .i = NONE };
+	struct jloc top = { rep->file, "" }, l = { rep->file, NULL };
+	struct tt_str_ref *refs;
 	char path[40], what[160];
-	struct jloc l = { rep->file, path };
-	const char *shared;
-	size_t i, j;
+	size_t n;
+	int d;
 
-	for (i = 1; i < rep->r.nfuncs; i++) {
-		for (j = 0; j < i; j++) {
-			snprintf(path, sizeof(path), "functions[%zu]", i);
-			if (strcmp(rep->funcs[i].name, rep->funcs[j].name) == 0)
-				return tt_jbad(&l, "name", "listed twice");
-			shared = tt_report_funcs_shared(&rep->funcs[i], &rep->funcs[j]);
-			if (!shared)
-				continue;
-			snprintf(what, sizeof(what), "%.100s is also a name of functions[%zu]",
-				 shared, j);
-			return tt_jbad(&l, "names", what);
-		}
+	for (d = 1; d >= 0; d--) {
+		if (!(refs = sorted_names(rep, d, &n)))
+			return tt_jbad(&top, "functions", "out of memory");
+		first_clash(refs, n, d, &best);
+		free(refs);
 	}
-	return 0;
+	if (best.i == NONE)
+		return 0;
+	snprintf(path, sizeof(path), "functions[%zu]", best.i);
+	l.path = path;
+	if (best.display)
+		return tt_jbad(&l, "name", "listed twice");
+	snprintf(what, sizeof(what), "%.100s is also a name of functions[%zu]", best.name, best.j);
+	return tt_jbad(&l, "names", what);
 }
 
 static int load_funcs(struct cli_report *rep)

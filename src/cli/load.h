@@ -37,13 +37,26 @@ struct cli_report {
 
 /*
  * Read and check the report in file ("-" for stdin). Returns NULL after one "tsctrace:" line
- * saying what is wrong: the file cannot be read, is not JSON, has another schema, or a field
- * is missing or wrong (named by its path).
+ * saying what is wrong: the file cannot be read, is larger than tt_load_cap(), is not JSON,
+ * has another schema, or a field is missing or wrong (named by its path).
  */
 struct cli_report *tt_load_report(const char *file);
 
 /* Load every file; NULL (and nothing kept) if any fails. *out is an array of n reports. */
 struct cli_report **tt_load_reports(char *const *files, size_t n);
+
+/*
+ * The most bytes read from one input: 256 MiB, or $TSCTRACE_MAX_INPUT ("512M": K, M, G, T for
+ * KiB... TiB). Returns 0, or -1 after a "tsctrace:" line when the variable is malformed.
+ */
+int tt_load_cap(uint64_t *cap);
+
+/*
+ * The JSON document in file ("-" for stdin), reading at most cap bytes (load_read.c). Returns
+ * NULL after one "tsctrace:" line: the file cannot be opened or read, goes on past cap bytes,
+ * or is not JSON.
+ */
+json_t *tt_load_parse(const char *file, uint64_t cap);
 
 void tt_load_free(struct cli_report *rep);
 void tt_load_free_all(struct cli_report **reps, size_t n);

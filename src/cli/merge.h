@@ -13,15 +13,16 @@
 #include "report_model.h"
 
 /*
- * Merge the entries of group g in reps[0..n) (absent in some is fine, several in one report
- * too: "memcpy" and "memmove" of one report are one function with "memcpy|memmove" of another)
- * into *out, named as g is. tsc_hz is the merged header's rate, for the nanosecond
- * percentiles; 0 leaves out "ns". out->buckets is malloc'd (free it with tt_merge_func_free);
- * out->name and out->names point into g. Returns 0, or -1 after a "tsctrace:" line (out of
- * memory, or a sum past 64 bits).
+ * Merge the entries m[0..nm) of group g (function m[i].f of reps[m[i].rep]; all of g's members,
+ * or those of one report: "memcpy" and "memmove" of one report are one function with
+ * "memcpy|memmove" of another) into *out, named as g is. tsc_hz is the merged header's rate,
+ * for the nanosecond percentiles; 0 leaves out "ns". out->buckets is malloc'd (free it with
+ * tt_merge_func_free); out->name and out->names point into g. Returns 0, or -1 after a
+ * "tsctrace:" line (out of memory, or a sum past 64 bits).
  */
-int tt_merge_func(struct cli_report *const *reps, size_t n, const struct tt_group *g,
-		  uint64_t tsc_hz, struct tt_report_func *out);
+int tt_merge_func(struct cli_report *const *reps, const struct tt_group *g,
+		  const struct tt_group_member *m, size_t nm, uint64_t tsc_hz,
+		  struct tt_report_func *out);
 
 void tt_merge_func_free(struct tt_report_func *f);
 

@@ -97,29 +97,20 @@ static void to_ns(struct tt_report_func *f, const struct extremes *e, uint64_t c
 	f->ns.mean = count ? e->ntotal / (double)count : 0;
 }
 
-/* The union of the cycles buckets of every entry, shifted by `raw` ? its overhead : 0. */
-static int union_of(struct cli_report *const *reps, size_t n, const struct tt_group *g,
-		    bool raw, struct tt_bucket **out, size_t *nout)
+/* The union of the cycles buckets of m[0..nm), shifted by `raw` ? their overheads : 0. */
+static int union_of(struct cli_report *const *reps, const struct tt_group_member *m,
+		    size_t nm, bool raw, struct tt_bucket **out, size_t *nout)
 {
-	struct tt_bucket_list *lists;
-	const struct tt_report_func *f;
-	size_t i, j, k = 0, all = 0;
+	struct tt_bucket_list *lists = calloc(nm ? nm : 1, sizeof(*lists));
+	size_t i;
 	int rc;
 
-	for (i = 0; i < n; i++)
-		all += reps[i]->r.nfuncs;
-	lists = calloc(all ? all : 1, sizeof(*lists));
 	if (!lists)
 		return -1;
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < reps[i]->r.nfuncs; j++) {
-			f = &reps[i]->funcs[j];
-			if (tt_group_has(g, f))
-				lists[k++] = (struct tt_bucket_list){ f->buckets, f->nbuckets,
-					raw ? reps[i]->r.overhead.subtracted : 0 };
-		}
-	}
-	rc = tt_buckets_union(lists, k, out, nout);
+	for (i = 0; i < nm; i++)
+		lists[i] = (struct tt_bucket_list){ m[i].f->buckets, m[i].f->nbuckets,
+			raw ? reps[m[i].rep]->r.overhead.subtracted : 0 };
+	rc = tt_buckets_union(lists, nm, out, nout);
 	free(lists);
 	return rc;
 }
@@ -144,27 +135,26 @@ static bool add_entry(struct tt_report_func *out, const struct tt_report_func *f
 			     add_extremes(raw, &f->raw, NULL));
 }
 
-int tt_merge_func(struct cli_report *const *reps, size_t n, const struct tt_group *g,
-		  uint64_t tsc_hz, struct tt_report_func *out)
+int tt_merge_func(struct cli_report *const *reps, const struct tt_group *g,
+		  const struct tt_group_member *m, size_t nm, uint64_t tsc_hz,
+		  struct tt_report_func *out)
 {
 	struct extremes cyc = { 0 }, raw = { 0 };
 	struct tt_bucket *rawb = NULL, *b = NULL;
-	size_t i, j, nraw, nb;
+	size_t i, nraw, nb;
 	bool all_ns = true, ok = true;
 	uint64_t count;
 
 	*out = (struct tt_report_func){ .name = g->name, .names = g->names,
 					.nnames = g->nnames };
-	for (i = 0; i < n; i++)
-		for (j = 0; j < reps[i]->r.nfuncs; j++)
-			if (tt_group_has(g, &reps[i]->funcs[j]))
-				ok = ok && add_entry(out, &reps[i]->funcs[j], &cyc, &raw, &all_ns);
+	for (i = 0; i < nm; i++)
+		ok = ok && add_entry(out, m[i].f, &cyc, &raw, &all_ns);
 	if (!ok) {
 		tt_cli_err("merge: %s: a count or total passes 2^64", g->name);
 		return -1;
 	}
-	if (union_of(reps, n, g, false, &b, &nb) < 0 ||
-	    union_of(reps, n, g, true, &rawb, &nraw) < 0 || !tt_buckets_total(b, nb, &count)) {
+	if (union_of(reps, m, nm, false, &b, &nb) < 0 ||
+	    union_of(reps, m, nm, true, &rawb, &nraw) < 0 || !tt_buckets_total(b, nb, &count)) {
 		tt_cli_err("merge: %s: out of memory, or a bucket count passes 2^64", g->name);
 		free(b);
 		free(rawb);

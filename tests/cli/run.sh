@@ -13,6 +13,9 @@
 #                  Mann-Whitney U on the expanded samples
 #   bad input      every subcommand: exit status 2, one "tsctrace: " line on stderr, nothing
 #                  on stdout, no output file or temporary file left
+#   limits         endless input (/dev/zero, a pipe or FIFO that never ends) refused within
+#                  seconds; report, diff and merge of 40,000 functions take no more than
+#                  SCALE_LIMIT times what 4,000 take (linear: 11-16; quadratic: 100)
 #
 # Optional tools: python3 (p-values, XML parsing; else xmllint), promtool (Debian prometheus),
 # groff (man page lint), rsvg-convert. A test whose tool is missing is a SKIP with a note;
@@ -92,9 +95,14 @@ verdict() {
 }
 
 # tsc ARGS...: run the command from data/ (so file names in outputs are stable); stdout in
-# $WORK/out, stderr in $WORK/err, status in $RC.
+# $WORK/out, stderr in $WORK/err, status in $RC. A command still running after $TIMEOUT
+# seconds (default 300) is killed, and RC is 124: a hang fails its test, not the whole run.
+# With MEMLIMIT (KiB), its address space is limited to that much, so that a command reading
+# endless input fails its test instead of taking the machine's memory (not under a sanitizer,
+# whose shadow memory needs terabytes of address space).
 tsc() {
-	(cd "$DATA" && "$T" "$@") >"$WORK/out" 2>"$WORK/err"
+	(cd "$DATA" && { [ -z "${MEMLIMIT:-}" ] || [ -n "$SANITIZE" ] || ulimit -v "$MEMLIMIT"; } &&
+	 exec timeout -k 5 "${TIMEOUT:-300}" "$T" "$@") >"$WORK/out" 2>"$WORK/err"
 	RC=$?
 }
 
@@ -126,7 +134,9 @@ bad() {
 	rm -rf "$WORK/outdir"
 	mkdir -p "$WORK/outdir"
 	tsc "$@"
-	if [ $RC -ne 2 ]; then
+	if [ $RC -eq 124 ]; then
+		why="still running after ${TIMEOUT:-300} s"
+	elif [ $RC -ne 2 ]; then
 		why="exit status $RC, not 2"
 	elif [ -s "$WORK/out" ]; then
 		why="wrote to stdout: $(head -c 200 "$WORK/out")"
@@ -664,6 +674,10 @@ t_errors() {
 		bad "errors/$cmd-option" "unknown option '--bogus'" ${pre[$cmd]} --bogus basic.json
 		# shellcheck disable=SC2086
 		bad "errors/$cmd-short-option" "unknown option '-Z'" ${pre[$cmd]} -Z basic.json
+		# Endless input: refused at its first byte, not read until memory runs out.
+		# shellcheck disable=SC2086
+		MEMLIMIT=1048576 TIMEOUT=20 bad "errors/$cmd-dev-zero" \
+			"/dev/zero: not a JSON report: a NUL byte at offset 0" ${pre[$cmd]} /dev/zero
 	done
 	bad errors/directory "cannot read $in: Is a directory" report "$in"
 	bad errors/empty-file "empty.json: not a JSON report" report "$in/empty.json"
@@ -695,6 +709,179 @@ t_errors() {
 	bad errors/unknown-command "unknown command 'frobnicate'" frobnicate
 	# The first bad file is named even when a good one comes after.
 	bad errors/second-file "cannot open nosuch.json" report basic.json nosuch.json mono.json
+}
+
+# ---- limits: endless input, 40,000 functions ------------------------------------------------
+
+# endless_writer FIFO: blanks into FIFO until its reader goes (or kill $!): JSON that never
+# ends and never becomes wrong, so only the cap stops it.
+endless_writer() {
+	yes ' ' >"$1" 2>/dev/null &
+}
+
+t_limits() {
+	local why fifo=$WORK/in/fifo size
+	mkfifo "$fifo" || { fail limits/fifo "mkfifo failed"; return; }
+	size=$(wc -c <"$DATA/basic.json")
+	TSCTRACE_MAX_INPUT=1000 bad limits/cap "basic.json: larger than 1000 bytes, the most read" \
+		report basic.json
+	TSCTRACE_MAX_INPUT=$size golden limits/cap-exact report-basic.txt report basic.json
+	TSCTRACE_MAX_INPUT=12X bad limits/cap-malformed "TSCTRACE_MAX_INPUT=12X: expected a size" \
+		report basic.json
+	# The default cap, 256 MiB of blanks through a FIFO: a few seconds.
+	endless_writer "$fifo"
+	MEMLIMIT=1048576 TIMEOUT=60 bad limits/endless-fifo \
+		"$fifo: larger than 256 MiB, the most read" merge -o "$WORK/outdir/m.json" basic.json \
+		"$fifo"
+	kill $! 2>/dev/null
+	wait $! 2>/dev/null
+	endless_writer "$fifo"
+	TSCTRACE_MAX_INPUT=1M MEMLIMIT=1048576 TIMEOUT=20 bad limits/endless-stdin \
+		"-: larger than 1 MiB" report - <"$fifo"
+	kill $! 2>/dev/null
+	wait $! 2>/dev/null
+	# A report of normal size still reads from a FIFO and from a pipe.
+	cat "$DATA/basic.json" >"$fifo" &
+	golden limits/fifo report-basic.txt report "$fifo"
+	kill $! 2>/dev/null
+	wait $! 2>/dev/null
+	if selected limits/pipe; then
+		why=""
+		# shellcheck disable=SC2002	# a pipe on purpose: not a file on stdin
+		(cd "$DATA" && cat basic.json | "$T" report -) >"$WORK/out" 2>"$WORK/err"
+		cmp -s "$WORK/out" "$EXP/report-basic.txt" ||
+			why="report - from a pipe: $(head -c 300 "$WORK/err")"
+		verdict limits/pipe "$why"
+	fi
+	t_scale
+}
+
+# gen_report N OFF PID ALIAS: a report of functions f<OFF>..f<OFF+N-1>, f<k> called k % 7 + 1
+# times at 10 cycles (30 raw); with ALIAS=1 each has a second name, g<k> ("f<k>|g<k>").
+gen_report() {
+	awk -v n="$1" -v off="$2" -v pid="$3" -v alias="$4" 'BEGIN {
+		print "{\"schema\": 1, \"tool\": \"tsctrace 0.1.0\","
+		printf "\"program\": \"/bin/gen\", \"argv\": [\"gen\"], \"pid\": %d, ", pid
+		print "\"start_unix_ns\": 1, \"wall_ns\": 1,"
+		print "\"clock\": {\"source\": \"tsc\", \"serialize\": \"rdtscp\", \"tsc_hz\": 1000000000,"
+		print " \"tsc_hz_source\": \"calibrated\", \"invariant\": true, \"hypervisor\": false,"
+		print " \"granularity\": 1, \"cpu\": \"x\"},"
+		print "\"overhead\": {\"min\": 20, \"median\": 20, \"subtracted\": 20,"
+		print " \"source\": \"calibrated\"},"
+		print "\"threads\": {\"traced\": 1, \"pinned\": 0, \"migrations\": 0},"
+		print "\"warnings\": [], \"functions\": ["
+		for (i = 0; i < n; i++) {
+			k = i + off
+			c = k % 7 + 1
+			if (alias)
+				printf "%s{\"name\": \"f%d|g%d\", \"names\": [\"f%d\", \"g%d\"], ",
+					i ? "," : "", k, k, k, k
+			else
+				printf "%s{\"name\": \"f%d\", ", i ? "," : "", k
+			printf "\"symbol\": \"f%d\", \"object\": \"/bin/gen\", ", k
+			printf "\"hook\": \"got\", \"calls\": %d, \"timed\": %d, ", c, c
+			print "\"unwound\": 0, \"migrated\": 0, \"dropped\": 0, \"first\": 1,"
+			printf " \"cycles\": {\"min\": 10, \"median\": 10, \"p90\": 10, "
+			printf "\"p99\": 10, \"max\": 10, \"mean\": 10, \"total\": %d},\n", 10 * c
+			printf " \"raw\": {\"min\": 30, \"median\": 30, \"p90\": 30, "
+			printf "\"p99\": 30, \"max\": 30, \"mean\": 30, \"total\": %d},\n", 30 * c
+			printf " \"histogram\": {\"of\": \"cycles\", "
+			printf "\"buckets\": [[10, 10, %d]]}}\n", c
+		}
+		print "]}"
+	}'
+}
+
+# cpu_time ARGS...: the CPU seconds (user + system) of tsctrace ARGS run in $WORK/scale, or
+# "fail" when it fails or runs past 120 s (a guard on the test's length, not its verdict).
+cpu_time() {
+	local TIMEFORMAT='%3U %3S' rc
+	# Redirections inside, and no exec: bash times a subshell from within it, so it would
+	# send its report to the command's stderr, or lose it with the exec'ed subshell.
+	{ time (cd "$WORK/scale" && timeout -k 5 120 "$T" "$@" >/dev/null \
+		2>"$WORK/scale/err"); } 2>"$WORK/scale/time"
+	rc=$?
+	if [ $rc -ne 0 ] || ! grep -qx '[0-9.]* [0-9.]*' "$WORK/scale/time"; then
+		echo fail
+	else
+		awk '{ print $1 + $2 }' "$WORK/scale/time"
+	fi
+}
+
+# SCALE_LIMIT: how many times the CPU time of 4,000 functions 40,000 may take. Linear code
+# measures 11 to 16 here (jansson's own parsing grows 12 times for 10 times the text: caches),
+# under ASan too; quadratic code 100. 30 leaves a factor of 2 either way. CPU time rather than
+# wall time, so that other jobs on the machine count less; the least of three runs for 4,000
+# and of up to three for 40,000 (stopping once within the limit), as noise only ever adds.
+SCALE_LIMIT=${SCALE_LIMIT:-30}
+
+# scale NAME ARGS...: tsctrace ARGS, where @ in an argument stands for the number of
+# functions (4000, then 40000), takes at most SCALE_LIMIT times longer for 40,000.
+scale() {
+	local name=$1 small="" big="" t i why=""
+	shift
+	selected "$name" || return 0
+	for i in 1 2 3; do
+		t=$(cpu_time "${@//"@"/4000}")
+		if [ "$t" = fail ]; then
+			fail "$name" "4,000 functions: $(head -c 300 "$WORK/scale/err")"
+			return
+		fi
+		small=$(awk -v a="$small" -v b="$t" 'BEGIN { print (a == "" || b < a) ? b : a }')
+	done
+	for i in 1 2 3; do
+		t=$(cpu_time "${@//"@"/40000}")
+		if [ "$t" = fail ]; then
+			why="40,000 functions: failed, or still running after 120 s (4,000: $small s)"
+			[ -s "$WORK/scale/err" ] && why="$why: $(head -c 300 "$WORK/scale/err")"
+			break
+		fi
+		big=$(awk -v a="$big" -v b="$t" 'BEGIN { print (a == "" || b < a) ? b : a }')
+		within "$small" "$big" && break
+	done
+	if [ -z "$why" ] && ! within "$small" "$big"; then
+		why="40,000 functions took $big s of CPU, 4,000 took $small s: more than"
+		why="$why $SCALE_LIMIT times"
+	fi
+	verdict "$name" "$why"
+}
+
+# within SMALL BIG: BIG seconds are at most SCALE_LIMIT times SMALL (taken as 10 ms at least).
+within() {
+	awk -v s="$1" -v b="$2" -v l="$SCALE_LIMIT" 'BEGIN { exit !(b <= l * (s > 0.01 ? s : 0.01)) }'
+}
+
+# Reports of 4,000 and 40,000 functions: a, and b whose second half is new and whose first
+# half is a's second half under two names (f<k>|g<k>); merged as a, a, b.
+t_scale() {
+	local why n s=$WORK/scale
+	selected merge/scale || selected merge/scale-sums || selected diff/scale ||
+		selected report/scale || return 0
+	mkdir -p "$s"
+	for n in 4000 40000; do
+		gen_report $n 0 1 0 >"$s/a$n.json"
+		gen_report $n $((n / 2)) 2 1 >"$s/b$n.json"
+	done
+	scale report/scale report a@.json
+	scale diff/scale diff a@.json b@.json
+	scale merge/scale merge -o m@.json a@.json a@.json b@.json
+	selected merge/scale-sums || return 0
+	# Exact sums: f<k> of a counted twice, of b once; names joined where a and b differ.
+	why=""
+	selected merge/scale || cpu_time merge -o m40000.json a40000.json a40000.json \
+		b40000.json >/dev/null
+	jq -e --argjson n 40000 '.merged_from == 3 and (.functions | length) == $n * 3 / 2 and
+		all(.functions[]; (.names[0] | ltrimstr("f") | tonumber) as $k
+		| ($k % 7 + 1) as $c
+		| ((if $k < $n then 2 * $c else 0 end) + (if $k >= $n / 2 then $c else 0 end)) as $m
+		| .calls == $m and .timed == $m and .cycles.total == 10 * $m
+		and .raw.total == 30 * $m and .histogram.buckets == [[10, 10, $m]]
+		and .cycles.median == 10 and .raw.median == 30
+		and if $k < $n / 2 then .name == "f\($k)" and .names == ["f\($k)"]
+		    else .name == "f\($k)|g\($k)" and .names == ["f\($k)", "g\($k)"] end)' \
+		"$s/m40000.json" >/dev/null 2>&1 ||
+		why="the merge of 40,000 functions is not the exact sums"
+	verdict merge/scale-sums "$why"
 }
 
 # ---- run ----------------------------------------------------------------------------------
@@ -847,6 +1034,7 @@ t_plot
 t_export
 t_names
 t_errors
+t_limits
 t_run
 t_help
 
