@@ -236,11 +236,69 @@ static int foreach_cb(struct dl_phdr_info *info, size_t size, void *arg)
 	return c->fn(&o, c->ctx);
 }
 
+typedef int (*iterate_fn)(int (*)(struct dl_phdr_info *, size_t, void *), void *);
+
+/* The definition of `name` in the object of link map l, whose ELF header is at its load
+ * bias (a shared library's first segment maps offset 0 at address 0); NULL if not found. */
+static void *map_lookup(const struct link_map *l, const char *name)
+{
+	const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)l->l_addr;
+	struct dl_phdr_info info = { 0 };
+	const ElfW(Sym) *s;
+	struct tt_elf o;
+
+	if (!l->l_addr || eh->e_ident[EI_MAG0] != ELFMAG0 || eh->e_ident[EI_MAG1] != ELFMAG1 ||
+	    eh->e_ident[EI_MAG2] != ELFMAG2 || eh->e_ident[EI_MAG3] != ELFMAG3 ||
+	    eh->e_phentsize != sizeof(ElfW(Phdr)))
+		return NULL;
+	info.dlpi_addr = l->l_addr;
+	info.dlpi_name = l->l_name;
+	info.dlpi_phdr = (const ElfW(Phdr) *)(l->l_addr + eh->e_phoff);
+	info.dlpi_phnum = eh->e_phnum;
+	if (tt_elf_open(&info, &o) < 0 || !(s = tt_elf_lookup(&o, name, NULL)) ||
+	    ELF64_ST_TYPE(s->st_info) != STT_FUNC)
+		return NULL;
+	return (void *)(o.base + s->st_value);
+}
+
+/*
+ * libc's own dl_iterate_phdr, called directly: a sanitizer runtime preloaded ahead of us may
+ * interpose one (ThreadSanitizer does) that crashes when called before that runtime is
+ * initialised, and its initialisation calls dlsym, ours, which needs this. Found in libc's
+ * dynamic symbols through the loader's list of objects, walked from its head to libc only:
+ * those were loaded at start-up and are never unloaded, so the walk needs no lock. The bound
+ * dl_iterate_phdr if libc is not found that way.
+ */
+static iterate_fn libc_iterate(void)
+{
+	static iterate_fn found;
+	iterate_fn f = __atomic_load_n(&found, __ATOMIC_ACQUIRE);
+	const struct link_map *l;
+	const char *base, *p;
+	unsigned int n = 0;
+
+	if (f)
+		return f;
+	for (l = _r_debug.r_map; l && n < 256; l = l->l_next, n++) {
+		for (base = p = l->l_name ? l->l_name : ""; *p; p++)
+			if (*p == '/')
+				base = p + 1;
+		if (starts(base, "libc.so")) {
+			f = (iterate_fn)map_lookup(l, "dl_iterate_phdr");
+			break;
+		}
+	}
+	if (!f)
+		f = dl_iterate_phdr;
+	__atomic_store_n(&found, f, __ATOMIC_RELEASE);
+	return f;
+}
+
 int tt_elf_foreach(int (*fn)(struct tt_elf *o, void *ctx), void *ctx)
 {
 	struct foreach_ctx c = { fn, ctx };
 
-	return dl_iterate_phdr(foreach_cb, &c);
+	return libc_iterate()(foreach_cb, &c);
 }
 
 bool tt_elf_is_vdso(const struct tt_elf *o)

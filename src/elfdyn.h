@@ -61,7 +61,9 @@ bool tt_elf_in_exec(const struct tt_elf *o, uintptr_t addr);
 void *tt_elf_find_ret(const struct tt_elf *o);
 
 /* Iterate loaded objects in load order: fn(o, ctx) returns nonzero to stop (and that value
- * is returned). Objects without a dynamic section are skipped. */
+ * is returned). Objects without a dynamic section are skipped. Through libc's own
+ * dl_iterate_phdr, whatever a sanitizer interposes: fn runs under the loader's
+ * dl_load_write_lock, so it must not call dlopen, dlclose, dlsym or dladdr. */
 int tt_elf_foreach(int (*fn)(struct tt_elf *o, void *ctx), void *ctx);
 
 /* True if an object of that file name (as the loader has it; "(program)" for the program)

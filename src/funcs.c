@@ -6,6 +6,12 @@
  * report find entries by name or by address through two uthash tables. Entries are added at
  * start-up and when dlopen brings a pending name; they are never removed, so an index stays
  * valid for the whole run (a function of an unloaded object keeps its data in the report).
+ *
+ * Who writes: only the bookkeeping of start-up and of the dl* wrappers, one at a time under
+ * the loader lock (dllock.h); the hash tables also under table_lock, which dlsym's look-up
+ * takes without the loader lock. Readers that take neither (dlsym's hook test, the report)
+ * see fields that change after an entry is published through atomic loads and stores, and
+ * strings that are replaced are never freed: a reader may still hold the old one.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -16,6 +22,7 @@
 
 void *tt_func_target[TT_MAX_FUNCS];
 uint64_t tt_func_first[TT_MAX_FUNCS] = { [0 ... TT_MAX_FUNCS - 1] = UINT64_MAX };
+uint64_t tt_func_handler_calls[TT_MAX_FUNCS];
 
 /* One per variant, in TT_VAR_* order (tramp_stubs.S). */
 extern char tt_stubs_rdtscp[], tt_stubs_lfence[], tt_stubs_mfence[], tt_stubs_cpuid[],
@@ -109,19 +116,42 @@ static bool has_name(const struct tt_func *f, const char *display)
 	return false;
 }
 
+/* Arrays and strings replaced while a reader may still hold them (add_name): kept, and
+ * reachable from here, so that a leak checker does not take them for leaks. */
+static struct retired {
+	struct retired *next;
+	void *p;
+} *retired;
+
+static void retire(void *p)
+{
+	struct retired *r = malloc(sizeof(*r));
+
+	if (!r)
+		return;	/* then p is merely lost */
+	r->p = p;
+	r->next = retired;
+	retired = r;
+}
+
 /*
  * Another name for f's address: listed in f->names, and the shown name grows from "memcpy" to
  * "memcpy|memmove". Once only: a name found again (its object dlclosed and reopened) would
  * otherwise show twice. Out of memory leaves f as it was: the name is traced, not listed.
+ *
+ * A report may read f meanwhile (a dump while another thread dlopens): the new array and
+ * string are published whole, the old ones are left to it, never freed (retired: one each
+ * per name added). Each array holds a copy of its last name one past its end, so a reader
+ * that pairs the old array with the new count still reads a name.
  */
 static void add_name(struct tt_func *f, const char *display)
 {
-	size_t len = strlen(f->name) + strlen(display) + 2;
+	size_t len = strlen(f->name) + strlen(display) + 2, n = f->nnames;
 	char **names, *copy, *joined;
 
 	if (has_name(f, display))
 		return;
-	names = malloc((f->nnames + 1) * sizeof(*names));
+	names = malloc((n + 2) * sizeof(*names));
 	copy = strdup(display);
 	joined = malloc(len);
 	if (!names || !copy || !joined) {
@@ -130,26 +160,28 @@ static void add_name(struct tt_func *f, const char *display)
 		free(joined);
 		return;
 	}
-	if (f->nnames)
-		memcpy(names, f->names, f->nnames * sizeof(*names));
-	names[f->nnames] = copy;
+	if (n)
+		memcpy(names, f->names, n * sizeof(*names));
+	names[n] = names[n + 1] = copy;
 	snprintf(joined, len, "%s|%s", f->name, display);
-	free(f->names);
-	f->names = names;
-	f->nnames++;
-	free(f->name);
-	f->name = joined;
+	retire(f->names);
+	retire(f->name);
+	__atomic_store_n(&f->names, names, __ATOMIC_RELEASE);
+	__atomic_store_n(&f->nnames, n + 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&f->name, joined, __ATOMIC_RELEASE);
 }
 
-/* The first name of a new entry f; -1 when out of memory. */
+/* The first name of a new entry f (with its copy past the end, see add_name); -1 when out
+ * of memory. */
 static int first_name(struct tt_func *f, const char *display)
 {
-	f->names = malloc(sizeof(*f->names));
+	f->names = malloc(2 * sizeof(*f->names));
 	if (!f->names || !(f->names[0] = strdup(display))) {
 		free(f->names);
 		f->names = NULL;
 		return -1;
 	}
+	f->names[1] = f->names[0];
 	f->nnames = 1;
 	return 0;
 }
@@ -173,8 +205,9 @@ static struct tt_func *revive(const char *name, void *addr, uintptr_t object_bas
 			return NULL;
 		f->addr = addr;
 		f->object_base = object_base;
-		f->hook = "got";
-		f->hook_tried = false;	/* new code at a new address: decide again */
+		__atomic_store_n(&f->hook, "got", __ATOMIC_RELAXED);
+		/* new code at a new address: decide again */
+		__atomic_store_n(&f->hook_tried, false, __ATOMIC_RELEASE);
 		__atomic_store_n(&tt_func_target[i], addr, __ATOMIC_RELEASE);
 		HASH_ADD(hh_addr, by_addr, addr, sizeof(f->addr), f);
 		f->unloaded = false;
@@ -247,29 +280,42 @@ out:
 struct tt_func *tt_funcs_by_name(const char *name, const char **version)
 {
 	struct alias *a;
+	struct tt_func *f;
 
 	tt_funcs_lock();
 	HASH_FIND_STR(by_name, name, a);
-	tt_funcs_unlock();
-	if (version)
+	f = a ? a->func : NULL;
+	if (version)	/* read under the lock: tt_funcs_forget_unloaded frees aliases */
 		*version = a ? a->version : NULL;
-	return a ? a->func : NULL;
+	tt_funcs_unlock();
+	return f;
 }
 
+/*
+ * Called by dlsym without the loader lock: the entry's hook may change meanwhile (its
+ * object reloaded in place), hence the atomic reads. The decision is taken under the table
+ * lock, which forget and revive hold while they move an entry in or out of by_addr.
+ */
 void *tt_funcs_stub_for(void *addr)
 {
 	struct tt_func *f;
+	bool got = false;
+	uint32_t index = 0;
 
 	if (!addr)
 		return addr;
 	tt_funcs_lock();
 	HASH_FIND(hh_addr, by_addr, &addr, sizeof(addr), f);
-	tt_funcs_unlock();
 	/* An inline-hooked function is traced at its own address: pointers to it stay equal. */
 	/* Until inline.c has decided, hand out no stub: a call through it could reach an entry
 	 * patched meanwhile and be counted twice. */
-	return f && __atomic_load_n(&f->hook_tried, __ATOMIC_ACQUIRE) && strcmp(f->hook, "got") == 0
-		       ? tt_funcs_stub(f->index) : addr;
+	if (f && __atomic_load_n(&f->hook_tried, __ATOMIC_ACQUIRE) &&
+	    strcmp(__atomic_load_n(&f->hook, __ATOMIC_RELAXED), "got") == 0) {
+		got = true;
+		index = f->index;
+	}
+	tt_funcs_unlock();
+	return got ? tt_funcs_stub(index) : addr;
 }
 
 uint32_t tt_funcs_count(void)

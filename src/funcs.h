@@ -31,6 +31,7 @@ struct tt_func {
 	size_t size;		/* bytes, from its symbol; 0 when unknown (an IFUNC's choice) */
 	bool local;		/* found in .symtab only (static, hidden): no GOT slot reaches it */
 	bool hook_tried;	/* inline.c decided how to hook it at its current address */
+	bool refusal_said;	/* inline.c said why it was not patched (said once) */
 	uint8_t *slot;		/* inline: its pool slot (stub jump, relocated entry) */
 	void *patched_addr;	/* inline: the address whose entry is patched */
 	uint8_t *patched_at;	/* inline: where the jump is (after an endbr64) */
@@ -45,6 +46,10 @@ extern void *tt_func_target[TT_MAX_FUNCS];
 
 /* Raw ticks of the process's very first completed call of function i; UINT64_MAX if none. */
 extern uint64_t tt_func_first[TT_MAX_FUNCS];
+
+/* Calls of function i made by a program's signal handler that interrupted the shim's own code
+ * (tramp_body.S adds them atomically): counted, not timed, in no thread's counters. */
+extern uint64_t tt_func_handler_calls[TT_MAX_FUNCS];
 
 /* Stub address of function index in the trampoline variant chosen at start-up. */
 void *tt_funcs_stub(uint32_t index);
@@ -83,7 +88,7 @@ void *tt_funcs_stub_for(void *addr);
  * Forget functions whose code is no longer loaded (dlclose): they stop matching by name and
  * by address, so no slot of a later object is pointed at a stub whose target is gone, and
  * the name can be resolved again (same entry, see tt_funcs_add). Their counts stay for the
- * report. Callers serialise it with every other change of the table (lifecycle's patch lock).
+ * report. Callers hold the loader lock (dllock.h): no object is loaded or unloaded meanwhile.
  * Returns how many.
  */
 unsigned int tt_funcs_forget_unloaded(bool (*loaded)(const char *object, uintptr_t base));

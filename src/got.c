@@ -12,19 +12,62 @@
  *     memcpy@GLIBC_2.14). Resolving it now ourselves skips the lazy resolver for it.
  * An 8-byte aligned store is atomic, so threads calling through a slot see the old or the
  * new target, both valid.
+ *
+ * A JUMP_SLOT is only ever read by its PLT entry's `jmp *`. A GLOB_DAT slot is also where
+ * the object's code takes the function's address (`mov slot(%rip), %rax`): rewritten, that
+ * address would differ from the same function's address relocated into data elsewhere, and
+ * `if (impl != CRYPTO_malloc) return impl(n);` calls itself forever. So an object's code is
+ * scanned (slotuse.c) for the uses of its GLOB_DAT slots of traced functions, and a slot
+ * used otherwise than by `call *`/`jmp *` keeps the real address: those calls go untraced,
+ * said in one line per function.
  */
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 
+#include "basename.h"
+#include "disasm.h"
 #include "elfdyn.h"
 #include "funcs.h"
 #include "got.h"
 #include "log.h"
+#include "slotuse.h"
 #include "sys.h"
 
 struct patch_ctx {
 	unsigned int patched;
+	bool final;		/* no decoder will come: a use only it could rule out is data */
+	bool retry;		/* slots left for a pass with the decoder */
 };
+
+/* The GLOB_DAT slots of one object that would be pointed at a stub, until its code is
+ * scanned. Everything here is used under lifecycle's patch lock. */
+#define MAX_BATCH 256
+static struct {
+	uintptr_t *slot;
+	void *stub;
+	struct tt_func *f;
+} batch[MAX_BATCH];
+static struct tt_slot_use uses[MAX_BATCH];
+static size_t nbatch;
+
+/* Slots kept for the data use found in them, and the address they hold: each dlopen patches
+ * every object again, and their objects are not scanned again for them. */
+#define MAX_KEPT 1024
+static struct {
+	uintptr_t slot, value;
+} kept[MAX_KEPT];
+static size_t nkept;
+
+/* Functions whose data uses were said (once a run), and this pass's, said after it. */
+static bool said[TT_MAX_FUNCS];
+#define MAX_NOTES 32
+static struct {
+	struct tt_func *f;
+	unsigned int objects;
+	char first[64];		/* file name of the first object */
+} notes[MAX_NOTES];
+static size_t nnotes;
 
 struct relro {
 	uintptr_t lo, hi;	/* pages the loader made read-only */
@@ -81,6 +124,117 @@ static struct tt_func *lazy_target(const struct tt_elf *o, size_t symidx, void *
 	return f;
 }
 
+static struct tt_func *func_of_stub(void *stub)
+{
+	return tt_funcs_get((uint32_t)(((char *)stub - (char *)tt_funcs_stub(0)) / TT_STUB_SIZE));
+}
+
+static void redirect(const struct tt_elf *o, struct relro *r, uintptr_t *slot, void *stub,
+		     struct patch_ctx *c)
+{
+	struct tt_func *f;
+
+	if (!write_slot(o, r, slot, stub))
+		return;
+	c->patched++;
+	f = func_of_stub(stub);
+	if (f)
+		__atomic_add_fetch(&f->slots, 1, __ATOMIC_RELAXED);
+}
+
+static bool is_kept(uintptr_t slot, uintptr_t value)
+{
+	size_t i;
+
+	for (i = 0; i < nkept; i++)
+		if (kept[i].slot == slot && kept[i].value == value)
+			return true;
+	return false;
+}
+
+/* Slot of f in o keeps the real address: remember it, and note o for this pass's line. */
+static void keep(const struct tt_elf *o, uintptr_t *slot, struct tt_func *f)
+{
+	const char *name = o->name[0] ? tt_base_name(o->name) : "the program";
+	size_t i;
+
+	if (nkept < MAX_KEPT) {
+		kept[nkept].slot = (uintptr_t)slot;
+		kept[nkept].value = __atomic_load_n(slot, __ATOMIC_RELAXED);
+		nkept++;
+	}
+	if (!f || said[f->index])
+		return;
+	for (i = 0; i < nnotes && notes[i].f != f; i++)
+		;
+	if (i == nnotes) {
+		if (nnotes == MAX_NOTES)
+			return;	/* said after the next pass that finds it */
+		notes[nnotes].f = f;
+		notes[nnotes].objects = 0;
+		snprintf(notes[nnotes].first, sizeof(notes[nnotes].first), "%s", name);
+		nnotes++;
+	}
+	notes[i].objects++;
+}
+
+static void say_notes(void)
+{
+	size_t i;
+
+	for (i = 0; i < nnotes; i++) {
+		struct tt_func *f = notes[i].f;
+
+		said[f->index] = true;
+		if (notes[i].objects == 1)
+			tt_warn("%s: %s uses its address as data: its calls through that GOT slot "
+				"are not traced (pointer identity kept)", f->name, notes[i].first);
+		else
+			tt_warn("%s: %s and %u more object%s use its address as data: their calls "
+				"through those GOT slots are not traced (pointer identity kept)",
+				f->name, notes[i].first, notes[i].objects - 1,
+				notes[i].objects > 2 ? "s" : "");
+	}
+	nnotes = 0;
+}
+
+/*
+ * Scan o's code for the uses of the batched GLOB_DAT slots, then redirect those used only by
+ * `call *`/`jmp *`. Code that cannot be read (an execute-only segment) counts as data use.
+ */
+static void decide_batch(const struct tt_elf *o, struct relro *r, struct patch_ctx *c)
+{
+	bool unreadable = false;
+	size_t i, k;
+
+	for (k = 0; k < nbatch; k++)
+		uses[k] = (struct tt_slot_use){ .slot = (uintptr_t)batch[k].slot, .tag = k };
+	for (i = 0; i < o->phnum; i++) {
+		const ElfW(Phdr) *ph = &o->phdr[i];
+
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+			continue;
+		if (!(ph->p_flags & PF_R)) {
+			unreadable = true;
+			continue;
+		}
+		tt_slotuse_scan((const uint8_t *)(o->base + ph->p_vaddr), ph->p_filesz,
+				o->base + ph->p_vaddr, uses, nbatch, tt_disasm_ready());
+	}
+	for (k = 0; k < nbatch; k++) {
+		const struct tt_slot_use *u = &uses[k];
+		uintptr_t *slot = batch[u->tag].slot;
+
+		if (u->data && u->unsure && !c->final)
+			c->retry = true;	/* left as it is, for the pass with the decoder */
+		else if (u->data || unreadable)
+			keep(o, slot, batch[u->tag].f);
+		else
+			redirect(o, r, slot, batch[u->tag].stub, c);
+	}
+	nbatch = 0;
+}
+
 static void patch_relocs(const struct tt_elf *o, const ElfW(Rela) *rel, size_t n,
 			 struct relro *r, struct patch_ctx *c)
 {
@@ -106,13 +260,18 @@ static void patch_relocs(const struct tt_elf *o, const ElfW(Rela) *rel, size_t n
 				continue;
 			stub = tt_funcs_stub(f->index);
 		}
-		if (write_slot(o, r, slot, stub)) {
-			c->patched++;
-			f = tt_funcs_get((uint32_t)(((char *)stub - (char *)tt_funcs_stub(0)) /
-						    TT_STUB_SIZE));
-			if (f)
-				__atomic_add_fetch(&f->slots, 1, __ATOMIC_RELAXED);
+		if (type == R_X86_64_JUMP_SLOT) {	/* read by its PLT entry only */
+			redirect(o, r, slot, stub, c);
+			continue;
 		}
+		if (is_kept((uintptr_t)slot, (uintptr_t)now))
+			continue;
+		if (nbatch == MAX_BATCH)
+			decide_batch(o, r, c);
+		batch[nbatch].slot = slot;
+		batch[nbatch].stub = stub;
+		batch[nbatch].f = func_of_stub(stub);
+		nbatch++;
 	}
 }
 
@@ -126,6 +285,8 @@ static int patch_object(struct tt_elf *o, void *arg)
 	relro_init(o, &r);
 	patch_relocs(o, o->jmprel, o->njmprel, &r, c);
 	patch_relocs(o, o->rela, o->nrela, &r, c);
+	if (nbatch)
+		decide_batch(o, &r, c);
 	if (r.open)
 		tt_sys_mprotect((void *)r.lo, r.hi - r.lo, PROT_READ);
 	return 0;
@@ -133,8 +294,23 @@ static int patch_object(struct tt_elf *o, void *arg)
 
 unsigned int tt_got_patch_all(void)
 {
-	struct patch_ctx c = { 0 };
+	static bool started;
+	struct patch_ctx c = { .final = started || tt_disasm_ready() };
 
 	tt_elf_foreach(patch_object, &c);
+	if (c.retry) {
+		/*
+		 * Some slot's use needs the decoder, which TSC_HOOK=got did not load. Only at
+		 * start-up: later, the load would go through our dlopen wrapper, whose bookkeeping
+		 * (this function among it) would run inside this pass. Never inside
+		 * tt_elf_foreach: dlopen there breaks the loader's lock order.
+		 */
+		tt_disasm_load();
+		c.final = true;
+		c.retry = false;
+		tt_elf_foreach(patch_object, &c);
+	}
+	started = true;
+	say_notes();
 	return c.patched;
 }

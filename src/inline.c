@@ -170,9 +170,12 @@ static void decided(struct tt_func *f)
 	__atomic_store_n(&f->hook_tried, true, __ATOMIC_RELEASE);
 }
 
+/* Once per function: an object dlopened and closed a thousand times is refused each time. */
 static void refused(struct tt_func *f, const char *why)
 {
-	if (f->local)
+	if (f->refusal_said)
+		;
+	else if (f->local)
 		tt_warn("%s (in %s): not patched inline (%s); it is not exported, so no GOT slot "
 			"reaches it: not traced", f->name, f->object, why);
 	else if (mode == TT_HOOK_INLINE)
@@ -181,7 +184,9 @@ static void refused(struct tt_func *f, const char *why)
 	else
 		tt_info("%s: not patched inline (%s): traced through its GOT slots", f->name,
 			why);
-	f->hook = f->local ? "none" : "got";
+	f->refusal_said = true;
+	/* Atomic: dlsym reads it without the loader lock (funcs.c tt_funcs_stub_for). */
+	__atomic_store_n(&f->hook, f->local ? "none" : "got", __ATOMIC_RELAXED);
 	decided(f);
 }
 
@@ -271,7 +276,7 @@ static unsigned int commit(unsigned int n)
 		f->patched_addr = f->addr;
 		f->patched_at = p->entry;
 		memcpy(f->jump, jump, sizeof(jump));
-		f->hook = "inline";
+		__atomic_store_n(&f->hook, "inline", __ATOMIC_RELAXED);
 		decided(f);
 		done++;
 	}
@@ -297,8 +302,8 @@ static void release_stale(void)
 			continue;
 		if (!f->unloaded && f->patched_addr == f->addr) {	/* reloaded in place */
 			__atomic_store_n(&tt_func_target[f->index], f->addr, __ATOMIC_RELEASE);
-			f->hook = "got";
-			f->hook_tried = false;
+			__atomic_store_n(&f->hook, "got", __ATOMIC_RELAXED);
+			__atomic_store_n(&f->hook_tried, false, __ATOMIC_RELEASE);
 		}
 		tt_pool_release(f->slot);
 		f->slot = NULL;

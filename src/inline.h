@@ -24,7 +24,7 @@ bool tt_inline_got_only(void);
  * Decide for every function of the table not decided yet: patch it inline when the mode
  * allows and the patch is safe, else leave it to the GOT (one line saying why). Also gives
  * back the pool slots of functions whose object was unloaded. Callers serialise it with the
- * other changes of the table (the patch lock). Returns how many were patched.
+ * other changes of the table (the loader lock, dllock.h). Returns how many were patched.
  */
 unsigned int tt_inline_hook_new(void);
 

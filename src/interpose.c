@@ -7,6 +7,11 @@
  * dlsym/dlvsym: a pointer to a function traced through GOT slots must lead through its
  * trampoline, or calls made through it would be missed (an inline-hooked one is its own).
  *
+ * Threads: each load or unload and the bookkeeping after it happen under one lock
+ * (dllock.h), as glibc's own dl_load_lock covers its part: two threads' bookkeeping never
+ * overlap, and no object is unmapped while a bookkeeping pass reads it. dlsym waits only
+ * while such an operation is under way (its result may lie in the object being processed).
+ *
  * glibc's dl* functions look at their return address to know who called: RTLD_NEXT means
  * "after the caller's object", dlopen searches the caller's RUNPATH and expands $ORIGIN
  * relative to it, and RTLD_DEFAULT uses the caller's namespace. A wrapper that simply called
@@ -18,6 +23,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "dllock.h"
 #include "elfdyn.h"
 #include "funcs.h"
 #include "interpose.h"
@@ -136,7 +142,8 @@ static void *call_as(const void *caller, void *fn, const void *a, const void *b,
 	return tt_call_via(fn, g.gadget, a, b, c, d);
 }
 
-/* After a successful load: patch, keeping errno as the real call left it. */
+/* After a successful load or unload, the loader lock held: the bookkeeping, keeping errno
+ * as the real call left it. */
 static void loaded(void)
 {
 	int saved = errno;
@@ -151,12 +158,15 @@ TT_EXPORT void *dlopen(const char *file, int mode)
 {
 	const void *caller = real_caller(__builtin_return_address(0));
 	void *h;
+	bool locked;
 
 	tt_lifecycle_ensure();
 	find_reals();
+	locked = tt_lifecycle_dl_begin();
 	h = call_as(caller, real.dlopen, file, (const void *)(intptr_t)mode, NULL, NULL);
 	if (h)
 		loaded();
+	tt_lifecycle_dl_end(locked);
 	return h;
 }
 
@@ -164,31 +174,64 @@ TT_EXPORT void *dlmopen(Lmid_t lmid, const char *file, int mode)
 {
 	const void *caller = real_caller(__builtin_return_address(0));
 	void *h;
+	bool locked;
 
 	tt_lifecycle_ensure();
 	find_reals();
+	locked = tt_lifecycle_dl_begin();
 	h = call_as(caller, real.dlmopen, (const void *)lmid, file,
 		    (const void *)(intptr_t)mode, NULL);
 	if (h)
 		loaded();
+	tt_lifecycle_dl_end(locked);
 	return h;
 }
 
 /* After an unload: forget its functions and give back their inline hooks' pool slots, so
- * that a later dlopen (maybe at the same address) hooks the new code afresh. */
+ * that a later dlopen (maybe at the same address) hooks the new code afresh. Under the
+ * same lock as the unload itself: another thread's bookkeeping must not run between the
+ * unmapping and the forgetting, on entries whose code is gone. */
 TT_EXPORT int dlclose(void *handle)
 {
 	int r;
+	bool locked;
 
 	find_reals();
 	if (!real.dlclose) {
 		errno = ENOSYS;
 		return -1;
 	}
+	locked = tt_lifecycle_dl_begin();
 	r = ((int (*)(void *))real.dlclose)(handle);
 	if (r == 0)
 		loaded();
+	tt_lifecycle_dl_end(locked);
 	return r;
+}
+
+/*
+ * What dlsym/dlvsym return for the real address addr: the stub of a function traced through
+ * GOT slots, else addr. With no dl* operation under way, every object the caller can see has
+ * been processed and the table answers at once (funcs.c reads what may change atomically).
+ * Else addr may lie in an object whose bookkeeping is not done: wait for it, so that the
+ * pointer to a traced function never escapes untraced.
+ */
+static void *traced_pointer(void *addr)
+{
+	bool busy = tt_dl_busy();	/* before the look-up: see dllock.h */
+	uint8_t was;
+
+	if (!busy && !tt_dl_tracking())
+		return addr;	/* off, or not started (a sanitizer's own start-up calls us) */
+	was = tt_shim_enter();	/* the shim's own lock and hash calls are not the program's */
+	if (busy)
+		tt_dl_lock();	/* start-up's bookkeeping counts too */
+	if (tt_dl_tracking())
+		addr = tt_funcs_stub_for(addr);
+	if (busy)
+		tt_dl_unlock();
+	tt_shim_leave(was);
+	return addr;
 }
 
 TT_EXPORT void *dlsym(void *handle, const char *name)
@@ -198,10 +241,10 @@ TT_EXPORT void *dlsym(void *handle, const char *name)
 
 	find_reals();
 	r = call_as(caller, real.dlsym, handle, name, NULL, NULL);
-	if (r && tt_active()) {
+	if (r) {
 		int saved = errno;
 
-		r = tt_funcs_stub_for(r);
+		r = traced_pointer(r);
 		errno = saved;
 	}
 	return r;
@@ -214,10 +257,10 @@ TT_EXPORT void *dlvsym(void *handle, const char *name, const char *version)
 
 	find_reals();
 	r = call_as(caller, real.dlvsym, handle, name, version, NULL);
-	if (r && tt_active()) {
+	if (r) {
 		int saved = errno;
 
-		r = tt_funcs_stub_for(r);
+		r = traced_pointer(r);
 		errno = saved;
 	}
 	return r;

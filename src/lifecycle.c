@@ -20,6 +20,7 @@
 #include "callers.h"
 #include "channel.h"
 #include "clock.h"
+#include "dllock.h"
 #include "elfdyn.h"
 #include "emul_step.h"
 #include "follow.h"
@@ -45,7 +46,6 @@ extern char **environ;
 
 static int state = TT_UNINIT;
 static struct tt_run run;
-static pthread_mutex_t patch_lock = PTHREAD_MUTEX_INITIALIZER;
 
 bool tt_active(void)
 {
@@ -103,8 +103,10 @@ static void identify_process(void)
 	read_argv();
 }
 
+/* In lock order (dllock.h): no dl* bookkeeping is half done in the child. */
 static void fork_prepare(void)
 {
+	tt_dl_fork_prepare();
 	tt_funcs_lock();
 	tt_thread_lock();
 }
@@ -113,12 +115,14 @@ static void fork_parent(void)
 {
 	tt_thread_unlock();
 	tt_funcs_unlock();
+	tt_dl_fork_parent();
 }
 
 static void fork_child(void)
 {
 	tt_thread_unlock();
 	tt_funcs_unlock();
+	tt_dl_fork_child();
 	tt_thread_after_fork_child();
 	tt_pin_after_fork_child();
 	tt_signals_after_fork_child();
@@ -223,13 +227,14 @@ static enum state start(void)
 		tt_warn("no pthread key: threads are merged at report time only");
 	identify_process();
 	tt_inline_start(run.cfg.hook);
-	pthread_mutex_lock(&patch_lock);
+	tt_dl_lock();	/* a dlopen or dlclose in another thread waits for this */
 	tt_resolve_all(&run.cfg);
 	tt_inline_hook_new();
 	calibrate();
 	tt_got_patch_all();
-	pthread_mutex_unlock(&patch_lock);
-	note_unreachable();
+	note_unreachable();	/* reads what another thread's dlopen may change: under the lock */
+	tt_dl_set_tracking();	/* from now on each load or unload has its bookkeeping */
+	tt_dl_unlock();
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
 	tt_signals_start(run.cfg.dump_signal, report);
 	return TT_ON;
@@ -252,16 +257,40 @@ void tt_lifecycle_ensure(void)
 	errno = saved;
 }
 
+bool tt_lifecycle_dl_begin(void)
+{
+	int s = __atomic_load_n(&state, __ATOMIC_ACQUIRE);
+	uint8_t was;
+
+	/* Off for good: nothing to keep in step with the loader, so no lock either. */
+	if (s == TT_OFF)
+		return false;
+	was = tt_shim_enter();	/* pthread_mutex_lock may be a traced function */
+	tt_dl_lock();
+	tt_shim_leave(was);
+	return true;
+}
+
+void tt_lifecycle_dl_end(bool locked)
+{
+	uint8_t was;
+
+	if (!locked)
+		return;
+	was = tt_shim_enter();
+	tt_dl_unlock();
+	tt_shim_leave(was);
+}
+
+/* Called with the loader lock held (tt_lifecycle_dl_begin), right after the real call. */
 void tt_lifecycle_objects_changed(void)
 {
-	if (!tt_active())
+	if (!tt_dl_tracking())
 		return;
-	pthread_mutex_lock(&patch_lock);
 	tt_funcs_forget_unloaded(tt_elf_object_loaded);
 	tt_resolve_pending();
 	tt_inline_hook_new();
 	tt_got_patch_all();
-	pthread_mutex_unlock(&patch_lock);
 }
 
 int tt_lifecycle_dump(void)

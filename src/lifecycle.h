@@ -17,7 +17,14 @@ bool tt_active(void);
 /* True while traced calls read the TSC (not the CLOCK_MONOTONIC_RAW fallback). */
 bool tt_lifecycle_reads_tsc(void);
 
-/* New objects may be loaded (after dlopen): resolve pending names, patch their GOTs. */
+/* Around each real dlopen/dlmopen/dlclose and its bookkeeping: takes the loader lock
+ * (dllock.h) unless the shim is off. Pass begin's result to end. */
+bool tt_lifecycle_dl_begin(void);
+void tt_lifecycle_dl_end(bool locked);
+
+/* Objects were loaded or unloaded (after a successful dlopen, dlmopen or dlclose, between
+ * tt_lifecycle_dl_begin and _end): forget the unloaded ones' functions, resolve pending
+ * names, hook, patch GOTs. */
 void tt_lifecycle_objects_changed(void);
 
 /* The process image is about to end without exit() (exec*, _exit): write the report now,

@@ -8,9 +8,15 @@
  * (elfdyn.c) rather than calling dlsym: dlsym would leave its error string for the program's
  * next dlerror() to find. An IFUNC is resolved by calling its resolver, as the loader does,
  * so the implementation chosen for this CPU is what gets traced.
+ *
+ * Runs under the loader lock (dllock.h), which also guards `state`. An object's memory (its
+ * symbols, strings, version tables, IFUNC resolver, even its file name) is read only inside
+ * the dl_iterate_phdr callback that shows it, where the loader keeps it mapped; what is
+ * needed afterwards is copied there (struct found).
  */
 #include <dlfcn.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,15 +38,26 @@ enum { PENDING, DONE, REFUSED };
 static const struct tt_config *config;
 static unsigned char *state;	/* per cfg->funcs entry */
 
+/* A function definition, as add_found needs it, copied inside the callback (see the top). */
+struct found {
+	void *addr;			/* for an IFUNC, its resolver's choice */
+	uintptr_t base;			/* the object's load bias */
+	unsigned char type;		/* STT_FUNC or STT_GNU_IFUNC */
+	uint64_t size;			/* st_size */
+	bool in_shim;			/* defined by the shim itself (a wrapper) */
+	bool has_version;
+	char version[256];		/* of the definition */
+	char object[PATH_MAX];		/* the object's file, "(program)" for the program */
+};
+
 struct find {
 	const struct tt_func_spec *spec;
 	const char *name;		/* for globs: one matching symbol at a time */
 	bool found;			/* a definition (of any kind) exists */
 	bool in_loader;
 	bool not_function;
-	struct tt_elf obj;		/* where the function was found */
-	const ElfW(Sym) *sym;
-	size_t symidx;
+	bool have_def;			/* def holds the function found */
+	struct found def;
 	unsigned int glob_added;
 	bool glob_capped;
 };
@@ -98,6 +115,23 @@ static bool is_function(const ElfW(Sym) *s)
 	return t == STT_FUNC || t == STT_GNU_IFUNC;
 }
 
+/* Copy what add_found needs of symbol s (index i) of o; inside a dl_iterate_phdr callback. */
+static void take(struct find *f, const struct tt_elf *o, const ElfW(Sym) *s, size_t i)
+{
+	const char *v = tt_elf_def_version(o, i);
+	struct found *d = &f->def;
+
+	d->addr = tt_elf_sym_addr(o, s);
+	d->base = o->base;
+	d->type = ELF64_ST_TYPE(s->st_info);
+	d->size = s->st_size;
+	d->in_shim = is_shim(o);
+	d->has_version = v != NULL;
+	snprintf(d->version, sizeof(d->version), "%s", v ? v : "");
+	snprintf(d->object, sizeof(d->object), "%s", o->name[0] ? o->name : "(program)");
+	f->have_def = true;
+}
+
 static int find_cb(struct tt_elf *o, void *arg)
 {
 	struct find *f = arg;
@@ -122,22 +156,21 @@ static int find_cb(struct tt_elf *o, void *arg)
 		f->not_function = true;
 		return 1;
 	}
-	f->obj = *o;
-	f->sym = s;
-	f->symidx = (size_t)(s - o->symtab);
+	take(f, o, s, (size_t)(s - o->symtab));
 	return 1;
 }
 
 /*
- * Add the function found in f; returns 0, or -1 after a line saying why not. from_glob: we
- * are inside dl_iterate_phdr, where dladdr would take the loader's other lock (out of order
- * with a concurrent dlopen), so the symbol is named without it.
+ * Add the function found in f (f->def); returns 0, or -1 after a line saying why not.
+ * from_glob: we are inside dl_iterate_phdr, where dladdr would take the loader's other lock
+ * (out of order with a concurrent dlopen), so the symbol is named without it. Otherwise the
+ * object may be gone by now (dladdr then finds nothing): only the copy in f->def is read.
  */
 static int add_found(struct find *f, bool from_glob)
 {
-	void *addr = tt_elf_sym_addr(&f->obj, f->sym);
-	const char *object = f->obj.name[0] ? f->obj.name : "(program)";
-	char symbol[256];
+	const struct found *d = &f->def;
+	void *addr = d->addr;
+	char symbol[512];
 	Dl_info info;
 	bool alias;
 	struct tt_func *fn;
@@ -146,19 +179,19 @@ static int add_found(struct find *f, bool from_glob)
 	snprintf(symbol, sizeof(symbol), "%s", f->name);
 	if (!from_glob && dladdr(addr, &info) && info.dli_sname && info.dli_saddr == addr)
 		snprintf(symbol, sizeof(symbol), "%s", info.dli_sname);
-	else if (ELF64_ST_TYPE(f->sym->st_info) == STT_GNU_IFUNC)
-		snprintf(symbol, sizeof(symbol), "%s (ifunc choice at %s+0x%zx)", f->name,
-			 tt_base_name(object), (size_t)((uintptr_t)addr - f->obj.base));
-	fn = tt_funcs_add(f->name, NULL, addr, symbol, object, f->obj.base,
-			  tt_elf_def_version(&f->obj, f->symidx), &alias);
+	else if (d->type == STT_GNU_IFUNC)	/* a file name is at most 255 bytes */
+		snprintf(symbol, sizeof(symbol), "%s (ifunc choice at %.255s+0x%zx)", f->name,
+			 tt_base_name(d->object), (size_t)((uintptr_t)addr - d->base));
+	fn = tt_funcs_add(f->name, NULL, addr, symbol, d->object, d->base,
+			  d->has_version ? d->version : NULL, &alias);
 	if (!fn) {
 		tt_warn("%s: too many traced functions (at most %d), not traced", f->name,
 			TT_MAX_FUNCS - 1);
 		return -1;
 	}
 	/* An IFUNC symbol's size is its resolver's: the implementation's length is unknown. */
-	if (!fn->size && ELF64_ST_TYPE(f->sym->st_info) == STT_FUNC)
-		fn->size = f->sym->st_size;
+	if (!fn->size && d->type == STT_FUNC)
+		fn->size = d->size;
 	if (alias && !from_glob && strcmp(fn->name, f->name) != 0)
 		tt_info("%s is the same function as another traced name: reported as %s",
 			f->name, fn->name);
@@ -189,9 +222,7 @@ static int glob_cb(struct tt_elf *o, void *arg)
 		}
 		f->found = true;
 		f->name = name;
-		f->obj = *o;
-		f->sym = s;
-		f->symidx = i;
+		take(f, o, s, i);
 		if (add_found(f, true) == 0)
 			f->glob_added++;
 	}
@@ -344,7 +375,7 @@ static void try_entry(size_t i, bool first)
 		return;
 	}
 	tt_elf_foreach(find_cb, &f);
-	if (f.sym && is_shim(&f.obj))
+	if (f.have_def && f.def.in_shim)
 		tt_info("%s is wrapped by tsctrace: its times include the wrapper's own work",
 			what);
 	if (f.in_loader) {
@@ -353,7 +384,7 @@ static void try_entry(size_t i, bool first)
 	} else if (f.not_function) {
 		tt_warn("%s is not a function (a variable?): not traced", what);
 		state[i] = REFUSED;
-	} else if (f.sym) {
+	} else if (f.have_def) {
 		state[i] = add_found(&f, false) == 0 ? DONE : REFUSED;
 	} else if (!sp->version && find_statics(sp, what)) {
 		state[i] = tt_inline_enabled() ? DONE : REFUSED;

@@ -13,6 +13,12 @@
  *
  * Being there must not show: sigaction() and signal() answer SIG_DFL where our handler is
  * installed, and a program that installs its own handler simply replaces ours.
+ *
+ * The program's own handlers are installed behind handler_trampoline, and reported back as
+ * the program gave them: a handler that interrupts the shim's own code runs with in_shim at
+ * TT_IN_HANDLER, so that its traced calls are counted (not timed) instead of passing as the
+ * shim's own (a 10 kHz timer lost a few calls in millions; with TSC_CALLERS=4, which spends
+ * most of each call inside the shim, a third of its handler's calls).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -42,17 +48,97 @@ static int dump_sig;
 static int dump_pipe[2] = { -1, -1 };
 
 static int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
-static sighandler_t (*real_signal)(int, sighandler_t);
 
+/* The handlers the program installed, by signal, while handler_trampoline stands for them. */
+static struct sigaction program_act[_NSIG];
+
+static void handler_trampoline(int sig, siginfo_t *info, void *uc)
+{
+	const struct sigaction *pa = &program_act[sig];
+	int flags = __atomic_load_n(&pa->sa_flags, __ATOMIC_ACQUIRE);
+	void *h = __atomic_load_n((void **)&pa->sa_handler, __ATOMIC_RELAXED);
+	uint8_t was = tt_tls.in_shim;
+
+	if (was)
+		tt_tls.in_shim = TT_IN_HANDLER;
+	if (flags & SA_SIGINFO)
+		((void (*)(int, siginfo_t *, void *))h)(sig, info, uc);
+	else
+		((void (*)(int))h)(sig);
+	tt_tls.in_shim = was;
+}
+
+static bool is_function(const struct sigaction *act)
+{
+	return !(act->sa_flags & SA_SIGINFO) ? act->sa_handler != SIG_DFL &&
+						   act->sa_handler != SIG_IGN
+					     : act->sa_sigaction != NULL;
+}
+
+/* Install act, the program's, with handler_trampoline in front of a handler function. */
+static int install_program(int sig, const struct sigaction *act)
+{
+	struct sigaction sa;
+
+	if (!is_function(act) || sig <= 0 || sig >= _NSIG)
+		return real_sigaction(sig, act, NULL);
+	sa = *act;
+	sa.sa_sigaction = handler_trampoline;
+	sa.sa_flags |= SA_SIGINFO;
+	/* Published before the kernel can run the trampoline for it; the flags last. */
+	__atomic_store_n((void **)&program_act[sig].sa_handler, (void *)act->sa_handler,
+			 __ATOMIC_RELAXED);
+	program_act[sig].sa_mask = act->sa_mask;
+	__atomic_store_n(&program_act[sig].sa_flags, act->sa_flags, __ATOMIC_RELEASE);
+	return real_sigaction(sig, &sa, NULL);
+}
+
+/* What the kernel holds for sig, as the program installed it. */
+static int current(int sig, struct sigaction *now)
+{
+	if (real_sigaction(sig, NULL, now) != 0)
+		return -1;
+	if ((now->sa_flags & SA_SIGINFO) && now->sa_sigaction == handler_trampoline &&
+	    sig > 0 && sig < _NSIG) {
+		now->sa_handler = program_act[sig].sa_handler;
+		now->sa_flags = (now->sa_flags & ~SA_SIGINFO) |
+				(program_act[sig].sa_flags & SA_SIGINFO);
+	}
+	return 0;
+}
+
+static void die_of(int sig)
+{
+	if (write_report)
+		write_report();
+	tt_syscall3(SYS_tgkill, tt_sys_getpid(), tt_sys_gettid(), sig);	/* default action now */
+}
+
+/*
+ * Interrupted shim code may hold the shim's locks (TSC_CALLERS=N spends most of each call
+ * in libunwind with in_shim set): writing the report here could deadlock. Then the signal is
+ * noted and finished where that code leaves the shim (tt_shim_leave), a few microseconds
+ * later; our own threads block these signals, so it is always a thread that will leave.
+ */
 static void fatal_handler(int sig)
 {
 	int saved = errno;
 
-	/* Interrupted shim code may hold the shim's locks: then no report rather than a hang. */
-	if (!tt_tls.in_shim && write_report)
-		write_report();
+	if (tt_tls.in_shim) {
+		tt_tls.fatal_pending = (uint8_t)sig;
+		errno = saved;
+		return;
+	}
+	die_of(sig);
 	errno = saved;
-	tt_syscall3(SYS_tgkill, tt_sys_getpid(), tt_sys_gettid(), sig);	/* default action now */
+}
+
+static void deferred_fatal(void)
+{
+	int sig = tt_tls.fatal_pending;
+
+	tt_tls.fatal_pending = 0;
+	die_of(sig);
 }
 
 static void dump_handler(int sig)
@@ -61,6 +147,17 @@ static void dump_handler(int sig)
 
 	(void)sig;
 	tt_sys_write(dump_pipe[1], &c, 1);
+}
+
+static void block_fatal_signals(void)
+{
+	sigset_t set;
+	size_t i;
+
+	sigemptyset(&set);
+	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		sigaddset(&set, fatal[i]);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
 }
 
 static void *dump_thread(void *arg)
@@ -73,6 +170,7 @@ static void *dump_thread(void *arg)
 
 	(void)arg;
 	tt_shim_enter();	/* for good: this thread is ours, nothing it calls is traced */
+	block_fatal_signals();	/* it never leaves the shim: a fatal one must go elsewhere */
 	for (;;) {
 		long n = tt_syscall3(SYS_read, dump_pipe[0], &c, 1);
 
@@ -107,8 +205,6 @@ static void find_reals(void)
 {
 	if (!real_sigaction)
 		real_sigaction = tt_interpose_real("sigaction");
-	if (!real_signal)
-		real_signal = tt_interpose_real("signal");
 }
 
 static void install(int sig, void (*handler)(int), int flags)
@@ -134,6 +230,7 @@ void tt_signals_start(int dump_signal, int (*report)(void))
 	if (!real_sigaction)
 		return;
 	write_report = report;
+	tt_shim_deferred_fatal = deferred_fatal;
 	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
 		if (fatal[i] != dump_signal)
 			install(fatal[i], fatal_handler, SA_RESETHAND | SA_NODEFER);
@@ -200,16 +297,14 @@ TT_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *
 		errno = ENOSYS;
 		return -1;
 	}
-	if (!stand_in(sig))
-		return real_sigaction(sig, act, old);
-	if (real_sigaction(sig, NULL, &now) != 0)
+	if (current(sig, &now) != 0)
 		return -1;
-	if (ours(now.sa_handler))
+	if (stand_in(sig) && ours(now.sa_handler))
 		now = shown[sig];	/* before set_default changes it */
-	if (act && !(act->sa_flags & SA_SIGINFO) && act->sa_handler == SIG_DFL) {
+	if (act && stand_in(sig) && !(act->sa_flags & SA_SIGINFO) && act->sa_handler == SIG_DFL) {
 		if (set_default(sig, act) != 0)
 			return -1;
-	} else if (act && real_sigaction(sig, act, NULL) != 0) {
+	} else if (act && install_program(sig, act) != 0) {
 		return -1;
 	}
 	if (old)
@@ -217,25 +312,18 @@ TT_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *
 	return 0;
 }
 
+/* glibc's signal(): BSD semantics, the signal itself blocked in its handler, SA_RESTART. */
 TT_EXPORT sighandler_t signal(int sig, sighandler_t handler)
 {
-	struct sigaction now;
-	sighandler_t old;
+	struct sigaction act, old;
 
-	find_reals();
-	if (!real_signal || !real_sigaction) {
-		errno = ENOSYS;
+	memset(&act, 0, sizeof(act));
+	act.sa_handler = handler;
+	sigemptyset(&act.sa_mask);
+	if (sig > 0 && sig < _NSIG)
+		sigaddset(&act.sa_mask, sig);
+	act.sa_flags = SA_RESTART;
+	if (sigaction(sig, &act, &old) != 0)
 		return SIG_ERR;
-	}
-	if (!stand_in(sig))
-		return real_signal(sig, handler);
-	if (real_sigaction(sig, NULL, &now) != 0)
-		return SIG_ERR;
-	/* glibc's signal() chooses the flags; let it, then read them back (set_default). */
-	old = real_signal(sig, handler);
-	if (old == SIG_ERR)
-		return SIG_ERR;
-	if (handler == SIG_DFL && set_default(sig, NULL) != 0)
-		return SIG_ERR;
-	return ours(now.sa_handler) ? SIG_DFL : old;
+	return old.sa_handler;
 }

@@ -23,6 +23,12 @@ struct tt_fstat *tt_thread_totals[TT_MAX_FUNCS];
 struct tt_fstat tt_thread_sink;
 int tt_thread_key = -1;
 
+static void no_deferred_fatal(void)
+{
+}
+
+void (*tt_shim_deferred_fatal)(void) = no_deferred_fatal;
+
 /*
  * The list lock: 0 free, 1 held, 2 held with sleepers (Drepper, "Futexes Are Tricky", mutex
  * 3). A spinning lock starved the holder under CPU contention: 1,250 short threads took 3-44 s
@@ -194,6 +200,7 @@ void tt_thread_after_fork_child(void)
 			fstat_free(tt_thread_totals[i]);
 		tt_thread_totals[i] = NULL;
 		tt_func_first[i] = UINT64_MAX;
+		tt_func_handler_calls[i] = 0;
 	}
 	tt_callers_after_fork_child(self);
 	if (!self)

@@ -67,6 +67,7 @@ struct tt_tls {
 	uint8_t in_shim;		/* the shim's own code is running: pass calls through */
 	uint8_t failed;			/* setup failed: this thread is not traced */
 	uint8_t notsc;			/* forbade itself the TSC: calls counted, not timed */
+	uint8_t fatal_pending;		/* a fatal signal arrived while the shim ran (signals.c) */
 	uint32_t cpu_aux;		/* TSC_AUX seen at the last exit; UINT32_MAX unknown */
 	struct tt_thread *thread;
 	const uint32_t *cpu_now;	/* rseq cpu_id kept by the kernel, or tt_cpu_unknown */
@@ -88,10 +89,17 @@ static inline uint8_t tt_shim_enter(void)
 	return was;
 }
 
+/* Set by signals.c: finish a fatal signal that arrived while the shim ran (report, then die). */
+extern void (*tt_shim_deferred_fatal)(void);
+
 static inline void tt_shim_leave(uint8_t was)
 {
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	__atomic_store_n(&tt_tls.in_shim, was, __ATOMIC_RELAXED);
+	/* After the store: a signal arriving from here on is handled in its handler. */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (__builtin_expect(!was && tt_tls.fatal_pending, 0))
+		tt_shim_deferred_fatal();
 }
 
 /* The list lock: a raw futex (waiters sleep), because tt_hook_slow may take it and may not

@@ -144,16 +144,16 @@
  * ---- the entry shared by both bodies: up to the first TSC read --------------------------
  * In: %r11d = index. Saves rax, rcx, rdx at -8/-16/-24(%rsp) first. Out: %rbx = the shadow
  * frame (reserved, filled), %r11 = the target, %rsp moved up by 8 (the caller's stack), the
- * CFI saying so; or a jump to `guarded` (the shim's own call) or `slow` (first call in this
- * thread or function, or the shadow stack full) with %rsp untouched.
+ * CFI saying so; or a jump to `shim` (the guard is up: see SHIM_CALL) or `slow` (first call
+ * in this thread or function, or the shadow stack full) with %rsp untouched.
  */
-.macro FRAME_ENTER guarded, slow
+.macro FRAME_ENTER shim, slow
 	movq	%rax, -8(%rsp)
 	movq	%rcx, -16(%rsp)
 	movq	%rdx, -24(%rsp)
 	movq	tt_tls@gottpoff(%rip), %rax
 	cmpb	$0, %fs:TT_TLS_IN_SHIM(%rax)
-	jne	\guarded
+	jne	\shim
 	movq	%fs:TT_TLS_TOP(%rax), %rcx
 	cmpq	%fs:TT_TLS_LIMIT(%rax), %rcx
 	jae	\slow				/* no thread setup yet, or shadow stack full */
@@ -187,6 +187,21 @@
 	 */
 	.cfi_def_cfa_offset 8
 	.cfi_val_offset %rsp, -8
+.endm
+
+/*
+ * The guard is up (FRAME_ENTER jumped to `shim` with %rax = the TLS offset): the shim's own
+ * call, passed through uncounted; or a call from a program's signal handler that interrupted
+ * the shim (signals.c), counted, not timed (the shim's state may be mid-change), with one
+ * atomic add: the interrupted code may be about to add to the same counter. Falls through
+ * to the body's guarded path.
+ */
+.macro SHIM_CALL
+	cmpb	$TT_IN_HANDLER, %fs:TT_TLS_IN_SHIM(%rax)
+	jne	1f
+	leaq	tt_func_handler_calls(%rip), %rax
+	lock incq (%rax,%r11,8)
+1:
 .endm
 
 /*
@@ -252,7 +267,7 @@
 TT_ENTRY(\name)
 	.cfi_startproc
 	/* CFA = rsp + 8, return address at (%rsp): a normal function entry. */
-	FRAME_ENTER .Lguarded_\@, .Lslow_\@
+	FRAME_ENTER .Lshim_\@, .Lslow_\@
 	START_READ \var
 	shlq	$32, %rdx
 	orq	%rdx, %rax
@@ -293,6 +308,8 @@ TT_ENTRY(\name)
 	.cfi_adjust_cfa_offset -8
 	ret
 
+.Lshim_\@:
+	SHIM_CALL
 .Lguarded_\@:				/* the shim's own call: straight to the function */
 	movq	-16(%rsp), %rcx
 	movq	-24(%rsp), %rdx
@@ -334,7 +351,7 @@ TT_END(\name)
 .macro IBODY var, name
 TT_ENTRY(\name)
 	.cfi_startproc
-	FRAME_ENTER .Liguarded_\@, .Lislow_\@
+	FRAME_ENTER .Lishim_\@, .Lislow_\@
 	/* Before the first read (no read touches r11 or -96(%rsp) for good): the target, for a
 	 * memory-indirect call, and the caller's r11 back in place. */
 	movq	%r11, -96(%rsp)
@@ -388,6 +405,8 @@ TT_ENTRY(\name)
 	.cfi_def_cfa_offset 8
 	ret
 
+.Lishim_\@:
+	SHIM_CALL
 .Liguarded_\@:				/* the shim's own call: straight to the function */
 	leaq	tt_func_target(%rip), %rax
 	movq	(%rax,%r11,8), %rax

@@ -24,6 +24,8 @@
 #define TT_TLS_TOP 0		/* struct tt_frame *: next free shadow frame */
 #define TT_TLS_LIMIT 8		/* struct tt_frame *: end of the shadow stack, NULL before setup */
 #define TT_TLS_IN_SHIM 16	/* uint8_t: set while the shim runs its own code */
+#define TT_IN_HANDLER 2		/* in_shim's value in a program's signal handler that
+				   interrupted the shim (signals.c): calls counted, not timed */
 #define TT_TLS_CPU_NOW 32	/* const uint32_t *: the kernel's rseq cpu_id of this thread */
 
 /* struct tt_thread (thread.h) is mapped at a multiple of its own power-of-two size, so the

@@ -5,7 +5,8 @@
 # Each test appends exactly one line `PASS <name>` or `FAIL <name>: <why>` to $RESULTS
 # (default /dev/null) and prints one line to stdout; the run ends with "N passed, N failed"
 # and fails when anything failed. TEST names (or shell globs) select a subset.
-# SANITIZE (from make) containing "address" preloads libasan ahead of LIB in traced runs.
+# SANITIZE (from make) containing "address" ("thread") preloads libasan (libtsan) ahead of LIB in
+# traced runs.
 # HOOK_ALL=inline|auto|got sets TSC_HOOK in every traced run, except where a test sets its own
 # (or tests the default on purpose). CPU_ALL=amd-vm|intel-vm|... sets TSC_CPU likewise: the
 # shim then behaves as on that CPU family (src/cpu_persona.h), and so do the tests' bounds,
@@ -48,6 +49,9 @@ case ",$SANITIZE," in
 *,address,*)
 	ASAN=1
 	PRELOAD="$(${CC:-gcc} -print-file-name=libasan.so) $LIB"
+	;;
+*,thread,*)	# the same for ThreadSanitizer (make check-tsan)
+	PRELOAD="$(${CC:-gcc} -print-file-name=libtsan.so) $LIB"
 	;;
 esac
 
@@ -660,8 +664,9 @@ test_empty() {
 	ck "work_empty: cycles.min <= max(4, granularity)" \
 		'.clock.granularity as $g | fn("work_empty").cycles.min <= ([4, $g] | max)' \
 		'{granularity: .clock.granularity, overhead, cycles: fn("work_empty").cycles}' || return 1
-	ck "work_empty: cycles.median <= 2 * granularity + 4" \
-		'.clock.granularity as $g | fn("work_empty").cycles.median <= 2 * $g + 4' \
+	ck "work_empty: cycles.median <= 2 * granularity + 4 + overhead spread (median - min)" \
+		'.clock.granularity as $g | fn("work_empty").cycles.median <=
+		 2 * $g + 4 + (.overhead.median - .overhead.min)' \
 		'{granularity: .clock.granularity, overhead, cycles: fn("work_empty").cycles}'
 }
 
@@ -669,7 +674,9 @@ test_empty() {
 # spin_empty does nothing (libspin.so). t_accuracy times each itself in the same run, with
 # inline serialized reads around calls of the same target (its reference medians, minus its
 # own calibrated overhead, go to the side file); the shim's cycles.median must agree within
-# max(10 ticks, 2%, 2 * clock.granularity); spin_empty as in test_empty. Calls exact.
+# max(10 ticks, 2%, 2 * clock.granularity, the spreads (median - min) of the shim's overhead
+# calibration and of the program's: how far each subtraction may be off where the bracket's
+# cost has two modes); spin_empty as in test_empty. Calls exact.
 # libspin.so and t_accuracy are built as every other test program, also under SANITIZE: the
 # timed code (the spin loops, the inline brackets) has no memory access to instrument.
 test_accuracy() {
@@ -686,9 +693,11 @@ test_accuracy() {
 		[ -n "$ref" ] || fail_because "test setup: no ref_$f in the side file" || return 1
 		shim=$(jq -r -s "$JQDEFS .[0] | fn(\"$f\").cycles.median" "$REPORT")
 		NOTE="$NOTE $f $ref/$shim"
-		ck "$f: cycles.median within max(10, 2%, 2 * granularity) of the reference $ref" \
-			".clock.granularity as \$g | fn(\"$f\").cycles.median as \$m |
-			 (\$m - $ref | fabs) <= ([10, 0.02 * $ref, 2 * \$g] | max)" \
+		ck "$f: cycles.median within max(10, 2%, 2 * granularity, overhead spreads) of the reference $ref" \
+			".clock.granularity as \$g |
+			 (.overhead.median - .overhead.min + $(side overhead_empty_call_spread)) as \$spread |
+			 fn(\"$f\").cycles.median as \$m |
+			 (\$m - $ref | fabs) <= ([10, 0.02 * $ref, 2 * \$g, \$spread] | max)" \
 			"{granularity: .clock.granularity, overhead, reference: $ref,
 			  cycles: fn(\"$f\").cycles}" || return 1
 	done
@@ -696,8 +705,12 @@ test_accuracy() {
 	ck "spin_empty: cycles.min <= max(4, granularity)" \
 		'.clock.granularity as $g | fn("spin_empty").cycles.min <= ([4, $g] | max)' \
 		'{granularity: .clock.granularity, overhead, cycles: fn("spin_empty").cycles}' || return 1
-	ck "spin_empty: cycles.median <= 2 * granularity + 4" \
-		'.clock.granularity as $g | fn("spin_empty").cycles.median <= 2 * $g + 4' \
+	# The overhead subtracted is the calibration's minimum; where the calibration itself was
+	# spread (two modes of the bracket's cost, e.g. while another thread loads the core's
+	# sibling), calls in the upper mode keep that spread.
+	ck "spin_empty: cycles.median <= 2 * granularity + 4 + overhead spread" \
+		'.clock.granularity as $g | fn("spin_empty").cycles.median <=
+		 2 * $g + 4 + (.overhead.median - .overhead.min)' \
 		'{granularity: .clock.granularity, overhead, cycles: fn("spin_empty").cycles}'
 }
 
@@ -1215,6 +1228,10 @@ test_prctl_inprocess() {
 # shellcheck source=cases_more.sh
 . "${BASH_SOURCE[0]%/*}/cases_more.sh"
 
+# Signals that arrive while the shim's own code runs.
+# shellcheck source=cases_hardening.sh
+. "${BASH_SOURCE[0]%/*}/cases_hardening.sh"
+
 # Inline hooks: early pointers, direct calls, static functions sharing a name, refusals,
 # patching at a dlopen while threads call.
 # shellcheck source=cases_inline.sh
@@ -1228,6 +1245,14 @@ test_prctl_inprocess() {
 # Names sharing one address: one entry, found by each name (JSON "names", text rows).
 # shellcheck source=cases_names.sh
 . "${BASH_SOURCE[0]%/*}/cases_names.sh"
+
+# Function-pointer identity: GOT slots read as data keep the real address (OpenSSL).
+# shellcheck source=cases_identity.sh
+. "${BASH_SOURCE[0]%/*}/cases_identity.sh"
+
+# Threads loading, calling and unloading libraries of traced functions at once.
+# shellcheck source=cases_dlstress.sh
+. "${BASH_SOURCE[0]%/*}/cases_dlstress.sh"
 
 # ---- main -----------------------------------------------------------------------------------
 
@@ -1281,6 +1306,10 @@ run_test clock_prctl_traced test_clock_prctl_traced
 run_test prctl_inprocess test_prctl_inprocess
 run_test thread_churn test_thread_churn
 run_test unbracketable test_unbracketable
+run_test fatal_callers test_fatal_callers
+run_test signal_storm test_signal_storm
+run_test refusal_once test_refusal_once
+run_test report_name_attacks test_report_name_attacks
 run_test longjmp_many test_longjmp_many
 run_test signals_more test_signals_more
 run_test fatal_signals test_fatal_signals
@@ -1310,6 +1339,16 @@ run_test delivery_fixed_shell test_delivery_fixed_shell
 run_test delivery_not_report test_delivery_not_report
 run_test delivery_closeall test_delivery_closeall
 run_test delivery_follow test_delivery_follow
+run_test identity_got test_identity_got
+run_test identity_auto test_identity_auto
+run_test identity_memcpy test_identity_memcpy
+run_test identity_noplt_got test_identity_noplt_got
+run_test identity_openssl test_identity_openssl
+run_test identity_dlopen test_identity_dlopen
+run_test dlstress_diff test_dlstress_diff
+run_test dlstress_same test_dlstress_same
+run_test dlstress_same_got test_dlstress_same_got
+run_test dlstress_diff_got test_dlstress_diff_got
 
 echo "program tests: $NPASS passed, $NFAIL failed, $NSKIP skipped"
 if [ "$NFAIL" -gt 0 ] || [ "${KEEP:-0}" = 1 ]; then

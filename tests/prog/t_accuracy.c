@@ -5,8 +5,9 @@
  * with what tsctrace reports.
  *
  * Each round calls the function once through the PLT (a plain call, untimed here) and once
- * through a pointer taken from the GOT at run time (the same target: under the shim's GOT hook
- * its stub), bracketed inline by hand:
+ * through a pointer from dlsym at run time (the same target: under the shim's GOT hook its
+ * stub; an address the program took itself would stay the function's own, and its calls
+ * through that pointer untraced), bracketed inline by hand:
  *   - with rdtscp announced by CPUID 0x80000001 EDX[27]: `lfence; rdtsc` ... `rdtscp; lfence`;
  *   - without it: `lfence; rdtsc; lfence` at both ends, and rdtscp is never executed.
  *
@@ -26,6 +27,7 @@
 #include "tp.h"
 
 #include "tp_tsc.h"
+#include <dlfcn.h>
 #include <sched.h>
 #include <string.h>
 
@@ -42,9 +44,21 @@ void spin_10k(void);
 void spin_100k(void);
 void spin_empty(void);
 
-/* Set at run time from the GOT (after the shim patched it); volatile: read at each call, and
- * the compiler cannot turn the pointer call back into a direct one. */
+/* Set at run time from dlsym (after the shim patched); volatile: read at each call, and the
+ * compiler cannot turn the pointer call back into a direct one. */
 static fn_t volatile p_spin_1k, p_spin_10k, p_spin_100k, p_spin_empty;
+
+static fn_t lookup(const char *name)
+{
+	fn_t f;
+
+	*(void **)&f = dlsym(RTLD_DEFAULT, name);
+	if (!f) {
+		fprintf(stderr, "dlsym %s: %s\n", name, dlerror());
+		exit(2);
+	}
+	return f;
+}
 
 static uint64_t s_empty[N_EMPTY], s_1k[N_1K], s_10k[N_10K], s_100k[N_100K], s_bracket[N_MAX];
 static int rdtscp_ok;
@@ -137,10 +151,10 @@ int main(int argc, char **argv)
 
 	rdtscp_ok = tp_rdtscp_announced();
 	pin_here();
-	p_spin_1k = spin_1k;
-	p_spin_10k = spin_10k;
-	p_spin_100k = spin_100k;
-	p_spin_empty = spin_empty;
+	p_spin_1k = lookup("spin_1k");
+	p_spin_10k = lookup("spin_10k");
+	p_spin_100k = lookup("spin_100k");
+	p_spin_empty = lookup("spin_empty");
 
 	empty_brackets(s_bracket, N_MAX);
 	ROUNDS(spin_empty, N_EMPTY, s_empty);
@@ -152,6 +166,8 @@ int main(int argc, char **argv)
 	over_bracket = median(s_bracket, N_MAX);
 	fprintf(side, "serialize %s\n", rdtscp_ok ? "rdtscp" : "lfence");
 	fprintf(side, "overhead_empty_call %" PRIu64 "\n", over);
+	/* How far its own calibration may be off: the empty call's median above its minimum. */
+	fprintf(side, "overhead_empty_call_spread %" PRIu64 "\n", over - s_empty[0]);
 	fprintf(side, "overhead_empty_bracket %" PRIu64 "\n", over_bracket);
 	fprintf(side, "ref_spin_empty 0\n");
 	m = median(s_1k, N_1K);

@@ -16,13 +16,13 @@
 
 long work_add(long a, long b);
 
-static volatile int stop;
+static int stop;	/* atomic: main sets it once, the hogs poll it */
 static long results[THREADS];
 
 static void *hog(void *arg)
 {
 	(void)arg;
-	while (!stop)
+	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED))
 		;
 	return NULL;
 }
@@ -65,7 +65,7 @@ int main(int argc, char **argv)
 		return 2;
 	fprintf(side, "churn_ns %lld\n", now_ns() - t0);
 	fclose(side);
-	stop = 1;
+	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
 	for (i = 0; i < 2; i++)
 		pthread_join(hogs[i], NULL);
 	for (i = 0; i < THREADS; i++)

@@ -253,6 +253,9 @@ static void test_value_shown_safely(void **state)
 
 	(void)state;
 	check_bad("TSC_FORMAT=a\nb\x7f", "TSC_FORMAT=a?b? not understood, using text");
+	/* bytes that are not UTF-8, and C1 controls, are not echoed raw either; text is */
+	check_bad("TSC_FORMAT=\xff\xfe\xc2\x9b[2J\xc3\xa9t\xe9",
+		  "TSC_FORMAT=???[2J\xc3\xa9t? not understood, using text");
 	memset(big, 'x', sizeof(big));
 	memcpy(big, "TSC_HOOK=", 9);
 	big[sizeof(big) - 1] = '\0';
