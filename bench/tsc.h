@@ -1,5 +1,5 @@
 /*
- * tsc.h - the TSC read sequences of tsctrace's TSC_SERIALIZE modes (CONTRACT.md section 2),
+ * tsc.h - the TSC read sequences of tsctrace's TSC_SERIALIZE modes (libtsctrace(7), ENVIRONMENT),
  * written out by hand for the benchmark's references and peers (percall, wrap_typed,
  * audit_plt). Inline, header only; nothing here is shared with the shim's sources.
  *
@@ -39,7 +39,7 @@ static inline int bench_has_rdtscp(void)
 	return (d >> 27) & 1;
 }
 
-/* tsctrace's default: rdtscp where CPUID announces it, else lfence (CONTRACT.md section 5). */
+/* tsctrace's default: rdtscp where CPUID announces it, else lfence (docs/clock.md). */
 static inline enum bench_mode bench_default_mode(void)
 {
 	return bench_has_rdtscp() ? BM_RDTSCP : BM_LFENCE;

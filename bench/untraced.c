@@ -3,7 +3,7 @@
  * bench/run.sh traces: it measures what tsctrace costs a program whose hot code it does not
  * touch (run preloaded with TSC_FUNCS=bench_never_called, and bare).
  *
- *	untraced [scale]	(default 1: about 0.2 s on the machines in NOTES.md; run.sh uses 2)
+ *	untraced [scale]	(default 1: about 0.2 s on the machines in docs/clock.md; run.sh uses 2)
  *
  * Work per scale unit: 40 M calls of bench_fn (libbenchfn.so, through the PLT); a qsort of
  * 600,000 pseudo-random keys (libc calling back into this program through a pointer); 4 M

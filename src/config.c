@@ -1,5 +1,5 @@
 /*
- * config.c - the TSC_* environment variables (CONTRACT.md section 2) -> struct tt_config.
+ * config.c - the TSC_* environment variables (libtsctrace(7), ENVIRONMENT) -> struct tt_config.
  *
  * Pure: reads only the envp array it is given and no global, prints nothing itself; each
  * problem is one line handed to the caller's callback, once per cause. Runs once at start-up,

@@ -1,5 +1,5 @@
 /*
- * config.h - the TSC_* environment variables (CONTRACT.md section 2) as a struct.
+ * config.h - the TSC_* environment variables (libtsctrace(7), ENVIRONMENT) as a struct.
  *
  * Parsing is pure: it reads only the envp array it is given and reports each problem through
  * a callback as one line of text (without the "tsctrace: " prefix), so the shim can print it

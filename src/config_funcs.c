@@ -1,5 +1,5 @@
 /*
- * config_funcs.c - TSC_FUNCS (CONTRACT.md section 2) -> cfg->funcs.
+ * config_funcs.c - TSC_FUNCS (libtsctrace(7), ENVIRONMENT) -> cfg->funcs.
  *
  * Pure, like config.c: reads only the string it is given, reports each malformed entry as one
  * line through the caller's callback and skips it. Runs once at start-up, before anything is

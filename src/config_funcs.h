@@ -9,7 +9,7 @@
 
 /*
  * Parse val, the value of TSC_FUNCS: entries separated by commas and/or white space, each
- * `name`, `name@VERSION`, `object:name` or a glob (CONTRACT.md section 2). Kept entries are
+ * `name`, `name@VERSION`, `object:name` or a glob (libtsctrace(7), ENVIRONMENT). Kept entries are
  * appended to cfg->funcs / cfg->nfuncs, which must be empty (NULL, 0) on entry; a duplicate is
  * merged into the first, a malformed entry is skipped with one line to d, and past 1024 entries
  * one line says the rest are skipped. Returns 0, or -ENOMEM; cfg->funcs then holds what was

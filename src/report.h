@@ -1,5 +1,5 @@
 /*
- * report.h - turning the live tables into a report file (CONTRACT.md section 4).
+ * report.h - turning the live tables into a report file (libtsctrace(7), REPORT).
  */
 #ifndef TT_REPORT_H
 #define TT_REPORT_H

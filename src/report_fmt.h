@@ -1,5 +1,5 @@
 /*
- * report_fmt.h - the two report formats (CONTRACT.md section 4), pure functions of a
+ * report_fmt.h - the two report formats (libtsctrace(7), REPORT), pure functions of a
  * struct tt_report: no globals, no I/O, output only into a struct tt_buf.
  */
 #ifndef TT_REPORT_FMT_H

@@ -1,5 +1,5 @@
 /*
- * report_json.c - the schema-1 JSON report (CONTRACT.md section 4), a pure function of a
+ * report_json.c - the schema-1 JSON report (libtsctrace(7), REPORT), a pure function of a
  * struct tt_report.
  *
  * The report is written at exit, from an _exit wrapper or after a fatal signal, so nothing here

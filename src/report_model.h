@@ -2,7 +2,7 @@
  * report_model.h - the report as plain data, filled by report.c from the live tables and
  * turned into text or JSON by the pure formatters (report_text.c, report_json.c).
  *
- * Field meanings are CONTRACT.md section 4 (schema 1). Every string is NUL-terminated UTF-8
+ * Field meanings are libtsctrace(7), REPORT (schema 1). Every string is NUL-terminated UTF-8
  * or arbitrary bytes (the JSON writer escapes); no pointer may be NULL unless marked optional.
  */
 #ifndef TT_REPORT_MODEL_H

@@ -1,5 +1,5 @@
 /*
- * report_text.c - the report for people (CONTRACT.md section 4, "Text"), a pure function of a
+ * report_text.c - the report for people (libtsctrace(7), REPORT), a pure function of a
  * struct tt_report. Tools read the JSON; this is laid out to be read in a 100-column terminal.
  *
  * Same constraints as report_json.c: it runs at exit, from an _exit wrapper or after a fatal

@@ -9,7 +9,7 @@
  *   on return to the caller: rax rdx xmm0 xmm1 st0 st1 as the callee left them; r11, rcx,
  *     rsi, rdi, r8-r10 and the flags are clobbered (all dead after a call by the ABI).
  *
- * Why pop + call + push/ret (NOTES.md section 3): the caller's return address moves from the
+ * Why pop + call + push/ret (docs/method.md): the caller's return address moves from the
  * stack into a shadow frame, so the callee sees exactly the caller's stack (same stack
  * arguments, same alignment) and is entered by a real `call`, so its `ret` is predicted. We
  * leave with `push; ret`, keeping calls and returns balanced for the return predictor. Measured

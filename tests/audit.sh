@@ -1,5 +1,5 @@
 #!/bin/sh
-# audit.sh BUILD LIB MAP - structural checks of the shim (STYLE.md section 6):
+# audit.sh BUILD LIB MAP - structural checks of the shim (README.md, How it works 4):
 #  - hot-path objects call nothing outside the shim (no libc, no sanitizer runtime);
 #  - hot-path objects touch no vector or x87 register;
 #  - the library exports exactly what the version script lists.

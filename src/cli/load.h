@@ -1,5 +1,5 @@
 /*
- * load.h - a schema-1 JSON report (CONTRACT.md section 4) read, checked and turned into the
+ * load.h - a schema-1 JSON report (libtsctrace(7), REPORT) read, checked and turned into the
  * struct tt_report that the shim's own formatters take.
  *
  * Checking is strict, because every subcommand computes from these numbers: each field the

@@ -1,6 +1,6 @@
 /*
  * msg.c - the command's messages: one line each on stderr, prefixed "tsctrace: ", as the shim's
- * own (CONTRACT.md section 1), and the small parsing helpers every subcommand shares.
+ * own (README.md, Usage), and the small parsing helpers every subcommand shares.
  */
 #include "cli.h"
 

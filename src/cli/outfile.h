@@ -4,7 +4,7 @@
  * Output is always built whole in memory first (a struct tt_buf), then written with one call
  * here, so a failure half way leaves nothing behind: a file is written to a temporary name in
  * the same directory and renamed over the final name only once complete, as the shim does
- * with its reports (CONTRACT.md section 1).
+ * with its reports (README.md, Usage).
  */
 #ifndef TT_OUTFILE_H
 #define TT_OUTFILE_H

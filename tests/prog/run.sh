@@ -310,7 +310,7 @@ signatures_serialize() {
 	XENV+=("TSC_SERIALIZE=$1")
 	run_pair "signatures_ser_$1" "$SIG_FUNCS" "$B/t_signatures" || return 1
 	one_report && check_expects "$T/t.out" || return 1
-	# rdtscp may fall back to lfence where CPUID hides it and the probe fails (CONTRACT 5).
+	# rdtscp may fall back to lfence where CPUID hides it and the probe fails (docs/clock.md).
 	ck "clock.serialize is $1" ".clock.serialize == \"$1\" or
 		(\"$1\" == \"rdtscp\" and .clock.serialize == \"lfence\")" '.clock'
 }
@@ -339,7 +339,7 @@ test_threads() {
 	run_pair threads work_add "$B/t_threads" || return 1
 	one_report && check_expects "$T/t.out" || return 1
 	ck "threads.traced >= 8" '.threads.traced >= 8' '.threads' || return 1
-	# CONTRACT 4: dropped is "the first call in each thread" (8 threads call work_add).
+	# libtsctrace(7), REPORT: dropped is "the first call in each thread" (8 threads call work_add).
 	ck "work_add: dropped == 8 (first call of each of the 8 threads)" \
 		'fn("work_add").dropped == 8' 'fn("work_add") | counts'
 }
@@ -448,7 +448,7 @@ test_bad_unknown_name() {
 }
 
 # bad_value VAR VALUE [novalue]: a malformed value gets one line naming the variable and the
-# value (CONTRACT 2; an unknown variable: one line naming it), output unchanged.
+# value (libtsctrace(7), ENVIRONMENT; an unknown variable: one line naming it), output unchanged.
 bad_value() {
 	XENV+=("$1=$2")
 	run_pair "bad_$1" strlen "$B/t_basic" || return 1
@@ -542,8 +542,8 @@ test_exit_thread() {
 	WANT_STATUS=5
 	run_pair exit_thread strlen,work_add "$B/t_basic" threadexit || return 1
 	one_report && check_expects "$T/t.out" && return 0
-	# The main thread is usually inside work_add when exit() runs: CONTRACT 4 still wants
-	# calls == timed + unwound + migrated + dropped in the report.
+	# The main thread is usually inside work_add when exit() runs: libtsctrace(7) still
+	# wants calls == timed + unwound + migrated + dropped in the report.
 	WHY="$WHY (main thread was calling work_add while another thread called exit)"
 	return 1
 }

@@ -6,8 +6,8 @@
  *					passed since their own entry
  *	spin_empty			does nothing
  *
- * The TSC is read with the serialized sequences tsctrace's default mode uses (CONTRACT.md
- * section 5): with rdtscp announced by CPUID 0x80000001 EDX[27], `lfence; rdtsc` at entry and
+ * The TSC is read with the serialized sequences tsctrace's default mode uses (docs/clock.md):
+ * with rdtscp announced by CPUID 0x80000001 EDX[27], `lfence; rdtsc` at entry and
  * `rdtscp; lfence` in the loop; without it (AMD EPYC VMs), `lfence; rdtsc; lfence` everywhere,
  * and rdtscp is never executed. Each spin lasts N ticks rounded up to the TSC's step (21 ticks
  * on those AMD VMs), plus at most one loop iteration.
