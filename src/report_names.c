@@ -17,18 +17,6 @@ bool tt_report_func_named(const struct tt_report_func *f, const char *name)
 	return false;
 }
 
-const char *tt_report_funcs_shared(const struct tt_report_func *a,
-				   const struct tt_report_func *b)
-{
-	size_t i, j;
-
-	for (i = 0; i < tt_report_func_nnames(a); i++)
-		for (j = 0; j < tt_report_func_nnames(b); j++)
-			if (strcmp(tt_report_func_name(a, i), tt_report_func_name(b, j)) == 0)
-				return tt_report_func_name(a, i);
-	return NULL;
-}
-
 size_t tt_report_name_split(const char *display, struct tt_name_span *spans, size_t max)
 {
 	const char *p = display, *bar;

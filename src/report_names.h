@@ -30,11 +30,6 @@ static inline const char *tt_report_func_name(const struct tt_report_func *f, si
 /* True when `name` is one of f's names or its display form: what a user may type for it. */
 bool tt_report_func_named(const struct tt_report_func *f, const char *name);
 
-/* The first of a's names that b has too (display forms aside), or NULL: a and b are then
- * entries of one function, under one name or another. */
-const char *tt_report_funcs_shared(const struct tt_report_func *a,
-				   const struct tt_report_func *b);
-
 /* One name inside a display form: len bytes from s. */
 struct tt_name_span {
 	const char *s;

@@ -13,8 +13,6 @@
 #include "report_names.h"
 
 static const char *const both[] = { "memcpy", "memmove" };
-static const char *const reversed[] = { "memmove", "memcpy" };
-static const char *const only_memmove[] = { "memmove" };
 
 static const struct tt_report_func alias = { .name = "memcpy|memmove", .names = both,
 					     .nnames = 2 };
@@ -38,26 +36,6 @@ static void test_named(void **state)
 	assert_string_equal(tt_report_func_name(&alias, 1), "memmove");
 	/* Without a list only the display form counts: the loader splits it first. */
 	assert_false(tt_report_func_named(&old_alias, "memmove"));
-}
-
-static void test_shared(void **state)
-{
-	const struct tt_report_func rev = { .name = "memmove|memcpy", .names = reversed,
-					    .nnames = 2 };
-	const struct tt_report_func mv = { .name = "memmove", .names = only_memmove,
-					   .nnames = 1 };
-	const struct tt_report_func cpy = { .name = "memcpy" };
-
-	(void)state;
-	assert_string_equal(tt_report_funcs_shared(&alias, &rev), "memcpy");
-	assert_string_equal(tt_report_funcs_shared(&rev, &alias), "memmove");
-	assert_string_equal(tt_report_funcs_shared(&alias, &mv), "memmove");
-	assert_string_equal(tt_report_funcs_shared(&cpy, &alias), "memcpy");
-	assert_string_equal(tt_report_funcs_shared(&plain, &plain), "strlen");
-	assert_null(tt_report_funcs_shared(&alias, &plain));
-	assert_null(tt_report_funcs_shared(&mv, &cpy));
-	/* Display forms are not names: "memcpy|memmove" without a list is one odd name. */
-	assert_null(tt_report_funcs_shared(&old_alias, &mv));
 }
 
 /* Split display into at most 4 spans; check them against want (NULL-terminated). */
@@ -104,7 +82,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_named),
-		cmocka_unit_test(test_shared),
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_split_truncated),
 	};
