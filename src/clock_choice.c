@@ -23,8 +23,8 @@ static bool use_tsc(const struct tt_clock_facts *f, const struct tt_config *cfg,
 	case TT_CLK_TSC:
 		if (f->readable) {
 			if (!f->cpu.invariant)
-				say(ctx, true, "TSC_CLOCK=tsc: this TSC is not invariant, ticks are "
-				    "not a steady clock");
+				say(ctx, true, "TSC_CLOCK=tsc: this TSC is not invariant, "
+				    "ticks are not a steady clock");
 			return true;
 		}
 		say(ctx, true, "TSC_CLOCK=tsc: the TSC cannot be read in this process (prctl "

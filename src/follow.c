@@ -175,3 +175,8 @@ void *tt_follow_env_map(size_t bytes)
 	return tt_sys_mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
 			   0);
 }
+
+void tt_follow_env_unmap(void *mem, size_t bytes)
+{
+	tt_sys_munmap(mem, bytes);
+}

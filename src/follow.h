@@ -33,4 +33,8 @@ char **tt_follow_env(char *const envp[], void *mem);
  * may be called in a vfork child). NULL on failure. */
 void *tt_follow_env_map(size_t bytes);
 
+/* Give back what tt_follow_env_map gave, once the environment is no longer needed. Raw
+ * system call: errno as the caller's call left it. */
+void tt_follow_env_unmap(void *mem, size_t bytes);
+
 #endif /* TT_FOLLOW_H */

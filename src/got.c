@@ -41,7 +41,7 @@ struct patch_ctx {
 };
 
 /* The GLOB_DAT slots of one object that would be pointed at a stub, until its code is
- * scanned. Everything here is used under lifecycle's patch lock. */
+ * scanned. Everything here is used under the loader lock (dllock.h). */
 #define MAX_BATCH 256
 static struct {
 	uintptr_t *slot;

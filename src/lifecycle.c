@@ -2,7 +2,8 @@
  * lifecycle.c - start-up, the report at exit, and fork.
  *
  * Start-up order (the constructor, or the first dl* wrapper called before it): stay off in
- * a secure-execution process; take a private duplicate of stderr (channel.c); read TSC_*; stay off without TSC_FUNCS; check the TSC; choose
+ * a secure-execution process; take a private duplicate of stderr (channel.c); read TSC_*;
+ * stay off without TSC_FUNCS; check the TSC; choose
  * the trampoline variant; resolve the names; calibrate the overhead on this thread; patch
  * the GOTs, after which calls are traced. The report is written once, from our destructor,
  * which _dl_fini runs at exit() from any thread and at return from main, after the

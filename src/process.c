@@ -58,6 +58,16 @@ static void *real_execve, *real_execv, *real_execvp, *real_execvpe, *real_fexecv
 		      : (char **)(envp);                                                \
 	})
 
+/* Give back what CHILD_ENV mapped for a large environment, once the call has returned
+ * (posix_spawn, system, popen, or an exec that failed); its size is computed anew. */
+static void child_env_done(char **env, char *const envp[], bool child)
+{
+	size_t size = tt_follow_env_size(envp, child);
+
+	if (size > STACK_ENV && env != (char **)envp)
+		tt_follow_env_unmap(env, size);
+}
+
 /*
  * system and popen start their shell with `environ`, through glibc's internal posix_spawn
  * that no wrapper sees: under TSC_FOLLOW=0 `environ` is the shim-less copy for the duration
@@ -73,6 +83,7 @@ static void *real_execve, *real_execv, *real_execvp, *real_execvpe, *real_fexecv
 		r_ = (call);                                            \
 		if (environ == env_)                                    \
 			environ = saved_;                               \
+		child_env_done(env_, saved_, true);                     \
 		r_;                                                     \
 	})
 
@@ -87,41 +98,58 @@ static void *real_execve, *real_execv, *real_execvp, *real_execvpe, *real_fexecv
 
 TT_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
-	char **env = CHILD_ENV(envp, tt_follow_in_child());
+	bool child = tt_follow_in_child();
+	char **env = CHILD_ENV(envp, child);
+	int r = EXEC(TT_REAL(execve)(path, argv, env));
 
-	return EXEC(TT_REAL(execve)(path, argv, env));
+	child_env_done(env, envp, child);
+	return r;
 }
 
 TT_EXPORT int execv(const char *path, char *const argv[])
 {
-	char **env = CHILD_ENV(environ, tt_follow_in_child());
+	bool child = tt_follow_in_child();
+	char **env = CHILD_ENV(environ, child);
+	int r;
 
 	if (env == environ)
 		return EXEC(TT_REAL(execv)(path, argv));
-	return EXEC(TT_REAL(execve)(path, argv, env));
+	r = EXEC(TT_REAL(execve)(path, argv, env));
+	child_env_done(env, environ, child);
+	return r;
 }
 
 TT_EXPORT int execvp(const char *file, char *const argv[])
 {
-	char **env = CHILD_ENV(environ, tt_follow_in_child());
+	bool child = tt_follow_in_child();
+	char **env = CHILD_ENV(environ, child);
+	int r;
 
 	if (env == environ)
 		return EXEC(TT_REAL(execvp)(file, argv));
-	return EXEC(TT_REAL(execvpe)(file, argv, env));
+	r = EXEC(TT_REAL(execvpe)(file, argv, env));
+	child_env_done(env, environ, child);
+	return r;
 }
 
 TT_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
-	char **env = CHILD_ENV(envp, tt_follow_in_child());
+	bool child = tt_follow_in_child();
+	char **env = CHILD_ENV(envp, child);
+	int r = EXEC(TT_REAL(execvpe)(file, argv, env));
 
-	return EXEC(TT_REAL(execvpe)(file, argv, env));
+	child_env_done(env, envp, child);
+	return r;
 }
 
 TT_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 {
-	char **env = CHILD_ENV(envp, tt_follow_in_child());
+	bool child = tt_follow_in_child();
+	char **env = CHILD_ENV(envp, child);
+	int r = EXEC(TT_REAL(fexecve)(fd, argv, env));
 
-	return EXEC(TT_REAL(fexecve)(fd, argv, env));
+	child_env_done(env, envp, child);
+	return r;
 }
 
 /* execl, execlp, execle: collect the variadic list, then the vector form. */
@@ -142,38 +170,51 @@ TT_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 TT_EXPORT int execl(const char *path, const char *arg, ...)
 {
 	va_list ap;
-	char **argv, **env = CHILD_ENV(environ, tt_follow_in_child());
+	bool child = tt_follow_in_child();
+	char **argv, **env = CHILD_ENV(environ, child);
+	int r;
 
 	va_start(ap, arg);
 	COLLECT_ARGS(arg, ap, argv);
 	va_end(ap);
-	return EXEC(TT_REAL(execve)(path, argv, env));
+	r = EXEC(TT_REAL(execve)(path, argv, env));
+	child_env_done(env, environ, child);
+	return r;
 }
 
 TT_EXPORT int execlp(const char *file, const char *arg, ...)
 {
 	va_list ap;
-	char **argv, **env = CHILD_ENV(environ, tt_follow_in_child());
+	bool child = tt_follow_in_child();
+	char **argv, **env = CHILD_ENV(environ, child);
+	int r;
 
 	va_start(ap, arg);
 	COLLECT_ARGS(arg, ap, argv);
 	va_end(ap);
 	if (env == environ)
 		return EXEC(TT_REAL(execvp)(file, argv));
-	return EXEC(TT_REAL(execvpe)(file, argv, env));
+	r = EXEC(TT_REAL(execvpe)(file, argv, env));
+	child_env_done(env, environ, child);
+	return r;
 }
 
 TT_EXPORT int execle(const char *path, const char *arg, ...)
 {
 	va_list ap;
 	char **argv, **envp, **env;
+	bool child;
+	int r;
 
 	va_start(ap, arg);
 	COLLECT_ARGS(arg, ap, argv);
 	envp = va_arg(ap, char **);
 	va_end(ap);
-	env = CHILD_ENV(envp, tt_follow_in_child());
-	return EXEC(TT_REAL(execve)(path, argv, env));
+	child = tt_follow_in_child();
+	env = CHILD_ENV(envp, child);
+	r = EXEC(TT_REAL(execve)(path, argv, env));
+	child_env_done(env, envp, child);
+	return r;
 }
 
 TT_EXPORT void _exit(int status)
@@ -194,16 +235,20 @@ TT_EXPORT int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_a
 			  const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
 	char **env = CHILD_ENV(envp, true);
+	int r = UNPINNED(int, TT_REAL(posix_spawn)(pid, path, fa, attr, argv, env));
 
-	return UNPINNED(int, TT_REAL(posix_spawn)(pid, path, fa, attr, argv, env));
+	child_env_done(env, envp, true);
+	return r;
 }
 
 TT_EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
 			   const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
 	char **env = CHILD_ENV(envp, true);
+	int r = UNPINNED(int, TT_REAL(posix_spawnp)(pid, file, fa, attr, argv, env));
 
-	return UNPINNED(int, TT_REAL(posix_spawnp)(pid, file, fa, attr, argv, env));
+	child_env_done(env, envp, true);
+	return r;
 }
 
 TT_EXPORT int system(const char *command)

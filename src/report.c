@@ -156,7 +156,6 @@ int tt_report_write(const struct tt_run *run)
 	static struct arena arena;	/* too big for a small thread stack; one report at a time */
 	static const char *warnings[MAX_WARNINGS];
 	uint32_t i, n = tt_funcs_count();
-	uint64_t in_handlers;
 	struct tt_report_func *funcs;
 	struct tt_fstat *s;
 	struct tt_report r;
@@ -180,9 +179,6 @@ int tt_report_write(const struct tt_run *run)
 		if (!fn || strcmp(fn->hook, "none") == 0)
 			continue;
 		tt_thread_collect(i, s);
-		in_handlers = __atomic_load_n(&tt_func_handler_calls[i], __ATOMIC_RELAXED);
-		s->calls += in_handlers;
-		s->dropped += in_handlers;
 		fill_func(run, fn, s, hz, &arena, &funcs[nf]);
 		r.threads.migrations += funcs[nf].migrated;
 		if (tt_callers_depth) {

@@ -121,6 +121,16 @@ static bool proc_stat(long pid, uint64_t *start, long *ppid)
 	return false;
 }
 
+/* Hex digits from p up to `stop` (or the line's end) as a number; p left on the stop. */
+static uint64_t hex_until(char **p, const char *end, char stop)
+{
+	uint64_t v = 0;
+
+	for (; *p < end && **p != stop; (*p)++)
+		v = v * 16 + (uint64_t)(**p <= '9' ? **p - '0' : (**p | 32) - 'a' + 10);
+	return v;
+}
+
 /* " MAJ:MIN INODE " of the mapping that holds this code, as /proc/PID/maps prints it. */
 static bool own_key(char *key, size_t size)
 {
@@ -138,13 +148,11 @@ static bool own_key(char *key, size_t size)
 		end = chunk + have;
 		for (line = chunk; !found && (nl = memchr(line, '\n', (size_t)(end - line)));
 		     line = nl + 1) {
-			uint64_t lo = 0, hi = 0;
 			char *p = line, *dev, *ino, *after;
+			uint64_t lo = hex_until(&p, nl, '-'), hi;
 
-			for (; p < nl && *p != '-'; p++)
-				lo = lo * 16 + (uint64_t)(*p <= '9' ? *p - '0' : (*p | 32) - 'a' + 10);
-			for (p++; p < nl && *p != ' '; p++)
-				hi = hi * 16 + (uint64_t)(*p <= '9' ? *p - '0' : (*p | 32) - 'a' + 10);
+			p++;
+			hi = hex_until(&p, nl, ' ');
 			if (self < lo || self >= hi)
 				continue;
 			/* start-end perms offset dev inode path */

@@ -87,6 +87,12 @@ static uint64_t random_u64(void)
 	return r * 0x9e3779b97f4a7c15ull;
 }
 
+/* 32 of them, for the 8 hex digits of a name. */
+static unsigned long long random32(void)
+{
+	return random_u64() & 0xffffffffu;
+}
+
 static long write_fd(int fd, const struct tt_buf *b)
 {
 	return tt_sys_write_all(fd, b->data, b->len);
@@ -123,8 +129,7 @@ static long make_tmp(const struct tt_run *run, const struct tt_buf *b, dev_t *de
 
 	for (i = 0; i < TRIES && err == -EEXIST; i++) {
 		if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%lld.%08llx", path,
-				     (long long)run->pid,
-				     (unsigned long long)(random_u64() & 0xffffffffu)) >= sizeof(tmp))
+				     (long long)run->pid, random32()) >= sizeof(tmp))
 			return -ENAMETOOLONG;
 		err = create_and_write(tmp, b, 0666, dev, ino);
 	}
@@ -143,8 +148,8 @@ static long to_tmpdir(const struct tt_run *run, const struct tt_buf *b)
 	for (i = 0; i < TRIES && err == -EEXIST; i++) {
 		if ((size_t)snprintf(where, sizeof(where), "%s/tsctrace.%s.%lld.%08llx.%s", dir,
 				     tt_base_name(run->exe), (long long)run->pid,
-				     (unsigned long long)(random_u64() & 0xffffffffu),
-				     run->cfg.format == TT_FMT_JSON ? "json" : "txt") >= sizeof(where))
+				     random32(), run->cfg.format == TT_FMT_JSON ? "json" : "txt") >=
+		    sizeof(where))
 			return -ENAMETOOLONG;
 		/* 0600: /tmp is shared, and a report holds the program's argv */
 		err = create_and_write(where, b, 0600, &dev, &ino);
@@ -154,8 +159,8 @@ static long to_tmpdir(const struct tt_run *run, const struct tt_buf *b)
 
 /*
  * The report did not go where TSC_OUTPUT says, for the reason in `why`: to the private
- * stderr (unless that is what failed), else to $TMPDIR, with one line either way (which reaches the user only if the
- * private stderr is still there).
+ * stderr (unless that is what failed), else to $TMPDIR, with one line either way (which
+ * reaches the user only if the private stderr is still there).
  */
 static void fallback(const struct tt_run *run, const struct tt_buf *b, bool try_stderr)
 {

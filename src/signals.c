@@ -49,14 +49,17 @@ static int dump_pipe[2] = { -1, -1 };
 
 static int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
 
-/* The handlers the program installed, by signal, while handler_trampoline stands for them. */
-static struct sigaction program_act[_NSIG];
+/* The handlers the program installed, by signal, while handler_trampoline stands for them
+ * (their masks and other flags are the kernel's to apply, as given). */
+static struct {
+	void *handler;	/* sa_handler or sa_sigaction */
+	int flags;	/* the program's sa_flags: SA_SIGINFO says how to call it */
+} program_act[_NSIG];
 
 static void handler_trampoline(int sig, siginfo_t *info, void *uc)
 {
-	const struct sigaction *pa = &program_act[sig];
-	int flags = __atomic_load_n(&pa->sa_flags, __ATOMIC_ACQUIRE);
-	void *h = __atomic_load_n((void **)&pa->sa_handler, __ATOMIC_RELAXED);
+	int flags = __atomic_load_n(&program_act[sig].flags, __ATOMIC_ACQUIRE);
+	void *h = __atomic_load_n(&program_act[sig].handler, __ATOMIC_RELAXED);
 	uint8_t was = tt_tls.in_shim;
 
 	if (was)
@@ -86,10 +89,8 @@ static int install_program(int sig, const struct sigaction *act)
 	sa.sa_sigaction = handler_trampoline;
 	sa.sa_flags |= SA_SIGINFO;
 	/* Published before the kernel can run the trampoline for it; the flags last. */
-	__atomic_store_n((void **)&program_act[sig].sa_handler, (void *)act->sa_handler,
-			 __ATOMIC_RELAXED);
-	program_act[sig].sa_mask = act->sa_mask;
-	__atomic_store_n(&program_act[sig].sa_flags, act->sa_flags, __ATOMIC_RELEASE);
+	__atomic_store_n(&program_act[sig].handler, (void *)act->sa_handler, __ATOMIC_RELAXED);
+	__atomic_store_n(&program_act[sig].flags, act->sa_flags, __ATOMIC_RELEASE);
 	return real_sigaction(sig, &sa, NULL);
 }
 
@@ -100,9 +101,9 @@ static int current(int sig, struct sigaction *now)
 		return -1;
 	if ((now->sa_flags & SA_SIGINFO) && now->sa_sigaction == handler_trampoline &&
 	    sig > 0 && sig < _NSIG) {
-		now->sa_handler = program_act[sig].sa_handler;
+		now->sa_handler = (sighandler_t)program_act[sig].handler;
 		now->sa_flags = (now->sa_flags & ~SA_SIGINFO) |
-				(program_act[sig].sa_flags & SA_SIGINFO);
+				(program_act[sig].flags & SA_SIGINFO);
 	}
 	return 0;
 }

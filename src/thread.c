@@ -221,6 +221,7 @@ void tt_thread_after_fork_child(void)
 void tt_thread_collect(uint32_t func, struct tt_fstat *out)
 {
 	struct tt_thread *t;
+	uint64_t in_handlers;
 
 	memset(out, 0, sizeof(*out));
 	out->func = func;
@@ -235,6 +236,10 @@ void tt_thread_collect(uint32_t func, struct tt_fstat *out)
 			tt_fstat_merge(out, s);
 	}
 	tt_thread_unlock();
+	/* Calls made by handlers that interrupted the shim: in no thread's counters. */
+	in_handlers = __atomic_load_n(&tt_func_handler_calls[func], __ATOMIC_RELAXED);
+	out->calls += in_handlers;
+	out->dropped += in_handlers;
 }
 
 uint64_t tt_thread_traced(void)

@@ -138,7 +138,8 @@ void tt_thread_register(struct tt_thread *t);
 /* In a forked child: forget the parent's other threads and start every count from zero. */
 void tt_thread_after_fork_child(void);
 
-/* Sum of one function's counters over merged and live threads into out (zeroed first). */
+/* Sum of one function's counters over merged and live threads, and its calls from handlers
+ * that interrupted the shim (tt_func_handler_calls), into out (zeroed first). */
 void tt_thread_collect(uint32_t func, struct tt_fstat *out);
 
 #endif /* TT_THREAD_H */

@@ -191,7 +191,8 @@ static int load_callers(const struct jloc *l, json_t *obj, struct tt_report_func
 	return 0;
 }
 
-/* calls, timed, unwound, migrated, dropped, and the identity that ties them (libtsctrace(7), REPORT). */
+/* calls, timed, unwound, migrated, dropped, and the identity that ties them
+ * (libtsctrace(7), REPORT). */
 static int load_counts(const struct jloc *l, json_t *obj, struct tt_report_func *f)
 {
 	uint64_t sum;

@@ -47,7 +47,8 @@ int main(int argc, char **argv)
 	int fd, i;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: t_closeall closeall|dup2all|fdfull|fdfull_hard|close3 DATA\n");
+		fprintf(stderr, "usage: t_closeall closeall|dup2all|fdfull|fdfull_hard|close3 "
+			"DATA\n");
 		return 2;
 	}
 	if (strcmp(argv[1], "closeall") == 0) {

@@ -142,8 +142,8 @@ int main(int argc, char **argv)
 		outer_calls[w[i].lib] += w[i].outer_calls;
 		iters += w[i].iters;
 	}
-	printf("%s: %d threads, every result right\n", same ? "same library" : "different libraries",
-	       nt);
+	printf("%s: %d threads, every result right\n",
+	       same ? "same library" : "different libraries", nt);
 	fprintf(side, "iterations %lu\n", iters);
 	for (i = 0; i < 2; i++) {
 		if (!fn_calls[i])
