@@ -19,6 +19,10 @@
  * call itself (and the shim's own overhead is calibrated with an empty function too). The
  * empty bracket alone is written to SIDE-FILE for information.
  *
+ * A spin lasts its N ticks plus up to one iteration of its loop (one serialized read), so two
+ * medians of the same spin may sit one iteration apart: the iteration's median length goes to
+ * SIDE-FILE as spin_iteration, part of run.sh's bound.
+ *
  * SIDE-FILE gets `name value` lines (ref_spin_1k ...); stdout is deterministic: what was called
  * and the expected call counts (both calls of each round go through the shim and are counted).
  * The thread pins itself to the CPU it starts on, as the shim does at a first traced call.
@@ -118,6 +122,20 @@ static void empty_brackets(uint64_t *s, long n)
 	}
 }
 
+/* Back-to-back reads with the instructions of spin.c's loop: the loop's period. */
+static void read_periods(uint64_t *s, long n)
+{
+	uint64_t t0, t1;
+	long i;
+
+	t0 = rdtscp_ok ? rd_rdtscp_lfence() : rd_fenced();
+	for (i = 0; i < n; i++) {
+		t1 = rdtscp_ok ? rd_rdtscp_lfence() : rd_fenced();
+		s[i] = delta(t0, t1);
+		t0 = t1;
+	}
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -169,6 +187,8 @@ int main(int argc, char **argv)
 	/* How far its own calibration may be off: the empty call's median above its minimum. */
 	fprintf(side, "overhead_empty_call_spread %" PRIu64 "\n", over - s_empty[0]);
 	fprintf(side, "overhead_empty_bracket %" PRIu64 "\n", over_bracket);
+	read_periods(s_bracket, N_MAX);
+	fprintf(side, "spin_iteration %" PRIu64 "\n", median(s_bracket, N_MAX));
 	fprintf(side, "ref_spin_empty 0\n");
 	m = median(s_1k, N_1K);
 	fprintf(side, "ref_spin_1k %" PRIu64 "\n", m > over ? m - over : 0);
