@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "interpose.h"
+#include "real.h"
 #include "pin.h"
 
 static void *real_sched_getaffinity, *real_sched_setaffinity, *real_pthread_getaffinity_np,

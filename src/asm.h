@@ -14,4 +14,13 @@ sym:
 
 #define TT_END(sym) .size sym, .- sym
 
+/* A hidden 8-byte variable, zero at start: asm data that C sets. */
+#define TT_QUAD(sym)                  \
+	.globl sym;                   \
+	.hidden sym;                  \
+	.type sym, @object;           \
+	.size sym, 8;                 \
+	.p2align 3;                   \
+sym:	.quad 0
+
 #endif /* TT_ASM_H */

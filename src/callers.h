@@ -37,13 +37,6 @@ struct tt_site_table {
 /* 0: off; 1: by return address; N: by call path of N frames. Set once at start-up. */
 extern uint32_t tt_callers_depth;
 
-/* Bytes xsave needs (CPUID 0DH:EBX), for tt_callers_exit_xsave. */
-extern uint64_t tt_xsave_bytes;
-
-/* Start-up: TSC_CALLERS=depth. N>1 routes returns through tt_callers_exit_xsave, or falls
- * back to 1 with a line where the CPU has no xsave. Not in the hot-path file. */
-void tt_callers_start(unsigned int depth);
-
 /*
  * The counters of the site `ips` (depth return addresses) of function func in this thread,
  * created on first use; NULL when memory runs out. First-call-path rules: general registers,

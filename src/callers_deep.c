@@ -8,11 +8,13 @@
 #include <dlfcn.h>
 #include <errno.h>
 
+#include "hook.h"
+#include "real.h"
 #include "callers.h"
+#include "callers_deep.h"
 #include "log.h"
 #include "thread.h"
-
-uint64_t tt_xsave_bytes;
+#include "tramp.h"
 
 /*
  * libunwind's unw_backtrace, loaded only when call paths are asked for, and RTLD_LOCAL:
@@ -21,8 +23,9 @@ uint64_t tt_xsave_bytes;
  */
 static int (*unwind_backtrace)(void **buffer, int size);
 
-extern void (*tt_exit_fn)(struct tt_frame *f, uint64_t raw, uint32_t aux);
-void tt_callers_exit_xsave(struct tt_frame *f, uint64_t raw, uint32_t aux);
+static void *real_dlopen, *real_dlsym;
+
+static void callers_exit_deep(struct tt_frame *f, uint64_t raw, uint32_t aux);
 
 void tt_callers_start(unsigned int depth)
 {
@@ -33,9 +36,9 @@ void tt_callers_start(unsigned int depth)
 	tt_callers_depth = depth;
 	if (depth <= 1)
 		return;
-	h = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
+	h = TT_REAL(dlopen)("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
 	if (h)
-		*(void **)&unwind_backtrace = dlsym(h, "unw_backtrace");
+		*(void **)&unwind_backtrace = TT_REAL(dlsym)(h, "unw_backtrace");
 	if (!unwind_backtrace) {
 		tt_warn("TSC_CALLERS=%u: libunwind.so.8 cannot be loaded, using the immediate "
 			"caller only (1)", depth);
@@ -51,14 +54,11 @@ void tt_callers_start(unsigned int depth)
 		return;
 	}
 	tt_xsave_bytes = b + 64;	/* room to align down to 64 bytes */
+	tt_callers_exit_c = callers_exit_deep;
 	tt_exit_fn = tt_callers_exit_xsave;
 }
 
-void tt_callers_exit_deep(struct tt_frame *f, uint64_t raw, uint32_t aux)
-	__attribute__((visibility("hidden")));
-void tt_hook_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fstat *site);
-
-void tt_callers_exit_deep(struct tt_frame *f, uint64_t raw, uint32_t aux)
+static void callers_exit_deep(struct tt_frame *f, uint64_t raw, uint32_t aux)
 {
 	void *ips[TT_PATH_MAX + 8];
 	uint64_t path[TT_PATH_MAX];

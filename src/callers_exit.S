@@ -7,7 +7,9 @@
  * and restored with xrstor. With an unwind of 8 frames this adds ~240 ns a call here,
  * outside the timed interval: the price of asking for call paths.
  *
- * In: rdi = frame, rsi = raw ticks, edx = CPU id (tt_hook_exit's arguments).
+ * In: rdi = frame, rsi = raw ticks, edx = CPU id (tt_hook_exit's arguments), passed on to
+ * the C function tt_callers_exit_c points at (set at start-up with tt_xsave_bytes): through a
+ * pointer, so that this layer calls no C above the hot path.
  */
 #include "asm.h"
 
@@ -49,7 +51,7 @@ TT_ENTRY(tt_callers_exit_xsave)
 	movq	%rbx, %rdi
 	movq	%r12, %rsi
 	movl	%r13d, %edx
-	call	tt_callers_exit_deep
+	call	*tt_callers_exit_c(%rip)
 	movl	$-1, %eax
 	movl	$-1, %edx
 	xrstor	(%r14)
@@ -68,5 +70,9 @@ TT_ENTRY(tt_callers_exit_xsave)
 	ret
 	.cfi_endproc
 TT_END(tt_callers_exit_xsave)
+
+	.bss
+TT_QUAD(tt_xsave_bytes)		/* CPUID 0DH:EBX plus alignment room */
+TT_QUAD(tt_callers_exit_c)	/* void (*)(struct tt_frame *, uint64_t raw, uint32_t aux) */
 
 	.section .note.GNU-stack, "", @progbits

@@ -1,127 +1,19 @@
 /*
- * callers_report.c - TSC_CALLERS at thread exit and at report time.
+ * callers_report.c - TSC_CALLERS at report time.
  *
- * An exiting thread's call sites are merged into per-function lists (under the thread lock,
- * like its other counters). The report merges those lists with the live threads' tables by
- * site, names each site, and adds one more row for what no site saw (calls still running
+ * The report merges the exited threads' sites (callers_merge.c) with the live threads' tables
+ * by site, names each site, and adds one more row for what no site saw (calls still running
  * when the report was taken, or too deep for the shadow stack), so that every field of the
  * rows adds up to the function's exactly.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
-#include "callers.h"
+#include "callers_merge.h"
 #include "callers_report.h"
+#include "fstat.h"
 #include "stats.h"
 #include "symbolize.h"
-#include "sys.h"
-
-#define FSTAT_BYTES ((sizeof(struct tt_fstat) + 4095) & ~(size_t)4095)
-
-struct merged_site {
-	struct tt_site site;		/* site.stat: the merged counters */
-	struct merged_site *next;
-};
-
-static struct merged_site *merged[TT_MAX_FUNCS];	/* under tt_thread_lock */
-
-static bool same_site(const struct tt_site *a, const struct tt_site *b)
-{
-	return a->key == b->key && a->depth == b->depth &&
-	       memcmp(a->ips, b->ips, a->depth * sizeof(a->ips[0])) == 0;
-}
-
-static void merge_site(uint32_t func, const struct tt_site *s)
-{
-	struct merged_site *m;
-
-	for (m = merged[func]; m; m = m->next)
-		if (same_site(&m->site, s))
-			break;
-	if (!m) {
-		m = calloc(1, sizeof(*m));
-		if (!m)
-			return;
-		m->site = *s;
-		m->site.stat = tt_fstat_new(func);
-		if (!m->site.stat) {
-			free(m);
-			return;
-		}
-		m->next = merged[func];
-		merged[func] = m;
-	}
-	tt_fstat_merge(m->site.stat, s->stat);
-}
-
-static void each_site(struct tt_site_table *tab, void (*fn)(struct tt_site *s, void *ctx),
-		      void *ctx)
-{
-	unsigned int i;
-
-	for (i = 0; i < TT_SITES; i++)
-		if (__atomic_load_n(&tab->sites[i].key, __ATOMIC_ACQUIRE))
-			fn(&tab->sites[i], ctx);
-	if (__atomic_load_n(&tab->other.key, __ATOMIC_ACQUIRE))
-		fn(&tab->other, ctx);
-	if (__atomic_load_n(&tab->unknown.key, __ATOMIC_ACQUIRE))
-		fn(&tab->unknown, ctx);
-}
-
-struct merge_ctx {
-	uint32_t func;
-};
-
-static void merge_and_free(struct tt_site *s, void *arg)
-{
-	struct merge_ctx *c = arg;
-
-	merge_site(c->func, s);
-	tt_sys_munmap(s->stat, FSTAT_BYTES);
-}
-
-void tt_callers_merge_thread(struct tt_thread *t)
-{
-	uint32_t i;
-
-	for (i = 0; i < TT_MAX_FUNCS; i++) {
-		struct merge_ctx c = { i };
-
-		if (!t->sites[i])
-			continue;
-		each_site(t->sites[i], merge_and_free, &c);
-		tt_sys_munmap(t->sites[i], sizeof(*t->sites[i]));
-		t->sites[i] = NULL;
-	}
-}
-
-static void free_site(struct tt_site *s, void *arg)
-{
-	(void)arg;
-	tt_sys_munmap(s->stat, FSTAT_BYTES);
-}
-
-void tt_callers_after_fork_child(struct tt_thread *self)
-{
-	uint32_t i;
-
-	for (i = 0; i < TT_MAX_FUNCS; i++) {
-		while (merged[i]) {
-			struct merged_site *m = merged[i];
-
-			merged[i] = m->next;
-			tt_sys_munmap(m->site.stat, FSTAT_BYTES);
-			free(m);
-		}
-		if (self && self->sites[i]) {
-			each_site(self->sites[i], free_site, NULL);
-			tt_sys_munmap(self->sites[i], sizeof(*self->sites[i]));
-			self->sites[i] = NULL;
-		}
-	}
-}
 
 /* ---- report time ------------------------------------------------------------------------ */
 
@@ -136,13 +28,13 @@ struct collect_ctx {
 	uint32_t func;
 };
 
-static void add_site(struct tt_site *s, void *arg)
+static void add_site(const struct tt_site *s, void *arg)
 {
 	struct collect_ctx *c = arg;
 	size_t i;
 
 	for (i = 0; i < c->n; i++)
-		if (same_site(&c->u[i].site, s))
+		if (tt_callers_same_site(&c->u[i].site, s))
 			break;
 	if (i == c->n) {
 		if (c->n == c->cap)
@@ -156,7 +48,7 @@ static void add_site(struct tt_site *s, void *arg)
 	tt_fstat_merge(c->u[i].sum, s->stat);
 }
 
-static void count_site(struct tt_site *s, void *arg)
+static void count_site(const struct tt_site *s, void *arg)
 {
 	(void)s;
 	((struct collect_ctx *)arg)->cap++;
@@ -213,23 +105,23 @@ size_t tt_callers_collect(uint32_t func, const struct tt_report_func *fn, uint64
 {
 	struct collect_ctx c = { NULL, 0, 0, func };
 	struct tt_report_caller *rows, rest;
-	struct merged_site *m;
+	const struct tt_merged_site *m;
 	struct tt_thread *t;
 	size_t i, j, n;
 
 	tt_thread_lock();
-	for (m = merged[func]; m; m = m->next)
+	for (m = tt_callers_merged(func); m; m = m->next)
 		c.cap++;
 	for (t = tt_thread_list; t; t = t->next)
 		if (t->sites[func])
-			each_site(t->sites[func], count_site, &c);
+			tt_callers_each_site(t->sites[func], count_site, &c);
 	c.u = c.cap ? alloc(ctx, c.cap * sizeof(*c.u)) : NULL;
 	if (c.u) {
-		for (m = merged[func]; m; m = m->next)
+		for (m = tt_callers_merged(func); m; m = m->next)
 			add_site(&m->site, &c);
 		for (t = tt_thread_list; t; t = t->next)
 			if (t->sites[func])
-				each_site(t->sites[func], add_site, &c);
+				tt_callers_each_site(t->sites[func], add_site, &c);
 	}
 	tt_thread_unlock();
 
@@ -246,7 +138,7 @@ size_t tt_callers_collect(uint32_t func, const struct tt_report_func *fn, uint64
 		memset(&rows[i], 0, sizeof(rows[i]));
 		fill_row(&rows[i], c.u[i].sum, subtract);
 		name_site(&c.u[i].site, &rows[i], alloc, ctx);
-		tt_sys_munmap(c.u[i].sum, FSTAT_BYTES);
+		tt_fstat_free(c.u[i].sum);
 		rest.calls = less(rest.calls, rows[i].calls);
 		rest.timed = less(rest.timed, rows[i].timed);
 		rest.unwound = less(rest.unwound, rows[i].unwound);

@@ -1,5 +1,5 @@
 /*
- * callers_report.h - TSC_CALLERS at thread exit and at report time (normal C, may allocate).
+ * callers_report.h - TSC_CALLERS at report time (normal C, may allocate).
  */
 #ifndef TT_CALLERS_REPORT_H
 #define TT_CALLERS_REPORT_H
@@ -8,16 +8,9 @@
 #include <stdint.h>
 
 #include "report_model.h"
-#include "thread.h"
 
 /* Memory for the report, freed all at once with it. */
 typedef void *(*tt_alloc_fn)(void *ctx, size_t bytes);
-
-/* An exiting thread (under tt_thread_lock): merge its sites into the totals, free them. */
-void tt_callers_merge_thread(struct tt_thread *t);
-
-/* In a fork child: forget every site, including the forking thread's. */
-void tt_callers_after_fork_child(struct tt_thread *self);
 
 /*
  * The call-site rows of function func for the report, most calls first, named, with times

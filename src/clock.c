@@ -17,14 +17,15 @@
 #include <sys/syscall.h>
 #include <time.h>
 
+#include "real.h"
 #include "clock.h"
+#include "thread.h"
 #include "clock_choice.h"
 #include "log.h"
 #include "sys.h"
 #include "tramp_layout.h"
 
 static uint32_t emulated_step;	/* TSC_CPU step=N: set-up reads are rounded down to it */
-bool tt_clock_forbidden_seen;	/* some thread forbade itself the TSC (hook.c reads it too) */
 static uint64_t last_tsc, last_mono_ns;	/* the pair taken just before that */
 
 bool tt_clock_tsc_allowed_here(void)
@@ -49,7 +50,9 @@ uint64_t tt_clock_ns(int clock_id)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-uint64_t tt_clock_tsc(void)
+/* Serialized TSC read for setup code (not the hot path), rounded to an emulated step. Never
+ * in a thread where tt_clock_tsc_allowed_here() is false. */
+static uint64_t tt_clock_tsc(void)
 {
 	uint32_t lo, hi;
 
@@ -125,7 +128,7 @@ void tt_clock_probe(struct tt_clock *c)
 	int mode = 0;
 
 	memset(c, 0, sizeof(*c));
-	c->readable = prctl(PR_GET_TSC, &mode, 0, 0, 0) != 0 || mode != PR_TSC_SIGSEGV;
+	c->readable = tt_syscall3(SYS_prctl, PR_GET_TSC, &mode, 0) != 0 || mode != PR_TSC_SIGSEGV;
 	if (max >= 1) {
 		__cpuid(1, a, b, cx, d);
 		c->hypervisor = (cx >> 31) & 1;
@@ -154,6 +157,7 @@ void tt_clock_probe(struct tt_clock *c)
 }
 
 static sigjmp_buf probe_jmp;
+static void *real_sigaction;
 
 static void probe_sigill(int sig)
 {
@@ -171,13 +175,13 @@ static bool rdtscp_runs(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = probe_sigill;
 	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGILL, &sa, &old) != 0)
+	if (TT_REAL(sigaction)(SIGILL, &sa, &old) != 0)
 		return false;
 	if (sigsetjmp(probe_jmp, 1) == 0) {
 		__asm__ volatile("rdtscp" : "=a"(lo), "=d"(hi), "=c"(aux));
 		ok = true;
 	}
-	sigaction(SIGILL, &old, NULL);
+	TT_REAL(sigaction)(SIGILL, &old, NULL);
 	return ok;
 }
 

@@ -60,10 +60,6 @@ uint64_t tt_clock_granularity(const struct tt_clock *c, uint64_t seen);
  * forbidden itself the TSC (the vDSO may read it). */
 uint64_t tt_clock_ns(int clock_id);
 
-/* Serialized TSC read for setup code (not the hot path), rounded to an emulated step. Never
- * in a thread where tt_clock_tsc_allowed_here() is false. */
-uint64_t tt_clock_tsc(void);
-
 /* This thread is about to forbid itself the TSC: take the last (TSC, ns) pair for tt_clock_hz
  * and have tt_clock_ns and tt_clock_hz ask, from now on, whether the TSC may be read. */
 void tt_clock_forbidding(void);

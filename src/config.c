@@ -405,13 +405,3 @@ void tt_config_free(struct tt_config *cfg)
 	set_defaults(cfg);
 }
 
-const char *tt_config_serialize_name(enum tt_serialize s)
-{
-	return (unsigned int)s < TT_SER_COUNT ? serialize_names[s] : "unknown";
-}
-
-bool tt_config_pin_has(const struct tt_config *cfg, unsigned int cpu)
-{
-	return cfg->pin == TT_PIN_LIST && cpu < TT_CONFIG_MAX_CPUS &&
-	       ((cfg->pin_cpus[cpu / 64] >> (cpu % 64)) & 1);
-}

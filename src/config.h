@@ -70,10 +70,5 @@ int tt_config_parse(char *const envp[], struct tt_config *cfg, tt_config_diag_fn
 /* Release what tt_config_parse allocated; cfg is left at the defaults with no function. */
 void tt_config_free(struct tt_config *cfg);
 
-/* The variable's name for a serialize mode, e.g. "rdtscp". */
-const char *tt_config_serialize_name(enum tt_serialize s);
-
-/* True when a TT_PIN_LIST config allows CPU `cpu`. */
-bool tt_config_pin_has(const struct tt_config *cfg, unsigned int cpu);
 
 #endif /* TT_CONFIG_H */

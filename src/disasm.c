@@ -8,6 +8,7 @@
 
 #include <Zydis/Zydis.h>
 
+#include "real.h"
 #include "disasm.h"
 
 #define ZYDIS_SONAME "libZydis.so.4.0"
@@ -20,23 +21,25 @@ static struct {
 	bool ready;
 } zy;
 
+static void *real_dlopen, *real_dlsym, *real_dlclose;
+
 const char *tt_disasm_load(void)
 {
 	void *h;
 
 	if (zy.ready)
 		return NULL;
-	h = dlopen(ZYDIS_SONAME, RTLD_NOW | RTLD_LOCAL);
+	h = TT_REAL(dlopen)(ZYDIS_SONAME, RTLD_NOW | RTLD_LOCAL);
 	if (!h)
 		return ZYDIS_SONAME " cannot be loaded (Debian package libzydis4)";
-	*(void **)&zy.init = dlsym(h, "ZydisDecoderInit");
-	*(void **)&zy.decode = dlsym(h, "ZydisDecoderDecodeInstruction");
+	*(void **)&zy.init = TT_REAL(dlsym)(h, "ZydisDecoderInit");
+	*(void **)&zy.decode = TT_REAL(dlsym)(h, "ZydisDecoderDecodeInstruction");
 	if (!zy.init || !zy.decode) {
-		dlclose(h);
+		TT_REAL(dlclose)(h);
 		return ZYDIS_SONAME " lacks the decoder functions of Zydis 4";
 	}
 	if (!ZYAN_SUCCESS(zy.init(&zy.decoder, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64))) {
-		dlclose(h);
+		TT_REAL(dlclose)(h);
 		return "Zydis refused to decode 64-bit code";
 	}
 	zy.ready = true;

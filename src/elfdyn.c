@@ -49,7 +49,9 @@ static size_t gnu_hash_nsyms(const uint32_t *h)
 	return (size_t)last + 1;
 }
 
-int tt_elf_open(const struct dl_phdr_info *info, struct tt_elf *o)
+/* Fill o from a dl_iterate_phdr entry. Returns 0, or -1 when it has no usable dynamic
+ * section (the vDSO, a static program). */
+static int tt_elf_open(const struct dl_phdr_info *info, struct tt_elf *o)
 {
 	const ElfW(Dyn) *dyn = NULL;
 	const uint32_t *gnu_hash = NULL, *sysv_hash = NULL;
@@ -186,6 +188,11 @@ void *tt_elf_sym_addr(const struct tt_elf *o, const ElfW(Sym) *sym)
 	if (ELF64_ST_TYPE(sym->st_info) == STT_GNU_IFUNC)
 		return ((void *(*)(void))addr)();
 	return (void *)addr;
+}
+
+bool tt_elf_is_shim(const struct tt_elf *o)
+{
+	return tt_elf_in_exec(o, (uintptr_t)&tt_elf_is_shim);
 }
 
 bool tt_elf_in_exec(const struct tt_elf *o, uintptr_t addr)
@@ -326,7 +333,7 @@ static int object_loaded_cb(struct tt_elf *o, void *arg)
 	const struct loaded_ctx *c = arg;
 
 	return o->base == c->base && (same(o->name, c->name) || (!o->name[0] &&
-								   same(c->name, "(program)")));
+								   same(c->name, TT_ELF_PROGRAM)));
 }
 
 bool tt_elf_object_loaded(const char *name, uintptr_t base)

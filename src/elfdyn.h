@@ -32,10 +32,6 @@ struct tt_elf {
 	uintptr_t relro_start, relro_end;	/* PT_GNU_RELRO, 0 when none */
 };
 
-/* Fill o from a dl_iterate_phdr entry. Returns 0, or -1 when it has no usable dynamic
- * section (the vDSO, a static program). */
-int tt_elf_open(const struct dl_phdr_info *info, struct tt_elf *o);
-
 /* The exported definition of name in o: a function (FUNC or IFUNC) or any other defined
  * symbol (check its type). version NULL: the default version or an unversioned symbol;
  * otherwise the version of that name. Returns the symbol or NULL. */
@@ -56,6 +52,18 @@ void *tt_elf_sym_addr(const struct tt_elf *o, const ElfW(Sym) *sym);
 
 /* True if addr lies in one of o's executable PT_LOAD segments. */
 bool tt_elf_in_exec(const struct tt_elf *o, uintptr_t addr);
+
+/* The name reports give the program, whose loader entry has an empty file name. */
+#define TT_ELF_PROGRAM "(program)"
+
+/* o's file name as the loader has it, TT_ELF_PROGRAM for the program. */
+static inline const char *tt_elf_name(const struct tt_elf *o)
+{
+	return o->name[0] ? o->name : TT_ELF_PROGRAM;
+}
+
+/* True if o is the shim itself (the object holding this code). */
+bool tt_elf_is_shim(const struct tt_elf *o);
 
 /* First byte 0xc3 (`ret`) in o's executable segments, or NULL. */
 void *tt_elf_find_ret(const struct tt_elf *o);

@@ -10,9 +10,7 @@
 #include "cpu_persona.h"
 #include "emul_step.h"
 #include "thread.h"
-
-extern void (*tt_exit_fn)(struct tt_frame *f, uint64_t raw, uint32_t aux)
-	__attribute__((visibility("hidden")));
+#include "tramp.h"
 
 static uint32_t step;
 static void (*inner)(struct tt_frame *f, uint64_t raw, uint32_t aux);

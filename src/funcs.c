@@ -18,22 +18,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "func_table.h"
 #include "funcs.h"
-
-void *tt_func_target[TT_MAX_FUNCS];
-uint64_t tt_func_first[TT_MAX_FUNCS] = { [0 ... TT_MAX_FUNCS - 1] = UINT64_MAX };
-uint64_t tt_func_handler_calls[TT_MAX_FUNCS];
+#include "tramp.h"
 
 /* One per variant, in TT_VAR_* order (tramp_stubs.S). */
-extern char tt_stubs_rdtscp[], tt_stubs_lfence[], tt_stubs_mfence[], tt_stubs_cpuid[],
-	tt_stubs_cpuid_nordtscp[], tt_stubs_none[], tt_stubs_mono[];
 static char *const stub_pools[TT_VAR_COUNT] = {
 	tt_stubs_rdtscp, tt_stubs_lfence, tt_stubs_mfence,
 	tt_stubs_cpuid, tt_stubs_cpuid_nordtscp, tt_stubs_none, tt_stubs_mono,
 };
 
-extern char tt_ibody_rdtscp[], tt_ibody_lfence[], tt_ibody_mfence[], tt_ibody_cpuid[],
-	tt_ibody_cpuid_nordtscp[], tt_ibody_none[], tt_ibody_mono[];
 static char *const inline_bodies[TT_VAR_COUNT] = {
 	tt_ibody_rdtscp, tt_ibody_lfence, tt_ibody_mfence,
 	tt_ibody_cpuid, tt_ibody_cpuid_nordtscp, tt_ibody_none, tt_ibody_mono,
@@ -205,9 +199,9 @@ static struct tt_func *revive(const char *name, void *addr, uintptr_t object_bas
 			return NULL;
 		f->addr = addr;
 		f->object_base = object_base;
-		__atomic_store_n(&f->hook, "got", __ATOMIC_RELAXED);
+		__atomic_store_n(&f->route, TT_ROUTE_GOT, __ATOMIC_RELAXED);
 		/* new code at a new address: decide again */
-		__atomic_store_n(&f->hook_tried, false, __ATOMIC_RELEASE);
+		__atomic_store_n(&f->route_decided, false, __ATOMIC_RELEASE);
 		__atomic_store_n(&tt_func_target[i], addr, __ATOMIC_RELEASE);
 		HASH_ADD(hh_addr, by_addr, addr, sizeof(f->addr), f);
 		f->unloaded = false;
@@ -268,7 +262,7 @@ struct tt_func *tt_funcs_add(const char *name, const char *display, void *addr,
 	f->index = nentries;
 	f->addr = addr;
 	f->object_base = object_base;
-	f->hook = "got";
+	f->route = TT_ROUTE_GOT;
 	tt_func_target[f->index] = addr;
 	HASH_ADD(hh_addr, by_addr, addr, sizeof(f->addr), f);
 	__atomic_store_n(&nentries, nentries + 1, __ATOMIC_RELEASE);
@@ -309,13 +303,20 @@ void *tt_funcs_stub_for(void *addr)
 	/* An inline-hooked function is traced at its own address: pointers to it stay equal. */
 	/* Until inline.c has decided, hand out no stub: a call through it could reach an entry
 	 * patched meanwhile and be counted twice. */
-	if (f && __atomic_load_n(&f->hook_tried, __ATOMIC_ACQUIRE) &&
-	    strcmp(__atomic_load_n(&f->hook, __ATOMIC_RELAXED), "got") == 0) {
+	if (f && __atomic_load_n(&f->route_decided, __ATOMIC_ACQUIRE) &&
+	    __atomic_load_n(&f->route, __ATOMIC_RELAXED) == TT_ROUTE_GOT) {
 		got = true;
 		index = f->index;
 	}
 	tt_funcs_unlock();
 	return got ? tt_funcs_stub(index) : addr;
+}
+
+const char *tt_route_name(enum tt_route route)
+{
+	static const char *const names[] = { "got", "inline", "none" };
+
+	return route < sizeof(names) / sizeof(names[0]) ? names[route] : "?";
 }
 
 uint32_t tt_funcs_count(void)

@@ -13,6 +13,16 @@
 
 #include "tramp_layout.h"
 
+/* How calls of a traced function reach its trampoline (the report's "hook" field). */
+enum tt_route {
+	TT_ROUTE_GOT,		/* through its GOT slots and dlsym answers, to its stub */
+	TT_ROUTE_INLINE,	/* through a jump patched at its own entry */
+	TT_ROUTE_NONE,		/* neither: not exported and not patchable, never traced */
+};
+
+/* "got", "inline", "none". */
+const char *tt_route_name(enum tt_route route);
+
 struct tt_func {
 	uint32_t index;		/* stub number */
 	char *name;		/* as named by the user; "a|b" when two names share the address */
@@ -27,10 +37,10 @@ struct tt_func {
 	void *addr;		/* the real function */
 	char *version;		/* version of the definition (GLIBC_2.14), NULL if none */
 	uint64_t slots;		/* GOT slots redirected to it so far */
-	const char *hook;	/* "got", "inline", or "none" (not exported, not patched) */
+	enum tt_route route;	/* how its calls reach the trampoline */
 	size_t size;		/* bytes, from its symbol; 0 when unknown (an IFUNC's choice) */
 	bool local;		/* found in .symtab only (static, hidden): no GOT slot reaches it */
-	bool hook_tried;	/* inline.c decided how to hook it at its current address */
+	bool route_decided;	/* inline.c decided its route at its current address */
 	bool refusal_said;	/* inline.c said why it was not patched (said once) */
 	uint8_t *slot;		/* inline: its pool slot (stub jump, relocated entry) */
 	void *patched_addr;	/* inline: the address whose entry is patched */
@@ -40,16 +50,6 @@ struct tt_func {
 	UT_hash_handle hh;	/* by name (each alias gets an entry in tt_funcs_alias) */
 	UT_hash_handle hh_addr;	/* by address */
 };
-
-/* Read by tramp_body.S: the real function behind stub i. */
-extern void *tt_func_target[TT_MAX_FUNCS];
-
-/* Raw ticks of the process's very first completed call of function i; UINT64_MAX if none. */
-extern uint64_t tt_func_first[TT_MAX_FUNCS];
-
-/* Calls of function i made by a program's signal handler that interrupted the shim's own code
- * (tramp_body.S adds them atomically): counted, not timed, in no thread's counters. */
-extern uint64_t tt_func_handler_calls[TT_MAX_FUNCS];
 
 /* Stub address of function index in the trampoline variant chosen at start-up. */
 void *tt_funcs_stub(uint32_t index);

@@ -111,7 +111,7 @@ static struct tt_func *lazy_target(const struct tt_elf *o, size_t symidx, void *
 	const ElfW(Sym) *own;
 	const char *want;
 
-	if (!f || strcmp(f->hook, "got") != 0)	/* inline: the call reaches the patched entry */
+	if (!f || f->route != TT_ROUTE_GOT)	/* inline: the call reaches the patched entry */
 		return NULL;
 	/* Already bound to the object's own definition (a local copy): not ours to change. */
 	own = tt_elf_lookup(o, name, NULL);
@@ -280,7 +280,7 @@ static int patch_object(struct tt_elf *o, void *arg)
 	struct patch_ctx *c = arg;
 	struct relro r;
 
-	if (tt_elf_in_exec(o, (uintptr_t)&patch_object) || tt_elf_is_loader(o->name))
+	if (tt_elf_is_shim(o) || tt_elf_is_loader(o->name))
 		return 0;
 	relro_init(o, &r);
 	patch_relocs(o, o->jmprel, o->njmprel, &r, c);

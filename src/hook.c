@@ -14,45 +14,18 @@
 #include <sys/prctl.h>
 
 #include "callers.h"
+#include "func_table.h"
 #include "funcs.h"
 #include "hist.h"
+#include "hook.h"
 #include "pin.h"
 #include "sys.h"
 #include "thread.h"
-
-const uint32_t tt_cpu_unknown = UINT32_MAX;
-
-__thread struct tt_tls tt_tls __attribute__((tls_model("initial-exec"))) = {
-	.cpu_aux = UINT32_MAX,
-	.cpu_now = &tt_cpu_unknown,
-};
+#include "tramp.h"
 
 /* glibc 2.35+ registers an rseq area for every thread and says where (weak: older glibc). */
 extern const ptrdiff_t __rseq_offset __attribute__((weak));
 extern const unsigned int __rseq_size __attribute__((weak));
-
-_Static_assert(__builtin_offsetof(struct tt_tls, top) == TT_TLS_TOP, "tramp_layout.h");
-_Static_assert(__builtin_offsetof(struct tt_tls, limit) == TT_TLS_LIMIT, "tramp_layout.h");
-_Static_assert(__builtin_offsetof(struct tt_tls, in_shim) == TT_TLS_IN_SHIM, "tramp_layout.h");
-_Static_assert(__builtin_offsetof(struct tt_frame, ret) == TT_FRAME_RET, "tramp_layout.h");
-_Static_assert(__builtin_offsetof(struct tt_frame, start_ticks) == TT_FRAME_START, "layout");
-_Static_assert(__builtin_offsetof(struct tt_frame, sp) == TT_FRAME_SP, "tramp_layout.h");
-_Static_assert(__builtin_offsetof(struct tt_frame, stat) == TT_FRAME_STAT, "tramp_layout.h");
-_Static_assert(__builtin_offsetof(struct tt_frame, rbx) == TT_FRAME_RBX, "tramp_layout.h");
-_Static_assert(__builtin_offsetof(struct tt_frame, func) == TT_FRAME_FUNC, "tramp_layout.h");
-_Static_assert(__builtin_offsetof(struct tt_frame, cpu) == TT_FRAME_CPU, "tramp_layout.h");
-_Static_assert(__builtin_offsetof(struct tt_tls, cpu_now) == TT_TLS_CPU_NOW, "tramp_layout.h");
-_Static_assert(sizeof(struct tt_frame) == TT_FRAME_SIZE, "tramp_layout.h");
-_Static_assert(__builtin_offsetof(struct tt_fstat, calls) == TT_FSTAT_CALLS, "tramp_layout.h");
-
-void tt_hook_exit(struct tt_frame *f, uint64_t raw, uint32_t aux) __attribute__((visibility("hidden")));
-void tt_hook_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fstat *site)
-	__attribute__((visibility("hidden")));
-extern void (*tt_exit_fn)(struct tt_frame *f, uint64_t raw, uint32_t aux)
-	__attribute__((visibility("hidden")));
-int tt_hook_slow(uint32_t func, uintptr_t sp) __attribute__((visibility("hidden")));
-void tt_hook_untimed(struct tt_frame *f) __attribute__((visibility("hidden")));
-extern bool tt_clock_forbidden_seen __attribute__((visibility("hidden")));
 
 /* TSC_CALLERS: the counters of a frame's call site in this thread, or NULL. */
 static struct tt_fstat *site_of(const struct tt_frame *f)

@@ -15,17 +15,18 @@
 #include "disasm.h"
 #include "ehframe.h"
 #include "elfdyn.h"
+#include "func_table.h"
 #include "funcs.h"
 #include "inline.h"
 #include "log.h"
 #include "patch.h"
 #include "pool.h"
 #include "relocate.h"
+#include "tramp.h"
 #include "xref.h"
 
 #define SLOT_CODE 32	/* the entry code of a slot; the relocated copy follows */
 
-extern char tt_calib_inline[];
 
 static enum tt_hook_mode mode = TT_HOOK_GOT;
 static bool enabled;
@@ -161,13 +162,13 @@ static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t wh
 }
 
 /*
- * The hook of f is settled (f->hook says which). Until then dlsym hands out no stub for it:
+ * The route of f is settled (f->route says which). Until then dlsym hands out no stub for it:
  * a call through a stub whose target is still the entry, reaching the entry just patched,
  * would be counted twice.
  */
 static void decided(struct tt_func *f)
 {
-	__atomic_store_n(&f->hook_tried, true, __ATOMIC_RELEASE);
+	__atomic_store_n(&f->route_decided, true, __ATOMIC_RELEASE);
 }
 
 /* Once per function: an object dlopened and closed a thousand times is refused each time. */
@@ -186,7 +187,7 @@ static void refused(struct tt_func *f, const char *why)
 			why);
 	f->refusal_said = true;
 	/* Atomic: dlsym reads it without the loader lock (funcs.c tt_funcs_stub_for). */
-	__atomic_store_n(&f->hook, f->local ? "none" : "got", __ATOMIC_RELAXED);
+	__atomic_store_n(&f->route, f->local ? TT_ROUTE_NONE : TT_ROUTE_GOT, __ATOMIC_RELAXED);
 	decided(f);
 }
 
@@ -276,7 +277,7 @@ static unsigned int commit(unsigned int n)
 		f->patched_addr = f->addr;
 		f->patched_at = p->entry;
 		memcpy(f->jump, jump, sizeof(jump));
-		__atomic_store_n(&f->hook, "inline", __ATOMIC_RELAXED);
+		__atomic_store_n(&f->route, TT_ROUTE_INLINE, __ATOMIC_RELAXED);
 		decided(f);
 		done++;
 	}
@@ -302,8 +303,8 @@ static void release_stale(void)
 			continue;
 		if (!f->unloaded && f->patched_addr == f->addr) {	/* reloaded in place */
 			__atomic_store_n(&tt_func_target[f->index], f->addr, __ATOMIC_RELEASE);
-			__atomic_store_n(&f->hook, "got", __ATOMIC_RELAXED);
-			__atomic_store_n(&f->hook_tried, false, __ATOMIC_RELEASE);
+			__atomic_store_n(&f->route, TT_ROUTE_GOT, __ATOMIC_RELAXED);
+			__atomic_store_n(&f->route_decided, false, __ATOMIC_RELEASE);
 		}
 		tt_pool_release(f->slot);
 		f->slot = NULL;
@@ -322,7 +323,7 @@ unsigned int tt_inline_hook_new(void)
 		struct tt_func *f = tt_funcs_get(i);
 		const char *err;
 
-		if (!f || f->unloaded || f->hook_tried)
+		if (!f || f->unloaded || f->route_decided)
 			continue;
 		if (!enabled) {
 			if (f->local)

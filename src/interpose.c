@@ -28,70 +28,25 @@
 #include "funcs.h"
 #include "interpose.h"
 #include "lifecycle.h"
+#include "real.h"
 #include "thread.h"
+#include "tramp.h"
 
-void *tt_call_via(void *fn, void *gadget, const void *a, const void *b, const void *c,
-		  const void *d);
 
 static struct {
 	void *dlopen, *dlmopen, *dlsym, *dlvsym, *dlclose;
 	bool done;
 } real;
 
-struct find_real {
-	const char *name;
-	void *addr;
-	bool past_us;
-};
-
-/* The next definition after ours in load order, as RTLD_NEXT would find it: an object
- * preloaded before us (a sanitizer runtime) may wrap the same function and call ours. */
-static int find_real_cb(struct tt_elf *o, void *arg)
-{
-	struct find_real *f = arg;
-	const ElfW(Sym) *s;
-
-	if (tt_elf_in_exec(o, (uintptr_t)&find_real_cb)) {
-		f->past_us = true;
-		return 0;
-	}
-	if (!f->past_us)
-		return 0;
-	s = tt_elf_lookup(o, f->name, NULL);
-	if (!s || ELF64_ST_TYPE(s->st_info) != STT_FUNC)
-		return 0;
-	f->addr = (void *)(o->base + s->st_value);
-	return 1;
-}
-
-void *tt_interpose_real(const char *name)
-{
-	struct find_real f = { name, NULL, false };
-
-	tt_elf_foreach(find_real_cb, &f);
-	return f.addr;
-}
-
-void *tt_interpose_lazy(void **slot, const char *name)
-{
-	void *p = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-
-	if (!p) {
-		p = tt_interpose_real(name);
-		__atomic_store_n(slot, p, __ATOMIC_RELEASE);
-	}
-	return p;
-}
-
 static void find_reals(void)
 {
 	if (__atomic_load_n(&real.done, __ATOMIC_ACQUIRE))
 		return;
-	real.dlopen = tt_interpose_real("dlopen");
-	real.dlmopen = tt_interpose_real("dlmopen");
-	real.dlsym = tt_interpose_real("dlsym");
-	real.dlvsym = tt_interpose_real("dlvsym");
-	real.dlclose = tt_interpose_real("dlclose");
+	real.dlopen = tt_real_find("dlopen");
+	real.dlmopen = tt_real_find("dlmopen");
+	real.dlsym = tt_real_find("dlsym");
+	real.dlvsym = tt_real_find("dlvsym");
+	real.dlclose = tt_real_find("dlclose");
 	__atomic_store_n(&real.done, true, __ATOMIC_RELEASE);
 }
 
@@ -110,7 +65,6 @@ static int find_gadget_cb(struct tt_elf *o, void *arg)
 	return 1;
 }
 
-extern const char tt_bodies_start[], tt_bodies_end[];
 
 /*
  * Who called our wrapper: its return address, unless the wrapper is itself traced
@@ -154,37 +108,33 @@ static void loaded(void)
 	errno = saved;
 }
 
-TT_EXPORT void *dlopen(const char *file, int mode)
+/* dlopen or dlmopen (fn) called as `caller` with up to three arguments; the new object is
+ * patched before its handle is returned. */
+static void *open_as(const void *caller, void *fn, const void *a, const void *b, const void *c)
 {
-	const void *caller = real_caller(__builtin_return_address(0));
 	void *h;
 	bool locked;
 
 	tt_lifecycle_ensure();
 	find_reals();
 	locked = tt_lifecycle_dl_begin();
-	h = call_as(caller, real.dlopen, file, (const void *)(intptr_t)mode, NULL, NULL);
+	h = call_as(caller, *(void **)fn, a, b, c, NULL);
 	if (h)
 		loaded();
 	tt_lifecycle_dl_end(locked);
 	return h;
 }
 
+TT_EXPORT void *dlopen(const char *file, int mode)
+{
+	return open_as(real_caller(__builtin_return_address(0)), &real.dlopen, file,
+		       (const void *)(intptr_t)mode, NULL);
+}
+
 TT_EXPORT void *dlmopen(Lmid_t lmid, const char *file, int mode)
 {
-	const void *caller = real_caller(__builtin_return_address(0));
-	void *h;
-	bool locked;
-
-	tt_lifecycle_ensure();
-	find_reals();
-	locked = tt_lifecycle_dl_begin();
-	h = call_as(caller, real.dlmopen, (const void *)lmid, file,
-		    (const void *)(intptr_t)mode, NULL);
-	if (h)
-		loaded();
-	tt_lifecycle_dl_end(locked);
-	return h;
+	return open_as(real_caller(__builtin_return_address(0)), &real.dlmopen,
+		       (const void *)lmid, file, (const void *)(intptr_t)mode);
 }
 
 /* After an unload: forget its functions and give back their inline hooks' pool slots, so
@@ -234,34 +184,29 @@ static void *traced_pointer(void *addr)
 	return addr;
 }
 
+/* dlsym's answer r as the caller must get it (errno as glibc left it). */
+static void *traced_answer(void *r)
+{
+	int saved = errno;
+
+	if (r)
+		r = traced_pointer(r);
+	errno = saved;
+	return r;
+}
+
 TT_EXPORT void *dlsym(void *handle, const char *name)
 {
 	const void *caller = real_caller(__builtin_return_address(0));
-	void *r;
 
 	find_reals();
-	r = call_as(caller, real.dlsym, handle, name, NULL, NULL);
-	if (r) {
-		int saved = errno;
-
-		r = traced_pointer(r);
-		errno = saved;
-	}
-	return r;
+	return traced_answer(call_as(caller, real.dlsym, handle, name, NULL, NULL));
 }
 
 TT_EXPORT void *dlvsym(void *handle, const char *name, const char *version)
 {
 	const void *caller = real_caller(__builtin_return_address(0));
-	void *r;
 
 	find_reals();
-	r = call_as(caller, real.dlvsym, handle, name, version, NULL);
-	if (r) {
-		int saved = errno;
-
-		r = traced_pointer(r);
-		errno = saved;
-	}
-	return r;
+	return traced_answer(call_as(caller, real.dlvsym, handle, name, version, NULL));
 }

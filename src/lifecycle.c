@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "callers.h"
+#include "callers_deep.h"
 #include "channel.h"
 #include "clock.h"
 #include "dllock.h"
@@ -37,6 +38,7 @@
 #include "resolve.h"
 #include "signals.h"
 #include "thread.h"
+#include "threads.h"
 #include "tsctrace.h"
 
 #define CALIBRATION_CALLS 3000	/* ~0.15 ms at ~100 ticks a call; the min settles in far fewer */
@@ -48,7 +50,8 @@ extern char **environ;
 static int state = TT_UNINIT;
 static struct tt_run run;
 
-bool tt_active(void)
+/* True while calls are being traced. */
+static bool tt_active(void)
 {
 	int s = __atomic_load_n(&state, __ATOMIC_ACQUIRE);
 
@@ -164,7 +167,7 @@ static void note_unreachable(void)
 	for (i = 1; i < n; i++) {
 		struct tt_func *f = tt_funcs_get(i);
 
-		if (f && !f->slots && strcmp(f->hook, "got") == 0)
+		if (f && !f->slots && f->route == TT_ROUTE_GOT)
 			tt_info("%s: no loaded object calls it through its GOT; only calls through "
 				"dlsym pointers or from later dlopens are traced", f->name);
 	}
@@ -294,7 +297,8 @@ void tt_lifecycle_objects_changed(void)
 	tt_got_patch_all();
 }
 
-int tt_lifecycle_dump(void)
+/* Write the report of what was recorded so far (tsctrace_dump). 0 or -1. */
+static int tt_lifecycle_dump(void)
 {
 	if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != TT_ON)
 		return -1;

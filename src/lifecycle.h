@@ -11,9 +11,6 @@
  * library's constructor). Safe to call any number of times, from any thread. */
 void tt_lifecycle_ensure(void);
 
-/* True while calls are being traced. */
-bool tt_active(void);
-
 /* True while traced calls read the TSC (not the CLOCK_MONOTONIC_RAW fallback). */
 bool tt_lifecycle_reads_tsc(void);
 
@@ -30,8 +27,5 @@ void tt_lifecycle_objects_changed(void);
 /* The process image is about to end without exit() (exec*, _exit): write the report now,
  * unless this is a vfork child sharing its parent's memory. */
 void tt_lifecycle_leaving(void);
-
-/* Write the report of what was recorded so far (tsctrace_dump). 0 or -1. */
-int tt_lifecycle_dump(void);
 
 #endif /* TT_LIFECYCLE_H */

@@ -24,12 +24,13 @@
 
 #include "clock.h"
 #include "interpose.h"
+#include "real.h"
 #include "lifecycle.h"
 #include "log.h"
 #include "sys.h"
 #include "thread.h"
+#include "tramp.h"
 
-extern char tt_bodies_start[], tt_bodies_end[], tt_untimed_return[];
 
 static void *real_prctl;
 
@@ -95,7 +96,7 @@ static void allow_in_this_thread(void)
 static long call_real(int option, unsigned long a2, unsigned long a3, unsigned long a4,
 		      unsigned long a5)
 {
-	int (*fn)(int, ...) = tt_interpose_lazy(&real_prctl, "prctl");
+	int (*fn)(int, ...) = tt_real_lazy(&real_prctl, "prctl");
 
 	if (fn)
 		return fn(option, a2, a3, a4, a5);

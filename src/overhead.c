@@ -10,11 +10,12 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "func_table.h"
 #include "funcs.h"
 #include "overhead.h"
 #include "thread.h"
+#include "tramp.h"
 
-extern void tt_calib_empty(void);
 
 int tt_overhead_calibrate(unsigned int calls, void *entry, void *target,
 			  struct tt_overhead *out)

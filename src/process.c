@@ -26,10 +26,11 @@
 
 #include "follow.h"
 #include "interpose.h"
+#include "real.h"
 #include "lifecycle.h"
 #include "pin.h"
 
-static void *real_execve, *real_execv, *real_execvp, *real_execvpe, *real_fexecve, *real__exit,
+static void *real_execve, *real_execvpe, *real_fexecve, *real__exit,
 	*real__Exit, *real_posix_spawn, *real_posix_spawnp, *real_system, *real_popen,
 	*real_pthread_create;
 
@@ -96,50 +97,38 @@ static void child_env_done(char **env, char *const envp[], bool child)
 		ret_;                                   \
 	})
 
-TT_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
+/* An exec through real (execve or execvpe) with envp as a child gets it. The environment
+ * copy lives in this frame until the exec has returned or replaced the process. */
+static int exec_with(int (*real)(const char *, char *const[], char *const[]), const char *path,
+		     char *const argv[], char *const envp[])
 {
 	bool child = tt_follow_in_child();
 	char **env = CHILD_ENV(envp, child);
-	int r = EXEC(TT_REAL(execve)(path, argv, env));
+	int r = EXEC(real(path, argv, env));
 
 	child_env_done(env, envp, child);
 	return r;
 }
 
+TT_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
+{
+	return exec_with(TT_REAL(execve), path, argv, envp);
+}
+
+/* execv and execvp are glibc's execve and execvpe with `environ`. */
 TT_EXPORT int execv(const char *path, char *const argv[])
 {
-	bool child = tt_follow_in_child();
-	char **env = CHILD_ENV(environ, child);
-	int r;
-
-	if (env == environ)
-		return EXEC(TT_REAL(execv)(path, argv));
-	r = EXEC(TT_REAL(execve)(path, argv, env));
-	child_env_done(env, environ, child);
-	return r;
+	return exec_with(TT_REAL(execve), path, argv, environ);
 }
 
 TT_EXPORT int execvp(const char *file, char *const argv[])
 {
-	bool child = tt_follow_in_child();
-	char **env = CHILD_ENV(environ, child);
-	int r;
-
-	if (env == environ)
-		return EXEC(TT_REAL(execvp)(file, argv));
-	r = EXEC(TT_REAL(execvpe)(file, argv, env));
-	child_env_done(env, environ, child);
-	return r;
+	return exec_with(TT_REAL(execvpe), file, argv, environ);
 }
 
 TT_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
-	bool child = tt_follow_in_child();
-	char **env = CHILD_ENV(envp, child);
-	int r = EXEC(TT_REAL(execvpe)(file, argv, env));
-
-	child_env_done(env, envp, child);
-	return r;
+	return exec_with(TT_REAL(execvpe), file, argv, envp);
 }
 
 TT_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
@@ -170,51 +159,35 @@ TT_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 TT_EXPORT int execl(const char *path, const char *arg, ...)
 {
 	va_list ap;
-	bool child = tt_follow_in_child();
-	char **argv, **env = CHILD_ENV(environ, child);
-	int r;
+	char **argv;
 
 	va_start(ap, arg);
 	COLLECT_ARGS(arg, ap, argv);
 	va_end(ap);
-	r = EXEC(TT_REAL(execve)(path, argv, env));
-	child_env_done(env, environ, child);
-	return r;
+	return exec_with(TT_REAL(execve), path, argv, environ);
 }
 
 TT_EXPORT int execlp(const char *file, const char *arg, ...)
 {
 	va_list ap;
-	bool child = tt_follow_in_child();
-	char **argv, **env = CHILD_ENV(environ, child);
-	int r;
+	char **argv;
 
 	va_start(ap, arg);
 	COLLECT_ARGS(arg, ap, argv);
 	va_end(ap);
-	if (env == environ)
-		return EXEC(TT_REAL(execvp)(file, argv));
-	r = EXEC(TT_REAL(execvpe)(file, argv, env));
-	child_env_done(env, environ, child);
-	return r;
+	return exec_with(TT_REAL(execvpe), file, argv, environ);
 }
 
 TT_EXPORT int execle(const char *path, const char *arg, ...)
 {
 	va_list ap;
-	char **argv, **envp, **env;
-	bool child;
-	int r;
+	char **argv, **envp;
 
 	va_start(ap, arg);
 	COLLECT_ARGS(arg, ap, argv);
 	envp = va_arg(ap, char **);
 	va_end(ap);
-	child = tt_follow_in_child();
-	env = CHILD_ENV(envp, child);
-	r = EXEC(TT_REAL(execve)(path, argv, env));
-	child_env_done(env, envp, child);
-	return r;
+	return exec_with(TT_REAL(execve), path, argv, envp);
 }
 
 TT_EXPORT void _exit(int status)

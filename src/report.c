@@ -16,6 +16,7 @@
 #include "buf.h"
 #include "callers.h"
 #include "callers_report.h"
+#include "func_table.h"
 #include "funcs.h"
 #include "log.h"
 #include "pin.h"
@@ -26,6 +27,7 @@
 #include "stats.h"
 #include "sys.h"
 #include "thread.h"
+#include "threads.h"
 
 #define MAX_WARNINGS 48
 
@@ -94,7 +96,7 @@ static void fill_func(const struct tt_run *run, const struct tt_func *fn,
 	out->object = fn->object;
 	out->has_offset = true;
 	out->offset = (uint64_t)((uintptr_t)fn->addr - fn->object_base);
-	out->hook = fn->hook;
+	out->hook = tt_route_name(fn->route);
 	out->calls = s->calls;
 	out->unwound = s->unwound;
 	out->migrated = s->migrated;
@@ -176,7 +178,7 @@ int tt_report_write(const struct tt_run *run)
 		struct tt_func *fn = tt_funcs_get(i);
 
 		/* "none": not exported and not patchable, never traced (a line said so). */
-		if (!fn || strcmp(fn->hook, "none") == 0)
+		if (!fn || fn->route == TT_ROUTE_NONE)
 			continue;
 		tt_thread_collect(i, s);
 		fill_func(run, fn, s, hz, &arena, &funcs[nf]);

@@ -17,10 +17,6 @@ void tt_report_json(struct tt_buf *out, const struct tt_report *r);
 /* Append the human-readable text report: header, aligned table, per-function bar histograms. */
 void tt_report_text(struct tt_buf *out, const struct tt_report *r);
 
-/* Append s for a terminal: control characters and invalid UTF-8 become '?' (and, with
- * quote, a ' becomes '\'' for shell-style quoting). Returns the columns it takes. */
-size_t tt_text_put_clean(struct tt_buf *out, const char *s, bool quote);
-
 /* Append the call-site table of f (TSC_CALLERS), if it has one. */
 void tt_report_text_callers(struct tt_buf *out, const struct tt_report_func *f);
 

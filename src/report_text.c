@@ -12,9 +12,8 @@
  * first pass (cells are formatted again when printed: there is nowhere to keep them), so a
  * 60-character name or a 20-digit count widens its column instead of shifting the rows.
  *
- * Strings are printed one code point per column. Control characters and ill-formed UTF-8
- * become '?', so a name containing a newline or an escape sequence cannot break a row or the
- * terminal. (East Asian wide characters take two columns and would still shift a row.)
+ * Strings go through tt_text_put_clean (text_clean.h): one code point per column, nothing
+ * that could break a row or the terminal.
  */
 #include "report_fmt.h"
 
@@ -23,7 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "utf8.h"
+#include "text_clean.h"
 
 #define GAP 2		/* spaces between columns */
 #define CELL 48		/* a formatted cell: a 20-digit uint64 or a "%.3e" double, with room */
@@ -39,38 +38,6 @@ static const char *const heads[C_END] = {
 	"calls", "min", "median", "p90", "p99", "max", "mean", "total%", "min ns", "med ns",
 	"timed", "unwound", "migrated", "dropped", "first", "hook", "symbol",
 };
-
-/* U+2028-202E, U+2066-2069: line breaks and bidi overrides that would reorder a row. */
-static bool format_char(const unsigned char *p)
-{
-	return p[0] == 0xe2 && ((p[1] == 0x80 && p[2] >= 0xa8 && p[2] <= 0xae) ||
-				(p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9));
-}
-
-/*
- * Print s for a terminal (see the file comment) and return the columns it takes; with out
- * NULL only measure. With quote, a ' is written as '\'' (inside a shell-quoted argument).
- */
-size_t tt_text_put_clean(struct tt_buf *out, const char *s, bool quote)
-{
-	const unsigned char *p = (const unsigned char *)(s ? s : "?");
-	unsigned int n, skip;
-	size_t cols = 0;
-	bool ok;
-
-	for (; *p; cols++, p += n ? n : skip) {
-		n = tt_utf8_len(p, &skip);
-		/* C1 controls U+0080-U+009F are C2 80-9F: terminals obey some of them too */
-		ok = n == 1 ? *p >= 0x20 && *p != 0x7f && !(quote && *p == '\'') :
-		     n == 2 ? !(p[0] == 0xc2 && p[1] < 0xa0) :
-		     n == 4 || (n == 3 && !format_char(p));
-		if (out && ok)
-			tt_buf_append(out, (const char *)p, n);
-		else if (out)
-			tt_buf_puts(out, n == 1 && *p == '\'' ? "'\\''" : "?");
-	}
-	return cols;
-}
 
 static void pad(struct tt_buf *out, size_t n)
 {

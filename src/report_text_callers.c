@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report_fmt.h"
+#include "text_clean.h"
 
 #define MAX_ROWS 20	/* per function in the text; the JSON has them all */
 

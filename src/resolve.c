@@ -47,7 +47,7 @@ struct found {
 	bool in_shim;			/* defined by the shim itself (a wrapper) */
 	bool has_version;
 	char version[256];		/* of the definition */
-	char object[PATH_MAX];		/* the object's file, "(program)" for the program */
+	char object[PATH_MAX];		/* the object's file, TT_ELF_PROGRAM for the program */
 };
 
 struct find {
@@ -62,14 +62,9 @@ struct find {
 	bool glob_capped;
 };
 
-static bool is_shim(const struct tt_elf *o)
-{
-	return tt_elf_in_exec(o, (uintptr_t)&is_shim);
-}
-
 static int find_shim_cb(struct tt_elf *o, void *arg)
 {
-	if (!is_shim(o))
+	if (!tt_elf_is_shim(o))
 		return 0;
 	*(struct tt_elf *)arg = *o;
 	return 1;
@@ -95,7 +90,7 @@ static const char *program_path(void)
 	static char exe[4096];
 
 	if (!exe[0] && readlink("/proc/self/exe", exe, sizeof(exe) - 1) <= 0)
-		snprintf(exe, sizeof(exe), "(program)");
+		snprintf(exe, sizeof(exe), TT_ELF_PROGRAM);
 	return exe;
 }
 
@@ -125,10 +120,10 @@ static void take(struct find *f, const struct tt_elf *o, const ElfW(Sym) *s, siz
 	d->base = o->base;
 	d->type = ELF64_ST_TYPE(s->st_info);
 	d->size = s->st_size;
-	d->in_shim = is_shim(o);
+	d->in_shim = tt_elf_is_shim(o);
 	d->has_version = v != NULL;
 	snprintf(d->version, sizeof(d->version), "%s", v ? v : "");
-	snprintf(d->object, sizeof(d->object), "%s", o->name[0] ? o->name : "(program)");
+	snprintf(d->object, sizeof(d->object), "%s", tt_elf_name(o));
 	f->have_def = true;
 }
 
@@ -139,7 +134,7 @@ static int find_cb(struct tt_elf *o, void *arg)
 
 	/* The shim's own definitions count only for its wrappers, found first as the program
 	 * finds them: then the wrapper is what gets timed. */
-	if ((is_shim(o) && (f->spec->object || strncmp(f->name, "tsctrace_", 9) == 0)) ||
+	if ((tt_elf_is_shim(o) && (f->spec->object || strncmp(f->name, "tsctrace_", 9) == 0)) ||
 	    tt_elf_is_vdso(o))
 		return 0;
 	if (f->spec->object && !object_matches(o->name, f->spec->object))
@@ -203,7 +198,7 @@ static int glob_cb(struct tt_elf *o, void *arg)
 	struct find *f = arg;
 	size_t i;
 
-	if (is_shim(o) || tt_elf_is_loader(o->name) || tt_elf_is_vdso(o))
+	if (tt_elf_is_shim(o) || tt_elf_is_loader(o->name) || tt_elf_is_vdso(o))
 		return 0;
 	if (f->spec->object && !object_matches(o->name, f->spec->object))
 		return 0;
@@ -244,7 +239,7 @@ static int add_static(const char *name, uint64_t value, uint64_t size, void *arg
 {
 	struct statics *st = arg;
 	void *addr = (void *)(st->obj.base + value);
-	const char *object = st->obj.name[0] ? st->obj.name : "(program)";
+	const char *object = tt_elf_name(&st->obj);
 	char key[512];
 	struct tt_func *fn;
 	bool alias;
@@ -288,9 +283,9 @@ static int statics_cb(struct tt_elf *o, void *arg)
 {
 	struct statics *st = arg;
 
-	if (is_shim(o) || tt_elf_is_loader(o->name) || tt_elf_is_vdso(o))
+	if (tt_elf_is_shim(o) || tt_elf_is_loader(o->name) || tt_elf_is_vdso(o))
 		return 0;
-	if (st->spec->object && !object_matches(o->name[0] ? o->name : "(program)",
+	if (st->spec->object && !object_matches(tt_elf_name(o),
 						st->spec->object) &&
 	    !(o->name[0] == 0 && object_matches(program_path(), st->spec->object)))
 		return 0;
@@ -423,21 +418,4 @@ unsigned int tt_resolve_pending(void)
 			try_entry(i, false);
 	}
 	return tt_funcs_count() - before;
-}
-
-unsigned int tt_resolve_missing(const char **names, unsigned int max)
-{
-	unsigned int n = 0;
-	size_t i;
-
-	if (!config || !state)
-		return 0;
-	for (i = 0; i < config->nfuncs; i++) {
-		if (state[i] != PENDING || config->funcs[i].glob)
-			continue;
-		if (n < max)
-			names[n] = config->funcs[i].name;
-		n++;
-	}
-	return n;
 }

@@ -16,7 +16,5 @@ void tt_resolve_all(const struct tt_config *cfg);
 /* Retry the pending entries (after dlopen). Returns how many were added. */
 unsigned int tt_resolve_pending(void);
 
-/* Entries never found, for the report's warnings: fills up to max names, returns count. */
-unsigned int tt_resolve_missing(const char **names, unsigned int max);
 
 #endif /* TT_RESOLVE_H */

@@ -1,5 +1,6 @@
 /*
- * signals.c - see signals.h.
+ * signals.c - the shim's own signal handlers: the report at a fatal signal, and
+ * TSC_DUMP_SIGNAL (see signals.h). What the program sees of them is sigaction.c's.
  *
  * Fatal signals: the report is written inside our handler, since the process is about to
  * die anyway; the report path takes no lock that interrupted code could hold unless that
@@ -11,14 +12,6 @@
  * The dump signal is only noted in the handler (a byte into a pipe); a helper thread, which
  * exists only when TSC_DUMP_SIGNAL is set, writes the report from a safe point.
  *
- * Being there must not show: sigaction() and signal() answer SIG_DFL where our handler is
- * installed, and a program that installs its own handler simply replaces ours.
- *
- * The program's own handlers are installed behind handler_trampoline, and reported back as
- * the program gave them: a handler that interrupts the shim's own code runs with in_shim at
- * TT_IN_HANDLER, so that its traced calls are counted (not timed) instead of passing as the
- * shim's own (a 10 kHz timer lost a few calls in millions; with TSC_CALLERS=4, which spends
- * most of each call inside the shim, a third of its handler's calls).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,8 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "interpose.h"
 #include "log.h"
+#include "real.h"
 #include "signals.h"
 #include "sys.h"
 #include "thread.h"
@@ -48,65 +41,6 @@ static int dump_sig;
 static int dump_pipe[2] = { -1, -1 };
 
 static int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
-
-/* The handlers the program installed, by signal, while handler_trampoline stands for them
- * (their masks and other flags are the kernel's to apply, as given). */
-static struct {
-	void *handler;	/* sa_handler or sa_sigaction */
-	int flags;	/* the program's sa_flags: SA_SIGINFO says how to call it */
-} program_act[_NSIG];
-
-static void handler_trampoline(int sig, siginfo_t *info, void *uc)
-{
-	int flags = __atomic_load_n(&program_act[sig].flags, __ATOMIC_ACQUIRE);
-	void *h = __atomic_load_n(&program_act[sig].handler, __ATOMIC_RELAXED);
-	uint8_t was = tt_tls.in_shim;
-
-	if (was)
-		tt_tls.in_shim = TT_IN_HANDLER;
-	if (flags & SA_SIGINFO)
-		((void (*)(int, siginfo_t *, void *))h)(sig, info, uc);
-	else
-		((void (*)(int))h)(sig);
-	tt_tls.in_shim = was;
-}
-
-static bool is_function(const struct sigaction *act)
-{
-	return !(act->sa_flags & SA_SIGINFO) ? act->sa_handler != SIG_DFL &&
-						   act->sa_handler != SIG_IGN
-					     : act->sa_sigaction != NULL;
-}
-
-/* Install act, the program's, with handler_trampoline in front of a handler function. */
-static int install_program(int sig, const struct sigaction *act)
-{
-	struct sigaction sa;
-
-	if (!is_function(act) || sig <= 0 || sig >= _NSIG)
-		return real_sigaction(sig, act, NULL);
-	sa = *act;
-	sa.sa_sigaction = handler_trampoline;
-	sa.sa_flags |= SA_SIGINFO;
-	/* Published before the kernel can run the trampoline for it; the flags last. */
-	__atomic_store_n(&program_act[sig].handler, (void *)act->sa_handler, __ATOMIC_RELAXED);
-	__atomic_store_n(&program_act[sig].flags, act->sa_flags, __ATOMIC_RELEASE);
-	return real_sigaction(sig, &sa, NULL);
-}
-
-/* What the kernel holds for sig, as the program installed it. */
-static int current(int sig, struct sigaction *now)
-{
-	if (real_sigaction(sig, NULL, now) != 0)
-		return -1;
-	if ((now->sa_flags & SA_SIGINFO) && now->sa_sigaction == handler_trampoline &&
-	    sig > 0 && sig < _NSIG) {
-		now->sa_handler = (sighandler_t)program_act[sig].handler;
-		now->sa_flags = (now->sa_flags & ~SA_SIGINFO) |
-				(program_act[sig].flags & SA_SIGINFO);
-	}
-	return 0;
-}
 
 static void die_of(int sig)
 {
@@ -184,6 +118,8 @@ static void *dump_thread(void *arg)
 	}
 }
 
+static void *real_pthread_create;
+
 static int start_dump_thread(void)
 {
 	pthread_attr_t attr;
@@ -192,20 +128,15 @@ static int start_dump_thread(void)
 
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	err = pthread_create(&t, &attr, dump_thread, NULL);
+	err = TT_REAL(pthread_create)(&t, &attr, dump_thread, NULL);
 	pthread_attr_destroy(&attr);
 	return err;
-}
-
-static bool ours(sighandler_t h)
-{
-	return h == fatal_handler || h == dump_handler;
 }
 
 static void find_reals(void)
 {
 	if (!real_sigaction)
-		real_sigaction = tt_interpose_real("sigaction");
+		real_sigaction = tt_real_find("sigaction");
 }
 
 static void install(int sig, void (*handler)(int), int flags)
@@ -265,66 +196,20 @@ void tt_signals_after_fork_child(void)
 		tt_warn("TSC_DUMP_SIGNAL: no helper thread in the child %d", (int)getpid());
 }
 
-static void (*stand_in(int sig))(int)
+void (*tt_signals_stand_in(int sig, int *flags))(int)
 {
 	if (sig <= 0 || sig >= _NSIG || !managed[sig])
 		return NULL;
+	*flags = sig == dump_sig ? SA_RESTART : SA_RESETHAND | SA_NODEFER;
 	return sig == dump_sig ? dump_handler : fatal_handler;
 }
 
-/* The program asks for the default action of a signal we manage: keep ours instead. */
-static int set_default(int sig, const struct sigaction *act)
+bool tt_signals_ours(sighandler_t h)
 {
-	void (*ours_h)(int) = stand_in(sig);
-	struct sigaction sa;
-	int ret = real_sigaction(sig, act, NULL);
-
-	if (ret != 0)
-		return ret;
-	real_sigaction(sig, NULL, &shown[sig]);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = ours_h;
-	sa.sa_flags = ours_h == dump_handler ? SA_RESTART : SA_RESETHAND | SA_NODEFER;
-	sigemptyset(&sa.sa_mask);
-	return real_sigaction(sig, &sa, NULL);
+	return h == fatal_handler || h == dump_handler;
 }
 
-TT_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+struct sigaction *tt_signals_shown(int sig)
 {
-	struct sigaction now;
-
-	find_reals();
-	if (!real_sigaction) {
-		errno = ENOSYS;
-		return -1;
-	}
-	if (current(sig, &now) != 0)
-		return -1;
-	if (stand_in(sig) && ours(now.sa_handler))
-		now = shown[sig];	/* before set_default changes it */
-	if (act && stand_in(sig) && !(act->sa_flags & SA_SIGINFO) && act->sa_handler == SIG_DFL) {
-		if (set_default(sig, act) != 0)
-			return -1;
-	} else if (act && install_program(sig, act) != 0) {
-		return -1;
-	}
-	if (old)
-		*old = now;
-	return 0;
-}
-
-/* glibc's signal(): BSD semantics, the signal itself blocked in its handler, SA_RESTART. */
-TT_EXPORT sighandler_t signal(int sig, sighandler_t handler)
-{
-	struct sigaction act, old;
-
-	memset(&act, 0, sizeof(act));
-	act.sa_handler = handler;
-	sigemptyset(&act.sa_mask);
-	if (sig > 0 && sig < _NSIG)
-		sigaddset(&act.sa_mask, sig);
-	act.sa_flags = SA_RESTART;
-	if (sigaction(sig, &act, &old) != 0)
-		return SIG_ERR;
-	return old.sa_handler;
+	return &shown[sig];
 }

@@ -4,6 +4,9 @@
 #ifndef TT_SIGNALS_H
 #define TT_SIGNALS_H
 
+#include <signal.h>
+#include <stdbool.h>
+
 /*
  * For SIGTERM, SIGINT and SIGHUP left at their default action: catch them, write the report,
  * then die of the same signal as the program would have. For dump_signal (0: none): write the
@@ -13,5 +16,16 @@ void tt_signals_start(int dump_signal, int (*report)(void));
 
 /* In a fork child: the dump helper thread did not come along; start another. */
 void tt_signals_after_fork_child(void);
+
+/* For sigaction.c: the shim's handler standing in for sig's default action (and the
+ * flags it is installed with), or NULL when the shim manages no handler for sig. */
+void (*tt_signals_stand_in(int sig, int *flags))(int);
+
+/* True if h is one of the shim's handlers. */
+bool tt_signals_ours(sighandler_t h);
+
+/* What the program is shown for a signal where the shim's handler stands in for SIG_DFL:
+ * SIG_DFL with the flags and mask it last gave (the kernel's normalised form). */
+struct sigaction *tt_signals_shown(int sig);
 
 #endif /* TT_SIGNALS_H */

@@ -180,9 +180,4 @@ static inline long tt_sys_write_all_nopipe(int fd, const void *buf, size_t len)
 	return err;
 }
 
-static inline long tt_sys_getppid(void)
-{
-	return tt_syscall3(SYS_getppid, 0, 0, 0);
-}
-
 #endif /* TT_SYS_H */

@@ -1,6 +1,7 @@
 /*
  * thread.h - per-thread state: the TLS block the trampolines read, the shadow stack of calls
- * in flight, and each function's counters and histogram for this thread.
+ * in flight, and each function's counters and histogram for this thread (thread_state.c;
+ * the exit merge, fork and report side is threads.h).
  *
  * Memory: one anonymous mapping per thread (header with the stats table, then the shadow
  * stack) and one per function used by the thread (struct tt_fstat, mostly histogram). Only the
@@ -78,6 +79,9 @@ extern const uint32_t tt_cpu_unknown;
 
 extern __thread struct tt_tls tt_tls __attribute__((tls_model("initial-exec")));
 
+/* Some thread forbade itself the TSC (PR_SET_TSC): the first-call path checks each thread. */
+extern bool tt_clock_forbidden_seen;
+
 /* Enter / leave shim code in this thread: traced calls made meanwhile pass straight through.
  * Nests: returns the previous value for tt_shim_leave. */
 static inline uint8_t tt_shim_enter(void)
@@ -107,39 +111,29 @@ static inline void tt_shim_leave(uint8_t was)
 void tt_thread_lock(void);
 void tt_thread_unlock(void);
 
+/* In a fork child, where the holder may be gone: free the lock. */
+void tt_thread_lock_reset(void);
+
 /* Head of the live-thread list (under the lock). */
 extern struct tt_thread *tt_thread_list;
 
-/* Threads that made a traced call (calibration aside), over the life of the process. */
-uint64_t tt_thread_traced(void);
-
-/* Counters of merged (exited) threads, by function index; NULL until a thread merged. */
-extern struct tt_fstat *tt_thread_totals[TT_MAX_FUNCS];
-
 /* A sink for calls whose counters were reset under them (fork): never reported. */
 extern struct tt_fstat tt_thread_sink;
+
+/* The mapping of one struct tt_fstat: whole pages. */
+#define TT_FSTAT_BYTES ((sizeof(struct tt_fstat) + 4095) & ~(size_t)4095)
 
 /* Map a fresh, zeroed struct tt_fstat for function func. NULL when out of memory.
  * General registers and raw syscalls only: usable from tt_hook_slow. */
 struct tt_fstat *tt_fstat_new(uint32_t func);
 
-/* Add every count of src into dst. */
-void tt_fstat_merge(struct tt_fstat *dst, const struct tt_fstat *src);
+/* Unmap what tt_fstat_new mapped. */
+void tt_fstat_free(struct tt_fstat *s);
 
-/* Create the pthread key whose destructor merges an exiting thread. 0 or -errno. */
-int tt_thread_init(void);
-
-/* pthread key for the exit merge, or -1 when there is none. */
+/* pthread key for the exit merge (threads.c creates it), or -1 when there is none. */
 extern int tt_thread_key;
 
 /* Register a new thread block: link it and arm the exit merge. General registers only. */
 void tt_thread_register(struct tt_thread *t);
-
-/* In a forked child: forget the parent's other threads and start every count from zero. */
-void tt_thread_after_fork_child(void);
-
-/* Sum of one function's counters over merged and live threads, and its calls from handlers
- * that interrupted the shim (tt_func_handler_calls), into out (zeroed first). */
-void tt_thread_collect(uint32_t func, struct tt_fstat *out);
 
 #endif /* TT_THREAD_H */

@@ -11,7 +11,7 @@
 #include "asm.h"
 #include "tramp_layout.h"
 
-.macro POOL name, body
+.macro STUB_TABLE name, body
 	.p2align 4
 	.globl \name
 	.hidden \name
@@ -31,12 +31,12 @@
 .endm
 
 	.text
-POOL tt_stubs_rdtscp, tt_body_rdtscp
-POOL tt_stubs_lfence, tt_body_lfence
-POOL tt_stubs_mfence, tt_body_mfence
-POOL tt_stubs_cpuid, tt_body_cpuid
-POOL tt_stubs_cpuid_nordtscp, tt_body_cpuid_nordtscp
-POOL tt_stubs_none, tt_body_none
-POOL tt_stubs_mono, tt_body_mono
+STUB_TABLE tt_stubs_rdtscp, tt_body_rdtscp
+STUB_TABLE tt_stubs_lfence, tt_body_lfence
+STUB_TABLE tt_stubs_mfence, tt_body_mfence
+STUB_TABLE tt_stubs_cpuid, tt_body_cpuid
+STUB_TABLE tt_stubs_cpuid_nordtscp, tt_body_cpuid_nordtscp
+STUB_TABLE tt_stubs_none, tt_body_none
+STUB_TABLE tt_stubs_mono, tt_body_mono
 
 	.section .note.GNU-stack, "", @progbits

@@ -1351,6 +1351,44 @@ run_test dlstress_same test_dlstress_same
 run_test dlstress_same_got test_dlstress_same_got
 run_test dlstress_diff_got test_dlstress_diff_got
 
+# Every JSON report the tests left must match docs/report.schema.json: one check over all of
+# them (one Python start), a FAIL line naming each test whose report does not match. Debian's
+# python3, where make check-deps installed python3-jsonschema.
+check_schema() {
+	local here schema out line test n
+	here=$(cd "$(dirname "$0")/../.." && pwd)
+	schema=$here/docs/report.schema.json
+	# JSON reports: regular files (a test leaves a FIFO too) that begin as JSON does; a text
+	# report or a file that is not a report, under a .json name on purpose, is not one.
+	mapfile -t files < <(find "$WORK" -type f -name '*.json' -exec grep -l -m1 '^{' {} + | sort)
+	n=${#files[@]}
+	[ "$n" -gt 0 ] || return 0
+	PY=/usr/bin/python3
+	[ -x "$PY" ] || PY=python3
+	# The schema must be able to say no: a report whose first count is a string is refused.
+	jq '.functions[0].calls = "1"' "${files[0]}" >"$WORK/broken.json.bad" 2>/dev/null
+	if "$PY" "$here/tests/report-schema.py" "$schema" "$WORK/broken.json.bad" >/dev/null 2>&1; then
+		NFAIL=$((NFAIL + 1))
+		echo "FAIL report_schema: a report with a count as a string passes the schema" >>"$RESULTS"
+		echo "  FAIL  report_schema: a report with a count as a string passes the schema"
+		return 0
+	fi
+	if out=$("$PY" "$here/tests/report-schema.py" "$schema" "${files[@]}" 2>&1); then
+		NPASS=$((NPASS + 1))
+		echo "PASS report_schema${HOOK_ALL:+ (TSC_HOOK=$HOOK_ALL)}${CPU_ALL:+ (TSC_CPU=$CPU_ALL)}" >>"$RESULTS"
+		printf '  PASS  %-22s       (%d JSON reports match docs/report.schema.json)\n' report_schema "$n"
+		return 0
+	fi
+	while IFS= read -r line; do
+		test=${line#"$WORK"/}
+		test=${test%%/*}
+		NFAIL=$((NFAIL + 1))
+		echo "FAIL report_schema/$test${HOOK_ALL:+ (TSC_HOOK=$HOOK_ALL)}${CPU_ALL:+ (TSC_CPU=$CPU_ALL)}: $line" >>"$RESULTS"
+		printf '  FAIL  report_schema  %s\n' "$line"
+	done <<<"$out"
+}
+check_schema
+
 echo "program tests: $NPASS passed, $NFAIL failed, $NSKIP skipped"
 if [ "$NFAIL" -gt 0 ] || [ "${KEEP:-0}" = 1 ]; then
 	echo "program tests: outputs kept in $WORK"

@@ -1,0 +1,11 @@
+/*
+ * callers_deep.h - TSC_CALLERS at start-up, and call paths of N > 1 frames (callers_deep.c).
+ */
+#ifndef TT_CALLERS_DEEP_H
+#define TT_CALLERS_DEEP_H
+
+/* Start-up: TSC_CALLERS=depth. N>1 routes returns through tt_callers_exit_xsave, or falls
+ * back to 1 with a line where libunwind is missing or the CPU has no xsave. */
+void tt_callers_start(unsigned int depth);
+
+#endif /* TT_CALLERS_DEEP_H */

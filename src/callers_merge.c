@@ -1,0 +1,117 @@
+/*
+ * callers_merge.c - TSC_CALLERS sites of exited threads.
+ *
+ * An exiting thread's call sites are merged into per-function lists (under the thread lock,
+ * like its other counters); the report (callers_report.c) reads those lists with the live
+ * threads' tables. In a fork child every site is forgotten.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "callers_merge.h"
+#include "fstat.h"
+#include "sys.h"
+
+static struct tt_merged_site *merged[TT_MAX_FUNCS];	/* under tt_thread_lock */
+
+bool tt_callers_same_site(const struct tt_site *a, const struct tt_site *b)
+{
+	return a->key == b->key && a->depth == b->depth &&
+	       memcmp(a->ips, b->ips, a->depth * sizeof(a->ips[0])) == 0;
+}
+
+static void merge_site(uint32_t func, const struct tt_site *s)
+{
+	struct tt_merged_site *m;
+
+	for (m = merged[func]; m; m = m->next)
+		if (tt_callers_same_site(&m->site, s))
+			break;
+	if (!m) {
+		m = calloc(1, sizeof(*m));
+		if (!m)
+			return;
+		m->site = *s;
+		m->site.stat = tt_fstat_new(func);
+		if (!m->site.stat) {
+			free(m);
+			return;
+		}
+		m->next = merged[func];
+		merged[func] = m;
+	}
+	tt_fstat_merge(m->site.stat, s->stat);
+}
+
+void tt_callers_each_site(struct tt_site_table *tab, void (*fn)(const struct tt_site *s, void *ctx),
+			  void *ctx)
+{
+	unsigned int i;
+
+	for (i = 0; i < TT_SITES; i++)
+		if (__atomic_load_n(&tab->sites[i].key, __ATOMIC_ACQUIRE))
+			fn(&tab->sites[i], ctx);
+	if (__atomic_load_n(&tab->other.key, __ATOMIC_ACQUIRE))
+		fn(&tab->other, ctx);
+	if (__atomic_load_n(&tab->unknown.key, __ATOMIC_ACQUIRE))
+		fn(&tab->unknown, ctx);
+}
+
+struct merge_ctx {
+	uint32_t func;
+};
+
+static void merge_and_free(const struct tt_site *s, void *arg)
+{
+	struct merge_ctx *c = arg;
+
+	merge_site(c->func, s);
+	tt_fstat_free(s->stat);
+}
+
+void tt_callers_merge_thread(struct tt_thread *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < TT_MAX_FUNCS; i++) {
+		struct merge_ctx c = { i };
+
+		if (!t->sites[i])
+			continue;
+		tt_callers_each_site(t->sites[i], merge_and_free, &c);
+		tt_sys_munmap(t->sites[i], sizeof(*t->sites[i]));
+		t->sites[i] = NULL;
+	}
+}
+
+static void free_site(const struct tt_site *s, void *arg)
+{
+	(void)arg;
+	tt_fstat_free(s->stat);
+}
+
+void tt_callers_after_fork_child(struct tt_thread *self)
+{
+	uint32_t i;
+
+	for (i = 0; i < TT_MAX_FUNCS; i++) {
+		while (merged[i]) {
+			struct tt_merged_site *m = merged[i];
+
+			merged[i] = m->next;
+			tt_fstat_free(m->site.stat);
+			free(m);
+		}
+		if (self && self->sites[i]) {
+			tt_callers_each_site(self->sites[i], free_site, NULL);
+			tt_sys_munmap(self->sites[i], sizeof(*self->sites[i]));
+			self->sites[i] = NULL;
+		}
+	}
+}
+
+const struct tt_merged_site *tt_callers_merged(uint32_t func)
+{
+	return merged[func];
+}

@@ -1,0 +1,52 @@
+/*
+ * real.c - the next definition of a name after the shim's, from the loaded objects' dynamic
+ * symbol tables: the loader's own order, without calling dlsym (which the shim wraps, and
+ * which a sanitizer runtime preloaded ahead of us may intercept and call back into us).
+ */
+#include "elfdyn.h"
+#include "real.h"
+
+struct find_real {
+	const char *name;
+	void *addr;
+	bool past_us;
+};
+
+/* An object preloaded before us (a sanitizer runtime) may wrap the same function and call
+ * ours: only definitions after the shim count, as with RTLD_NEXT. */
+static int find_real_cb(struct tt_elf *o, void *arg)
+{
+	struct find_real *f = arg;
+	const ElfW(Sym) *s;
+
+	if (tt_elf_is_shim(o)) {
+		f->past_us = true;
+		return 0;
+	}
+	if (!f->past_us)
+		return 0;
+	s = tt_elf_lookup(o, f->name, NULL);
+	if (!s || ELF64_ST_TYPE(s->st_info) != STT_FUNC)
+		return 0;
+	f->addr = (void *)(o->base + s->st_value);
+	return 1;
+}
+
+void *tt_real_find(const char *name)
+{
+	struct find_real f = { name, NULL, false };
+
+	tt_elf_foreach(find_real_cb, &f);
+	return f.addr;
+}
+
+void *tt_real_lazy(void **slot, const char *name)
+{
+	void *p = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+
+	if (!p) {
+		p = tt_real_find(name);
+		__atomic_store_n(slot, p, __ATOMIC_RELEASE);
+	}
+	return p;
+}

@@ -1,0 +1,106 @@
+/*
+ * thread_state.c - what every thread's traced calls share: the initial-exec TLS block the
+ * trampolines read, the list of traced threads and its lock, and the counters' memory.
+ *
+ * Hot path (built with -mgeneral-regs-only, no libc but what `make check` allows): the
+ * first traced call of a thread registers it from tt_hook_slow, under the trampoline's
+ * register contract. The exit merge, fork and report work on these lists is in threads.c.
+ */
+#include <pthread.h>
+#include <sys/mman.h>
+
+#include "sys.h"
+#include "thread.h"
+
+const uint32_t tt_cpu_unknown = UINT32_MAX;
+
+__thread struct tt_tls tt_tls __attribute__((tls_model("initial-exec"))) = {
+	.cpu_aux = UINT32_MAX,
+	.cpu_now = &tt_cpu_unknown,
+};
+
+struct tt_thread *tt_thread_list;
+struct tt_fstat tt_thread_sink;
+int tt_thread_key = -1;
+bool tt_clock_forbidden_seen;
+
+static void no_deferred_fatal(void)
+{
+}
+
+void (*tt_shim_deferred_fatal)(void) = no_deferred_fatal;
+
+/*
+ * The list lock: 0 free, 1 held, 2 held with sleepers (Drepper, "Futexes Are Tricky", mutex
+ * 3). A spinning lock starved the holder under CPU contention: 1,250 short threads took 3-44 s
+ * instead of 0.05 s, since a preempted holder cannot release while the others spin. Waiters
+ * sleep in the kernel instead; a raw futex, because libc's mutexes may be traced.
+ */
+static int list_lock;
+
+static void futex(int *word, int op, int val)
+{
+	tt_syscall6(SYS_futex, (long)word, op | 128 /* FUTEX_PRIVATE_FLAG */, val, 0, 0, 0);
+}
+
+void tt_thread_lock(void)
+{
+	int c = 0;
+
+	if (__atomic_compare_exchange_n(&list_lock, &c, 1, false, __ATOMIC_ACQUIRE,
+					__ATOMIC_RELAXED))
+		return;
+	if (c != 2)
+		c = __atomic_exchange_n(&list_lock, 2, __ATOMIC_ACQUIRE);
+	while (c != 0) {
+		futex(&list_lock, 0 /* FUTEX_WAIT */, 2);
+		c = __atomic_exchange_n(&list_lock, 2, __ATOMIC_ACQUIRE);
+	}
+}
+
+void tt_thread_lock_reset(void)
+{
+	list_lock = 0;
+}
+
+void tt_thread_unlock(void)
+{
+	if (__atomic_exchange_n(&list_lock, 0, __ATOMIC_RELEASE) == 2)
+		futex(&list_lock, 1 /* FUTEX_WAKE */, 1);
+}
+
+/* Called from tt_hook_slow: raw mmap, general registers only (this file builds that way). */
+struct tt_fstat *tt_fstat_new(uint32_t func)
+{
+	struct tt_fstat *s = tt_sys_mmap(NULL, TT_FSTAT_BYTES, PROT_READ | PROT_WRITE,
+					 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (!s)
+		return NULL;
+	s->func = func;
+	s->hist.min = UINT64_MAX;
+	return s;
+}
+
+void tt_fstat_free(struct tt_fstat *s)
+{
+	tt_sys_munmap(s, TT_FSTAT_BYTES);
+}
+
+void tt_thread_register(struct tt_thread *t)
+{
+	tt_thread_lock();
+	t->next = tt_thread_list;
+	if (t->next)
+		t->next->prev = t;
+	tt_thread_list = t;
+	tt_thread_unlock();
+	/*
+	 * glibc keeps the first 32 keys in the thread descriptor: setting one is two stores, no
+	 * call, no vector register (checked in libc 2.36's code). A later key would calloc, so
+	 * then the thread is not merged at exit and the report reads its block instead.
+	 */
+	if (tt_thread_key >= 0 && tt_thread_key < 32)
+		pthread_setspecific((pthread_key_t)tt_thread_key, t);
+}
+

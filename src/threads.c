@@ -1,0 +1,174 @@
+/*
+ * threads.c - the traced threads' exit merge, their state after fork, and per-function
+ * totals for the report.
+ *
+ * A thread's counters are written only by that thread (no atomics with lock prefix, no shared
+ * cache line on the hot path). They reach the per-function totals when the thread exits,
+ * through a pthread key destructor, and the report reads live threads in place. The list and
+ * the totals are guarded by the thread lock (thread_state.c). Everything here runs with
+ * in_shim set.
+ */
+#include <pthread.h>
+#include <string.h>
+
+#include "callers_merge.h"
+#include "fstat.h"
+#include "func_table.h"
+#include "funcs.h"
+#include "sys.h"
+#include "threads.h"
+
+static uint64_t exited_traced;	/* merged threads that traced a user function */
+static struct tt_fstat *totals[TT_MAX_FUNCS];	/* by function; NULL until a thread merged */
+
+/* Called with the lock held. */
+static void merge_and_unlink(struct tt_thread *t)
+{
+	uint32_t i, n = tt_funcs_count();
+	bool traced = false;
+
+	for (i = 0; i < n && i < TT_MAX_FUNCS; i++) {
+		struct tt_fstat *s = t->stats[i];
+
+		if (!s)
+			continue;
+		traced |= i > 0;
+		if (!totals[i])
+			totals[i] = tt_fstat_new(i);
+		if (totals[i])
+			tt_fstat_merge(totals[i], s);
+	}
+	exited_traced += traced;
+	tt_callers_merge_thread(t);
+	if (t->prev)
+		t->prev->next = t->next;
+	else
+		tt_thread_list = t->next;
+	if (t->next)
+		t->next->prev = t->prev;
+	t->next = t->prev = NULL;
+}
+
+/* pthread key destructor: the thread is exiting. Merge its counters, free its memory. */
+static void thread_exit(void *arg)
+{
+	struct tt_thread *t = arg;
+	uint8_t was = tt_shim_enter();
+	uint32_t i;
+
+	/* Frames still on the shadow stack (pthread_exit from inside a traced call) will never
+	 * be returned through: the thread is gone once its destructors have run. */
+	if (t != tt_tls.thread)
+		goto out;
+	tt_thread_lock();
+	merge_and_unlink(t);
+	tt_thread_unlock();
+	/* Later traced calls in this thread (other destructors) start a new block. */
+	tt_tls.limit = NULL;
+	tt_tls.top = NULL;
+	tt_tls.thread = NULL;
+	for (i = 0; i < TT_MAX_FUNCS; i++)
+		if (t->stats[i])
+			tt_fstat_free(t->stats[i]);
+	tt_sys_munmap(t, t->map_bytes);
+out:
+	tt_shim_leave(was);
+}
+
+int tt_thread_init(void)
+{
+	pthread_key_t key;
+	int err = pthread_key_create(&key, thread_exit);
+
+	if (err)
+		return -err;
+	tt_thread_key = (int)key;
+	return 0;
+}
+
+/*
+ * In the child of fork: only the forking thread exists. Its calls in flight must still
+ * return through their frames, but count into a sink; every counter restarts at zero.
+ */
+void tt_thread_after_fork_child(void)
+{
+	struct tt_thread *t, *next, *self = tt_tls.thread;
+	struct tt_frame *f;
+	uint32_t i;
+
+	tt_thread_lock_reset();
+	for (t = tt_thread_list; t; t = next) {
+		next = t->next;
+		if (t == self)
+			continue;
+		for (i = 0; i < TT_MAX_FUNCS; i++)
+			if (t->stats[i])
+				tt_fstat_free(t->stats[i]);
+		tt_sys_munmap(t, t->map_bytes);
+	}
+	tt_thread_list = NULL;
+	exited_traced = 0;
+	for (i = 0; i < TT_MAX_FUNCS; i++) {
+		if (totals[i])
+			tt_fstat_free(totals[i]);
+		totals[i] = NULL;
+		tt_func_first[i] = UINT64_MAX;
+		tt_func_handler_calls[i] = 0;
+	}
+	tt_callers_after_fork_child(self);
+	if (!self)
+		return;
+	for (f = self->frames; f < tt_tls.top; f++)
+		f->stat = &tt_thread_sink;
+	for (i = 0; i < TT_MAX_FUNCS; i++) {
+		if (self->stats[i])
+			tt_fstat_free(self->stats[i]);
+		self->stats[i] = NULL;
+	}
+	self->next = self->prev = NULL;
+	self->tid = tt_sys_gettid();
+	tt_thread_list = self;
+	tt_tls.cpu_aux = UINT32_MAX;
+}
+
+void tt_thread_collect(uint32_t func, struct tt_fstat *out)
+{
+	struct tt_thread *t;
+	uint64_t in_handlers;
+
+	memset(out, 0, sizeof(*out));
+	out->func = func;
+	tt_hist_init(&out->hist);
+	tt_thread_lock();
+	if (totals[func])
+		tt_fstat_merge(out, totals[func]);
+	for (t = tt_thread_list; t; t = t->next) {
+		struct tt_fstat *s = __atomic_load_n(&t->stats[func], __ATOMIC_ACQUIRE);
+
+		if (s)
+			tt_fstat_merge(out, s);
+	}
+	tt_thread_unlock();
+	/* Calls made by handlers that interrupted the shim: in no thread's counters. */
+	in_handlers = __atomic_load_n(&tt_func_handler_calls[func], __ATOMIC_RELAXED);
+	out->calls += in_handlers;
+	out->dropped += in_handlers;
+}
+
+uint64_t tt_thread_traced(void)
+{
+	uint64_t n;
+	struct tt_thread *t;
+	uint32_t i;
+
+	tt_thread_lock();
+	n = exited_traced;
+	for (t = tt_thread_list; t; t = t->next) {
+		for (i = 1; i < TT_MAX_FUNCS; i++)
+			if (__atomic_load_n(&t->stats[i], __ATOMIC_RELAXED))
+				break;
+		n += i < TT_MAX_FUNCS;
+	}
+	tt_thread_unlock();
+	return n;
+}

@@ -1,0 +1,23 @@
+/*
+ * threads.h - the traced threads outside the hot path: their exit merge, their state after
+ * fork, and the per-function sums the report reads.
+ */
+#ifndef TT_THREADS_H
+#define TT_THREADS_H
+
+#include "thread.h"
+
+/* Create the pthread key whose destructor merges an exiting thread. 0 or -errno. */
+int tt_thread_init(void);
+
+/* In a forked child: forget the parent's other threads and start every count from zero. */
+void tt_thread_after_fork_child(void);
+
+/* Sum of one function's counters over merged and live threads, and its calls from handlers
+ * that interrupted the shim (tt_func_handler_calls), into out (zeroed first). */
+void tt_thread_collect(uint32_t func, struct tt_fstat *out);
+
+/* Threads that made a traced call (calibration aside), over the life of the process. */
+uint64_t tt_thread_traced(void);
+
+#endif /* TT_THREADS_H */

@@ -1,0 +1,80 @@
+/*
+ * tramp.h - the interface between the assembly (tramp_body.S, tramp_stubs.S, calib.S,
+ * callers_exit.S) and the C around it, declared once. The offsets the assembly uses are in
+ * tramp_layout.h; the static asserts below tie them to the C structures.
+ *
+ * Hidden: every one of these is the shim's own, reached without the GOT.
+ */
+#ifndef TT_TRAMP_H
+#define TT_TRAMP_H
+
+#include <stdint.h>
+
+#include "thread.h"
+#include "tramp_layout.h"
+
+#define TT_HIDDEN __attribute__((visibility("hidden")))
+
+/* ---- defined in assembly, used by C ------------------------------------------------------ */
+
+/* Entry stubs, TT_MAX_FUNCS of TT_STUB_SIZE per variant, in TT_VAR_* order. */
+extern char tt_stubs_rdtscp[], tt_stubs_lfence[], tt_stubs_mfence[], tt_stubs_cpuid[],
+	tt_stubs_cpuid_nordtscp[], tt_stubs_none[], tt_stubs_mono[] TT_HIDDEN;
+
+/* Bodies an inline hook's slot jumps to (function index in %r11), per variant. */
+extern char tt_ibody_rdtscp[], tt_ibody_lfence[], tt_ibody_mfence[], tt_ibody_cpuid[],
+	tt_ibody_cpuid_nordtscp[], tt_ibody_none[], tt_ibody_mono[] TT_HIDDEN;
+
+/* Where the bodies' code lies: a return address in there is a traced call's. */
+extern const char tt_bodies_start[], tt_bodies_end[] TT_HIDDEN;
+
+/* Where a call whose thread forbade itself the TSC returns instead (notsc.c). */
+extern char tt_untimed_return[] TT_HIDDEN;
+
+/* calib.S: the empty function whose bracketed calls calibrate the overhead, and the entry an
+ * inline hook's calibration patches. */
+void tt_calib_empty(void) TT_HIDDEN;
+extern char tt_calib_inline[] TT_HIDDEN;
+
+/* calib.S: fn(a, b, c, d) entered with `gadget` (a `ret` byte) as its return address. */
+void *tt_call_via(void *fn, void *gadget, const void *a, const void *b, const void *c,
+		  const void *d) TT_HIDDEN;
+
+/* callers_exit.S: an exit path that saves the whole extended state around
+ * *tt_callers_exit_c (same arguments as tt_hook_exit), tt_xsave_bytes big. */
+void tt_callers_exit_xsave(struct tt_frame *f, uint64_t raw, uint32_t aux) TT_HIDDEN;
+extern uint64_t tt_xsave_bytes TT_HIDDEN;
+extern void (*tt_callers_exit_c)(struct tt_frame *f, uint64_t raw, uint32_t aux) TT_HIDDEN;
+
+/* ---- defined in C, called or read by the assembly ---------------------------------------- */
+
+/* First call of function func in this thread, or no thread setup yet (hook.c). */
+int tt_hook_slow(uint32_t func, uintptr_t sp) TT_HIDDEN;
+
+/* The return of a call that cannot be timed (tt_untimed_return): count it, drop the frame. */
+void tt_hook_untimed(struct tt_frame *f) TT_HIDDEN;
+
+/* Record a finished call: frame, raw ticks, CPU id at the end (hook.c). */
+void tt_hook_exit(struct tt_frame *f, uint64_t raw, uint32_t aux) TT_HIDDEN;
+
+/* What the return body calls: tt_hook_exit, or an exit path set at start-up around it. */
+extern void (*tt_exit_fn)(struct tt_frame *f, uint64_t raw, uint32_t aux) TT_HIDDEN;
+
+/* ---- the layout the assembly assumes ------------------------------------------------------ */
+
+_Static_assert(__builtin_offsetof(struct tt_tls, top) == TT_TLS_TOP, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_tls, limit) == TT_TLS_LIMIT, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_tls, in_shim) == TT_TLS_IN_SHIM, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_tls, cpu_now) == TT_TLS_CPU_NOW, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_frame, ret) == TT_FRAME_RET, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_frame, start_ticks) == TT_FRAME_START,
+	       "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_frame, sp) == TT_FRAME_SP, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_frame, stat) == TT_FRAME_STAT, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_frame, rbx) == TT_FRAME_RBX, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_frame, func) == TT_FRAME_FUNC, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_frame, cpu) == TT_FRAME_CPU, "tramp_layout.h");
+_Static_assert(sizeof(struct tt_frame) == TT_FRAME_SIZE, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_fstat, calls) == TT_FSTAT_CALLS, "tramp_layout.h");
+
+#endif /* TT_TRAMP_H */
