@@ -37,23 +37,25 @@ ifneq ($(SANITIZE),)
 SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 endif
 
+# The shim's layers are the folders of src/ (docs/architecture.md; each folder's README.md
+# says what it owns and what it may call, and `make check` holds it to that). src/cli/ is
+# the tsctrace command (cli.mk).
+LAYERS := report config hot tramp elf log x86 hook runtime wrap
+
 # Hot-path objects: run inside the trampoline's register contract, so no SSE/x87 code and
 # no calls into libc (audited by `make check`).
-HOT_SRCS := src/hook.c src/thread_state.c src/func_table.c src/pin.c src/callers.c src/emul_step.c
+HOT_SRCS := $(wildcard src/hot/*.c)
 HOT_FLAGS := -mgeneral-regs-only -fno-builtin -fno-tree-vectorize -fno-stack-protector
 
-# Pure modules: no globals, unit-tested with cmocka; also linked into the shim.
-PURE_SRCS := src/hist.c src/stats.c src/buf.c src/config.c src/config_diag.c src/config_funcs.c \
-	src/config_value.c src/report_path.c src/report_json.c src/report_text.c src/report_text_callers.c src/text_clean.c \
-	src/relocate.c src/xref.c src/cpu_persona.c src/clock_choice.c src/unbracketable.c
-# Matching report entries by any of their names: for the tsctrace command (src/cli/).
-PURE_SRCS += src/report_names.c
-SHIM_SRCS := $(filter-out $(HOT_SRCS) $(PURE_SRCS),$(wildcard src/*.c))
-ASM_SRCS  := $(wildcard src/*.S)
+# Pure modules, unit-tested with cmocka and shared with the tsctrace command: report/ and
+# config/, and the pure parts of x86/ and hook/.
+PURE_SRCS := $(wildcard src/report/*.c src/config/*.c) src/x86/relocate.c src/x86/xref.c \
+	src/hook/unbracketable.c
+SHIM_SRCS := $(wildcard $(LAYERS:%=src/%/*.c))
+ASM_SRCS  := $(wildcard $(LAYERS:%=src/%/*.S))
 
 PURE_OBJS := $(PURE_SRCS:src/%.c=$(B)/%.o)
-SHIM_OBJS := $(SHIM_SRCS:src/%.c=$(B)/%.o) $(HOT_SRCS:src/%.c=$(B)/%.o) \
-	$(ASM_SRCS:src/%.S=$(B)/%.o) $(PURE_OBJS)
+SHIM_OBJS := $(SHIM_SRCS:src/%.c=$(B)/%.o) $(ASM_SRCS:src/%.S=$(B)/%.o)
 LIB := $(B)/libtsctrace.so
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -78,27 +80,30 @@ deps:
 check-deps:
 	$(Q)$(NEED) $(CHECK_PKGS)
 
-$(B)/%.o: src/%.c | $(B)
+$(B)/%.o: src/%.c
 	@echo "  CC      $@"
+	@mkdir -p $(@D)
 	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -c $< -o $@
 
-$(HOT_SRCS:src/%.c=$(B)/%.o): $(B)/%.o: src/%.c | $(B)
+$(HOT_SRCS:src/%.c=$(B)/%.o): $(B)/%.o: src/%.c
 	@echo "  CC hot  $@"
+	@mkdir -p $(@D)
 	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(HOT_FLAGS) -c $< -o $@
 
 # elfdyn.o runs before libc may be usable (see its header): no calls gcc invents either.
 # The dl* wrappers (and elfdyn.o and dllock.o under them) run inside a sanitizer runtime's
 # own start-up, which calls dlsym: nothing there may be instrumented.
-$(B)/elfdyn.o: CFLAGS += -fno-tree-loop-distribute-patterns
-$(B)/elfdyn.o $(B)/interpose.o $(B)/dllock.o: SAN_FLAGS :=
+$(B)/elf/elfdyn.o: CFLAGS += -fno-tree-loop-distribute-patterns
+$(B)/elf/elfdyn.o $(B)/elf/real.o $(B)/wrap/interpose.o $(B)/runtime/dllock.o: SAN_FLAGS :=
 # ThreadSanitizer's own start-up also calls sigaction, which sigaction.c wraps; and patch.c's
 # stores into code would go to shadow memory ThreadSanitizer keeps only for data.
 ifneq ($(findstring thread,$(SANITIZE)),)
-$(B)/signals.o $(B)/sigaction.o $(B)/patch.o: SAN_FLAGS :=
+$(B)/runtime/signals.o $(B)/wrap/sigaction.o $(B)/hook/patch.o: SAN_FLAGS :=
 endif
 
-$(B)/%.o: src/%.S | $(B)
+$(B)/%.o: src/%.S
 	@echo "  AS      $@"
+	@mkdir -p $(@D)
 	$(Q)$(CC) $(BASE_CFLAGS) -c $< -o $@
 
 $(LIB): $(SHIM_OBJS) src/libtsctrace.map
@@ -115,7 +120,8 @@ $(B):
 # ---- tests --------------------------------------------------------------------------------
 # Not pure, but unit-tested too: the Zydis loader (relocate.o decodes through it; the tests
 # load libZydis with dlopen like the shim does) and the .symtab reader.
-UNIT_OBJS := $(B)/disasm.o $(B)/symtab.o $(B)/real.o $(B)/elfdyn.o
+UNIT_OBJS := $(B)/x86/disasm.o $(B)/x86/slotuse.o $(B)/elf/symtab.o $(B)/elf/real.o \
+	$(B)/elf/elfdyn.o
 
 $(B)/unit/%: tests/unit/%.c $(B)/libtt_pure.a $(UNIT_OBJS) | $(B)
 	@echo "  CC test $@"
@@ -137,8 +143,9 @@ progtests: check-deps $(LIB)
 		CPU_ALL=$(OTHER_CPU) sh tests/prog/run.sh $(abspath $(B))/prog $(abspath $(LIB)) \
 			$(CPU_TESTS) && [ $$s -eq 0 ]
 
-audit: $(LIB)
-	$(Q)sh tests/audit.sh $(B) $(LIB) src/libtsctrace.map
+audit: $(LIB) $(CLI_BIN)
+	$(Q)sh tests/audit.sh $(B) $(LIB) src/libtsctrace.map; s=$$?; \
+		python3 tests/layers.py src $(B) && [ $$s -eq 0 ]
 	$(Q)sh tests/install.sh $(abspath $(B))
 
 # A part that stops before its tests could say anything (a test that does not build) still

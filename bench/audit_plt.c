@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hist.h"
+#include "report/hist.h"
 
 #include "hist_median.h"
 #include "tsc.h"

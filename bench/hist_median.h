@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "hist.h"
+#include "report/hist.h"
 
 /* Lowest value of bucket i (the value itself in the exact range). Mirrors tt_hist_index. */
 static inline uint64_t bench_bucket_low(uint32_t i)

@@ -33,7 +33,7 @@
 #include <time.h>
 
 #include "now_ns.h"
-#include "hist.h"
+#include "report/hist.h"
 
 #include "benchfn.h"
 #include "hist_median.h"

@@ -16,8 +16,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "now_ns.h"
 #include "benchfn.h"
+#include "now_ns.h"
 
 #define FN_CALLS 40000000L
 #define SORT_KEYS 600000

@@ -22,7 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "hist.h"
+#include "report/hist.h"
 
 #include "hist_median.h"
 #include "tsc.h"

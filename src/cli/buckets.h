@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "report_model.h"
+#include "report/report_model.h"
 
 /* Sum of the counts; false if it does not fit in 64 bits. */
 bool tt_buckets_total(const struct tt_bucket *b, size_t n, uint64_t *total);

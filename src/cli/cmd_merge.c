@@ -30,7 +30,7 @@
 #include "load.h"
 #include "merge.h"
 #include "outfile.h"
-#include "report_fmt.h"
+#include "report/report_fmt.h"
 #include "strsort.h"
 
 #define NOTES 4		/* at most one note of each kind below */

@@ -17,7 +17,7 @@
 #include "cli.h"
 #include "load.h"
 #include "outfile.h"
-#include "report_fmt.h"
+#include "report/report_fmt.h"
 #include "table.h"
 
 enum sort_key { SORT_FILE, SORT_TOTAL, SORT_CALLS, SORT_MEDIAN, SORT_P99, SORT_NAME };

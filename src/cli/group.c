@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "report_names.h"
+#include "report/report_names.h"
 #include "strsort.h"
 
 #define NONE SIZE_MAX

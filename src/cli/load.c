@@ -10,7 +10,7 @@
 
 #include "cli.h"
 #include "jget.h"
-#include "report_names.h"
+#include "report/report_names.h"
 #include "strsort.h"
 
 static json_t *parse_file(const char *file)

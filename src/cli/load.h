@@ -23,7 +23,7 @@
 
 #include <jansson.h>
 
-#include "report_model.h"
+#include "report/report_model.h"
 
 struct cli_report {
 	const char *file;		/* as named on the command line; "-" is stdin */

@@ -12,7 +12,7 @@
 
 #include "cli.h"
 #include "jget.h"
-#include "report_names.h"
+#include "report/report_names.h"
 
 /* Member paths for messages, by depth: "functions[N]", then ".histogram", "callers[N]" or
  * ".cycles" below it, then ".buckets[N]" or ".cycles" below those. N has up to 20 digits. */

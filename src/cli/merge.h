@@ -10,7 +10,7 @@
 
 #include "group.h"
 #include "load.h"
-#include "report_model.h"
+#include "report/report_model.h"
 
 /*
  * Merge the entries m[0..nm) of group g (function m[i].f of reps[m[i].rep]; all of g's members,

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "report_model.h"
+#include "report/report_model.h"
 
 struct tt_mwu {
 	uint64_t n_base, n_new;	/* samples: sums of bucket counts */

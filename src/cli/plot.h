@@ -7,8 +7,8 @@
 
 #include <stdbool.h>
 
-#include "buf.h"
-#include "report_model.h"
+#include "report/buf.h"
+#include "report/report_model.h"
 
 #define TT_PLOT_WIDTH 960	/* px */
 #define TT_PLOT_PANEL 320	/* px per function with timed calls */

@@ -9,8 +9,8 @@
  * virtualization (12,600-17,700 ticks measured here), so the `cpuid` mode warns when
  * CPUID.1:ECX[31] says we are a guest.
  */
-#include "clock_choice.h"
-#include "tramp_layout.h"
+#include "config/clock_choice.h"
+#include "tramp/tramp_layout.h"
 
 /* Whether to time with the TSC at all, saying why not. */
 static bool use_tsc(const struct tt_clock_facts *f, const struct tt_config *cfg,

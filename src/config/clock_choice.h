@@ -7,8 +7,8 @@
 
 #include <stdbool.h>
 
-#include "config.h"
-#include "cpu_persona.h"
+#include "config/config.h"
+#include "config/cpu_persona.h"
 
 struct tt_clock_facts {
 	bool readable;			/* rdtsc allowed in this process (prctl PR_GET_TSC) */

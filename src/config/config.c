@@ -15,15 +15,15 @@
  * suggestions for unknown names. TSC_FUNCS entries are parsed in config_funcs.c, numbers, CPU
  * lists and signal names in config_value.c, and lines are worded in config_diag.c.
  */
-#include "config.h"
+#include "config/config.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "config_diag.h"
-#include "config_funcs.h"
-#include "config_value.h"
+#include "config/config_diag.h"
+#include "config/config_funcs.h"
+#include "config/config_value.h"
 
 #define MAX_SUGGEST	2	/* edits up to which an unknown name gets a suggestion (1 if short) */
 #define NAME_MAX_LEN	24	/* longer than any known variable name */

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cpu_persona.h"
+#include "config/cpu_persona.h"
 
 enum tt_format { TT_FMT_TEXT, TT_FMT_JSON };
 

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "config.h"
+#include "config/config.h"
 
 #define TT_SHOW_BYTES	64			/* bytes of a user string quoted in a message */
 #define TT_SHOW_SIZE	(TT_SHOW_BYTES + 4)	/* plus "..." and the NUL */

@@ -10,7 +10,7 @@
  * one function never gets two stubs; more than 1024 entries is surely a mistake, and the rest
  * are skipped with one line.
  */
-#include "config_funcs.h"
+#include "config/config_funcs.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -4,8 +4,8 @@
 #ifndef TT_CONFIG_FUNCS_H
 #define TT_CONFIG_FUNCS_H
 
-#include "config.h"
-#include "config_diag.h"
+#include "config/config.h"
+#include "config/config_diag.h"
 
 /*
  * Parse val, the value of TSC_FUNCS: entries separated by commas and/or white space, each

@@ -5,7 +5,7 @@
  * negative errno (and for signals a short reason) that config.c turns into one line. Strict on
  * purpose, like the rest of the parser: no sign, no blank, no hexadecimal.
  */
-#include "config_value.h"
+#include "config/config_value.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "config.h"
+#include "config/config.h"
 
 /* Decimal digits only (no sign, no blank). 0, -EINVAL when not a number, -ERANGE when too big;
  * *out is set only on success. */

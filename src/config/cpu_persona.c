@@ -4,8 +4,8 @@
  */
 #include <string.h>
 
-#include "config_value.h"
-#include "cpu_persona.h"
+#include "config/config_value.h"
+#include "config/cpu_persona.h"
 
 struct preset {
 	const char *name;

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "ehframe.h"
+#include "elf/ehframe.h"
 
 #define ENC_UDATA4 0x03
 #define ENC_DATAREL_SDATA4 0x3b

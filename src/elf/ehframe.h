@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "elfdyn.h"
+#include "elf/elfdyn.h"
 
 /*
  * Length of the code whose unwind entry (FDE) starts exactly at addr in o, from the binary

@@ -10,7 +10,7 @@
  * initialisation, while its interceptors of strcmp/memchr/memset still point nowhere. The
  * audit in `make check` keeps it that way.
  */
-#include "elfdyn.h"
+#include "elf/elfdyn.h"
 
 static bool same(const char *a, const char *b)
 {

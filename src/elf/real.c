@@ -3,8 +3,8 @@
  * symbol tables: the loader's own order, without calling dlsym (which the shim wraps, and
  * which a sanitizer runtime preloaded ahead of us may intercept and call back into us).
  */
-#include "elfdyn.h"
-#include "real.h"
+#include "elf/elfdyn.h"
+#include "elf/real.h"
 
 struct find_real {
 	const char *name;

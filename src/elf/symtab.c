@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "symtab.h"
+#include "elf/symtab.h"
 
 int tt_symtab_each(const unsigned char *map, size_t size,
 		   int (*fn)(const char *name, uint64_t value, uint64_t size, void *ctx),

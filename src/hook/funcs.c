@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "func_table.h"
-#include "funcs.h"
-#include "tramp.h"
+#include "hook/funcs.h"
+#include "hot/func_table.h"
+#include "tramp/tramp.h"
 
 /* One per variant, in TT_VAR_* order (tramp_stubs.S). */
 static char *const stub_pools[TT_VAR_COUNT] = {

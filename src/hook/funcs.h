@@ -11,7 +11,7 @@
 
 #include <uthash.h>
 
-#include "tramp_layout.h"
+#include "tramp/tramp_layout.h"
 
 /* How calls of a traced function reach its trampoline (the report's "hook" field). */
 enum tt_route {

@@ -25,14 +25,14 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "basename.h"
-#include "disasm.h"
-#include "elfdyn.h"
-#include "funcs.h"
-#include "got.h"
-#include "log.h"
-#include "slotuse.h"
-#include "sys.h"
+#include "elf/elfdyn.h"
+#include "hook/funcs.h"
+#include "hook/got.h"
+#include "hot/sys.h"
+#include "log/log.h"
+#include "report/basename.h"
+#include "x86/disasm.h"
+#include "x86/slotuse.h"
 
 struct patch_ctx {
 	unsigned int patched;

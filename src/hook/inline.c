@@ -12,18 +12,18 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "disasm.h"
-#include "ehframe.h"
-#include "elfdyn.h"
-#include "func_table.h"
-#include "funcs.h"
-#include "inline.h"
-#include "log.h"
-#include "patch.h"
-#include "pool.h"
-#include "relocate.h"
-#include "tramp.h"
-#include "xref.h"
+#include "elf/ehframe.h"
+#include "elf/elfdyn.h"
+#include "hook/funcs.h"
+#include "hook/inline.h"
+#include "hook/patch.h"
+#include "hook/pool.h"
+#include "hot/func_table.h"
+#include "log/log.h"
+#include "tramp/tramp.h"
+#include "x86/disasm.h"
+#include "x86/relocate.h"
+#include "x86/xref.h"
 
 #define SLOT_CODE 32	/* the entry code of a slot; the relocated copy follows */
 

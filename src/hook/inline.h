@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "config.h"
+#include "config/config.h"
 
 /* Choose the mode; for auto and inline, load the decoder (one line when it cannot be). */
 void tt_inline_start(enum tt_hook_mode mode);

@@ -22,14 +22,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "basename.h"
-#include "elfdyn.h"
-#include "funcs.h"
-#include "inline.h"
-#include "log.h"
-#include "resolve.h"
-#include "symtab.h"
-#include "unbracketable.h"
+#include "elf/elfdyn.h"
+#include "elf/symtab.h"
+#include "hook/funcs.h"
+#include "hook/inline.h"
+#include "hook/resolve.h"
+#include "hook/unbracketable.h"
+#include "log/log.h"
+#include "report/basename.h"
 
 #define GLOB_CAP 256	/* functions one glob may add: beyond that, a typo is likelier */
 

@@ -4,7 +4,7 @@
 #ifndef TT_RESOLVE_H
 #define TT_RESOLVE_H
 
-#include "config.h"
+#include "config/config.h"
 
 /*
  * Resolve every entry of cfg against the loaded objects and add what is found to the

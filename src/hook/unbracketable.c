@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "unbracketable.h"
+#include "hook/unbracketable.h"
 
 struct entry {
 	const char *name;

@@ -4,8 +4,8 @@
  */
 #include <sys/mman.h>
 
-#include "callers.h"
-#include "sys.h"
+#include "hot/callers.h"
+#include "hot/sys.h"
 
 uint32_t tt_callers_depth;
 

@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "thread.h"
+#include "hot/thread.h"
 
 #define TT_SITES 64		/* distinct call sites per function per thread */
 #define TT_PATH_MAX 32		/* TSC_CALLERS=32 at most */

@@ -7,10 +7,10 @@
  * Hot path (built like hook.c: general registers only, no libc), but never in a real
  * measurement: tt_exit_fn points here only when TSC_CPU asks, so the normal path pays nothing.
  */
-#include "cpu_persona.h"
-#include "emul_step.h"
-#include "thread.h"
-#include "tramp.h"
+#include "config/cpu_persona.h"
+#include "hot/emul_step.h"
+#include "hot/thread.h"
+#include "tramp/tramp.h"
 
 static uint32_t step;
 static void (*inner)(struct tt_frame *f, uint64_t raw, uint32_t aux);

@@ -9,9 +9,9 @@
  * gets the original back in our atfork handler; exec*, posix_spawn*, system, popen and
  * pthread_create are wrapped (process.c) to run with the original mask and pin again after.
  */
-#include "pin.h"
-#include "sys.h"
-#include "thread.h"
+#include "hot/pin.h"
+#include "hot/sys.h"
+#include "hot/thread.h"
 
 static enum tt_pin_mode mode = TT_PIN_NONE;
 static uint64_t list[TT_CPU_WORDS];	/* TSC_PIN CPU list */

@@ -17,8 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hist.h"
-#include "tramp_layout.h"
+#include "report/hist.h"
+#include "tramp/tramp_layout.h"
 
 #define TT_SHADOW_FRAMES 4096	/* nested traced calls per thread; deeper ones are not timed */
 

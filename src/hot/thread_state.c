@@ -9,8 +9,8 @@
 #include <pthread.h>
 #include <sys/mman.h>
 
-#include "sys.h"
-#include "thread.h"
+#include "hot/sys.h"
+#include "hot/thread.h"
 
 const uint32_t tt_cpu_unknown = UINT32_MAX;
 

@@ -13,15 +13,15 @@
 #include <signal.h>
 #include <sys/prctl.h>
 
-#include "callers.h"
-#include "func_table.h"
-#include "funcs.h"
-#include "hist.h"
-#include "hook.h"
-#include "pin.h"
-#include "sys.h"
-#include "thread.h"
-#include "tramp.h"
+#include "hook/funcs.h"
+#include "hot/callers.h"
+#include "hot/func_table.h"
+#include "hot/pin.h"
+#include "hot/sys.h"
+#include "hot/thread.h"
+#include "hot/traced_call.h"
+#include "report/hist.h"
+#include "tramp/tramp.h"
 
 /* glibc 2.35+ registers an rseq area for every thread and says where (weak: older glibc). */
 extern const ptrdiff_t __rseq_offset __attribute__((weak));

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "thread.h"
+#include "hot/thread.h"
 
 /* Record a finished call into site's counters too (TSC_CALLERS), then release its frame:
  * tt_hook_exit's work, for exit paths that found the site themselves. */

@@ -34,8 +34,8 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
-#include "channel.h"
-#include "sys.h"
+#include "hot/sys.h"
+#include "log/channel.h"
 
 #define FD_CEILING 1024
 

@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "channel.h"
-#include "log.h"
-#include "sys.h"
-#include "thread.h"
+#include "hot/sys.h"
+#include "hot/thread.h"
+#include "log/channel.h"
+#include "log/log.h"
 
 #define KEEP_LINES 32
 #define KEEP_BYTES 240

@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "buf.h"
-#include "report_model.h"
+#include "report/buf.h"
+#include "report/report_model.h"
 
 /* Append the schema-1 JSON report (one object, 2-space indented, ending in a newline). */
 void tt_report_json(struct tt_buf *out, const struct tt_report *r);

@@ -18,14 +18,14 @@
  * the contract, and with three below 1, where one decimal would lose most of the value
  * (one tick at 2.6 GHz is 0.385 ns).
  */
-#include "report_fmt.h"
+#include "report/report_fmt.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "utf8.h"
+#include "report/utf8.h"
 
 #define REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD in UTF-8 */
 

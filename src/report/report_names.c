@@ -1,7 +1,7 @@
 /*
  * report_names.c - matching report entries by any of their names (see report_names.h).
  */
-#include "report_names.h"
+#include "report/report_names.h"
 
 #include <string.h>
 

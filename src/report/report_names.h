@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "report_model.h"
+#include "report/report_model.h"
 
 /* How many names f has: its list, or its display name alone when it has no list. */
 static inline size_t tt_report_func_nnames(const struct tt_report_func *f)

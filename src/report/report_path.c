@@ -6,7 +6,7 @@
  * in a delicate state: this file calls no libc at all (no snprintf, which may lock or allocate,
  * and may itself be a traced function), allocates nothing and reads no global.
  */
-#include "report_path.h"
+#include "report/report_path.h"
 
 #include <limits.h>
 #include <stdbool.h>

@@ -15,14 +15,14 @@
  * Strings go through tt_text_put_clean (text_clean.h): one code point per column, nothing
  * that could break a row or the terminal.
  */
-#include "report_fmt.h"
+#include "report/report_fmt.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "text_clean.h"
+#include "report/text_clean.h"
 
 #define GAP 2		/* spaces between columns */
 #define CELL 48		/* a formatted cell: a 20-digit uint64 or a "%.3e" double, with room */

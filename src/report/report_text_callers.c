@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report_fmt.h"
-#include "text_clean.h"
+#include "report/report_fmt.h"
+#include "report/text_clean.h"
 
 #define MAX_ROWS 20	/* per function in the text; the JSON has them all */
 

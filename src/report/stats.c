@@ -13,7 +13,7 @@
  * above 1024 clamps samples of wide buckets; their share of the total is then an estimate,
  * off by at most half a bucket (under 0.4% of the raw value) per such sample.
  */
-#include "stats.h"
+#include "report/stats.h"
 
 #include <stdbool.h>
 

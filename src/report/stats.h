@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hist.h"
-#include "report_model.h"
+#include "report/hist.h"
+#include "report/report_model.h"
 
 /* Summarise h with `subtract` removed from every sample (floored at 0). Empty h gives zeros. */
 void tt_stats_summarise(const struct tt_hist *h, uint64_t subtract, struct tt_summary *out);

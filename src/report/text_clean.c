@@ -6,9 +6,9 @@
  * sequence cannot break a row of the text report or reach the terminal. (East Asian wide
  * characters take two columns and would still shift a row.)
  */
-#include "text_clean.h"
+#include "report/text_clean.h"
 
-#include "utf8.h"
+#include "report/utf8.h"
 
 /* U+2028-202E, U+2066-2069: line breaks and bidi overrides that would reorder a row. */
 static bool format_char(const unsigned char *p)

@@ -8,13 +8,13 @@
 #include <dlfcn.h>
 #include <errno.h>
 
-#include "hook.h"
-#include "real.h"
-#include "callers.h"
-#include "callers_deep.h"
-#include "log.h"
-#include "thread.h"
-#include "tramp.h"
+#include "elf/real.h"
+#include "hot/callers.h"
+#include "hot/thread.h"
+#include "hot/traced_call.h"
+#include "log/log.h"
+#include "runtime/callers_deep.h"
+#include "tramp/tramp.h"
 
 /*
  * libunwind's unw_backtrace, loaded only when call paths are asked for, and RTLD_LOCAL:

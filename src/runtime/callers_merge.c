@@ -9,9 +9,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "callers_merge.h"
-#include "fstat.h"
-#include "sys.h"
+#include "hot/sys.h"
+#include "runtime/callers_merge.h"
+#include "runtime/fstat.h"
 
 static struct tt_merged_site *merged[TT_MAX_FUNCS];	/* under tt_thread_lock */
 

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "callers.h"
+#include "hot/callers.h"
 
 /* A site of exited threads: site.stat holds the merged counters. */
 struct tt_merged_site {

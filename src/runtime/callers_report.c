@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "callers_merge.h"
-#include "callers_report.h"
-#include "fstat.h"
-#include "stats.h"
-#include "symbolize.h"
+#include "elf/symbolize.h"
+#include "report/stats.h"
+#include "runtime/callers_merge.h"
+#include "runtime/callers_report.h"
+#include "runtime/fstat.h"
 
 /* ---- report time ------------------------------------------------------------------------ */
 

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "report_model.h"
+#include "report/report_model.h"
 
 /* Memory for the report, freed all at once with it. */
 typedef void *(*tt_alloc_fn)(void *ctx, size_t bytes);

@@ -17,13 +17,13 @@
 #include <sys/syscall.h>
 #include <time.h>
 
-#include "real.h"
-#include "clock.h"
-#include "thread.h"
-#include "clock_choice.h"
-#include "log.h"
-#include "sys.h"
-#include "tramp_layout.h"
+#include "config/clock_choice.h"
+#include "elf/real.h"
+#include "hot/sys.h"
+#include "hot/thread.h"
+#include "log/log.h"
+#include "runtime/clock.h"
+#include "tramp/tramp_layout.h"
 
 static uint32_t emulated_step;	/* TSC_CPU step=N: set-up reads are rounded down to it */
 static uint64_t last_tsc, last_mono_ns;	/* the pair taken just before that */

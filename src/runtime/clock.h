@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "config.h"
+#include "config/config.h"
 
 struct tt_clock {
 	bool readable;		/* rdtsc allowed (prctl PR_GET_TSC) */

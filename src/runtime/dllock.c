@@ -9,7 +9,7 @@
  */
 #include <pthread.h>
 
-#include "dllock.h"
+#include "runtime/dllock.h"
 
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long owner;	/* pthread_self() of the holder, 0 when free */

@@ -22,9 +22,9 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
-#include "basename.h"
-#include "follow.h"
-#include "sys.h"
+#include "hot/sys.h"
+#include "report/basename.h"
+#include "runtime/follow.h"
 
 static bool no_follow;
 static long traced_pid;		/* the process the shim started in (not updated in a fork child) */

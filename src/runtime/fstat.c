@@ -2,7 +2,7 @@
  * fstat.c - adding one set of a function's counters into another: a thread's into the totals
  * at its exit, and every thread's into the report's row.
  */
-#include "fstat.h"
+#include "runtime/fstat.h"
 
 void tt_fstat_merge(struct tt_fstat *dst, const struct tt_fstat *src)
 {

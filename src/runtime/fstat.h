@@ -4,7 +4,7 @@
 #ifndef TT_FSTAT_H
 #define TT_FSTAT_H
 
-#include "thread.h"
+#include "hot/thread.h"
 
 /* Add every count of src into dst. */
 void tt_fstat_merge(struct tt_fstat *dst, const struct tt_fstat *src);

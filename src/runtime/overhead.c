@@ -10,11 +10,11 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "func_table.h"
-#include "funcs.h"
-#include "overhead.h"
-#include "thread.h"
-#include "tramp.h"
+#include "hook/funcs.h"
+#include "hot/func_table.h"
+#include "hot/thread.h"
+#include "runtime/overhead.h"
+#include "tramp/tramp.h"
 
 
 int tt_overhead_calibrate(unsigned int calls, void *entry, void *target,

@@ -13,21 +13,21 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "buf.h"
-#include "callers.h"
-#include "callers_report.h"
-#include "func_table.h"
-#include "funcs.h"
-#include "log.h"
-#include "pin.h"
-#include "report.h"
-#include "report_fmt.h"
-#include "report_model.h"
-#include "report_out.h"
-#include "stats.h"
-#include "sys.h"
-#include "thread.h"
-#include "threads.h"
+#include "hook/funcs.h"
+#include "hot/callers.h"
+#include "hot/func_table.h"
+#include "hot/pin.h"
+#include "hot/sys.h"
+#include "hot/thread.h"
+#include "log/log.h"
+#include "report/buf.h"
+#include "report/report_fmt.h"
+#include "report/report_model.h"
+#include "report/stats.h"
+#include "runtime/callers_report.h"
+#include "runtime/report.h"
+#include "runtime/report_out.h"
+#include "runtime/threads.h"
 
 #define MAX_WARNINGS 48
 

@@ -8,9 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clock.h"
-#include "config.h"
-#include "overhead.h"
+#include "config/config.h"
+#include "runtime/clock.h"
+#include "runtime/overhead.h"
 
 /* What the report needs to know about the run besides the counters. */
 struct tt_run {

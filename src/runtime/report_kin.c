@@ -31,9 +31,9 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#include "clock.h"
-#include "report_kin.h"
-#include "sys.h"
+#include "hot/sys.h"
+#include "runtime/clock.h"
+#include "runtime/report_kin.h"
 
 #define HEAD_BYTES	(1u << 20)	/* the header is within this, whatever the argv */
 #define MARGIN_NS	20000000ull	/* 20 ms: an mtime lags the write by up to a jiffy */

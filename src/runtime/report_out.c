@@ -36,14 +36,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "basename.h"
-#include "channel.h"
-#include "clock.h"
-#include "log.h"
-#include "report_kin.h"
-#include "report_out.h"
-#include "report_path.h"
-#include "sys.h"
+#include "hot/sys.h"
+#include "log/channel.h"
+#include "log/log.h"
+#include "report/basename.h"
+#include "report/report_path.h"
+#include "runtime/clock.h"
+#include "runtime/report_kin.h"
+#include "runtime/report_out.h"
 
 #define TRIES		8	/* re-judging the name after another process changed it */
 #define BESIDE_MAX	100	/* fixed.PID.json, fixed.PID-2.json ... */

@@ -4,8 +4,8 @@
 #ifndef TT_REPORT_OUT_H
 #define TT_REPORT_OUT_H
 
-#include "buf.h"
-#include "report.h"
+#include "report/buf.h"
+#include "runtime/report.h"
 
 /*
  * Deliver b as TSC_OUTPUT says (report_out.c has the rules), then one `tsctrace:` line

@@ -20,11 +20,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "log.h"
-#include "real.h"
-#include "signals.h"
-#include "sys.h"
-#include "thread.h"
+#include "elf/real.h"
+#include "hot/sys.h"
+#include "hot/thread.h"
+#include "log/log.h"
+#include "runtime/signals.h"
 
 static const int fatal[] = { SIGTERM, SIGINT, SIGHUP };
 static int (*write_report)(void);

@@ -11,12 +11,12 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "callers_merge.h"
-#include "fstat.h"
-#include "func_table.h"
-#include "funcs.h"
-#include "sys.h"
-#include "threads.h"
+#include "hook/funcs.h"
+#include "hot/func_table.h"
+#include "hot/sys.h"
+#include "runtime/callers_merge.h"
+#include "runtime/fstat.h"
+#include "runtime/threads.h"
 
 static uint64_t exited_traced;	/* merged threads that traced a user function */
 static struct tt_fstat *totals[TT_MAX_FUNCS];	/* by function; NULL until a thread merged */

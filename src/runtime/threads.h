@@ -5,7 +5,7 @@
 #ifndef TT_THREADS_H
 #define TT_THREADS_H
 
-#include "thread.h"
+#include "hot/thread.h"
 
 /* Create the pthread key whose destructor merges an exiting thread. 0 or -errno. */
 int tt_thread_init(void);

@@ -3,7 +3,7 @@
  * (function index 0), and tt_call_via, which calls a libc function so that it sees a chosen
  * return address (used by the dl* wrappers, see interpose.c).
  */
-#include "asm.h"
+#include "tramp/asm.h"
 
 	.text
 /* void tt_calib_empty(void): nothing, so its traced time is the measurement's own cost. */

@@ -11,7 +11,7 @@
  * the C function tt_callers_exit_c points at (set at start-up with tt_xsave_bytes): through a
  * pointer, so that this layer calls no C above the hot path.
  */
-#include "asm.h"
+#include "tramp/asm.h"
 
 	.text
 /* void tt_callers_exit_xsave(struct tt_frame *, uint64_t raw, uint32_t aux) */

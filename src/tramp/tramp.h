@@ -10,8 +10,8 @@
 
 #include <stdint.h>
 
-#include "thread.h"
-#include "tramp_layout.h"
+#include "hot/thread.h"
+#include "tramp/tramp_layout.h"
 
 #define TT_HIDDEN __attribute__((visibility("hidden")))
 

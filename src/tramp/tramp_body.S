@@ -36,8 +36,8 @@
  */
 #include <sys/syscall.h>
 
-#include "asm.h"
-#include "tramp_layout.h"
+#include "tramp/asm.h"
+#include "tramp/tramp_layout.h"
 
 #define CLOCK_MONOTONIC_RAW 4
 

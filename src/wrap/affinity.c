@@ -10,9 +10,9 @@
 #include <sched.h>
 #include <unistd.h>
 
-#include "interpose.h"
-#include "real.h"
-#include "pin.h"
+#include "elf/real.h"
+#include "hot/pin.h"
+#include "wrap/interpose.h"
 
 static void *real_sched_getaffinity, *real_sched_setaffinity, *real_pthread_getaffinity_np,
 	*real_pthread_setaffinity_np;

@@ -23,14 +23,14 @@
 #include <errno.h>
 #include <string.h>
 
-#include "dllock.h"
-#include "elfdyn.h"
-#include "funcs.h"
-#include "interpose.h"
-#include "lifecycle.h"
-#include "real.h"
-#include "thread.h"
-#include "tramp.h"
+#include "elf/elfdyn.h"
+#include "elf/real.h"
+#include "hook/funcs.h"
+#include "hot/thread.h"
+#include "runtime/dllock.h"
+#include "runtime/lifecycle.h"
+#include "tramp/tramp.h"
+#include "wrap/interpose.h"
 
 
 static struct {

@@ -22,14 +22,14 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "interpose.h"
-#include "real.h"
-#include "lifecycle.h"
-#include "log.h"
-#include "sys.h"
-#include "thread.h"
-#include "tramp.h"
+#include "elf/real.h"
+#include "hot/sys.h"
+#include "hot/thread.h"
+#include "log/log.h"
+#include "runtime/clock.h"
+#include "runtime/lifecycle.h"
+#include "tramp/tramp.h"
+#include "wrap/interpose.h"
 
 
 static void *real_prctl;

@@ -24,11 +24,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "follow.h"
-#include "interpose.h"
-#include "real.h"
-#include "lifecycle.h"
-#include "pin.h"
+#include "elf/real.h"
+#include "hot/pin.h"
+#include "runtime/follow.h"
+#include "runtime/lifecycle.h"
+#include "wrap/interpose.h"
 
 static void *real_execve, *real_execvpe, *real_fexecve, *real__exit,
 	*real__Exit, *real_posix_spawn, *real_posix_spawnp, *real_system, *real_popen,

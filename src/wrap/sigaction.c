@@ -15,10 +15,10 @@
 #include <signal.h>
 #include <string.h>
 
-#include "interpose.h"
-#include "real.h"
-#include "signals.h"
-#include "thread.h"
+#include "elf/real.h"
+#include "hot/thread.h"
+#include "runtime/signals.h"
+#include "wrap/interpose.h"
 
 static int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
 

@@ -8,8 +8,8 @@
 
 #include <Zydis/Zydis.h>
 
-#include "real.h"
-#include "disasm.h"
+#include "elf/real.h"
+#include "x86/disasm.h"
 
 #define ZYDIS_SONAME "libZydis.so.4.0"
 

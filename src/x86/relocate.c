@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "disasm.h"
-#include "relocate.h"
+#include "x86/disasm.h"
+#include "x86/relocate.h"
 
 static const uint8_t endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
 

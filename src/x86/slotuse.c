@@ -27,8 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "disasm.h"
-#include "slotuse.h"
+#include "x86/disasm.h"
+#include "x86/slotuse.h"
 
 #define MAX_BEFORE 10	/* bytes an instruction can have before its ModRM byte */
 

@@ -5,7 +5,7 @@
 #include <emmintrin.h>
 #include <string.h>
 
-#include "xref.h"
+#include "x86/xref.h"
 
 /* Called for every candidate byte: inlined into the scan loop. */
 #define HOT static inline __attribute__((always_inline))

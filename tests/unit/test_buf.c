@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "buf.h"
+#include "report/buf.h"
 
 #define PAGE 4096
 

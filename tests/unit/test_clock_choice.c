@@ -15,10 +15,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "clock_choice.h"
-#include "config.h"
-#include "cpu_persona.h"
-#include "tramp_layout.h"
+#include "config/clock_choice.h"
+#include "config/config.h"
+#include "config/cpu_persona.h"
+#include "tramp/tramp_layout.h"
 
 static const struct tt_clock_facts intel_vm = { true, { true, true, true } };
 static const struct tt_clock_facts amd_vm = { true, { false, true, true } };

@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "config.h"
+#include "config/config.h"
 
 #define MAX_LINES 64
 #define ENV(...) ((char *const[]){ __VA_ARGS__, NULL })

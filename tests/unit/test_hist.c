@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "hist.h"
+#include "report/hist.h"
 
 #define NRAND 20000	/* samples per random round */
 #define ROUNDS 8

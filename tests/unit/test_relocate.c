@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "disasm.h"
-#include "relocate.h"
+#include "x86/disasm.h"
+#include "x86/relocate.h"
 
 /* Where the hand-assembled functions "run", and where their copy goes (pool.c maps the copy
  * near the function: within 2 GiB). */

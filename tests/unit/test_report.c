@@ -23,7 +23,7 @@
 
 #include <jansson.h>
 
-#include "report_fmt.h"
+#include "report/report_fmt.h"
 
 #define FFFD "\xef\xbf\xbd"
 #define MAXU UINT64_MAX

@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "report_names.h"
+#include "report/report_names.h"
 
 static const char *const both[] = { "memcpy", "memmove" };
 

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "report_path.h"
+#include "report/report_path.h"
 
 #define PID	4242
 #define EXE	"sort"

@@ -6,9 +6,6 @@
  * GOT slots 64 KiB after it. Each test plants hand-encoded instructions (checked with
  * objdump) whose operands reach the slots, and asserts what the scan says of each slot, with
  * the decoder (Zydis, loaded like the shim does) and without it.
- *
- * slotuse.c is compiled in here: the unit-test link takes the pure modules' archive, which
- * the Makefile builds from its own list.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "disasm.h"
-#include "slotuse.c"
+#include "x86/disasm.h"
+#include "x86/slotuse.h"
 
 #define SEG	UINT64_C(0x7f1234560000)
 #define SEG_LEN	0x400

@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "stats.h"
+#include "report/stats.h"
 
 #define NRAND 5000	/* samples per random round */
 #define ROUNDS 12

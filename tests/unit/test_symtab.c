@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "symtab.h"
+#include "elf/symtab.h"
 
 #define SELF "/proc/self/exe"
 

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "unbracketable.h"
+#include "hook/unbracketable.h"
 
 static void test_refused(void **state)
 {

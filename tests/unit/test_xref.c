@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "xref.h"
+#include "x86/xref.h"
 
 #define SEG	UINT64_C(0x7f1234560000)
 #define SEG_LEN	0x200
