@@ -40,16 +40,16 @@ endif
 # The shim's layers are the folders of src/ (docs/architecture.md; each folder's README.md
 # says what it owns and what it may call, and `make check` holds it to that). src/cli/ is
 # the tsctrace command (cli.mk).
-LAYERS := report config hot tramp elf log x86 hook runtime wrap
+LAYERS := base report config hot tramp elf log x86 hook runtime wrap
 
 # Hot-path objects: run inside the trampoline's register contract, so no SSE/x87 code and
 # no calls into libc (audited by `make check`).
 HOT_SRCS := $(wildcard src/hot/*.c)
 HOT_FLAGS := -mgeneral-regs-only -fno-builtin -fno-tree-vectorize -fno-stack-protector
 
-# Pure modules, unit-tested with cmocka and shared with the tsctrace command: report/ and
-# config/, and the pure parts of x86/ and hook/.
-PURE_SRCS := $(wildcard src/report/*.c src/config/*.c) src/x86/relocate.c src/x86/xref.c \
+# Pure modules, unit-tested with cmocka and shared with the tsctrace command: base/, report/
+# and config/, and the pure parts of x86/ and hook/.
+PURE_SRCS := $(wildcard src/base/*.c src/report/*.c src/config/*.c) src/x86/relocate.c src/x86/xref.c \
 	src/hook/unbracketable.c
 SHIM_SRCS := $(wildcard $(LAYERS:%=src/%/*.c))
 ASM_SRCS  := $(wildcard $(LAYERS:%=src/%/*.S))
@@ -115,7 +115,7 @@ $(B)/libtt_pure.a: $(PURE_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(B):
-	$(Q)mkdir -p $(B)/unit
+	$(Q)mkdir -p $(B)
 
 # ---- tests --------------------------------------------------------------------------------
 # Not pure, but unit-tested too: the Zydis loader (relocate.o decodes through it; the tests
@@ -123,8 +123,9 @@ $(B):
 UNIT_OBJS := $(B)/x86/disasm.o $(B)/x86/slotuse.o $(B)/elf/symtab.o $(B)/elf/real.o \
 	$(B)/elf/elfdyn.o
 
-$(B)/unit/%: tests/unit/%.c $(B)/libtt_pure.a $(UNIT_OBJS) | $(B)
+$(B)/unit/%: tests/unit/%.c $(B)/libtt_pure.a $(UNIT_OBJS)
 	@echo "  CC test $@"
+	@mkdir -p $(@D)
 	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SAN_FLAGS) $< -o $@ $(B)/libtt_pure.a $(UNIT_OBJS) \
 		-lcmocka -ljansson -lm -ldl
 
@@ -132,7 +133,7 @@ unit: check-deps $(UNIT_BINS)
 	$(Q)sh tests/run-unit.sh $(UNIT_BINS)
 
 # The clock, serialization and accuracy tests run a third time as on the other CPU family
-# (TSC_CPU, src/cpu_persona.h): amd-vm where CPUID announces rdtscp, intel-vm where not.
+# (TSC_CPU, src/config/cpu_persona.h): amd-vm where CPUID announces rdtscp, intel-vm where not.
 CPU_TESTS := empty accuracy callers_paths migration serialize_modes 'clock_*' prctl_inprocess
 OTHER_CPU = $(shell sh tests/other-cpu.sh)
 
@@ -145,7 +146,8 @@ progtests: check-deps $(LIB)
 
 audit: $(LIB) $(CLI_BIN)
 	$(Q)sh tests/audit.sh $(B) $(LIB) src/libtsctrace.map; s=$$?; \
-		python3 tests/layers.py src $(B) && [ $$s -eq 0 ]
+		python3 tests/layers.py src $(B) || s=1; \
+		sh tests/layers-selftest.sh && [ $$s -eq 0 ]
 	$(Q)sh tests/install.sh $(abspath $(B))
 
 # A part that stops before its tests could say anything (a test that does not build) still

@@ -1,5 +1,5 @@
 /*
- * hist_median.h - the median of a struct tt_hist (src/hist.h) for the benchmark's own
+ * hist_median.h - the median of a struct tt_hist (src/report/hist.h) for the benchmark's own
  * timers (percall's reference, wrap_typed, audit_plt): the sample of nearest rank
  * ceil(count / 2), exact below 1024 ticks, the low edge of its bucket above.
  */

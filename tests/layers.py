@@ -40,7 +40,10 @@ def result(name, problems):
 
 
 def may_call(folder):
-    with open(os.path.join(src, folder, "README.md")) as f:
+    readme = os.path.join(src, folder, "README.md")
+    if not os.path.isfile(readme):
+        raise SystemExit(f"layers.py: {readme} is missing: say what the folder owns and may call")
+    with open(readme) as f:
         for line in f:
             m = re.match(r"\s*May call:\s*(.*)$", line)
             if m:

@@ -12,7 +12,7 @@
  * and never see a half-written line followed by more text.
  */
 
-#include "report/buf.h"
+#include "base/buf.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -20,7 +20,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "hot/sys.h"
+#include "base/sys.h"
 
 #define PAGE 4096u	/* x86-64 base page; mappings are made in whole pages anyway */
 

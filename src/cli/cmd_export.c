@@ -28,10 +28,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/buf.h"
 #include "cli.h"
 #include "load.h"
 #include "outfile.h"
-#include "report/buf.h"
 
 static const struct option export_opts[] = {
 	{ "openmetrics", no_argument, NULL, 'm' },

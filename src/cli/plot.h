@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 
-#include "report/buf.h"
+#include "base/buf.h"
 #include "report/report_model.h"
 
 #define TT_PLOT_WIDTH 960	/* px */

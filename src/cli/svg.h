@@ -8,7 +8,7 @@
 #ifndef TT_SVG_H
 #define TT_SVG_H
 
-#include "report/buf.h"
+#include "base/buf.h"
 
 /* The XML declaration and the <svg> element of a w x h image, white background. */
 void tt_svg_begin(struct tt_buf *out, double w, double h);

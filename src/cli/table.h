@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "report/buf.h"
+#include "base/buf.h"
 
 struct tt_table {
 	size_t ncols;

@@ -10,7 +10,7 @@
  * CPUID.1:ECX[31] says we are a guest.
  */
 #include "config/clock_choice.h"
-#include "tramp/tramp_layout.h"
+#include "config/variant.h"
 
 /* Whether to time with the TSC at all, saying why not. */
 static bool use_tsc(const struct tt_clock_facts *f, const struct tt_config *cfg,

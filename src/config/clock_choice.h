@@ -9,6 +9,7 @@
 
 #include "config/config.h"
 #include "config/cpu_persona.h"
+#include "config/variant.h"
 
 struct tt_clock_facts {
 	bool readable;			/* rdtsc allowed in this process (prctl PR_GET_TSC) */

@@ -6,8 +6,8 @@
  * message quotes user input the same way: at most 64 bytes, control bytes and bytes that are
  * not well-formed UTF-8 shown as '?' (a terminal must not receive them raw).
  */
+#include "base/utf8.h"
 #include "config/config_diag.h"
-#include "report/utf8.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -18,9 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/basename.h"
 #include "elf/symbolize.h"
 #include "elf/symtab.h"
-#include "report/basename.h"
 
 static struct {
 	char path[4096];

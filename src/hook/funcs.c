@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/variant.h"
 #include "hook/funcs.h"
 #include "hot/func_table.h"
 #include "tramp/tramp.h"

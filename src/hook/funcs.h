@@ -11,7 +11,8 @@
 
 #include <uthash.h>
 
-#include "tramp/tramp_layout.h"
+#include "config/variant.h"
+#include "hot/tramp_layout.h"
 
 /* How calls of a traced function reach its trampoline (the report's "hook" field). */
 enum tt_route {

@@ -25,12 +25,12 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "base/basename.h"
+#include "base/sys.h"
 #include "elf/elfdyn.h"
 #include "hook/funcs.h"
 #include "hook/got.h"
-#include "hot/sys.h"
 #include "log/log.h"
-#include "report/basename.h"
 #include "x86/disasm.h"
 #include "x86/slotuse.h"
 

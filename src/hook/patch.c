@@ -9,8 +9,8 @@
 #include <signal.h>
 #include <sys/mman.h>
 
+#include "base/sys.h"
 #include "hook/patch.h"
-#include "hot/sys.h"
 
 #define PAGE 4096ul
 

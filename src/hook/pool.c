@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <sys/mman.h>
 
+#include "base/sys.h"
 #include "hook/pool.h"
-#include "hot/sys.h"
 
 #define PAGE 4096u
 #define SLOTS (PAGE / TT_POOL_SLOT)

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/basename.h"
 #include "elf/elfdyn.h"
 #include "elf/symtab.h"
 #include "hook/funcs.h"
@@ -29,7 +30,6 @@
 #include "hook/resolve.h"
 #include "hook/unbracketable.h"
 #include "log/log.h"
-#include "report/basename.h"
 
 #define GLOB_CAP 256	/* functions one glob may add: beyond that, a typo is likelier */
 

@@ -1,11 +1,11 @@
 /*
- * callers.c - per-thread call-site tables (see callers.h). Runs in tt_hook_exit, after the
- * second TSC read: built like hook.c, general registers and raw syscalls only.
+ * callers.c - per-thread call-site tables (see callers.h). Runs in tt_call_exit, after the
+ * second TSC read: built like traced_call.c, general registers and raw syscalls only.
  */
 #include <sys/mman.h>
 
+#include "base/sys.h"
 #include "hot/callers.h"
-#include "hot/sys.h"
 
 uint32_t tt_callers_depth;
 

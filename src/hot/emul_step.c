@@ -4,13 +4,13 @@
  * (21 on AMD EPYC VMs, 2 on the Intel ones). Exact, not an approximation of the delta: the
  * frame keeps the entry reading, and the exit reading is entry + raw.
  *
- * Hot path (built like hook.c: general registers only, no libc), but never in a real
+ * Hot path (built like traced_call.c: general registers only, no libc), but never in a real
  * measurement: tt_exit_fn points here only when TSC_CPU asks, so the normal path pays nothing.
  */
 #include "config/cpu_persona.h"
 #include "hot/emul_step.h"
 #include "hot/thread.h"
-#include "tramp/tramp.h"
+#include "hot/traced_call.h"
 
 static uint32_t step;
 static void (*inner)(struct tt_frame *f, uint64_t raw, uint32_t aux);

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "tramp/tramp_layout.h"
+#include "hot/tramp_layout.h"
 
 /* Read by tramp_body.S: the real function behind stub i. */
 extern void *tt_func_target[TT_MAX_FUNCS];

@@ -1,7 +1,7 @@
 /*
  * pin.c - see pin.h.
  *
- * Runs on the first-call path (tt_hook_slow): built like hook.c, general registers only,
+ * Runs on the first-call path (tt_call_first): built like traced_call.c, general registers only,
  * no libc: affinity is read and set with raw syscalls. The only shared write is the spread
  * counter, once per thread.
  *
@@ -9,8 +9,8 @@
  * gets the original back in our atfork handler; exec*, posix_spawn*, system, popen and
  * pthread_create are wrapped (process.c) to run with the original mask and pin again after.
  */
+#include "base/sys.h"
 #include "hot/pin.h"
-#include "hot/sys.h"
 #include "hot/thread.h"
 
 static enum tt_pin_mode mode = TT_PIN_NONE;

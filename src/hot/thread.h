@@ -7,7 +7,7 @@
  * stack) and one per function used by the thread (struct tt_fstat, mostly histogram). Only the
  * pages touched become resident: a thread that calls two traced functions costs ~6 pages.
  * Nothing is allocated on the hot path: stats appear on the first call of each function in
- * each thread (tt_hook_slow), and are merged into the per-function totals when the thread
+ * each thread (tt_call_first), and are merged into the per-function totals when the thread
  * exits (a pthread key destructor) or read in place by the report.
  */
 #ifndef TT_THREAD_H
@@ -17,8 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hot/tramp_layout.h"
 #include "report/hist.h"
-#include "tramp/tramp_layout.h"
 
 #define TT_SHADOW_FRAMES 4096	/* nested traced calls per thread; deeper ones are not timed */
 
@@ -106,7 +106,7 @@ static inline void tt_shim_leave(uint8_t was)
 		tt_shim_deferred_fatal();
 }
 
-/* The list lock: a raw futex (waiters sleep), because tt_hook_slow may take it and may not
+/* The list lock: a raw futex (waiters sleep), because tt_call_first may take it and may not
  * call libc. Held only with in_shim set, so a signal handler in the holder never waits for it. */
 void tt_thread_lock(void);
 void tt_thread_unlock(void);
@@ -124,7 +124,7 @@ extern struct tt_fstat tt_thread_sink;
 #define TT_FSTAT_BYTES ((sizeof(struct tt_fstat) + 4095) & ~(size_t)4095)
 
 /* Map a fresh, zeroed struct tt_fstat for function func. NULL when out of memory.
- * General registers and raw syscalls only: usable from tt_hook_slow. */
+ * General registers and raw syscalls only: usable from tt_call_first. */
 struct tt_fstat *tt_fstat_new(uint32_t func);
 
 /* Unmap what tt_fstat_new mapped. */

@@ -3,13 +3,13 @@
  * trampolines read, the list of traced threads and its lock, and the counters' memory.
  *
  * Hot path (built with -mgeneral-regs-only, no libc but what `make check` allows): the
- * first traced call of a thread registers it from tt_hook_slow, under the trampoline's
+ * first traced call of a thread registers it from tt_call_first, under the trampoline's
  * register contract. The exit merge, fork and report work on these lists is in threads.c.
  */
 #include <pthread.h>
 #include <sys/mman.h>
 
-#include "hot/sys.h"
+#include "base/sys.h"
 #include "hot/thread.h"
 
 const uint32_t tt_cpu_unknown = UINT32_MAX;
@@ -69,7 +69,7 @@ void tt_thread_unlock(void)
 		futex(&list_lock, 1 /* FUTEX_WAKE */, 1);
 }
 
-/* Called from tt_hook_slow: raw mmap, general registers only (this file builds that way). */
+/* Called from tt_call_first: raw mmap, general registers only (this file builds that way). */
 struct tt_fstat *tt_fstat_new(uint32_t func)
 {
 	struct tt_fstat *s = tt_sys_mmap(NULL, TT_FSTAT_BYTES, PROT_READ | PROT_WRITE,

@@ -1,27 +1,25 @@
 /*
- * hook.c - the C the trampolines call: recording a finished call, and the first-call path.
+ * traced_call.c - the C the trampolines call: recording a finished call, and the first-call path.
  *
  * Hot path. Built with -mgeneral-regs-only: the trampoline keeps the callee's return value in
  * xmm0/xmm1/st0/st1 and the caller's vector arguments untouched, so no code here may use a
  * vector or x87 register. It calls no libc (memory comes from raw mmap), so errno and every
  * libc lock are left alone; `make check` audits the object's undefined symbols.
  *
- * tt_hook_exit runs once per traced call, after the second TSC read: a few loads, the
+ * tt_call_exit runs once per traced call, after the second TSC read: a few loads, the
  * histogram increment, no branch that depends on more than this call.
  */
 #include <pthread.h>
 #include <signal.h>
 #include <sys/prctl.h>
 
-#include "hook/funcs.h"
+#include "base/sys.h"
 #include "hot/callers.h"
 #include "hot/func_table.h"
 #include "hot/pin.h"
-#include "hot/sys.h"
 #include "hot/thread.h"
 #include "hot/traced_call.h"
 #include "report/hist.h"
-#include "tramp/tramp.h"
 
 /* glibc 2.35+ registers an rseq area for every thread and says where (weak: older glibc). */
 extern const ptrdiff_t __rseq_offset __attribute__((weak));
@@ -102,7 +100,7 @@ static void note_first(struct tt_fstat *s, uint32_t func, uint64_t raw)
  * (UINT32_MAX when the variant cannot tell), into its function's counters and, with
  * TSC_CALLERS, into those of its call site `site`.
  */
-void tt_hook_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fstat *site)
+void tt_call_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fstat *site)
 {
 	struct tt_fstat *s = f->stat;
 	uint32_t func = f->func, cpu_then = f->cpu;
@@ -136,28 +134,28 @@ void tt_hook_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fs
  * the CPU id at the end. With TSC_CALLERS=N>1, tt_exit_fn is tt_callers_exit_xsave instead,
  * which takes the call path first.
  */
-void (*tt_exit_fn)(struct tt_frame *f, uint64_t raw, uint32_t aux) = tt_hook_exit;
+void (*tt_exit_fn)(struct tt_frame *f, uint64_t raw, uint32_t aux) = tt_call_exit;
 
-void tt_hook_exit(struct tt_frame *f, uint64_t raw, uint32_t aux)
+void tt_call_exit(struct tt_frame *f, uint64_t raw, uint32_t aux)
 {
 	struct tt_fstat *site = NULL;
 
 	if (__builtin_expect(tt_callers_depth == 1, 0) && tt_tls.thread)
 		site = tt_callers_site(tt_tls.thread, f->func, &f->ret, 1);
-	tt_hook_finish(f, raw, aux, site);
+	tt_call_finish(f, raw, aux, site);
 }
 
 /*
  * A call in flight when its thread forbade itself the TSC (notsc.c re-aimed its return here,
  * through tt_untimed_return): its end cannot be read, so it is counted, not timed.
  */
-void tt_hook_untimed(struct tt_frame *f)
+void tt_call_untimed(struct tt_frame *f)
 {
 	struct tt_frame *top = tt_tls.top;
 	struct tt_fstat *site = site_of(f);
 
 	if (__builtin_expect(tt_tls.in_shim, 0))
-		return;		/* a vfork child: see tt_hook_finish */
+		return;		/* a vfork child: see tt_call_finish */
 	if (top != f + 1)
 		drop_abandoned(f, top);
 	__atomic_store_n(&tt_tls.top, f, __ATOMIC_RELAXED);
@@ -182,9 +180,6 @@ static void find_rseq_cpu(void)
 	if (*cpu < 0x80000000u)	/* not RSEQ_CPU_ID_UNINITIALIZED / REGISTRATION_FAILED */
 		tt_tls.cpu_now = cpu;
 }
-
-_Static_assert(sizeof(struct tt_thread) <= TT_THREAD_ALIGN, "tramp_layout.h");
-_Static_assert(__builtin_offsetof(struct tt_thread, stats) == TT_THREAD_STATS, "tramp_layout.h");
 
 /* A thread block at a multiple of TT_THREAD_ALIGN (see tramp_layout.h): map twice the size,
  * unmap what lies outside the aligned part. Untouched pages cost nothing (MAP_NORESERVE). */
@@ -263,7 +258,7 @@ static void drop_left_frames(uintptr_t sp)
  * function untimed: shadow stack full, or out of memory). sp is the caller's stack pointer
  * as the function will see it (above the return address).
  */
-int tt_hook_slow(uint32_t func, uintptr_t sp)
+int tt_call_first(uint32_t func, uintptr_t sp)
 {
 	uint8_t was = tt_shim_enter();
 	struct tt_fstat *s;

@@ -1,7 +1,7 @@
 /*
  * tramp_layout.h - the memory shared by the trampolines (.S) and C: the per-thread TLS block
- * and the shadow frame. Offsets are numbers here because the assembler needs them; the C
- * side checks them against the structs with _Static_assert.
+ * and the shadow frame. Offsets are numbers here because the assembler needs them; tramp.h
+ * checks them against the structs with _Static_assert.
  */
 #ifndef TT_TRAMP_LAYOUT_H
 #define TT_TRAMP_LAYOUT_H
@@ -9,16 +9,6 @@
 /* Functions: index 0 is the calibration function, 1..TT_MAX_FUNCS-1 are the user's. */
 #define TT_MAX_FUNCS 1024
 #define TT_STUB_SIZE 16		/* bytes per entry stub; stub i = pool + i * 16 */
-
-/* Trampoline variants: one entry/return body per way of reading the TSC. */
-#define TT_VAR_RDTSCP 0		/* lfence;rdtsc ... rdtscp;lfence (CPU id from TSC_AUX) */
-#define TT_VAR_LFENCE 1		/* lfence;rdtsc;lfence at both ends */
-#define TT_VAR_MFENCE 2		/* mfence;lfence;rdtsc at both ends */
-#define TT_VAR_CPUID 3		/* cpuid;rdtsc ... rdtscp;cpuid (Intel white paper) */
-#define TT_VAR_CPUID_NORDTSCP 4	/* cpuid;rdtsc at both ends, for CPUs without rdtscp */
-#define TT_VAR_NONE 5		/* bare rdtsc */
-#define TT_VAR_MONO 6		/* clock_gettime(CLOCK_MONOTONIC_RAW) by syscall: no usable TSC */
-#define TT_VAR_COUNT 7
 
 /* struct tt_tls (thread.h): initial-exec TLS, reached with %fs and @gottpoff. */
 #define TT_TLS_TOP 0		/* struct tt_frame *: next free shadow frame */

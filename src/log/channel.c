@@ -34,7 +34,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
-#include "hot/sys.h"
+#include "base/sys.h"
 #include "log/channel.h"
 
 #define FD_CEILING 1024

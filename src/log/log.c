@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hot/sys.h"
+#include "base/sys.h"
 #include "hot/thread.h"
 #include "log/channel.h"
 #include "log/log.h"

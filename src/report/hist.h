@@ -8,7 +8,7 @@
  * maps it anonymously), typically 2-3 pages per function per thread.
  *
  * Recording is on the hot path: tt_hist_record() is inline, branch-light, touches no vector
- * register (hook.c builds with -mgeneral-regs-only) and calls nothing. A histogram has a single
+ * register (traced_call.c builds with -mgeneral-regs-only) and calls nothing. A histogram has a single
  * writer (its thread); readers (the merger, the report) may read it concurrently and accept a
  * slightly stale view: counters are written with relaxed atomic stores so that is well defined.
  */

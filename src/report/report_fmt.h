@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "report/buf.h"
+#include "base/buf.h"
 #include "report/report_model.h"
 
 /* Append the schema-1 JSON report (one object, 2-space indented, ending in a newline). */

@@ -25,7 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/utf8.h"
+#include "base/utf8.h"
 
 #define REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD in UTF-8 */
 

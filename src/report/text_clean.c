@@ -8,7 +8,7 @@
  */
 #include "report/text_clean.h"
 
-#include "report/utf8.h"
+#include "base/utf8.h"
 
 /* U+2028-202E, U+2066-2069: line breaks and bidi overrides that would reorder a row. */
 static bool format_char(const unsigned char *p)

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "report/buf.h"
+#include "base/buf.h"
 
 /* Print s for a terminal and return the columns it takes; with out NULL only measure. With
  * quote, a ' is written as '\'' (inside a shell-quoted argument). */

@@ -77,5 +77,5 @@ static void callers_exit_deep(struct tt_frame *f, uint64_t raw, uint32_t aux)
 		site = tt_callers_site(tt_tls.thread, f->func, path, (uint32_t)depth);
 	errno = saved;
 	tt_shim_leave(was);
-	tt_hook_finish(f, raw, aux, site);
+	tt_call_finish(f, raw, aux, site);
 }

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "hot/sys.h"
+#include "base/sys.h"
 #include "runtime/callers_merge.h"
 #include "runtime/fstat.h"
 

@@ -17,13 +17,14 @@
 #include <sys/syscall.h>
 #include <time.h>
 
+#include "base/sys.h"
 #include "config/clock_choice.h"
+#include "config/variant.h"
 #include "elf/real.h"
-#include "hot/sys.h"
 #include "hot/thread.h"
+#include "hot/tramp_layout.h"
 #include "log/log.h"
 #include "runtime/clock.h"
-#include "tramp/tramp_layout.h"
 
 static uint32_t emulated_step;	/* TSC_CPU step=N: set-up reads are rounded down to it */
 static uint64_t last_tsc, last_mono_ns;	/* the pair taken just before that */

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "config/config.h"
+#include "config/variant.h"
 
 struct tt_clock {
 	bool readable;		/* rdtsc allowed (prctl PR_GET_TSC) */

@@ -12,7 +12,7 @@
  *
  * Lock order: this lock, then glibc's dl_load_lock (taken by the real dl* calls and by dladdr),
  * then its dl_load_write_lock (dl_iterate_phdr), then the function table's lock (funcs.c),
- * then the thread list's (thread.c). Recursive for its owner: a constructor or destructor
+ * then the thread list's (thread_state.c). Recursive for its owner: a constructor or destructor
  * run by the real dlopen/dlclose may call dlopen, dlclose or dlsym again, as it may under
  * glibc's recursive dl_load_lock. Nothing that runs under this lock waits for another
  * thread, except for glibc's locks in that order.

@@ -22,8 +22,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
-#include "hot/sys.h"
-#include "report/basename.h"
+#include "base/basename.h"
+#include "base/sys.h"
 #include "runtime/follow.h"
 
 static bool no_follow;

@@ -18,6 +18,7 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 
+#include "config/variant.h"
 #include "elf/elfdyn.h"
 #include "hook/funcs.h"
 #include "hook/got.h"
@@ -27,6 +28,7 @@
 #include "hot/emul_step.h"
 #include "hot/pin.h"
 #include "hot/thread.h"
+#include "hot/tramp_layout.h"
 #include "log/channel.h"
 #include "log/log.h"
 #include "runtime/callers_deep.h"
@@ -38,7 +40,6 @@
 #include "runtime/report.h"
 #include "runtime/signals.h"
 #include "runtime/threads.h"
-#include "tramp/tramp_layout.h"
 #include "tsctrace.h"
 
 #define CALIBRATION_CALLS 3000	/* ~0.15 ms at ~100 ticks a call; the min settles in far fewer */

@@ -13,14 +13,14 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "base/buf.h"
+#include "base/sys.h"
 #include "hook/funcs.h"
 #include "hot/callers.h"
 #include "hot/func_table.h"
 #include "hot/pin.h"
-#include "hot/sys.h"
 #include "hot/thread.h"
 #include "log/log.h"
-#include "report/buf.h"
 #include "report/report_fmt.h"
 #include "report/report_model.h"
 #include "report/stats.h"

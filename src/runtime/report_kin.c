@@ -31,7 +31,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#include "hot/sys.h"
+#include "base/sys.h"
 #include "runtime/clock.h"
 #include "runtime/report_kin.h"
 

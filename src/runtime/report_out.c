@@ -36,10 +36,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "hot/sys.h"
+#include "base/basename.h"
+#include "base/sys.h"
 #include "log/channel.h"
 #include "log/log.h"
-#include "report/basename.h"
 #include "report/report_path.h"
 #include "runtime/clock.h"
 #include "runtime/report_kin.h"

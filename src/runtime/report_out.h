@@ -4,7 +4,7 @@
 #ifndef TT_REPORT_OUT_H
 #define TT_REPORT_OUT_H
 
-#include "report/buf.h"
+#include "base/buf.h"
 #include "runtime/report.h"
 
 /*

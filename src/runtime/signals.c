@@ -20,8 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/sys.h"
 #include "elf/real.h"
-#include "hot/sys.h"
 #include "hot/thread.h"
 #include "log/log.h"
 #include "runtime/signals.h"

@@ -11,9 +11,9 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "base/sys.h"
 #include "hook/funcs.h"
 #include "hot/func_table.h"
-#include "hot/sys.h"
 #include "runtime/callers_merge.h"
 #include "runtime/fstat.h"
 #include "runtime/threads.h"

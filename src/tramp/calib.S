@@ -35,11 +35,7 @@ TT_END(tt_calib_inline)
  */
 TT_ENTRY(tt_call_via)
 	.cfi_startproc
-	pushq	%rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbp, 0
-	movq	%rsp, %rbp
-	.cfi_def_cfa_register %rbp
+	TT_FRAME_POINTER
 	movq	%rdi, %rax
 	movq	%rsi, %r11
 	movq	%rdx, %rdi

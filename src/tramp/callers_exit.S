@@ -7,7 +7,7 @@
  * and restored with xrstor. With an unwind of 8 frames this adds ~240 ns a call here,
  * outside the timed interval: the price of asking for call paths.
  *
- * In: rdi = frame, rsi = raw ticks, edx = CPU id (tt_hook_exit's arguments), passed on to
+ * In: rdi = frame, rsi = raw ticks, edx = CPU id (tt_call_exit's arguments), passed on to
  * the C function tt_callers_exit_c points at (set at start-up with tt_xsave_bytes): through a
  * pointer, so that this layer calls no C above the hot path.
  */
@@ -17,11 +17,7 @@
 /* void tt_callers_exit_xsave(struct tt_frame *, uint64_t raw, uint32_t aux) */
 TT_ENTRY(tt_callers_exit_xsave)
 	.cfi_startproc
-	pushq	%rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbp, 0
-	movq	%rsp, %rbp
-	.cfi_def_cfa_register %rbp
+	TT_FRAME_POINTER
 	pushq	%rbx
 	.cfi_offset %rbx, -24
 	pushq	%r12

@@ -11,9 +11,8 @@
 #include <stdint.h>
 
 #include "hot/thread.h"
-#include "tramp/tramp_layout.h"
-
-#define TT_HIDDEN __attribute__((visibility("hidden")))
+#include "hot/traced_call.h"
+#include "hot/tramp_layout.h"
 
 /* ---- defined in assembly, used by C ------------------------------------------------------ */
 
@@ -41,24 +40,12 @@ void *tt_call_via(void *fn, void *gadget, const void *a, const void *b, const vo
 		  const void *d) TT_HIDDEN;
 
 /* callers_exit.S: an exit path that saves the whole extended state around
- * *tt_callers_exit_c (same arguments as tt_hook_exit), tt_xsave_bytes big. */
+ * *tt_callers_exit_c (same arguments as tt_call_exit), tt_xsave_bytes big. */
 void tt_callers_exit_xsave(struct tt_frame *f, uint64_t raw, uint32_t aux) TT_HIDDEN;
 extern uint64_t tt_xsave_bytes TT_HIDDEN;
 extern void (*tt_callers_exit_c)(struct tt_frame *f, uint64_t raw, uint32_t aux) TT_HIDDEN;
 
-/* ---- defined in C, called or read by the assembly ---------------------------------------- */
-
-/* First call of function func in this thread, or no thread setup yet (hook.c). */
-int tt_hook_slow(uint32_t func, uintptr_t sp) TT_HIDDEN;
-
-/* The return of a call that cannot be timed (tt_untimed_return): count it, drop the frame. */
-void tt_hook_untimed(struct tt_frame *f) TT_HIDDEN;
-
-/* Record a finished call: frame, raw ticks, CPU id at the end (hook.c). */
-void tt_hook_exit(struct tt_frame *f, uint64_t raw, uint32_t aux) TT_HIDDEN;
-
-/* What the return body calls: tt_hook_exit, or an exit path set at start-up around it. */
-extern void (*tt_exit_fn)(struct tt_frame *f, uint64_t raw, uint32_t aux) TT_HIDDEN;
+/* Defined in C, called or read by the assembly: hot/traced_call.h. */
 
 /* ---- the layout the assembly assumes ------------------------------------------------------ */
 
@@ -76,5 +63,7 @@ _Static_assert(__builtin_offsetof(struct tt_frame, func) == TT_FRAME_FUNC, "tram
 _Static_assert(__builtin_offsetof(struct tt_frame, cpu) == TT_FRAME_CPU, "tramp_layout.h");
 _Static_assert(sizeof(struct tt_frame) == TT_FRAME_SIZE, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_fstat, calls) == TT_FSTAT_CALLS, "tramp_layout.h");
+_Static_assert(sizeof(struct tt_thread) <= TT_THREAD_ALIGN, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_thread, stats) == TT_THREAD_STATS, "tramp_layout.h");
 
 #endif /* TT_TRAMP_H */

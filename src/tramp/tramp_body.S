@@ -27,17 +27,18 @@
  *
  * Migrations are seen through the rseq area the kernel keeps per thread (its cpu_id is
  * rewritten whenever the thread comes back to user space on another CPU): one load at entry,
- * one in tt_hook_exit, both outside the timed interval.
+ * one in tt_call_exit, both outside the timed interval.
  *
  * Signals may arrive between any two instructions and their handlers may make traced calls:
  * the frame is reserved (top bumped in one instruction) before it is written, and it is read
- * completely before it is released (in tt_hook_exit). Scratch values live in the red zone,
+ * completely before it is released (in tt_call_exit). Scratch values live in the red zone,
  * which the kernel skips when it builds a signal frame.
  */
 #include <sys/syscall.h>
 
+#include "config/variant.h"
+#include "hot/tramp_layout.h"
 #include "tramp/asm.h"
-#include "tramp/tramp_layout.h"
 
 #define CLOCK_MONOTONIC_RAW 4
 
@@ -207,7 +208,7 @@
 /*
  * ---- the slow path shared by both bodies --------------------------------------------------
  * First call of a function in a thread, no thread setup yet, or the shadow stack full:
- * tt_hook_slow (C, general registers only, raw syscalls only) sets things up, then the fast
+ * tt_call_first (C, general registers only, raw syscalls only) sets things up, then the fast
  * path is taken from the top, or the call goes straight through (the guarded path). Entered
  * with %rsp as at the body's entry and rax, rcx, rdx saved at -8/-16/-24(%rsp). The word at
  * INL_R11(%rsp), where an inline entry keeps the caller's r11, is carried across the C call,
@@ -237,7 +238,7 @@
 	andq	$-16, %rsp
 	movl	%r11d, %edi
 	leaq	16(%rbp), %rsi			/* the caller's %rsp once our return is popped */
-	call	tt_hook_slow
+	call	tt_call_first
 	movl	%eax, -88(%rbp)			/* below the saved registers */
 	leaq	-72(%rbp), %rsp
 	popq	%r11
@@ -254,12 +255,24 @@
 	.cfi_restore %rbp
 	pushq	-88(%rsp)			/* the carried word back to its red-zone place */
 	popq	INL_R11(%rsp)
-	cmpl	$0, -96(%rsp)			/* tt_hook_slow's answer, now in the red zone */
+	cmpl	$0, -96(%rsp)			/* tt_call_first's answer, now in the red zone */
 	je	\name				/* ready: take the fast path */
 	movq	%rax, -8(%rsp)			/* not traced this time: straight through */
 	movq	%rcx, -16(%rsp)
 	movq	%rdx, -24(%rsp)
 	jmp	\guarded
+.endm
+
+/* The first read, into the frame; then rax, rcx, rdx back as the caller left them (the read
+ * clobbered them; FRAME_ENTER parked them below %rsp). */
+.macro ENTRY_READ var
+	START_READ \var
+	shlq	$32, %rdx
+	orq	%rdx, %rax
+	movq	%rax, TT_FRAME_START(%rbx)
+	movq	-16(%rsp), %rax
+	movq	-24(%rsp), %rcx
+	movq	-32(%rsp), %rdx
 .endm
 
 /* ---- one body per variant ---------------------------------------------------------------- */
@@ -268,13 +281,7 @@ TT_ENTRY(\name)
 	.cfi_startproc
 	/* CFA = rsp + 8, return address at (%rsp): a normal function entry. */
 	FRAME_ENTER .Lshim_\@, .Lslow_\@
-	START_READ \var
-	shlq	$32, %rdx
-	orq	%rdx, %rax
-	movq	%rax, TT_FRAME_START(%rbx)
-	movq	-16(%rsp), %rax
-	movq	-24(%rsp), %rcx
-	movq	-32(%rsp), %rdx
+	ENTRY_READ \var
 	call	*%r11
 	/* rax rdx xmm0 xmm1 st0 st1 hold the result; rbx = our frame (callee-saved). */
 	movq	%rax, %rsi
@@ -298,7 +305,7 @@ TT_ENTRY(\name)
 	.cfi_restore %rbx
 	subq	$8, %rsp			/* 16-byte alignment for C */
 	.cfi_adjust_cfa_offset 8
-	call	*tt_exit_fn(%rip)		/* tt_hook_exit (frame, raw ticks, cpu id), or the
+	call	*tt_exit_fn(%rip)		/* tt_call_exit (frame, raw ticks, cpu id), or the
 						   TSC_CALLERS=N path: pops and records */
 	addq	$8, %rsp
 	.cfi_adjust_cfa_offset -8
@@ -356,13 +363,7 @@ TT_ENTRY(\name)
 	 * memory-indirect call, and the caller's r11 back in place. */
 	movq	%r11, -96(%rsp)
 	movq	INL_R11-8(%rsp), %r11
-	START_READ \var
-	shlq	$32, %rdx
-	orq	%rdx, %rax
-	movq	%rax, TT_FRAME_START(%rbx)
-	movq	-16(%rsp), %rax
-	movq	-24(%rsp), %rcx
-	movq	-32(%rsp), %rdx
+	ENTRY_READ \var
 	call	*-96(%rsp)
 	/* Everything the callee left is kept: S = %rsp now (16-aligned), saves below it. Only
 	 * what the second read clobbers is saved before it, so the timed interval stays short. */
@@ -450,7 +451,7 @@ tt_bodies_end:
  * The function returns here instead of into its body, which would read the TSC and fault.
  * As in the body after `call`: %rsp is the caller's stack without its return address and
  * %rbx the shadow frame. Every general register the function left is kept (an inline-hooked
- * function's caller may rely on any of them); tt_hook_untimed (general registers only)
+ * function's caller may rely on any of them); tt_call_untimed (general registers only)
  * counts the call and releases the frame.
  */
 TT_ENTRY(tt_untimed_return)
@@ -482,7 +483,7 @@ TT_ENTRY(tt_untimed_return)
 	.cfi_adjust_cfa_offset 8	/* 10 words: %rsp 16-aligned again, as at the call */
 	movq	%rbx, %rdi
 	movq	TT_FRAME_RBX(%rbx), %rbx	/* read before the frame is released */
-	call	tt_hook_untimed
+	call	tt_call_untimed
 	popq	%r11
 	.cfi_adjust_cfa_offset -8
 	popq	%r10

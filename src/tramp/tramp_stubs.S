@@ -8,8 +8,8 @@
  *
  * Out: %r11d = index i; everything else as the caller left it.
  */
+#include "hot/tramp_layout.h"
 #include "tramp/asm.h"
-#include "tramp/tramp_layout.h"
 
 .macro STUB_TABLE name, body
 	.p2align 4

@@ -7,7 +7,7 @@
  *     has the shim's own time reads go through the kernel in such threads (clock.c);
  *   - after it succeeded: sends this thread's traced calls down the slow path, which counts
  *     them as `dropped` (counted, not timed) and never reads the TSC; threads it starts later
- *     inherit the ban and are treated alike (hook.c); and re-aims the return of every traced
+ *     inherit the ban and are treated alike (traced_call.c); and re-aims the return of every traced
  *     call still in flight in this thread, whose end read would fault, to
  *     tt_untimed_return, which counts it without reading.
  * One line says so, and the report keeps it among its warnings. Other threads are not
@@ -22,8 +22,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/sys.h"
 #include "elf/real.h"
-#include "hot/sys.h"
 #include "hot/thread.h"
 #include "log/log.h"
 #include "runtime/clock.h"

@@ -156,38 +156,50 @@ TT_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 			argv[i_] = va_arg(ap, char *);                 \
 	} while (0)
 
+/* execl, execlp, execle: arg and the list in ap (then envp, for execle) as a vector, exec'd
+ * through real with `environ` or that envp. */
+static int exec_list(int (*real)(const char *, char *const[], char *const[]), const char *path,
+		     const char *arg, va_list ap, bool envp_follows)
+{
+	char **argv, **envp = environ;
+
+	COLLECT_ARGS(arg, ap, argv);
+	if (envp_follows)
+		envp = va_arg(ap, char **);
+	return exec_with(real, path, argv, envp);
+}
+
 TT_EXPORT int execl(const char *path, const char *arg, ...)
 {
 	va_list ap;
-	char **argv;
+	int r;
 
 	va_start(ap, arg);
-	COLLECT_ARGS(arg, ap, argv);
+	r = exec_list(TT_REAL(execve), path, arg, ap, false);
 	va_end(ap);
-	return exec_with(TT_REAL(execve), path, argv, environ);
+	return r;
 }
 
 TT_EXPORT int execlp(const char *file, const char *arg, ...)
 {
 	va_list ap;
-	char **argv;
+	int r;
 
 	va_start(ap, arg);
-	COLLECT_ARGS(arg, ap, argv);
+	r = exec_list(TT_REAL(execvpe), file, arg, ap, false);
 	va_end(ap);
-	return exec_with(TT_REAL(execvpe), file, argv, environ);
+	return r;
 }
 
 TT_EXPORT int execle(const char *path, const char *arg, ...)
 {
 	va_list ap;
-	char **argv, **envp;
+	int r;
 
 	va_start(ap, arg);
-	COLLECT_ARGS(arg, ap, argv);
-	envp = va_arg(ap, char **);
+	r = exec_list(TT_REAL(execve), path, arg, ap, true);
 	va_end(ap);
-	return exec_with(TT_REAL(execve), path, argv, envp);
+	return r;
 }
 
 TT_EXPORT void _exit(int status)

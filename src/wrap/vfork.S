@@ -11,8 +11,8 @@
  */
 #include <sys/syscall.h>
 
+#include "hot/tramp_layout.h"
 #include "tramp/asm.h"
-#include "tramp/tramp_layout.h"
 
 	.text
 	.globl	vfork

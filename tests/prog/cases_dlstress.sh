@@ -1,7 +1,7 @@
 # cases_dlstress.sh - program tests sourced by run.sh (which has the helpers and the run_test
 # lines): threads that dlopen a library defining traced functions, dlsym them, call them and
 # dlclose, all at once (t_dlstress), on different libraries and on one library. The shim
-# keeps its tables in step with the loader under one lock (src/dllock.h); these crashed (an
+# keeps its tables in step with the loader under one lock (src/runtime/dllock.h); these crashed (an
 # unmapped object read by another thread's bookkeeping), hung, or lost counts before it.
 # Every call the program made, while the library was loaded by its own handle, is counted
 # exactly; each run loops DLSTRESS_MS milliseconds per thread at most.

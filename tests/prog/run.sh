@@ -9,7 +9,7 @@
 # traced runs.
 # HOOK_ALL=inline|auto|got sets TSC_HOOK in every traced run, except where a test sets its own
 # (or tests the default on purpose). CPU_ALL=amd-vm|intel-vm|... sets TSC_CPU likewise: the
-# shim then behaves as on that CPU family (src/cpu_persona.h), and so do the tests' bounds,
+# shim then behaves as on that CPU family (src/config/cpu_persona.h), and so do the tests' bounds,
 # which come from what the shim measured.
 # KEEP=1 keeps the scratch directory (it is always kept when a test failed).
 #
@@ -153,7 +153,7 @@ signame() {
 }
 
 # cpu_fact rdtscp|hypervisor: 1 or 0, as the shim sees the CPU: /proc/cpuinfo, with what the
-# persona CPU_ALL (TSC_CPU, src/cpu_persona.h) overrides; later items win, as in the shim.
+# persona CPU_ALL (TSC_CPU, src/config/cpu_persona.h) overrides; later items win, as in the shim.
 cpu_fact() {
 	local v item
 	grep -qw "$1" /proc/cpuinfo && v=1 || v=0

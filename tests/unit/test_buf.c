@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "report/buf.h"
+#include "base/buf.h"
 
 #define PAGE 4096
 

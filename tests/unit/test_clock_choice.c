@@ -1,6 +1,6 @@
 /*
- * test_clock_choice.c - the clock and TSC-read choice (src/clock_choice.c) and TSC_CPU
- * personas (src/cpu_persona.c), with the CPUID facts of both CPU families this project runs on
+ * test_clock_choice.c - the clock and TSC-read choice (src/config/clock_choice.c) and TSC_CPU
+ * personas (src/config/cpu_persona.c), with the CPUID facts of both CPU families this project runs on
  * (Intel Xeon VMs: rdtscp announced; AMD EPYC VMs: rdtscp hidden though it runs), whichever
  * machine runs the tests: never an instruction CPUID does not announce, unless asked for and
  * shown to run.
@@ -18,7 +18,7 @@
 #include "config/clock_choice.h"
 #include "config/config.h"
 #include "config/cpu_persona.h"
-#include "tramp/tramp_layout.h"
+#include "hot/tramp_layout.h"
 
 static const struct tt_clock_facts intel_vm = { true, { true, true, true } };
 static const struct tt_clock_facts amd_vm = { true, { false, true, true } };

@@ -1,5 +1,5 @@
 /*
- * test_config.c - TSC_* parsing (src/config.c): every value form of libtsctrace(7), ENVIRONMENT, every
+ * test_config.c - TSC_* parsing (src/config/config.c): every value form of libtsctrace(7), ENVIRONMENT, every
  * malformed case, checked on the resulting struct and on the exact diagnostic lines.
  *
  * Outside ASan builds, malloc/realloc/free are replaced in this executable (hidden, so only this

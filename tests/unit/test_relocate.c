@@ -1,5 +1,5 @@
 /*
- * test_relocate.c - planning an inline patch (src/relocate.c, decoding through src/disasm.c
+ * test_relocate.c - planning an inline patch (src/x86/relocate.c, decoding through src/x86/disasm.c
  * and the real libZydis): hand-assembled function entries (each checked with
  * `objdump -D -b binary -mi386:x86-64`), the exact bytes of their relocated copy, and every
  * kind of entry the planner must refuse.

@@ -1,5 +1,5 @@
 /*
- * test_report_path.c - TSC_OUTPUT template expansion (src/report_path.c): each escape, literal
+ * test_report_path.c - TSC_OUTPUT template expansion (src/report/report_path.c): each escape, literal
  * unknown escapes, a trailing '%', "-", and every way the result can fail to fit.
  */
 #include <limits.h>

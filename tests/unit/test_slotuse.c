@@ -1,6 +1,6 @@
 /*
  * test_slotuse.c - telling `call *slot(%rip)` / `jmp *slot(%rip)` from every other use of a
- * GOT slot (src/slotuse.c).
+ * GOT slot (src/x86/slotuse.c).
  *
  * A fake executable segment of nops (0x90 is no ModRM byte of a rip-relative operand) at SEG;
  * GOT slots 64 KiB after it. Each test plants hand-encoded instructions (checked with

@@ -1,5 +1,5 @@
 /*
- * test_symtab.c - function symbols from a file's .symtab (src/symtab.c), read from this test
+ * test_symtab.c - function symbols from a file's .symtab (src/elf/symtab.c), read from this test
  * binary itself (/proc/self/exe, linked unstripped). A symbol's value must be where the
  * function really is: its run-time address minus the load bias that dl_iterate_phdr reports
  * for the object holding it (no nm involved).

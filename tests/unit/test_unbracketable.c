@@ -1,5 +1,5 @@
 /*
- * test_unbracketable.c - the functions no trampoline may time (src/unbracketable.c): the
+ * test_unbracketable.c - the functions no trampoline may time (src/hook/unbracketable.c): the
  * setjmp family, context switchers, clone, entry points; and none of the ordinary ones,
  * including those that never return (their calls are counted as unwound).
  */

@@ -1,5 +1,5 @@
 /*
- * test_xref.c - the scan for jumps from elsewhere into patched bytes (src/xref.c).
+ * test_xref.c - the scan for jumps from elsewhere into patched bytes (src/x86/xref.c).
  *
  * A fake executable segment of nops (0x90 matches no branch encoding) at SEG holds a function
  * at FN; the range is what inline.c forbids for it: [entry + 1, entry + displaced), own range
