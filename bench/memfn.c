@@ -15,14 +15,17 @@ static int spin(int x, int n)
 	return x + 1;
 }
 
+/* Generated functions and their calls, packed by hand. */
+/* clang-format off */
 #define MEM_FN(k) \
 	EXPORT int mem_fn##k(int x); \
 	EXPORT int mem_fn##k(int x) { return spin(x, 16 * ((k) + 1)); }
 
 MEM_FN(0) MEM_FN(1) MEM_FN(2) MEM_FN(3) MEM_FN(4) MEM_FN(5) MEM_FN(6) MEM_FN(7)
 MEM_FN(8) MEM_FN(9) MEM_FN(10) MEM_FN(11) MEM_FN(12) MEM_FN(13) MEM_FN(14) MEM_FN(15)
+	/* clang-format on */
 
-EXPORT int mem_never_called(int x);
+	EXPORT int mem_never_called(int x);
 EXPORT int mem_never_called(int x)
 {
 	return x - 1;

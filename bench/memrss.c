@@ -23,6 +23,8 @@
 #define NFUNCS 16
 #define MAX_THREADS 64
 
+/* Generated functions and their calls, packed by hand. */
+/* clang-format off */
 #define DECL(k) int mem_fn##k(int x);
 DECL(0) DECL(1) DECL(2) DECL(3) DECL(4) DECL(5) DECL(6) DECL(7)
 DECL(8) DECL(9) DECL(10) DECL(11) DECL(12) DECL(13) DECL(14) DECL(15)
@@ -34,6 +36,7 @@ static int call_all(int x)
 	x = mem_fn4(x); x = mem_fn5(x); x = mem_fn6(x); x = mem_fn7(x);
 	x = mem_fn8(x); x = mem_fn9(x); x = mem_fn10(x); x = mem_fn11(x);
 	x = mem_fn12(x); x = mem_fn13(x); x = mem_fn14(x); x = mem_fn15(x);
+	/* clang-format on */
 	return x;
 }
 
@@ -68,7 +71,8 @@ static long rss_kb(const char **source)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Rss: %ld kB", &kb) == 1 || sscanf(line, "VmRSS: %ld kB", &kb) == 1)
+		if (sscanf(line, "Rss: %ld kB", &kb) == 1 ||
+		    sscanf(line, "VmRSS: %ld kB", &kb) == 1)
 			break;
 	fclose(f);
 	return kb;

@@ -69,25 +69,25 @@ static int loop_plain(long n, int x)
 }
 
 /* One loop per mode: the read sequences are inline, as a purpose-written timer would have them. */
-#define REF_LOOP(name, start, end)                                                      \
-	static int name(long n, int x, struct tt_hist *h)                               \
-	{                                                                               \
-		uint64_t t0, t1;                                                        \
-		long i;                                                                 \
-                                                                                        \
-		for (i = 0; i < n; i++) {                                               \
-			t0 = start();                                                   \
-			x = bench_fn(x);                                                \
-			t1 = end();                                                     \
-			tt_hist_record(h, delta(t0, t1));                               \
-		}                                                                       \
-		return x;                                                               \
+#define REF_LOOP(name, start, end)                        \
+	static int name(long n, int x, struct tt_hist *h) \
+	{                                                 \
+		uint64_t t0, t1;                          \
+		long i;                                   \
+                                                          \
+		for (i = 0; i < n; i++) {                 \
+			t0 = start();                     \
+			x = bench_fn(x);                  \
+			t1 = end();                       \
+			tt_hist_record(h, delta(t0, t1)); \
+		}                                         \
+		return x;                                 \
 	}
 
-REF_LOOP(loop_ref_rdtscp, tsc_lfence_rdtsc, tsc_rdtscp_lfence)	/* only when CPUID has it */
+REF_LOOP(loop_ref_rdtscp, tsc_lfence_rdtsc, tsc_rdtscp_lfence) /* only when CPUID has it */
 REF_LOOP(loop_ref_lfence, tsc_lfenced, tsc_lfenced)
 REF_LOOP(loop_ref_mfence, tsc_mfenced, tsc_mfenced)
-REF_LOOP(loop_ref_cpuid, tsc_cpuid_rdtsc, tsc_rdtscp_cpuid)		/* only when CPUID has rdtscp */
+REF_LOOP(loop_ref_cpuid, tsc_cpuid_rdtsc, tsc_rdtscp_cpuid) /* only when CPUID has rdtscp */
 REF_LOOP(loop_ref_cpuid_nordtscp, tsc_cpuid_rdtsc, tsc_cpuid_rdtsc)
 REF_LOOP(loop_ref_none, tsc_bare, tsc_bare)
 
@@ -111,7 +111,7 @@ struct job {
 	enum bench_mode mode;
 	int rdtscp;
 	long n;
-	int cpu;			/* pin here first; -1: where it runs */
+	int cpu; /* pin here first; -1: where it runs */
 	pthread_barrier_t *start;
 	struct tt_hist *h;
 	uint64_t ticks, ns;
@@ -141,22 +141,14 @@ static void run_job(struct job *j)
 		x = loop_plain(j->n, 0);
 	else
 		switch (j->mode) {
-		case BM_RDTSCP:
-			x = loop_ref_rdtscp(j->n, 0, j->h);
-			break;
-		case BM_LFENCE:
-			x = loop_ref_lfence(j->n, 0, j->h);
-			break;
-		case BM_MFENCE:
-			x = loop_ref_mfence(j->n, 0, j->h);
-			break;
+		case BM_RDTSCP: x = loop_ref_rdtscp(j->n, 0, j->h); break;
+		case BM_LFENCE: x = loop_ref_lfence(j->n, 0, j->h); break;
+		case BM_MFENCE: x = loop_ref_mfence(j->n, 0, j->h); break;
 		case BM_CPUID:
 			x = j->rdtscp ? loop_ref_cpuid(j->n, 0, j->h)
 				      : loop_ref_cpuid_nordtscp(j->n, 0, j->h);
 			break;
-		default:
-			x = loop_ref_none(j->n, 0, j->h);
-			break;
+		default: x = loop_ref_none(j->n, 0, j->h); break;
 		}
 	t1 = tsc_lfenced();
 	ns1 = now_ns();
@@ -219,8 +211,9 @@ int main(int argc, char **argv)
 
 	memset(jobs, 0, sizeof(jobs));
 	if (!threads) {
-		jobs[0] = (struct job){ .reference = reference, .mode = mode, .rdtscp = rdtscp,
-					.n = n, .cpu = -1 };
+		jobs[0] = (struct job){
+			.reference = reference, .mode = mode, .rdtscp = rdtscp, .n = n, .cpu = -1
+		};
 		run_job(&jobs[0]);
 	} else {
 		pthread_t tid[MAX_THREADS];
@@ -237,9 +230,12 @@ int main(int argc, char **argv)
 				cpus[ncpu++] = c;
 		pthread_barrier_init(&start, NULL, (unsigned int)threads);
 		for (i = 0; i < threads; i++) {
-			jobs[i] = (struct job){ .reference = reference, .mode = mode,
-						.rdtscp = rdtscp, .n = n,
-						.cpu = ncpu ? cpus[i % ncpu] : -1, .start = &start };
+			jobs[i] = (struct job){ .reference = reference,
+						.mode = mode,
+						.rdtscp = rdtscp,
+						.n = n,
+						.cpu = ncpu ? cpus[i % ncpu] : -1,
+						.start = &start };
 			if (pthread_create(&tid[i], NULL, thread_main, &jobs[i])) {
 				fprintf(stderr, "percall: pthread_create failed\n");
 				return 1;
@@ -252,8 +248,8 @@ int main(int argc, char **argv)
 
 	for (i = 0; i < (threads ? threads : 1); i++) {
 		if (jobs[i].x != bench_fn_expected(n)) {
-			fprintf(stderr, "percall: thread %d computed %d, expected %d\n", i, jobs[i].x,
-				bench_fn_expected(n));
+			fprintf(stderr, "percall: thread %d computed %d, expected %d\n", i,
+				jobs[i].x, bench_fn_expected(n));
 			return 1;
 		}
 		sum_ticks += (double)jobs[i].ticks / (double)n;

@@ -82,8 +82,10 @@ NEVER int main(int argc, char **argv)
 		int s = __xray_log_init_mode("xray-fdr", opt ? opt : "");
 
 		if (s != XRAY_LOG_INITIALIZED) {
-			fprintf(stderr, "percall_xray: FDR mode did not initialise (status %d; "
-					"XRAY_OPTIONS needs xray_mode=xray-fdr)\n", s);
+			fprintf(stderr,
+				"percall_xray: FDR mode did not initialise (status %d; "
+				"XRAY_OPTIONS needs xray_mode=xray-fdr)\n",
+				s);
 			return 1;
 		}
 		if (__xray_patch() != XRAY_PATCH_SUCCESS) {

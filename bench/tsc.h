@@ -96,7 +96,9 @@ static inline __attribute__((always_inline)) uint64_t tsc_cpuid_rdtsc(void)
 	uint32_t lo, hi, b, c;
 
 	__asm__ volatile("xorl %%eax, %%eax\n\tcpuid\n\trdtsc"
-			 : "=a"(lo), "=d"(hi), "=b"(b), "=c"(c) : : "memory");
+			 : "=a"(lo), "=d"(hi), "=b"(b), "=c"(c)
+			 :
+			 : "memory");
 	return BENCH_TSC(lo, hi);
 }
 
@@ -107,7 +109,9 @@ static inline __attribute__((always_inline)) uint64_t tsc_rdtscp_cpuid(void)
 
 	__asm__ volatile("rdtscp\n\tmovl %%eax, %0\n\tmovl %%edx, %1\n\t"
 			 "xorl %%eax, %%eax\n\tcpuid"
-			 : "=r"(lo), "=r"(hi), "=a"(a), "=b"(b), "=c"(c), "=d"(d) : : "memory");
+			 : "=r"(lo), "=r"(hi), "=a"(a), "=b"(b), "=c"(c), "=d"(d)
+			 :
+			 : "memory");
 	return BENCH_TSC(lo, hi);
 }
 

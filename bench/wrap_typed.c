@@ -96,7 +96,7 @@ __attribute__((destructor)) static void wrap_fini(void)
 		calls += t->hist.count;
 		if (t->hist.min < min)
 			min = t->hist.min;
-		median = bench_hist_median(&t->hist);	/* the list's last: the first thread */
+		median = bench_hist_median(&t->hist); /* the list's last: the first thread */
 	}
 	pthread_mutex_unlock(&all_lock);
 	f = fopen(path, "w");

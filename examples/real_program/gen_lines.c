@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 static const char *const syllables[16] = {
-	"ka", "lo", "mi", "ne", "ru", "sa", "to", "vi",
+	"ka",  "lo",  "mi",  "ne",  "ru",  "sa",  "to",	 "vi",
 	"ber", "dan", "gol", "hem", "par", "quo", "wes", "zin",
 };
 

@@ -20,11 +20,19 @@
 #define IMULS(x, n) __asm__ volatile(".rept " #n "\n\timulq %0, %0\n\t.endr" : "+r"(x))
 
 /* Defines NAME and plain_NAME with the same body. */
-#define TWINS(name, body)                          \
-	EXPORT long name(long x);                  \
-	EXPORT long plain_##name(long x);          \
-	EXPORT long name(long x) { body; return x; } \
-	EXPORT long plain_##name(long x) { body; return x; }
+#define TWINS(name, body)                 \
+	EXPORT long name(long x);         \
+	EXPORT long plain_##name(long x); \
+	EXPORT long name(long x)          \
+	{                                 \
+		body;                     \
+		return x;                 \
+	}                                 \
+	EXPORT long plain_##name(long x)  \
+	{                                 \
+		body;                     \
+		return x;                 \
+	}
 
 TWINS(empty_fn, (void)0)
 TWINS(chain_64, IMULS(x, 64))

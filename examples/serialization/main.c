@@ -32,14 +32,14 @@ static inline uint64_t tsc_fenced(void)
 }
 
 /* Per-call ticks of n back-to-back calls of fn (a direct call: through the PLT). */
-#define TIME_LOOP(fn, n, x, out)                                  \
-	do {                                                      \
-		uint64_t t0_ = tsc_fenced(), t1_;                 \
-		long r_;                                          \
-		for (r_ = 0; r_ < (n); r_++)                      \
-			(x) = fn(x);                              \
-		t1_ = tsc_fenced();                               \
-		(out) = (double)(t1_ - t0_) / (double)(n);        \
+#define TIME_LOOP(fn, n, x, out)                           \
+	do {                                               \
+		uint64_t t0_ = tsc_fenced(), t1_;          \
+		long r_;                                   \
+		for (r_ = 0; r_ < (n); r_++)               \
+			(x) = fn(x);                       \
+		t1_ = tsc_fenced();                        \
+		(out) = (double)(t1_ - t0_) / (double)(n); \
 	} while (0)
 
 int main(int argc, char **argv)
@@ -57,7 +57,7 @@ int main(int argc, char **argv)
 	per = rounds / BLOCKS;
 	for (i = 0; i < 4; i++)
 		truth[i] = 1e300;
-	for (r = 0; r < 50; r++)	/* warm the twins up: caches, lazy binding */
+	for (r = 0; r < 50; r++) /* warm the twins up: caches, lazy binding */
 		x = plain_chain_1024(plain_chain_256(plain_chain_64(plain_empty_fn(x))));
 	for (b = 0; b < BLOCKS; b++) {
 		double sum = 0;
@@ -91,5 +91,5 @@ int main(int argc, char **argv)
 	for (i = 0; i < 4; i++)
 		printf("truth %s %.1f\n", names[i], truth[i]);
 	printf("run traced=%.1f untraced=%.1f calls=%ld\n", traced, untraced, per * BLOCKS * 4);
-	return x == 42;		/* x is data-dependent noise: keeps the chain from being dropped */
+	return x == 42; /* x is data-dependent noise: keeps the chain from being dropped */
 }

@@ -26,13 +26,13 @@
 
 #include "strlens.h"
 
-#define NSTRINGS 16		/* one per starting offset 0..15 */
+#define NSTRINGS 16 /* one per starting offset 0..15 */
 #define DEFAULT_ROUNDS 2000
 
 struct size_class {
 	const char *name;
-	size_t len;			/* bytes before the NUL */
-	char *buf;			/* 64-aligned block holding the 16 strings */
+	size_t len; /* bytes before the NUL */
+	char *buf;  /* 64-aligned block holding the 16 strings */
 	const char *str[NSTRINGS];
 };
 
@@ -45,7 +45,10 @@ static struct size_class classes[] = {
 
 enum { V_BYTES, V_WORDS, V_SSE2, V_LIBC, NVARIANTS };
 static const char *const variant_names[NVARIANTS] = {
-	"bytes_strlen", "words_strlen", "sse2_strlen", "strlen",
+	"bytes_strlen",
+	"words_strlen",
+	"sse2_strlen",
+	"strlen",
 };
 
 /* Hide p's value from the optimizer: each call below must really happen. */
@@ -138,13 +141,13 @@ int main(int argc, char **argv)
 	for (c = 0, v = 0; c < NCLASSES; c++)
 		if (use[c])
 			printf("%s %zu (%s)", v++ ? "," : "", classes[c].len, classes[c].name);
-	printf(" bytes at %d alignments, %ld rounds: %zu calls of each function\n", NSTRINGS, rounds,
-	       (size_t)rounds * NSTRINGS * nused);
+	printf(" bytes at %d alignments, %ld rounds: %zu calls of each function\n", NSTRINGS,
+	       rounds, (size_t)rounds * NSTRINGS * nused);
 	for (v = 1; v < NVARIANTS; v++) {
 		if (sums[v] != sums[V_BYTES]) {
 			printf("strlen_variants: MISMATCH: %s summed %llu bytes, %s %llu\n",
-			       variant_names[v], (unsigned long long)sums[v], variant_names[V_BYTES],
-			       (unsigned long long)sums[V_BYTES]);
+			       variant_names[v], (unsigned long long)sums[v],
+			       variant_names[V_BYTES], (unsigned long long)sums[V_BYTES]);
 			return 1;
 		}
 	}

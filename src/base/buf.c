@@ -22,7 +22,7 @@
 
 #include "base/sys.h"
 
-#define PAGE 4096u	/* x86-64 base page; mappings are made in whole pages anyway */
+#define PAGE 4096u /* x86-64 base page; mappings are made in whole pages anyway */
 
 /* Smallest capacity worth mapping that holds need bytes: doubling, in whole pages. */
 static size_t grown_cap(size_t cap, size_t need)
@@ -31,7 +31,7 @@ static size_t grown_cap(size_t cap, size_t need)
 
 	while (c < need && c <= SIZE_MAX / 2)
 		c *= 2;
-	if (c < need)	/* need > 2^63: no address space holds it */
+	if (c < need) /* need > 2^63: no address space holds it */
 		return 0;
 	return c;
 }
@@ -44,7 +44,7 @@ static bool reserve(struct tt_buf *b, size_t n)
 
 	if (b->failed)
 		return false;
-	if (n < b->cap - b->len)	/* unmapped: 0 - 0, so even n = 0 maps a page */
+	if (n < b->cap - b->len) /* unmapped: 0 - 0, so even n = 0 maps a page */
 		return true;
 	cap = n > SIZE_MAX - 1 - b->len ? 0 : grown_cap(b->cap, b->len + n + 1);
 	if (cap == 0)
@@ -52,8 +52,8 @@ static bool reserve(struct tt_buf *b, size_t n)
 	if (b->data)
 		p = tt_sys_mremap(b->data, b->cap, cap, MREMAP_MAYMOVE);
 	else
-		p = tt_sys_mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-				-1, 0);
+		p = tt_sys_mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+				0);
 	if (!p)
 		goto fail;
 	b->data = p;
@@ -79,10 +79,10 @@ void tt_buf_puts(struct tt_buf *b, const char *s)
 }
 
 /* Format into the free space; returns vsnprintf's would-be length, or -1. */
-__attribute__((format(printf, 2, 0)))
-static int format_tail(struct tt_buf *b, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static int format_tail(struct tt_buf *b, const char *fmt,
+							     va_list ap)
 {
-	if (!b->data)	/* nothing mapped yet: only measure */
+	if (!b->data) /* nothing mapped yet: only measure */
 		return vsnprintf(NULL, 0, fmt, ap);
 	return vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
 }

@@ -13,13 +13,16 @@
 #include <stddef.h>
 
 struct tt_buf {
-	char *data;	/* NUL-terminated after every append */
-	size_t len;	/* bytes used, excluding the NUL */
-	size_t cap;	/* bytes mapped */
-	bool failed;	/* an allocation failed; contents are truncated */
+	char *data;  /* NUL-terminated after every append */
+	size_t len;  /* bytes used, excluding the NUL */
+	size_t cap;  /* bytes mapped */
+	bool failed; /* an allocation failed; contents are truncated */
 };
 
-#define TT_BUF_INIT { 0 }
+#define TT_BUF_INIT \
+	{           \
+		0   \
+	}
 
 /* Append n bytes. */
 void tt_buf_append(struct tt_buf *b, const char *s, size_t n);

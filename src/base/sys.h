@@ -154,15 +154,16 @@ static inline void tt_sys_sigpipe_hold(struct tt_sigpipe *h)
 	unsigned long pipe_bit = 1ul << (13 /* SIGPIPE */ - 1);
 
 	h->old = h->pending = 0;
-	tt_syscall6(SYS_rt_sigprocmask, 0 /* SIG_BLOCK */, (long)&pipe_bit, (long)&h->old, 8, 0,
-		    0);
+	tt_syscall6(SYS_rt_sigprocmask, 0 /* SIG_BLOCK */, (long)&pipe_bit, (long)&h->old, 8, 0, 0);
 	tt_syscall3(SYS_rt_sigpending, &h->pending, 8, 0);
 }
 
 static inline void tt_sys_sigpipe_release(struct tt_sigpipe *h, long err)
 {
 	unsigned long pipe_bit = 1ul << (13 /* SIGPIPE */ - 1);
-	struct { long s, ns; } zero = { 0, 0 };
+	struct {
+		long s, ns;
+	} zero = { 0, 0 };
 
 	if (err == -32 /* EPIPE */ && !(h->pending & pipe_bit))
 		tt_syscall6(SYS_rt_sigtimedwait, (long)&pipe_bit, 0, (long)&zero, 8, 0, 0);

@@ -19,8 +19,12 @@
 static inline unsigned int tt_utf8_len(const unsigned char *s, unsigned int *skip)
 {
 	/* sequence length from the lead byte: C0, C1 and F5-FF never start one */
-	unsigned int n = s[0] < 0x80 ? 1 : s[0] < 0xc2 ? 0 : s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 :
-			 s[0] < 0xf5 ? 4 : 0;
+	unsigned int n = s[0] < 0x80   ? 1
+			 : s[0] < 0xc2 ? 0
+			 : s[0] < 0xe0 ? 2
+			 : s[0] < 0xf0 ? 3
+			 : s[0] < 0xf5 ? 4
+				       : 0;
 	/* the second byte's range excludes overlongs (E0, F0), surrogates (ED), > 10FFFF (F4) */
 	unsigned char lo = s[0] == 0xe0 ? 0xa0 : s[0] == 0xf0 ? 0x90 : 0x80;
 	unsigned char hi = s[0] == 0xed ? 0x9f : s[0] == 0xf4 ? 0x8f : 0xbf;

@@ -31,8 +31,8 @@ static uint64_t clamp(uint64_t v, uint64_t lo, uint64_t hi)
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
-uint64_t tt_buckets_value_at_rank(const struct tt_bucket *b, size_t n, uint64_t rank,
-				  uint64_t min, uint64_t max)
+uint64_t tt_buckets_value_at_rank(const struct tt_bucket *b, size_t n, uint64_t rank, uint64_t min,
+				  uint64_t max)
 {
 	uint64_t seen = 0;
 	size_t i;
@@ -46,8 +46,8 @@ uint64_t tt_buckets_value_at_rank(const struct tt_bucket *b, size_t n, uint64_t 
 	return max;
 }
 
-uint64_t tt_buckets_percentile(const struct tt_bucket *b, size_t n, unsigned int p,
-			       uint64_t min, uint64_t max)
+uint64_t tt_buckets_percentile(const struct tt_bucket *b, size_t n, unsigned int p, uint64_t min,
+			       uint64_t max)
 {
 	unsigned __int128 x;
 	uint64_t total, rank;
@@ -58,7 +58,7 @@ uint64_t tt_buckets_percentile(const struct tt_bucket *b, size_t n, unsigned int
 		return 0;
 	if (p > 100)
 		p = 100;
-	x = ((unsigned __int128)total * p + 99) / 100;	/* ceil(p * total / 100) <= total */
+	x = ((unsigned __int128)total * p + 99) / 100; /* ceil(p * total / 100) <= total */
 	rank = (uint64_t)x;
 	return tt_buckets_value_at_rank(b, n, rank ? rank : 1, min, max);
 }

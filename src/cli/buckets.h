@@ -21,12 +21,12 @@ bool tt_buckets_total(const struct tt_bucket *b, size_t n, uint64_t *total);
  * of the bucket that holds it, clamped to [min, max]. Walks the buckets in list order. 0 for
  * rank 0 or an empty list; a rank past the total gives max.
  */
-uint64_t tt_buckets_value_at_rank(const struct tt_bucket *b, size_t n, uint64_t rank,
-				  uint64_t min, uint64_t max);
+uint64_t tt_buckets_value_at_rank(const struct tt_bucket *b, size_t n, uint64_t rank, uint64_t min,
+				  uint64_t max);
 
 /* Nearest-rank percentile p (0..100 whole percent): rank ceil(p * total / 100), at least 1. */
-uint64_t tt_buckets_percentile(const struct tt_bucket *b, size_t n, unsigned int p,
-			       uint64_t min, uint64_t max);
+uint64_t tt_buckets_percentile(const struct tt_bucket *b, size_t n, unsigned int p, uint64_t min,
+			       uint64_t max);
 
 /*
  * Union of lists: every bucket of every list, sorted by (low, high), buckets with identical
@@ -36,7 +36,7 @@ uint64_t tt_buckets_percentile(const struct tt_bucket *b, size_t n, unsigned int
 struct tt_bucket_list {
 	const struct tt_bucket *b;
 	size_t n;
-	uint64_t shift;		/* added to low and high first (raw = cycles + overhead) */
+	uint64_t shift; /* added to low and high first (raw = cycles + overhead) */
 };
 int tt_buckets_union(const struct tt_bucket_list *lists, size_t nlists, struct tt_bucket **out,
 		     size_t *nout);

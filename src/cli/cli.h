@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 #define CLI_EXIT_OK 0
-#define CLI_EXIT_BAD 2	/* bad usage or bad input; also what `run` returns when exec fails */
+#define CLI_EXIT_BAD 2 /* bad usage or bad input; also what `run` returns when exec fails */
 
 int tt_cli_run(int argc, char **argv);
 int tt_cli_report(int argc, char **argv);

@@ -31,15 +31,14 @@
 #include "outfile.h"
 #include "table.h"
 
-#define ALPHA 0.01		/* two-sided significance level */
-#define MIN_TIMED 20		/* timed calls a side below which there is no verdict */
+#define ALPHA 0.01   /* two-sided significance level */
+#define MIN_TIMED 20 /* timed calls a side below which there is no verdict */
 #define NCOLS 12
 
 enum verdict { V_FASTER, V_SLOWER, V_SAME, V_FEW, V_ONLY_BASE, V_ONLY_NEW, V_END };
 
 static const char *const verdict_names[V_END] = {
-	"faster", "slower", "no significant change", "too few calls", "only in base",
-	"only in new",
+	"faster", "slower", "no significant change", "too few calls", "only in base", "only in new",
 };
 
 static const struct option diff_opts[] = {
@@ -75,7 +74,7 @@ static void stat_cells(struct tt_table *t, const struct tt_report_func *a,
 	if (!a || !b || !a->timed || !b->timed)
 		tt_table_add(t, "-");
 	else if (va == 0)
-		tt_table_add(t, vb == 0 ? "+0.0%" : "n/a");	/* no base to be a share of */
+		tt_table_add(t, vb == 0 ? "+0.0%" : "n/a"); /* no base to be a share of */
 	else
 		tt_table_addf(t, "%+.1f%%", ((double)vb - (double)va) * 100.0 / (double)va);
 }
@@ -87,7 +86,7 @@ static void p_cell(struct tt_table *t, double p)
 	else if (p > 0)
 		tt_table_addf(t, "%.1e", p);
 	else
-		tt_table_add(t, "<1e-300");	/* erfc underflows past z = 38 */
+		tt_table_add(t, "<1e-300"); /* erfc underflows past z = 38 */
 }
 
 static enum verdict judge(const struct tt_report_func *a, const struct tt_report_func *b,
@@ -135,19 +134,23 @@ static void header(struct tt_buf *out, const struct cli_report *a, const struct 
 		tt_buf_printf(out, ", pid %" PRId64 "\n", reps[i]->r.pid);
 	}
 	tt_buf_puts(out, "test:  Mann-Whitney U on the histograms (calls in one bucket are ties), "
-		    "normal\n       approximation with tie correction, two-sided; a verdict "
-		    "needs p < 0.01\n");
+			 "normal\n       approximation with tie correction, two-sided; a verdict "
+			 "needs p < 0.01\n");
 	if (tt_load_in_ns(&a->r))
-		tt_buf_printf(out, "unit:  ns (monotonic clock, less %" PRIu64 " and %" PRIu64
-			      " ns of overhead)\n", a->r.overhead.subtracted,
-			      b->r.overhead.subtracted);
+		tt_buf_printf(out,
+			      "unit:  ns (monotonic clock, less %" PRIu64 " and %" PRIu64
+			      " ns of overhead)\n",
+			      a->r.overhead.subtracted, b->r.overhead.subtracted);
 	else
-		tt_buf_printf(out, "unit:  cycles (TSC ticks less %" PRIu64 " and %" PRIu64
-			      " of overhead)\n", a->r.overhead.subtracted,
-			      b->r.overhead.subtracted);
+		tt_buf_printf(out,
+			      "unit:  cycles (TSC ticks less %" PRIu64 " and %" PRIu64
+			      " of overhead)\n",
+			      a->r.overhead.subtracted, b->r.overhead.subtracted);
 	if (ha > 0 && hb > 0 && fabs(ha - hb) > 0.01 * ha)
-		tt_buf_printf(out, "note:  the TSC rates differ (%.1f and %.1f MHz): cycles are "
-			      "compared as they are\n", ha / 1e6, hb / 1e6);
+		tt_buf_printf(out,
+			      "note:  the TSC rates differ (%.1f and %.1f MHz): cycles are "
+			      "compared as they are\n",
+			      ha / 1e6, hb / 1e6);
 }
 
 static void summary(struct tt_buf *out, const size_t *counts)
@@ -212,9 +215,11 @@ static int rows(struct tt_table *t, struct cli_report *const *reps, size_t *coun
 
 static int diff(struct tt_buf *out, struct cli_report *const *reps)
 {
-	static const char *const heads[NCOLS] = { "function", "base", "new", "change", "base",
-		"new", "change", "base", "new", "change", "p", "verdict" };
-	static const struct tt_table_group groups[] = { { 1, "min" }, { 4, "median" },
+	static const char *const heads[NCOLS] = { "function", "base",	"new",	  "change",
+						  "base",     "new",	"change", "base",
+						  "new",      "change", "p",	  "verdict" };
+	static const struct tt_table_group groups[] = { { 1, "min" },
+							{ 4, "median" },
 							{ 7, "p99" } };
 	size_t counts[V_END] = { 0 }, i;
 	struct tt_table t;

@@ -44,16 +44,18 @@ struct family {
 	const char *name;
 	const char *unit;
 	const char *help;
-	bool in_ns;		/* for reports whose clock counts ns */
+	bool in_ns; /* for reports whose clock counts ns */
 };
 
 static const struct family families[] = {
 	{ "tsctrace_call_cycles", "cycles",
 	  "Duration of the timed calls of a traced function, in CPU cycles (TSC ticks less the "
-	  "measured overhead).", false },
+	  "measured overhead).",
+	  false },
 	{ "tsctrace_call_seconds", "seconds",
 	  "Duration of the timed calls of a traced function, measured with CLOCK_MONOTONIC_RAW "
-	  "less the measured overhead.", true },
+	  "less the measured overhead.",
+	  true },
 };
 
 /* A label value: backslash, double quote and newline escaped. */
@@ -69,8 +71,7 @@ static void label_value(struct tt_buf *out, const char *s)
 	}
 }
 
-static void labels(struct tt_buf *out, const struct cli_report *rep,
-		   const struct tt_report_func *f)
+static void labels(struct tt_buf *out, const struct cli_report *rep, const struct tt_report_func *f)
 {
 	tt_buf_puts(out, "{program=\"");
 	label_value(out, rep->r.program);
@@ -100,8 +101,8 @@ static int by_high(const void *pa, const void *pb)
  * report may hold overlapping ones, so they are ordered by high edge first: the count at
  * le=H is then every sample of every bucket ending at or below H.
  */
-static int histogram(struct tt_buf *out, const struct family *fam,
-		     const struct cli_report *rep, const struct tt_report_func *f)
+static int histogram(struct tt_buf *out, const struct family *fam, const struct cli_report *rep,
+		     const struct tt_report_func *f)
 {
 	struct tt_bucket *b = malloc((f->nbuckets ? f->nbuckets : 1) * sizeof(*b));
 	uint64_t cum = 0;
@@ -134,8 +135,7 @@ static int histogram(struct tt_buf *out, const struct family *fam,
 	return 0;
 }
 
-static int family(struct tt_buf *out, const struct family *fam, struct cli_report **reps,
-		  size_t n)
+static int family(struct tt_buf *out, const struct family *fam, struct cli_report **reps, size_t n)
 {
 	bool header = false;
 	size_t i, j;
@@ -162,7 +162,7 @@ static int render(struct tt_buf *out, struct cli_report **reps, size_t n)
 		if (family(out, &families[i], reps, n) < 0)
 			return -1;
 	tt_buf_puts(out, "# TYPE tsctrace_calls_total counter\n"
-		    "# HELP tsctrace_calls_total Calls of a traced function, timed or not.\n");
+			 "# HELP tsctrace_calls_total Calls of a traced function, timed or not.\n");
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < reps[i]->r.nfuncs; j++) {
 			tt_buf_puts(out, "tsctrace_calls_total");
@@ -183,8 +183,9 @@ static int check_distinct(struct cli_report **reps, size_t n)
 			if (reps[i]->r.pid == reps[j]->r.pid &&
 			    strcmp(reps[i]->r.program, reps[j]->r.program) == 0) {
 				tt_cli_err("export: %s and %s are both of pid %" PRId64 " of %s: "
-					   "their series would be the same", reps[j]->file,
-					   reps[i]->file, reps[i]->r.pid, reps[i]->r.program);
+					   "their series would be the same",
+					   reps[j]->file, reps[i]->file, reps[i]->r.pid,
+					   reps[i]->r.program);
 				return -1;
 			}
 		}

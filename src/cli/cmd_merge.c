@@ -33,15 +33,15 @@
 #include "report/report_fmt.h"
 #include "strsort.h"
 
-#define NOTES 4		/* at most one note of each kind below */
+#define NOTES 4 /* at most one note of each kind below */
 
 struct merged {
 	struct tt_report r;
 	struct tt_report_func *funcs;
-	struct tt_group *groups;	/* one per merged function, first-seen order */
+	struct tt_group *groups; /* one per merged function, first-seen order */
 	size_t ngroups;
 	const char **warnings;
-	char *notes[NOTES];		/* malloc'd, among warnings */
+	char *notes[NOTES]; /* malloc'd, among warnings */
 	size_t nnotes;
 	uint64_t merged_from;
 };
@@ -87,10 +87,12 @@ static void add_notes(struct merged *m, struct cli_report *const *reps, size_t n
 			callers |= reps[i]->funcs[j].has_callers;
 	if (overhead)
 		note(m, "merged reports subtracted different overheads: each one's cycles are "
-		     "its own, and buckets with different edges were kept apart");
+			"its own, and buckets with different edges were kept apart");
 	if (rate)
-		note(m, "merged reports have different TSC rates: ns percentiles use %" PRIu64
-		     " Hz (the first report's)", a->clock.tsc_hz);
+		note(m,
+		     "merged reports have different TSC rates: ns percentiles use %" PRIu64
+		     " Hz (the first report's)",
+		     a->clock.tsc_hz);
 	if (program)
 		note(m, "merged reports of different programs: the header is the first one's");
 	if (callers)
@@ -101,8 +103,7 @@ static void add_notes(struct merged *m, struct cli_report *const *reps, size_t n
  * Every report's warnings into m->warnings, each text once, where it first comes. Sorted
  * rather than compared pairwise: a file may hold millions of them.
  */
-static int keep_warnings(struct merged *m, struct cli_report *const *reps, size_t n,
-			 size_t all)
+static int keep_warnings(struct merged *m, struct cli_report *const *reps, size_t n, size_t all)
 {
 	struct tt_str_ref *refs = calloc(all ? all : 1, sizeof(*refs));
 	bool *first = calloc(all ? all : 1, sizeof(*first));
@@ -272,8 +273,8 @@ int tt_cli_merge(int argc, char **argv)
 	}
 	n = (size_t)(argc - optind);
 	if (!output || !*output || !n) {
-		tt_cli_err("merge: %s (see tsctrace merge --help)", !output || !*output ?
-			   "-o OUT is required" : "no report given");
+		tt_cli_err("merge: %s (see tsctrace merge --help)",
+			   !output || !*output ? "-o OUT is required" : "no report given");
 		return CLI_EXIT_BAD;
 	}
 	reps = tt_load_reports(argv + optind, n);

@@ -12,7 +12,7 @@
 #include "plot.h"
 #include "svg.h"
 
-#define HEADER 44	/* px above the first panel */
+#define HEADER 44 /* px above the first panel */
 
 static const struct option plot_opts[] = {
 	{ "function", required_argument, NULL, 'f' },
@@ -79,8 +79,8 @@ int tt_cli_plot(int argc, char **argv)
 		}
 	}
 	if (!output || !*output || argc - optind != 1) {
-		tt_cli_err("plot: %s (see tsctrace plot --help)", !output || !*output ?
-			   "-o OUT.svg is required" : "takes one report");
+		tt_cli_err("plot: %s (see tsctrace plot --help)",
+			   !output || !*output ? "-o OUT.svg is required" : "takes one report");
 		return CLI_EXIT_BAD;
 	}
 	rep = tt_load_report(argv[optind]);

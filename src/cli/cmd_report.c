@@ -26,7 +26,7 @@ static const char *const sort_names[] = { "file", "total", "calls", "median", "p
 
 struct order {
 	const struct tt_report_func *f;
-	size_t index;		/* position in the file: the final tie-break keeps sorts stable */
+	size_t index; /* position in the file: the final tie-break keeps sorts stable */
 };
 
 static const struct option report_opts[] = {
@@ -137,7 +137,8 @@ int tt_cli_report(int argc, char **argv)
 			break;
 		case 'n':
 			if (!tt_cli_parse_count(optarg, &top)) {
-				tt_cli_err("report: --top takes a positive count, not '%s'", optarg);
+				tt_cli_err("report: --top takes a positive count, not '%s'",
+					   optarg);
 				return CLI_EXIT_BAD;
 			}
 			break;

@@ -30,12 +30,9 @@
 static const char *const lib_dirs[] = { "", "../lib", "../lib64", "../lib/x86_64-linux-gnu" };
 
 static const struct option run_opts[] = {
-	{ "funcs", required_argument, NULL, 'f' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "no-follow", no_argument, NULL, 'F' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+	{ "funcs", required_argument, NULL, 'f' }, { "output", required_argument, NULL, 'o' },
+	{ "json", no_argument, NULL, 'j' },	   { "no-follow", no_argument, NULL, 'F' },
+	{ "help", no_argument, NULL, 'h' },	   { NULL, 0, NULL, 0 },
 };
 
 /* The resolved path of dir/rel/LIBNAME into out when it is a readable file. */
@@ -71,7 +68,8 @@ static int find_lib(char *out)
 		if (try_lib(exe, lib_dirs[i], out))
 			return 0;
 	tt_cli_err("run: cannot find " LIBNAME " in %s, nor in ../lib, ../lib64 or "
-		   "../lib/x86_64-linux-gnu beside it: set TSCTRACE_LIB", slash ? exe : "?");
+		   "../lib/x86_64-linux-gnu beside it: set TSCTRACE_LIB",
+		   slash ? exe : "?");
 	return -1;
 }
 
@@ -101,7 +99,7 @@ static int set_preload(const char *lib)
 	if (old && listed(old, lib))
 		return 0;
 	if (old && *old && asprintf(&val, "%s:%s", old, lib) < 0)
-		val = NULL;	/* asprintf leaves it undefined */
+		val = NULL; /* asprintf leaves it undefined */
 	if ((old && *old && !val) || setenv("LD_PRELOAD", val ? val : lib, 1) < 0) {
 		tt_cli_err("run: cannot set LD_PRELOAD: %s", strerror(errno));
 		free(val);

@@ -30,23 +30,23 @@ struct slot {
 };
 
 struct grouper {
-	struct tt_group_member *ent;	/* entry k: all reports' functions, in order */
+	struct tt_group_member *ent; /* entry k: all reports' functions, in order */
 	size_t nent;
-	size_t *name_off;		/* entry k's names are occurrences name_off[k]... */
-	size_t *name_id;		/* occurrence -> the number of its name */
-	struct tt_str_ref *refs;	/* occurrences sorted by name; owner is the entry */
+	size_t *name_off;	 /* entry k's names are occurrences name_off[k]... */
+	size_t *name_id;	 /* occurrence -> the number of its name */
+	struct tt_str_ref *refs; /* occurrences sorted by name; owner is the entry */
 	size_t nrefs;
-	size_t *run;			/* name number -> its first occurrence in refs */
-	size_t *id_group;		/* name number -> the group that has it, or NONE */
-	size_t *ent_group;		/* entry -> its group, NONE until it is queued */
-	struct slot *heap;		/* the queue: a binary min-heap by (pass, k) */
+	size_t *run;	   /* name number -> its first occurrence in refs */
+	size_t *id_group;  /* name number -> the group that has it, or NONE */
+	size_t *ent_group; /* entry -> its group, NONE until it is queued */
+	struct slot *heap; /* the queue: a binary min-heap by (pass, k) */
 	size_t nheap;
 };
 
 struct build {
 	struct tt_group *g;
-	size_t cap;		/* of g->names */
-	bool mixed;		/* its entries' display names differ */
+	size_t cap; /* of g->names */
+	bool mixed; /* its entries' display names differ */
 };
 
 static bool before(const struct slot *a, const struct slot *b)
@@ -98,7 +98,9 @@ static int alloc_grouper(struct grouper *gr)
 	gr->run = alloc_n(gr->nrefs + 1, sizeof(*gr->run));
 	gr->id_group = alloc_n(gr->nrefs, sizeof(*gr->id_group));
 	return gr->ent && gr->name_off && gr->ent_group && gr->heap && gr->name_id && gr->refs &&
-	       gr->run && gr->id_group ? 0 : -1;
+			       gr->run && gr->id_group
+		       ? 0
+		       : -1;
 }
 
 static void free_grouper(struct grouper *gr)
@@ -210,7 +212,7 @@ static int display_name(struct build *b)
 	if (!p)
 		return -1;
 	*p = '\0';
-	for (i = 0; i < g->nnames; i++) {	/* not strcat, which rescans what is written */
+	for (i = 0; i < g->nnames; i++) { /* not strcat, which rescans what is written */
 		if (i)
 			*p++ = '|';
 		p = stpcpy(p, g->names[i]);
@@ -253,8 +255,7 @@ static int fill_members(const struct grouper *gr, struct tt_group *groups, size_
 	return 0;
 }
 
-int tt_group_funcs(struct cli_report *const *reps, size_t n, struct tt_group **out,
-		   size_t *nout)
+int tt_group_funcs(struct cli_report *const *reps, size_t n, struct tt_group **out, size_t *nout)
 {
 	struct grouper gr = { 0 };
 	size_t k, gi;

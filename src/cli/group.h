@@ -20,12 +20,12 @@ struct tt_group_member {
 };
 
 struct tt_group {
-	const char **names;	/* the union of its entries' names, first seen first */
+	const char **names; /* the union of its entries' names, first seen first */
 	size_t nnames;
-	const char *name;	/* display form: its entries' own when they agree, else the
+	const char *name; /* display form: its entries' own when they agree, else the
 				 * names joined by '|' (then in joined) */
 	char *joined;
-	struct tt_group_member *members;	/* its entries: reports in order, each in its
+	struct tt_group_member *members; /* its entries: reports in order, each in its
 						 * file's order */
 	size_t nmembers;
 };
@@ -37,8 +37,7 @@ struct tt_group {
  * the entries in order and again from the start while the group still grows. Returns 0, or -1
  * after a "tsctrace:" line (out of memory); free with tt_groups_free either way.
  */
-int tt_group_funcs(struct cli_report *const *reps, size_t n, struct tt_group **out,
-		   size_t *nout);
+int tt_group_funcs(struct cli_report *const *reps, size_t n, struct tt_group **out, size_t *nout);
 
 void tt_groups_free(struct tt_group *groups, size_t n);
 

@@ -31,16 +31,14 @@ static const char *type_name(json_type type)
 	}
 }
 
-int tt_jget_opt(const struct jloc *l, json_t *obj, const char *key, json_type type,
-		json_t **out)
+int tt_jget_opt(const struct jloc *l, json_t *obj, const char *key, json_type type, json_t **out)
 {
 	json_t *v = json_object_get(obj, key);
 
 	*out = NULL;
 	if (!v)
 		return 0;
-	if (json_typeof(v) != type &&
-	    !(type == JSON_TRUE && json_is_boolean(v)) &&
+	if (json_typeof(v) != type && !(type == JSON_TRUE && json_is_boolean(v)) &&
 	    !(type == JSON_REAL && json_is_number(v)))
 		return tt_jbad(l, key, type_name(type));
 	*out = v;

@@ -16,16 +16,15 @@
 #include <jansson.h>
 
 struct jloc {
-	const char *file;	/* as named on the command line */
-	const char *path;	/* of the object read from; "" for the top level */
+	const char *file; /* as named on the command line */
+	const char *path; /* of the object read from; "" for the top level */
 };
 
 /* Member key of obj, which must have type `type` (JSON_OBJECT, JSON_ARRAY...). */
 int tt_jget(const struct jloc *l, json_t *obj, const char *key, json_type type, json_t **out);
 
 /* Member key of obj when present (*out = NULL when absent); a wrong type is an error. */
-int tt_jget_opt(const struct jloc *l, json_t *obj, const char *key, json_type type,
-		json_t **out);
+int tt_jget_opt(const struct jloc *l, json_t *obj, const char *key, json_type type, json_t **out);
 
 int tt_jget_u64(const struct jloc *l, json_t *obj, const char *key, uint64_t *out);
 int tt_jget_i64(const struct jloc *l, json_t *obj, const char *key, int64_t *out);

@@ -42,16 +42,16 @@ static int check_schema(const char *file, json_t *root)
 	}
 	if (json_integer_value(v) != TT_REPORT_SCHEMA) {
 		tt_cli_err("%s: report schema %" JSON_INTEGER_FORMAT " is not supported (this "
-			   "tsctrace reads schema %d)", file, json_integer_value(v),
-			   TT_REPORT_SCHEMA);
+			   "tsctrace reads schema %d)",
+			   file, json_integer_value(v), TT_REPORT_SCHEMA);
 		return -1;
 	}
 	return 0;
 }
 
 /* An array of strings into a NULL-terminated malloc'd vector of its n members. */
-static int string_array(const struct jloc *l, json_t *obj, const char *key,
-			const char ***out, size_t *n)
+static int string_array(const struct jloc *l, json_t *obj, const char *key, const char ***out,
+			size_t *n)
 {
 	json_t *arr, *v;
 	size_t i;
@@ -132,9 +132,9 @@ static int load_header(struct cli_report *rep)
 /* A name of two entries: functions[i] has one of functions[j], j < i (i is NONE: no clash). */
 struct clash {
 	size_t i, j;
-	const char *name;	/* that name */
-	size_t pos;		/* its place among all entries' names: i's first one wins */
-	bool display;		/* a display name, not one of "names" */
+	const char *name; /* that name */
+	size_t pos;	  /* its place among all entries' names: i's first one wins */
+	bool display;	  /* a display name, not one of "names" */
 };
 
 #define NONE SIZE_MAX
@@ -154,8 +154,7 @@ static bool clash_before(const struct clash *a, const struct clash *b)
 
 /* The first clash among the sorted refs; in a run, owners ascend, so the first owner other
  * than the run's first clashes with it (any later one would clash with that one first). */
-static void first_clash(const struct tt_str_ref *refs, size_t n, bool display,
-			struct clash *best)
+static void first_clash(const struct tt_str_ref *refs, size_t n, bool display, struct clash *best)
 {
 	struct clash c = { .display = display };
 	size_t i, end, k;
@@ -163,7 +162,7 @@ static void first_clash(const struct tt_str_ref *refs, size_t n, bool display,
 	for (i = 0; i < n; i = end) {
 		end = tt_str_run_end(refs, n, i);
 		for (k = i + 1; k < end && refs[k].owner == refs[i].owner; k++)
-			;	/* one entry listing a name twice is no clash */
+			; /* one entry listing a name twice is no clash */
 		if (k == end)
 			continue;
 		c.i = refs[k].owner;
@@ -245,7 +244,7 @@ static int load_funcs(struct cli_report *rep)
 	json_array_foreach(arr, i, v) {
 		if (tt_load_func(rep->file, i, v, &rep->funcs[i]) < 0)
 			return -1;
-		rep->r.nfuncs = i + 1;	/* what tt_load_free must release */
+		rep->r.nfuncs = i + 1; /* what tt_load_free must release */
 	}
 	rep->r.funcs = rep->funcs;
 	return check_names(rep);

@@ -26,13 +26,13 @@
 #include "report/report_model.h"
 
 struct cli_report {
-	const char *file;		/* as named on the command line; "-" is stdin */
-	json_t *root;			/* owns every string of r */
-	struct tt_report r;		/* r.funcs points at funcs */
+	const char *file;   /* as named on the command line; "-" is stdin */
+	json_t *root;	    /* owns every string of r */
+	struct tt_report r; /* r.funcs points at funcs */
 	struct tt_report_func *funcs;
-	const char **argv;		/* r.argv */
-	const char **warnings;		/* r.warnings */
-	uint64_t merged_from;		/* "merged_from" of a merged report; 1 for a plain one */
+	const char **argv;     /* r.argv */
+	const char **warnings; /* r.warnings */
+	uint64_t merged_from;  /* "merged_from" of a merged report; 1 for a plain one */
 };
 
 /*

@@ -33,18 +33,18 @@
 
 #define MAX_INPUT_ENV "TSCTRACE_MAX_INPUT"
 #define MAX_INPUT_DEFAULT ((uint64_t)256 << 20)
-#define MAX_INPUT_TOP ((uint64_t)1 << 60)	/* so that cap + 1 and the suffixes fit */
-#define CHUNK 65536				/* bytes per read(2) */
+#define MAX_INPUT_TOP ((uint64_t)1 << 60) /* so that cap + 1 and the suffixes fit */
+#define CHUNK 65536			  /* bytes per read(2) */
 
 struct reader {
 	int fd;
-	uint64_t cap;		/* bytes that may be read */
-	uint64_t got;		/* bytes read so far */
-	int err;		/* errno of a failed read, else 0 */
-	bool over;		/* the input goes on past cap */
-	bool nul;		/* a NUL byte, at offset nul_at: binary data, never JSON text */
+	uint64_t cap; /* bytes that may be read */
+	uint64_t got; /* bytes read so far */
+	int err;      /* errno of a failed read, else 0 */
+	bool over;    /* the input goes on past cap */
+	bool nul;     /* a NUL byte, at offset nul_at: binary data, never JSON text */
 	uint64_t nul_at;
-	size_t pos, len;	/* buf[pos..len) is read but not yet handed to jansson */
+	size_t pos, len; /* buf[pos..len) is read but not yet handed to jansson */
 	char buf[CHUNK];
 };
 
@@ -81,7 +81,8 @@ int tt_load_cap(uint64_t *cap)
 	if (*cap)
 		return 0;
 	tt_cli_err("%s=%s: expected a size in bytes, or with K, M, G or T (KiB, MiB, GiB, TiB) "
-		   "after it, such as 512M", MAX_INPUT_ENV, env);
+		   "after it, such as 512M",
+		   MAX_INPUT_ENV, env);
 	return -1;
 }
 
@@ -163,7 +164,8 @@ static json_t *parse(const char *file, struct reader *r)
 				   r->nul_at);
 		else
 			tt_cli_err("%s: larger than %s, the most read from one report (%s changes "
-				   "it)", file, limit, MAX_INPUT_ENV);
+				   "it)",
+				   file, limit, MAX_INPUT_ENV);
 		return NULL;
 	}
 	if (!root)

@@ -38,9 +38,9 @@
 #include "cli.h"
 
 struct extremes {
-	bool any;		/* some report timed the function */
+	bool any; /* some report timed the function */
 	uint64_t min, max, total;
-	double nmin, nmax, ntotal;	/* the same in ns */
+	double nmin, nmax, ntotal; /* the same in ns */
 };
 
 /* Add the call counts of f to out; false on overflow. */
@@ -71,8 +71,8 @@ static bool add_extremes(struct extremes *e, const struct tt_summary *s,
 }
 
 /* min, max, total from e; percentiles and mean from the buckets b. */
-static void summarise(struct tt_summary *s, const struct extremes *e,
-		      const struct tt_bucket *b, size_t n, uint64_t count)
+static void summarise(struct tt_summary *s, const struct extremes *e, const struct tt_bucket *b,
+		      size_t n, uint64_t count)
 {
 	s->min = e->min;
 	s->max = e->max;
@@ -98,8 +98,8 @@ static void to_ns(struct tt_report_func *f, const struct extremes *e, uint64_t c
 }
 
 /* The union of the cycles buckets of m[0..nm), shifted by `raw` ? their overheads : 0. */
-static int union_of(struct cli_report *const *reps, const struct tt_group_member *m,
-		    size_t nm, bool raw, struct tt_bucket **out, size_t *nout)
+static int union_of(struct cli_report *const *reps, const struct tt_group_member *m, size_t nm,
+		    bool raw, struct tt_bucket **out, size_t *nout)
 {
 	struct tt_bucket_list *lists = calloc(nm ? nm : 1, sizeof(*lists));
 	size_t i;
@@ -109,7 +109,8 @@ static int union_of(struct cli_report *const *reps, const struct tt_group_member
 		return -1;
 	for (i = 0; i < nm; i++)
 		lists[i] = (struct tt_bucket_list){ m[i].f->buckets, m[i].f->nbuckets,
-			raw ? reps[m[i].rep]->r.overhead.subtracted : 0 };
+						    raw ? reps[m[i].rep]->r.overhead.subtracted
+							: 0 };
 	rc = tt_buckets_union(lists, nm, out, nout);
 	free(lists);
 	return rc;
@@ -119,7 +120,7 @@ static int union_of(struct cli_report *const *reps, const struct tt_group_member
 static bool add_entry(struct tt_report_func *out, const struct tt_report_func *f,
 		      struct extremes *cyc, struct extremes *raw, bool *all_ns)
 {
-	if (!out->symbol) {	/* identity: the first report's */
+	if (!out->symbol) { /* identity: the first report's */
 		out->symbol = f->symbol;
 		out->object = f->object;
 		out->hook = f->hook;
@@ -145,8 +146,7 @@ int tt_merge_func(struct cli_report *const *reps, const struct tt_group *g,
 	bool all_ns = true, ok = true;
 	uint64_t count;
 
-	*out = (struct tt_report_func){ .name = g->name, .names = g->names,
-					.nnames = g->nnames };
+	*out = (struct tt_report_func){ .name = g->name, .names = g->names, .nnames = g->nnames };
 	for (i = 0; i < nm; i++)
 		ok = ok && add_entry(out, m[i].f, &cyc, &raw, &all_ns);
 	if (!ok) {

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define MSG_MAX 1024	/* longer messages are cut: they name a file and a reason */
+#define MSG_MAX 1024 /* longer messages are cut: they name a file and a reason */
 
 void tt_cli_err(const char *fmt, ...)
 {
@@ -48,7 +48,7 @@ bool tt_cli_parse_count(const char *s, size_t *out)
 	unsigned long long v;
 	char *end;
 
-	if (!s || *s < '0' || *s > '9')	/* strtoull would take blanks and a '-' */
+	if (!s || *s < '0' || *s > '9') /* strtoull would take blanks and a '-' */
 		return false;
 	errno = 0;
 	v = strtoull(s, &end, 10);

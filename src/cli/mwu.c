@@ -67,7 +67,7 @@ void tt_mwu_test(const struct tt_bucket *a, size_t na, const struct tt_bucket *b
 	nn = (long double)n1 + n2;
 	var = (long double)n1 * n2 / 12 * ((nn + 1) - ties / (nn * (nn - 1)));
 	if (!(var > 0))
-		return;		/* every sample tied: no evidence either way */
+		return; /* every sample tied: no evidence either way */
 	sd = sqrtl(var);
 	diff = fabsl((long double)twice_diff / 2) - 0.5L;
 	if (diff < 0)

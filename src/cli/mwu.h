@@ -21,11 +21,11 @@
 #include "report/report_model.h"
 
 struct tt_mwu {
-	uint64_t n_base, n_new;	/* samples: sums of bucket counts */
+	uint64_t n_base, n_new; /* samples: sums of bucket counts */
 	double u_new;		/* pairs (base, new) with new > base, ties counting 1/2 */
 	double effect;		/* u_new / (n_base * n_new): P(new > base) + P(new == base) / 2 */
-	double z;		/* (|U - mean| - 1/2) / sd, with the sign of U - mean; 0 if sd = 0 */
-	double p;		/* two-sided; 1 when sd = 0 (all samples tied) or a side is empty */
+	double z; /* (|U - mean| - 1/2) / sd, with the sign of U - mean; 0 if sd = 0 */
+	double p; /* two-sided; 1 when sd = 0 (all samples tied) or a side is empty */
 };
 
 /* Test base (a, na) against new (b, nb); both sorted by (low, high) without repeats. */

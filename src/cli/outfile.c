@@ -63,7 +63,7 @@ static int write_file(const char *path, const char *data, size_t len)
 		free(tmp);
 		return -1;
 	}
-	mask = umask(0);	/* the only way to read it; the command has one thread */
+	mask = umask(0); /* the only way to read it; the command has one thread */
 	umask(mask);
 	if (fchmod(fd, 0666 & ~mask) < 0 || write_all(fd, data, len) < 0 || fsync(fd) < 0)
 		goto out_unlink;

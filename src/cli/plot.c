@@ -22,24 +22,24 @@
 
 #include "svg.h"
 
-#define TOP 50		/* chart area below the panel's top edge, px */
+#define TOP 50 /* chart area below the panel's top edge, px */
 #define HEIGHT 210
 #define HIST_X0 80
 #define HIST_X1 480
 #define PCT_X0 580
 #define PCT_X1 920
 #define MAX_NINES 6
-#define BAR_MIN 2.0	/* px */
+#define BAR_MIN 2.0 /* px */
 #define BAR_MAX 6.0
-#define TICK_GAP 14.0	/* px between tick labels, or the later one is left out */
+#define TICK_GAP 14.0 /* px between tick labels, or the later one is left out */
 #define BAR "#4682b4"
 #define CURVE "#c0392b"
 #define AXIS "#333333"
 #define GRID "#dddddd"
 
 struct scale {
-	double d0, d1;	/* domain */
-	double p0, p1;	/* pixels */
+	double d0, d1; /* domain */
+	double p0, p1; /* pixels */
 };
 
 static double at(const struct scale *s, double v)
@@ -69,7 +69,10 @@ static const char *decade_label(char *buf, size_t size, int k)
 	if (k < 3)
 		snprintf(buf, size, "%d", k == 0 ? 1 : k == 1 ? 10 : 100);
 	else
-		snprintf(buf, size, "%d%c", k % 3 == 0 ? 1 : k % 3 == 1 ? 10 : 100,
+		snprintf(buf, size, "%d%c",
+			 k % 3 == 0   ? 1
+			 : k % 3 == 1 ? 10
+				      : 100,
 			 suffix[k / 3 < 6 ? k / 3 : 6]);
 	return buf;
 }
@@ -138,7 +141,8 @@ static void histogram(struct tt_buf *out, double y, const struct tt_report_func 
 	log_ticks(out, &x, false, bottom);
 	for (i = 0; i <= 2; i++) {
 		snprintf(label, sizeof(label), "%" PRIu64, i == 0 ? 0 : i == 1 ? most / 2 : most);
-		tt_svg_text(out, HIST_X0 - 6, bottom - HEIGHT * (double)i / 2 + 4, "end", 11, label);
+		tt_svg_text(out, HIST_X0 - 6, bottom - HEIGHT * (double)i / 2 + 4, "end", 11,
+			    label);
 	}
 	tt_svg_text(out, HIST_X0, y + TOP - 8, "start", 12, "calls per bucket");
 	snprintf(label, sizeof(label), "%s (log scale)", unit);
@@ -167,8 +171,8 @@ static void percentile_marks(struct tt_buf *out, const struct scale *x, const st
 static void percentiles(struct tt_buf *out, double y, const struct tt_report_func *f,
 			const char *unit)
 {
-	static const char *const nine_labels[] = { "0%", "90%", "99%", "99.9%", "99.99%",
-						   "99.999%", "99.9999%" };
+	static const char *const nine_labels[] = { "0%",     "90%",	"99%",	   "99.9%",
+						   "99.99%", "99.999%", "99.9999%" };
 	const struct tt_bucket *b = f->buckets;
 	struct scale x = { .d0 = 0, .p0 = PCT_X0, .p1 = PCT_X1 };
 	struct scale v = { .p0 = y + TOP + HEIGHT, .p1 = y + TOP };
@@ -191,8 +195,9 @@ static void percentiles(struct tt_buf *out, double y, const struct tt_report_fun
 	log_ticks(out, &v, true, PCT_X0);
 	tt_svg_poly_begin(out, CURVE);
 	for (i = 0; i < f->nbuckets; i++) {
-		val = b[i].high < f->cycles.min ? f->cycles.min :
-		      b[i].high > f->cycles.max ? f->cycles.max : b[i].high;
+		val = b[i].high < f->cycles.min	  ? f->cycles.min
+		      : b[i].high > f->cycles.max ? f->cycles.max
+						  : b[i].high;
 		x0 = nines_of(cum / n, x.d1);
 		cum += (double)b[i].count;
 		x1 = nines_of(cum / n, x.d1);
@@ -209,8 +214,7 @@ static void percentiles(struct tt_buf *out, double y, const struct tt_report_fun
 	tt_svg_text(out, (PCT_X0 + PCT_X1) / 2.0, bottom + 34, "middle", 12, "percentile");
 }
 
-static void title(struct tt_buf *out, double y, const struct tt_report_func *f,
-		  const char *unit)
+static void title(struct tt_buf *out, double y, const struct tt_report_func *f, const char *unit)
 {
 	char stats[256];
 
@@ -219,10 +223,11 @@ static void title(struct tt_buf *out, double y, const struct tt_report_func *f,
 	tt_svg_escape(out, f->name);
 	tt_buf_puts(out, "</text>\n");
 	if (f->timed)
-		snprintf(stats, sizeof(stats), "%" PRIu64 " calls, %" PRIu64 " timed: min %"
-			 PRIu64 ", median %" PRIu64 ", p90 %" PRIu64 ", p99 %" PRIu64 ", max %"
-			 PRIu64 " %s", f->calls, f->timed, f->cycles.min, f->cycles.median,
-			 f->cycles.p90, f->cycles.p99, f->cycles.max, unit);
+		snprintf(stats, sizeof(stats),
+			 "%" PRIu64 " calls, %" PRIu64 " timed: min %" PRIu64 ", median %" PRIu64
+			 ", p90 %" PRIu64 ", p99 %" PRIu64 ", max %" PRIu64 " %s",
+			 f->calls, f->timed, f->cycles.min, f->cycles.median, f->cycles.p90,
+			 f->cycles.p99, f->cycles.max, unit);
 	else
 		snprintf(stats, sizeof(stats), "%" PRIu64 " calls, none timed", f->calls);
 	tt_svg_text(out, TT_PLOT_WIDTH - 20, y + 22, "end", 12, stats);

@@ -10,9 +10,9 @@
 #include "base/buf.h"
 #include "report/report_model.h"
 
-#define TT_PLOT_WIDTH 960	/* px */
-#define TT_PLOT_PANEL 320	/* px per function with timed calls */
-#define TT_PLOT_EMPTY 40	/* px per function without */
+#define TT_PLOT_WIDTH 960 /* px */
+#define TT_PLOT_PANEL 320 /* px per function with timed calls */
+#define TT_PLOT_EMPTY 40  /* px per function without */
 
 /* Draw f in the panel whose top edge is at y; in_ns: the unit is ns rather than cycles. */
 void tt_plot_function(struct tt_buf *out, double y, const struct tt_report_func *f, bool in_ns);

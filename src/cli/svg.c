@@ -5,9 +5,11 @@
 
 void tt_svg_begin(struct tt_buf *out, double w, double h)
 {
-	tt_buf_printf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	tt_buf_printf(out,
+		      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-		      "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\">\n", w, h, w, h);
+		      "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\">\n",
+		      w, h, w, h);
 	tt_svg_rect(out, 0, 0, w, h, "white");
 }
 
@@ -31,7 +33,7 @@ void tt_svg_escape(struct tt_buf *out, const char *s)
 		if (*p < 0x20 || *p == 0x7f) {
 			tt_buf_puts(out, "?");
 		} else if (p[0] == 0xef && p[1] == 0xbf && (p[2] == 0xbe || p[2] == 0xbf)) {
-			tt_buf_puts(out, "?");	/* U+FFFE, U+FFFF: not XML characters */
+			tt_buf_puts(out, "?"); /* U+FFFE, U+FFFF: not XML characters */
 			p += 2;
 		} else {
 			tt_buf_append(out, (const char *)p, 1);
@@ -42,23 +44,26 @@ void tt_svg_escape(struct tt_buf *out, const char *s)
 void tt_svg_text(struct tt_buf *out, double x, double y, const char *anchor, double size,
 		 const char *text)
 {
-	tt_buf_printf(out, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"%s\" font-size=\"%.1f\">",
-		      x, y, anchor, size);
+	tt_buf_printf(out, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"%s\" font-size=\"%.1f\">", x,
+		      y, anchor, size);
 	tt_svg_escape(out, text);
 	tt_buf_puts(out, "</text>\n");
 }
 
 void tt_svg_rect(struct tt_buf *out, double x, double y, double w, double h, const char *fill)
 {
-	tt_buf_printf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
-		      "fill=\"%s\"/>\n", x, y, w, h, fill);
+	tt_buf_printf(out,
+		      "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
+		      "fill=\"%s\"/>\n",
+		      x, y, w, h, fill);
 }
 
-void tt_svg_line(struct tt_buf *out, double x1, double y1, double x2, double y2,
-		 const char *stroke)
+void tt_svg_line(struct tt_buf *out, double x1, double y1, double x2, double y2, const char *stroke)
 {
-	tt_buf_printf(out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
-		      "stroke=\"%s\" stroke-width=\"1\"/>\n", x1, y1, x2, y2, stroke);
+	tt_buf_printf(out,
+		      "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
+		      "stroke=\"%s\" stroke-width=\"1\"/>\n",
+		      x1, y1, x2, y2, stroke);
 }
 
 void tt_svg_circle(struct tt_buf *out, double x, double y, double r, const char *fill)

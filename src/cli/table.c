@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define GAP 2	/* spaces between columns */
+#define GAP 2 /* spaces between columns */
 
 void tt_table_init(struct tt_table *t, size_t ncols, unsigned long left)
 {
@@ -61,7 +61,7 @@ size_t tt_table_clean(struct tt_buf *out, const char *s)
 
 	for (; *p; p++) {
 		if ((*p & 0xc0) == 0x80)
-			continue;	/* continuation bytes were written with their lead byte */
+			continue; /* continuation bytes were written with their lead byte */
 		cols++;
 		/* C0 controls and DEL, and C1 controls U+0080-U+009F (C2 80 .. C2 9F) */
 		bad = *p < 0x20 || *p == 0x7f || (*p == 0xc2 && p[1] >= 0x80 && p[1] < 0xa0);
@@ -69,7 +69,7 @@ size_t tt_table_clean(struct tt_buf *out, const char *s)
 			continue;
 		if (bad) {
 			tt_buf_puts(out, "?");
-			p += *p == 0xc2;	/* skip the C1 control's second byte */
+			p += *p == 0xc2; /* skip the C1 control's second byte */
 			continue;
 		}
 		tt_buf_append(out, (const char *)p, 1);

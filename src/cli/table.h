@@ -16,11 +16,11 @@
 
 struct tt_table {
 	size_t ncols;
-	size_t ncells;		/* filled so far, row by row */
+	size_t ncells; /* filled so far, row by row */
 	size_t cap;
-	char **cells;		/* malloc'd copies, row-major; row 0 is the header */
-	unsigned long left;	/* bit c set: column c is left-aligned */
-	bool failed;		/* out of memory: tt_table_print prints nothing */
+	char **cells;	    /* malloc'd copies, row-major; row 0 is the header */
+	unsigned long left; /* bit c set: column c is left-aligned */
+	bool failed;	    /* out of memory: tt_table_print prints nothing */
 };
 
 /* A group label written above the header, starting at column col (for "min", "median"...). */

@@ -23,21 +23,25 @@ static bool use_tsc(const struct tt_clock_facts *f, const struct tt_config *cfg,
 	case TT_CLK_TSC:
 		if (f->readable) {
 			if (!f->cpu.invariant)
-				say(ctx, true, "TSC_CLOCK=tsc: this TSC is not invariant, "
+				say(ctx, true,
+				    "TSC_CLOCK=tsc: this TSC is not invariant, "
 				    "ticks are not a steady clock");
 			return true;
 		}
-		say(ctx, true, "TSC_CLOCK=tsc: the TSC cannot be read in this process (prctl "
+		say(ctx, true,
+		    "TSC_CLOCK=tsc: the TSC cannot be read in this process (prctl "
 		    "PR_SET_TSC), using CLOCK_MONOTONIC_RAW nanoseconds");
 		return false;
 	default:
 		if (!f->readable) {
-			say(ctx, true, "the TSC cannot be read in this process (prctl PR_SET_TSC): "
+			say(ctx, true,
+			    "the TSC cannot be read in this process (prctl PR_SET_TSC): "
 			    "using CLOCK_MONOTONIC_RAW nanoseconds");
 			return false;
 		}
 		if (!f->cpu.invariant) {
-			say(ctx, true, "the TSC is not invariant on this CPU: using "
+			say(ctx, true,
+			    "the TSC is not invariant on this CPU: using "
 			    "CLOCK_MONOTONIC_RAW nanoseconds");
 			return false;
 		}
@@ -52,14 +56,16 @@ static int rdtscp_or_lfence(const struct tt_clock_facts *f, const struct tt_conf
 	if (f->cpu.rdtscp)
 		return TT_VAR_RDTSCP;
 	if (cfg->serialize_set && rdtscp_runs()) {
-		say(ctx, false, "rdtscp is not announced by CPUID but runs: using it as "
+		say(ctx, false,
+		    "rdtscp is not announced by CPUID but runs: using it as "
 		    "TSC_SERIALIZE=rdtscp asks");
 		return TT_VAR_RDTSCP;
 	}
 	if (cfg->serialize_set)
 		say(ctx, true, "TSC_SERIALIZE=rdtscp: this CPU cannot run rdtscp, using lfence");
 	else
-		say(ctx, false, "rdtscp is not announced by CPUID: serializing with "
+		say(ctx, false,
+		    "rdtscp is not announced by CPUID: serializing with "
 		    "lfence;rdtsc;lfence at both ends");
 	return TT_VAR_LFENCE;
 }
@@ -70,19 +76,16 @@ int tt_clock_decide(const struct tt_clock_facts *f, const struct tt_config *cfg,
 	if (!use_tsc(f, cfg, say, ctx))
 		return TT_VAR_MONO;
 	switch (cfg->serialize) {
-	case TT_SER_LFENCE:
-		return TT_VAR_LFENCE;
-	case TT_SER_MFENCE:
-		return TT_VAR_MFENCE;
-	case TT_SER_NONE:
-		return TT_VAR_NONE;
+	case TT_SER_LFENCE: return TT_VAR_LFENCE;
+	case TT_SER_MFENCE: return TT_VAR_MFENCE;
+	case TT_SER_NONE: return TT_VAR_NONE;
 	case TT_SER_CPUID:
 		if (f->cpu.hypervisor)
-			say(ctx, true, "TSC_SERIALIZE=cpuid under a hypervisor: every cpuid exits "
+			say(ctx, true,
+			    "TSC_SERIALIZE=cpuid under a hypervisor: every cpuid exits "
 			    "to it (~15,000 ticks), so each traced call costs that twice");
 		return f->cpu.rdtscp ? TT_VAR_CPUID : TT_VAR_CPUID_NORDTSCP;
-	default:
-		return rdtscp_or_lfence(f, cfg, rdtscp_runs, say, ctx);
+	default: return rdtscp_or_lfence(f, cfg, rdtscp_runs, say, ctx);
 	}
 }
 

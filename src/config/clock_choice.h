@@ -12,8 +12,8 @@
 #include "config/variant.h"
 
 struct tt_clock_facts {
-	bool readable;			/* rdtsc allowed in this process (prctl PR_GET_TSC) */
-	struct tt_cpu_facts cpu;	/* rdtscp announced, invariant, hypervisor */
+	bool readable;		 /* rdtsc allowed in this process (prctl PR_GET_TSC) */
+	struct tt_cpu_facts cpu; /* rdtscp announced, invariant, hypervisor */
 };
 
 /* Receives each line the choice calls for; warn: printed even under TSC_QUIET. */

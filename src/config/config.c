@@ -25,20 +25,34 @@
 #include "config/config_funcs.h"
 #include "config/config_value.h"
 
-#define MAX_SUGGEST	2	/* edits up to which an unknown name gets a suggestion (1 if short) */
-#define NAME_MAX_LEN	24	/* longer than any known variable name */
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define MAX_SUGGEST 2	/* edits up to which an unknown name gets a suggestion (1 if short) */
+#define NAME_MAX_LEN 24 /* longer than any known variable name */
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 enum var {
-	V_FUNCS, V_OUTPUT, V_FORMAT, V_SERIALIZE, V_CLOCK, V_PIN, V_OVERHEAD, V_HOOK, V_CALLERS,
-	V_DUMP_SIGNAL, V_QUIET, V_CPU, V_FOLLOW, V_COUNT
+	V_FUNCS,
+	V_OUTPUT,
+	V_FORMAT,
+	V_SERIALIZE,
+	V_CLOCK,
+	V_PIN,
+	V_OVERHEAD,
+	V_HOOK,
+	V_CALLERS,
+	V_DUMP_SIGNAL,
+	V_QUIET,
+	V_CPU,
+	V_FOLLOW,
+	V_COUNT
 };
 
 static const char *const var_names[V_COUNT] = {
-	[V_FUNCS] = "TSC_FUNCS",	[V_OUTPUT] = "TSC_OUTPUT",	[V_FORMAT] = "TSC_FORMAT",
-	[V_SERIALIZE] = "TSC_SERIALIZE", [V_CLOCK] = "TSC_CLOCK",	[V_PIN] = "TSC_PIN",
-	[V_OVERHEAD] = "TSC_OVERHEAD",	[V_HOOK] = "TSC_HOOK",		[V_CALLERS] = "TSC_CALLERS",
-	[V_DUMP_SIGNAL] = "TSC_DUMP_SIGNAL", [V_QUIET] = "TSC_QUIET",	[V_CPU] = "TSC_CPU",
+	[V_FUNCS] = "TSC_FUNCS",       [V_OUTPUT] = "TSC_OUTPUT",
+	[V_FORMAT] = "TSC_FORMAT",     [V_SERIALIZE] = "TSC_SERIALIZE",
+	[V_CLOCK] = "TSC_CLOCK",       [V_PIN] = "TSC_PIN",
+	[V_OVERHEAD] = "TSC_OVERHEAD", [V_HOOK] = "TSC_HOOK",
+	[V_CALLERS] = "TSC_CALLERS",   [V_DUMP_SIGNAL] = "TSC_DUMP_SIGNAL",
+	[V_QUIET] = "TSC_QUIET",       [V_CPU] = "TSC_CPU",
 	[V_FOLLOW] = "TSC_FOLLOW",
 };
 
@@ -113,7 +127,7 @@ static void set_overhead(const struct parser *p, const char *val)
 	int err;
 
 	if (!strcmp(val, "auto"))
-		return;		/* the default */
+		return; /* the default */
 	err = tt_config_value_u64(val, &ticks);
 	if (err) {
 		bad_value(p, V_OVERHEAD, val, err == -ERANGE ? "too large" : number_why(val),
@@ -154,8 +168,11 @@ static void set_pin(const struct parser *p, const char *val)
 	}
 	err = tt_config_value_cpus(val, cpus);
 	if (err) {
-		bad_value(p, V_PIN, val, err == -ERANGE ? "CPU above 1023" :
-			  err == -EDOM ? "reversed range" : NULL, "using first");
+		bad_value(p, V_PIN, val,
+			  err == -ERANGE ? "CPU above 1023"
+			  : err == -EDOM ? "reversed range"
+					 : NULL,
+			  "using first");
 		return;
 	}
 	p->cfg->pin = TT_PIN_LIST;
@@ -204,10 +221,8 @@ static int set_var(struct parser *p, enum var v, const char *val)
 	int i;
 
 	switch (v) {
-	case V_FUNCS:
-		return tt_config_funcs_parse(val, cfg, &p->diag);
-	case V_OUTPUT:
-		return set_output(p, val);
+	case V_FUNCS: return tt_config_funcs_parse(val, cfg, &p->diag);
+	case V_OUTPUT: return set_output(p, val);
 	case V_FORMAT:
 		i = choose(p, v, val, format_names, ARRAY_SIZE(format_names), "using text");
 		if (i >= 0)
@@ -225,23 +240,15 @@ static int set_var(struct parser *p, enum var v, const char *val)
 		if (i >= 0)
 			cfg->clock = (enum tt_clock_choice)i;
 		break;
-	case V_PIN:
-		set_pin(p, val);
-		break;
-	case V_OVERHEAD:
-		set_overhead(p, val);
-		break;
+	case V_PIN: set_pin(p, val); break;
+	case V_OVERHEAD: set_overhead(p, val); break;
 	case V_HOOK:
 		i = choose(p, v, val, hook_names, ARRAY_SIZE(hook_names), "using auto");
 		if (i >= 0)
 			cfg->hook = (enum tt_hook_mode)i;
 		break;
-	case V_CALLERS:
-		set_callers(p, val);
-		break;
-	case V_DUMP_SIGNAL:
-		set_dump_signal(p, val);
-		break;
+	case V_CALLERS: set_callers(p, val); break;
+	case V_DUMP_SIGNAL: set_dump_signal(p, val); break;
 	case V_QUIET:
 		i = choose(p, v, val, quiet_names, ARRAY_SIZE(quiet_names), "using 0");
 		cfg->quiet = i == 1;
@@ -254,8 +261,7 @@ static int set_var(struct parser *p, enum var v, const char *val)
 		i = choose(p, v, val, follow_names, ARRAY_SIZE(follow_names), "using 1");
 		cfg->follow = i != 0;
 		break;
-	case V_COUNT:
-		break;
+	case V_COUNT: break;
 	}
 	return 0;
 }
@@ -378,7 +384,7 @@ int tt_config_parse(char *const envp[], struct tt_config *cfg, tt_config_diag_fn
 			continue;
 		}
 		if (seen[v])
-			continue;	/* the first wins, as with getenv() */
+			continue; /* the first wins, as with getenv() */
 		seen[v] = true;
 		err = set_var(&p, (enum var)v, eq + 1);
 		if (err) {
@@ -404,4 +410,3 @@ void tt_config_free(struct tt_config *cfg)
 	free(cfg->output);
 	set_defaults(cfg);
 }
-

@@ -31,30 +31,30 @@ enum tt_hook_mode { TT_HOOK_AUTO, TT_HOOK_INLINE, TT_HOOK_GOT };
 
 /* One TSC_FUNCS entry: `name`, `name@VERSION`, `object:name`, or a glob, possibly combined. */
 struct tt_func_spec {
-	char *name;	/* symbol name or glob pattern; never empty */
-	char *version;	/* after '@', or NULL */
-	char *object;	/* before ':', or NULL */
-	bool glob;	/* name contains *, ? or [ */
+	char *name;    /* symbol name or glob pattern; never empty */
+	char *version; /* after '@', or NULL */
+	char *object;  /* before ':', or NULL */
+	bool glob;     /* name contains *, ? or [ */
 };
 
 struct tt_config {
-	struct tt_func_spec *funcs;	/* duplicates merged, in first-seen order */
+	struct tt_func_spec *funcs; /* duplicates merged, in first-seen order */
 	size_t nfuncs;
-	char *output;			/* TSC_OUTPUT template, or NULL for the default */
+	char *output; /* TSC_OUTPUT template, or NULL for the default */
 	enum tt_format format;
 	enum tt_serialize serialize;
-	bool serialize_set;		/* TSC_SERIALIZE given (and valid) */
+	bool serialize_set; /* TSC_SERIALIZE given (and valid) */
 	enum tt_clock_choice clock;
 	enum tt_pin_mode pin;
-	uint64_t pin_cpus[TT_CONFIG_MAX_CPUS / 64];	/* TT_PIN_LIST: bit per CPU */
-	bool overhead_auto;		/* TSC_OVERHEAD=auto (default) */
-	uint64_t overhead_ticks;	/* when !overhead_auto */
+	uint64_t pin_cpus[TT_CONFIG_MAX_CPUS / 64]; /* TT_PIN_LIST: bit per CPU */
+	bool overhead_auto;			    /* TSC_OVERHEAD=auto (default) */
+	uint64_t overhead_ticks;		    /* when !overhead_auto */
 	enum tt_hook_mode hook;
-	unsigned int callers;		/* 0..32 */
-	int dump_signal;		/* signal number, 0 when unset */
+	unsigned int callers; /* 0..32 */
+	int dump_signal;      /* signal number, 0 when unset */
 	bool quiet;
-	bool follow;			/* TSC_FOLLOW: children of the traced process traced too */
-	struct tt_cpu_persona cpu;	/* TSC_CPU: another CPU's facts, for tests */
+	bool follow;		   /* TSC_FOLLOW: children of the traced process traced too */
+	struct tt_cpu_persona cpu; /* TSC_CPU: another CPU's facts, for tests */
 };
 
 /* Receives one diagnostic line (no prefix, no newline). */
@@ -69,6 +69,5 @@ int tt_config_parse(char *const envp[], struct tt_config *cfg, tt_config_diag_fn
 
 /* Release what tt_config_parse allocated; cfg is left at the defaults with no function. */
 void tt_config_free(struct tt_config *cfg);
-
 
 #endif /* TT_CONFIG_H */

@@ -12,12 +12,12 @@
 
 #include "config/config.h"
 
-#define TT_SHOW_BYTES	64			/* bytes of a user string quoted in a message */
-#define TT_SHOW_SIZE	(TT_SHOW_BYTES + 4)	/* plus "..." and the NUL */
+#define TT_SHOW_BYTES 64		 /* bytes of a user string quoted in a message */
+#define TT_SHOW_SIZE (TT_SHOW_BYTES + 4) /* plus "..." and the NUL */
 
 /* Where diagnostic lines go: the callback and context given to tt_config_parse(). */
 struct tt_config_diag {
-	tt_config_diag_fn fn;	/* NULL: lines are dropped */
+	tt_config_diag_fn fn; /* NULL: lines are dropped */
 	void *ctx;
 };
 

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_FUNCS	1024	/* TSC_FUNCS entries kept; more is surely a mistake */
+#define MAX_FUNCS 1024 /* TSC_FUNCS entries kept; more is surely a mistake */
 
 /* A piece of the variable's value; s == NULL when absent. */
 struct span {
@@ -34,7 +34,7 @@ struct entry {
 struct funcs_parser {
 	struct tt_config *cfg;
 	const struct tt_config_diag *diag;
-	size_t funcs_cap;	/* slots allocated in cfg->funcs */
+	size_t funcs_cap; /* slots allocated in cfg->funcs */
 };
 
 static bool is_symchar(char c)
@@ -92,7 +92,7 @@ static const char *split_entry(const char *s, size_t len, struct entry *e, char 
 	size_t i;
 
 	memset(e, 0, sizeof(*e));
-	if (colon && (!at || colon < at)) {	/* in "f@V:x" the ':' belongs to the version */
+	if (colon && (!at || colon < at)) { /* in "f@V:x" the ':' belongs to the version */
 		if (colon == s)
 			return "empty object";
 		e->object = (struct span){ s, (size_t)(colon - s) };
@@ -199,7 +199,7 @@ static int add_entry(struct funcs_parser *p, const char *s, size_t len)
 
 static bool is_sep(char c)
 {
-	return c == ',' || c == ' ' || (c >= '\t' && c <= '\r');	/* \t \n \v \f \r */
+	return c == ',' || c == ' ' || (c >= '\t' && c <= '\r'); /* \t \n \v \f \r */
 }
 
 int tt_config_funcs_parse(const char *val, struct tt_config *cfg, const struct tt_config_diag *d)

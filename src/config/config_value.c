@@ -12,23 +12,23 @@
 #include <stdbool.h>
 #include <string.h>
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 struct signame {
-	const char *name;	/* without the SIG prefix */
+	const char *name; /* without the SIG prefix */
 	int num;
 };
 
 /* Names TSC_DUMP_SIGNAL understands; the fatal ones are known so that they can be refused. */
 static const struct signame signames[] = {
-	{ "USR1", SIGUSR1 },	{ "USR2", SIGUSR2 },	{ "HUP", SIGHUP },	{ "TERM", SIGTERM },
-	{ "INT", SIGINT },	{ "QUIT", SIGQUIT },	{ "ALRM", SIGALRM },	{ "PROF", SIGPROF },
-	{ "VTALRM", SIGVTALRM }, { "WINCH", SIGWINCH }, { "CHLD", SIGCHLD },	{ "CONT", SIGCONT },
-	{ "TSTP", SIGTSTP },	{ "TTIN", SIGTTIN },	{ "TTOU", SIGTTOU },	{ "URG", SIGURG },
-	{ "XCPU", SIGXCPU },	{ "XFSZ", SIGXFSZ },	{ "IO", SIGIO },	{ "PWR", SIGPWR },
-	{ "SYS", SIGSYS },	{ "PIPE", SIGPIPE },	{ "KILL", SIGKILL },	{ "STOP", SIGSTOP },
-	{ "SEGV", SIGSEGV },	{ "BUS", SIGBUS },	{ "ILL", SIGILL },	{ "FPE", SIGFPE },
-	{ "ABRT", SIGABRT },	{ "TRAP", SIGTRAP },
+	{ "USR1", SIGUSR1 },	 { "USR2", SIGUSR2 },	{ "HUP", SIGHUP },   { "TERM", SIGTERM },
+	{ "INT", SIGINT },	 { "QUIT", SIGQUIT },	{ "ALRM", SIGALRM }, { "PROF", SIGPROF },
+	{ "VTALRM", SIGVTALRM }, { "WINCH", SIGWINCH }, { "CHLD", SIGCHLD }, { "CONT", SIGCONT },
+	{ "TSTP", SIGTSTP },	 { "TTIN", SIGTTIN },	{ "TTOU", SIGTTOU }, { "URG", SIGURG },
+	{ "XCPU", SIGXCPU },	 { "XFSZ", SIGXFSZ },	{ "IO", SIGIO },     { "PWR", SIGPWR },
+	{ "SYS", SIGSYS },	 { "PIPE", SIGPIPE },	{ "KILL", SIGKILL }, { "STOP", SIGSTOP },
+	{ "SEGV", SIGSEGV },	 { "BUS", SIGBUS },	{ "ILL", SIGILL },   { "FPE", SIGFPE },
+	{ "ABRT", SIGABRT },	 { "TRAP", SIGTRAP },
 };
 
 int tt_config_value_u64(const char *s, uint64_t *out)
@@ -158,15 +158,13 @@ const char *tt_config_value_refusal(int sig)
 {
 	switch (sig) {
 	case SIGKILL:
-	case SIGSTOP:
-		return "cannot be caught";
+	case SIGSTOP: return "cannot be caught";
 	case SIGSEGV:
 	case SIGBUS:
 	case SIGILL:
 	case SIGFPE:
 	case SIGABRT:
-	case SIGTRAP:
-		return "reports a crash";
+	case SIGTRAP: return "reports a crash";
 	}
 	/* glibc keeps 32 .. SIGRTMIN - 1 for its threads; sigaction refuses them */
 	if (sig > 31 && sig < SIGRTMIN)

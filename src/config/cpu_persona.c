@@ -81,7 +81,9 @@ static int item(struct tt_cpu_persona *p, const char *s, size_t len, const char 
 int tt_cpu_persona_parse(const char *val, struct tt_cpu_persona *out, const char **why)
 {
 	struct tt_cpu_persona p = {
-		.set = true, .rdtscp = TT_PERSONA_KEEP, .invariant = TT_PERSONA_KEEP,
+		.set = true,
+		.rdtscp = TT_PERSONA_KEEP,
+		.invariant = TT_PERSONA_KEEP,
 		.hypervisor = TT_PERSONA_KEEP,
 	};
 	const char *s = val;

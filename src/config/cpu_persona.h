@@ -17,16 +17,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define TT_PERSONA_KEEP (-1)	/* a fact left as probed */
+#define TT_PERSONA_KEEP (-1) /* a fact left as probed */
 #define TT_PERSONA_MAX_STEP 4096
 
 struct tt_cpu_persona {
-	bool set;		/* TSC_CPU given and valid */
-	int8_t rdtscp;		/* 0 hide, 1 announce, or TT_PERSONA_KEEP */
-	int8_t invariant;	/* 0, 1, or TT_PERSONA_KEEP */
-	int8_t hypervisor;	/* 0, 1, or TT_PERSONA_KEEP */
-	uint32_t step;		/* TSC ticks per step to emulate (>= 2), 0 for the hardware's */
-	char text[64];		/* the value as given, for messages and the report */
+	bool set;	   /* TSC_CPU given and valid */
+	int8_t rdtscp;	   /* 0 hide, 1 announce, or TT_PERSONA_KEEP */
+	int8_t invariant;  /* 0, 1, or TT_PERSONA_KEEP */
+	int8_t hypervisor; /* 0, 1, or TT_PERSONA_KEEP */
+	uint32_t step;	   /* TSC ticks per step to emulate (>= 2), 0 for the hardware's */
+	char text[64];	   /* the value as given, for messages and the report */
 };
 
 /* The probed facts a persona may override (a subset of struct tt_clock). */

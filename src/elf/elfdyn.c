@@ -163,8 +163,8 @@ const ElfW(Sym) *tt_elf_lookup(const struct tt_elf *o, const char *name, const c
 		unsigned char bind = ELF64_ST_BIND(s->st_info);
 		const char *v;
 
-		if (s->st_shndx == SHN_UNDEF || (bind != STB_GLOBAL && bind != STB_WEAK &&
-						 bind != STB_GNU_UNIQUE))
+		if (s->st_shndx == SHN_UNDEF ||
+		    (bind != STB_GLOBAL && bind != STB_WEAK && bind != STB_GNU_UNIQUE))
 			continue;
 		if (!same(tt_elf_sym_name(o, i), name))
 			continue;
@@ -174,7 +174,7 @@ const ElfW(Sym) *tt_elf_lookup(const struct tt_elf *o, const char *name, const c
 				return s;
 		} else if (!o->versym || !(o->versym[i] & 0x8000)) {
 			if (o->versym && (o->versym[i] & 0x7fff) == 0)
-				continue;	/* local */
+				continue; /* local */
 			return s;
 		}
 	}
@@ -202,8 +202,8 @@ bool tt_elf_in_exec(const struct tt_elf *o, uintptr_t addr)
 	for (i = 0; i < o->phnum; i++) {
 		const ElfW(Phdr) *p = &o->phdr[i];
 
-		if (p->p_type == PT_LOAD && (p->p_flags & PF_X) &&
-		    addr >= o->base + p->p_vaddr && addr < o->base + p->p_vaddr + p->p_memsz)
+		if (p->p_type == PT_LOAD && (p->p_flags & PF_X) && addr >= o->base + p->p_vaddr &&
+		    addr < o->base + p->p_vaddr + p->p_memsz)
 			return true;
 	}
 	return false;
@@ -332,8 +332,8 @@ static int object_loaded_cb(struct tt_elf *o, void *arg)
 {
 	const struct loaded_ctx *c = arg;
 
-	return o->base == c->base && (same(o->name, c->name) || (!o->name[0] &&
-								   same(c->name, TT_ELF_PROGRAM)));
+	return o->base == c->base &&
+	       (same(o->name, c->name) || (!o->name[0] && same(c->name, TT_ELF_PROGRAM)));
 }
 
 bool tt_elf_object_loaded(const char *name, uintptr_t base)

@@ -14,22 +14,22 @@
 #include <stdint.h>
 
 struct tt_elf {
-	const char *name;		/* file name as the loader has it ("" for the program) */
-	uintptr_t base;			/* load bias */
+	const char *name; /* file name as the loader has it ("" for the program) */
+	uintptr_t base;	  /* load bias */
 	const ElfW(Phdr) *phdr;
 	size_t phnum;
 	const ElfW(Sym) *symtab;
 	const char *strtab;
 	size_t strsz;
-	size_t nsyms;			/* from the hash table */
-	const ElfW(Half) *versym;	/* may be NULL */
-	const ElfW(Verdef) *verdef;	/* may be NULL */
-	const ElfW(Verneed) *verneed;	/* may be NULL */
-	const ElfW(Rela) *rela;		/* DT_RELA: GLOB_DAT lives here */
+	size_t nsyms;		      /* from the hash table */
+	const ElfW(Half) *versym;     /* may be NULL */
+	const ElfW(Verdef) *verdef;   /* may be NULL */
+	const ElfW(Verneed) *verneed; /* may be NULL */
+	const ElfW(Rela) *rela;	      /* DT_RELA: GLOB_DAT lives here */
 	size_t nrela;
-	const ElfW(Rela) *jmprel;	/* DT_JMPREL: JUMP_SLOT */
+	const ElfW(Rela) *jmprel; /* DT_JMPREL: JUMP_SLOT */
 	size_t njmprel;
-	uintptr_t relro_start, relro_end;	/* PT_GNU_RELRO, 0 when none */
+	uintptr_t relro_start, relro_end; /* PT_GNU_RELRO, 0 when none */
 };
 
 /* The exported definition of name in o: a function (FUNC or IFUNC) or any other defined

@@ -92,7 +92,7 @@ void tt_symbolize(uint64_t addr, char *out, size_t size)
 		return;
 	}
 	object = info.dli_fname;
-	if (!object[0]) {	/* the program itself */
+	if (!object[0]) { /* the program itself */
 		static char exe[4096];
 
 		if (!exe[0] && readlink("/proc/self/exe", exe, sizeof(exe) - 1) <= 0)
@@ -103,7 +103,8 @@ void tt_symbolize(uint64_t addr, char *out, size_t size)
 		/* Shared objects and PIE link at 0, so the file's addresses are offsets from the
 		 * load base; a fixed-address program (ET_EXEC) uses run-time addresses. */
 		vaddr = ((const Elf64_Ehdr *)file.map)->e_type == ET_EXEC
-				? addr : addr - (uint64_t)info.dli_fbase;
+				? addr
+				: addr - (uint64_t)info.dli_fbase;
 		name = symtab_find(vaddr, &start);
 		if (name) {
 			snprintf(out, size, "%s+0x%llx (%s)", name,
@@ -113,7 +114,8 @@ void tt_symbolize(uint64_t addr, char *out, size_t size)
 	}
 	if (info.dli_sname && info.dli_saddr)
 		snprintf(out, size, "%s+0x%llx (%s)", info.dli_sname,
-			 (unsigned long long)(addr - (uint64_t)info.dli_saddr), tt_base_name(object));
+			 (unsigned long long)(addr - (uint64_t)info.dli_saddr),
+			 tt_base_name(object));
 	else
 		snprintf(out, size, "%s+0x%llx", tt_base_name(object),
 			 (unsigned long long)(addr - (uint64_t)info.dli_fbase));

@@ -13,8 +13,7 @@
 #include "elf/symtab.h"
 
 int tt_symtab_each(const unsigned char *map, size_t size,
-		   int (*fn)(const char *name, uint64_t value, uint64_t size, void *ctx),
-		   void *ctx)
+		   int (*fn)(const char *name, uint64_t value, uint64_t size, void *ctx), void *ctx)
 {
 	const Elf64_Ehdr *eh = (const void *)map;
 	const Elf64_Shdr *sh;
@@ -34,7 +33,8 @@ int tt_symtab_each(const unsigned char *map, size_t size,
 		if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum)
 			continue;
 		strs = &sh[sh[i].sh_link];
-		if (sh[i].sh_offset + sh[i].sh_size > size || strs->sh_offset + strs->sh_size > size)
+		if (sh[i].sh_offset + sh[i].sh_size > size ||
+		    strs->sh_offset + strs->sh_size > size)
 			continue;
 		sym = (const void *)(map + sh[i].sh_offset);
 		n = sh[i].sh_size / sizeof(*sym);
@@ -75,8 +75,7 @@ static int match(const char *name, uint64_t value, uint64_t size, void *arg)
 }
 
 int tt_symtab_find(const char *path, const char *name, bool glob,
-		   int (*fn)(const char *name, uint64_t value, uint64_t size, void *ctx),
-		   void *ctx)
+		   int (*fn)(const char *name, uint64_t value, uint64_t size, void *ctx), void *ctx)
 {
 	struct stat st;
 	void *map;

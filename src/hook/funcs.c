@@ -25,25 +25,25 @@
 
 /* One per variant, in TT_VAR_* order (tramp_stubs.S). */
 static char *const stub_pools[TT_VAR_COUNT] = {
-	tt_stubs_rdtscp, tt_stubs_lfence, tt_stubs_mfence,
-	tt_stubs_cpuid, tt_stubs_cpuid_nordtscp, tt_stubs_none, tt_stubs_mono,
+	tt_stubs_rdtscp,	 tt_stubs_lfence, tt_stubs_mfence, tt_stubs_cpuid,
+	tt_stubs_cpuid_nordtscp, tt_stubs_none,	  tt_stubs_mono,
 };
 
 static char *const inline_bodies[TT_VAR_COUNT] = {
-	tt_ibody_rdtscp, tt_ibody_lfence, tt_ibody_mfence,
-	tt_ibody_cpuid, tt_ibody_cpuid_nordtscp, tt_ibody_none, tt_ibody_mono,
+	tt_ibody_rdtscp,	 tt_ibody_lfence, tt_ibody_mfence, tt_ibody_cpuid,
+	tt_ibody_cpuid_nordtscp, tt_ibody_none,	  tt_ibody_mono,
 };
 
 /* An alias name pointing at an entry: "memmove" -> the "memcpy|memmove" entry. */
 struct alias {
 	char *name;
-	char *version;		/* of this name's definition: memcpy@GLIBC_2.14 vs memmove's */
+	char *version; /* of this name's definition: memcpy@GLIBC_2.14 vs memmove's */
 	struct tt_func *func;
 	UT_hash_handle hh;
 };
 
 static struct tt_func entries[TT_MAX_FUNCS];
-static uint32_t nentries = 1;	/* index 0: calibration */
+static uint32_t nentries = 1; /* index 0: calibration */
 static struct alias *by_name;
 static struct tt_func *by_addr;
 static int variant = TT_VAR_RDTSCP;
@@ -113,17 +113,19 @@ static bool has_name(const struct tt_func *f, const char *display)
 
 /* Arrays and strings replaced while a reader may still hold them (add_name): kept, and
  * reachable from here, so that a leak checker does not take them for leaks. */
-static struct retired {
+struct retired {
 	struct retired *next;
 	void *p;
-} *retired;
+};
+
+static struct retired *retired;
 
 static void retire(void *p)
 {
 	struct retired *r = malloc(sizeof(*r));
 
 	if (!r)
-		return;	/* then p is merely lost */
+		return; /* then p is merely lost */
 	r->p = p;
 	r->next = retired;
 	retired = r;
@@ -211,9 +213,9 @@ static struct tt_func *revive(const char *name, void *addr, uintptr_t object_bas
 	return NULL;
 }
 
-struct tt_func *tt_funcs_add(const char *name, const char *display, void *addr,
-			     const char *symbol, const char *object, uintptr_t object_base,
-			     const char *version, bool *is_alias)
+struct tt_func *tt_funcs_add(const char *name, const char *display, void *addr, const char *symbol,
+			     const char *object, uintptr_t object_base, const char *version,
+			     bool *is_alias)
 {
 	struct tt_func *f = NULL;
 	struct alias *a;
@@ -280,7 +282,7 @@ struct tt_func *tt_funcs_by_name(const char *name, const char **version)
 	tt_funcs_lock();
 	HASH_FIND_STR(by_name, name, a);
 	f = a ? a->func : NULL;
-	if (version)	/* read under the lock: tt_funcs_forget_unloaded frees aliases */
+	if (version) /* read under the lock: tt_funcs_forget_unloaded frees aliases */
 		*version = a ? a->version : NULL;
 	tt_funcs_unlock();
 	return f;

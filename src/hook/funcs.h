@@ -16,18 +16,18 @@
 
 /* How calls of a traced function reach its trampoline (the report's "hook" field). */
 enum tt_route {
-	TT_ROUTE_GOT,		/* through its GOT slots and dlsym answers, to its stub */
-	TT_ROUTE_INLINE,	/* through a jump patched at its own entry */
-	TT_ROUTE_NONE,		/* neither: not exported and not patchable, never traced */
+	TT_ROUTE_GOT,	 /* through its GOT slots and dlsym answers, to its stub */
+	TT_ROUTE_INLINE, /* through a jump patched at its own entry */
+	TT_ROUTE_NONE,	 /* neither: not exported and not patchable, never traced */
 };
 
 /* "got", "inline", "none". */
 const char *tt_route_name(enum tt_route route);
 
 struct tt_func {
-	uint32_t index;		/* stub number */
-	char *name;		/* as named by the user; "a|b" when two names share the address */
-	char **names;		/* each of those names once, in the order they were added (the
+	uint32_t index; /* stub number */
+	char *name;	/* as named by the user; "a|b" when two names share the address */
+	char **names;	/* each of those names once, in the order they were added (the
 				 * order of TSC_FUNCS): what the report's "names" lists */
 	size_t nnames;
 	char *key;		/* the name it was added under (its own for each of several
@@ -49,7 +49,7 @@ struct tt_func {
 	uint8_t jump[5];	/* inline: the jump written there */
 	bool unloaded;		/* its object was dlclosed: kept for the report, never patched in */
 	UT_hash_handle hh;	/* by name (each alias gets an entry in tt_funcs_alias) */
-	UT_hash_handle hh_addr;	/* by address */
+	UT_hash_handle hh_addr; /* by address */
 };
 
 /* Stub address of function index in the trampoline variant chosen at start-up. */
@@ -72,9 +72,9 @@ bool tt_funcs_is_stub(const void *addr);
  * be NULL. Returns the entry or NULL when the table is full or memory ran out. Takes the table
  * lock.
  */
-struct tt_func *tt_funcs_add(const char *name, const char *display, void *addr,
-			     const char *symbol, const char *object, uintptr_t object_base,
-			     const char *version, bool *is_alias);
+struct tt_func *tt_funcs_add(const char *name, const char *display, void *addr, const char *symbol,
+			     const char *object, uintptr_t object_base, const char *version,
+			     bool *is_alias);
 
 /* The function named `name` (an alias counts), or NULL; *version (if version is not NULL)
  * gets the version of that name's definition, which an alias may not share with the entry

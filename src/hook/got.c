@@ -36,8 +36,8 @@
 
 struct patch_ctx {
 	unsigned int patched;
-	bool final;		/* no decoder will come: a use only it could rule out is data */
-	bool retry;		/* slots left for a pass with the decoder */
+	bool final; /* no decoder will come: a use only it could rule out is data */
+	bool retry; /* slots left for a pass with the decoder */
 };
 
 /* The GLOB_DAT slots of one object that would be pointed at a stub, until its code is
@@ -65,13 +65,13 @@ static bool said[TT_MAX_FUNCS];
 static struct {
 	struct tt_func *f;
 	unsigned int objects;
-	char first[64];		/* file name of the first object */
+	char first[64]; /* file name of the first object */
 } notes[MAX_NOTES];
 static size_t nnotes;
 
 struct relro {
-	uintptr_t lo, hi;	/* pages the loader made read-only */
-	bool open;		/* we made them writable */
+	uintptr_t lo, hi; /* pages the loader made read-only */
+	bool open;	  /* we made them writable */
 	bool failed;
 };
 
@@ -94,7 +94,8 @@ static bool write_slot(const struct tt_elf *o, struct relro *r, uintptr_t *slot,
 		if (tt_sys_mprotect((void *)r->lo, r->hi - r->lo, PROT_READ | PROT_WRITE) < 0) {
 			r->failed = true;
 			tt_warn("cannot make the read-only GOT of %s writable: its calls are not "
-				"traced", o->name[0] ? o->name : "the program");
+				"traced",
+				o->name[0] ? o->name : "the program");
 			return false;
 		}
 		r->open = true;
@@ -111,7 +112,7 @@ static struct tt_func *lazy_target(const struct tt_elf *o, size_t symidx, void *
 	const ElfW(Sym) *own;
 	const char *want;
 
-	if (!f || f->route != TT_ROUTE_GOT)	/* inline: the call reaches the patched entry */
+	if (!f || f->route != TT_ROUTE_GOT) /* inline: the call reaches the patched entry */
 		return NULL;
 	/* Already bound to the object's own definition (a local copy): not ours to change. */
 	own = tt_elf_lookup(o, name, NULL);
@@ -169,7 +170,7 @@ static void keep(const struct tt_elf *o, uintptr_t *slot, struct tt_func *f)
 		;
 	if (i == nnotes) {
 		if (nnotes == MAX_NOTES)
-			return;	/* said after the next pass that finds it */
+			return; /* said after the next pass that finds it */
 		notes[nnotes].f = f;
 		notes[nnotes].objects = 0;
 		snprintf(notes[nnotes].first, sizeof(notes[nnotes].first), "%s", name);
@@ -188,7 +189,8 @@ static void say_notes(void)
 		said[f->index] = true;
 		if (notes[i].objects == 1)
 			tt_warn("%s: %s uses its address as data: its calls through that GOT slot "
-				"are not traced (pointer identity kept)", f->name, notes[i].first);
+				"are not traced (pointer identity kept)",
+				f->name, notes[i].first);
 		else
 			tt_warn("%s: %s and %u more object%s use its address as data: their calls "
 				"through those GOT slots are not traced (pointer identity kept)",
@@ -226,7 +228,7 @@ static void decide_batch(const struct tt_elf *o, struct relro *r, struct patch_c
 		uintptr_t *slot = batch[u->tag].slot;
 
 		if (u->data && u->unsure && !c->final)
-			c->retry = true;	/* left as it is, for the pass with the decoder */
+			c->retry = true; /* left as it is, for the pass with the decoder */
 		else if (u->data || unreadable)
 			keep(o, slot, batch[u->tag].f);
 		else
@@ -235,8 +237,8 @@ static void decide_batch(const struct tt_elf *o, struct relro *r, struct patch_c
 	nbatch = 0;
 }
 
-static void patch_relocs(const struct tt_elf *o, const ElfW(Rela) *rel, size_t n,
-			 struct relro *r, struct patch_ctx *c)
+static void patch_relocs(const struct tt_elf *o, const ElfW(Rela) *rel, size_t n, struct relro *r,
+			 struct patch_ctx *c)
 {
 	size_t i;
 
@@ -260,7 +262,7 @@ static void patch_relocs(const struct tt_elf *o, const ElfW(Rela) *rel, size_t n
 				continue;
 			stub = tt_funcs_stub(f->index);
 		}
-		if (type == R_X86_64_JUMP_SLOT) {	/* read by its PLT entry only */
+		if (type == R_X86_64_JUMP_SLOT) { /* read by its PLT entry only */
 			redirect(o, r, slot, stub, c);
 			continue;
 		}

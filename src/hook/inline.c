@@ -25,19 +25,18 @@
 #include "x86/relocate.h"
 #include "x86/xref.h"
 
-#define SLOT_CODE 32	/* the entry code of a slot; the relocated copy follows */
-
+#define SLOT_CODE 32 /* the entry code of a slot; the relocated copy follows */
 
 static enum tt_hook_mode mode = TT_HOOK_GOT;
 static bool enabled;
 
 struct planned {
-	struct tt_func *f;	/* NULL: the calibration function */
-	uint8_t *entry;		/* where the jump goes */
+	struct tt_func *f; /* NULL: the calibration function */
+	uint8_t *entry;	   /* where the jump goes */
 	uint8_t *slot;
-	int prot;		/* of the code's segment, restored after the write */
-	uintptr_t seg_lo, seg_hi;	/* that segment */
-	struct tt_xref_range xref;	/* jumps from elsewhere into the patched bytes */
+	int prot;		   /* of the code's segment, restored after the write */
+	uintptr_t seg_lo, seg_hi;  /* that segment */
+	struct tt_xref_range xref; /* jumps from elsewhere into the patched bytes */
 };
 
 static struct planned batch[TT_MAX_FUNCS];
@@ -72,7 +71,7 @@ bool tt_inline_got_only(void)
 
 struct segment {
 	uintptr_t addr;
-	uintptr_t start, end;	/* of the executable segment holding addr */
+	uintptr_t start, end; /* of the executable segment holding addr */
 	int prot;
 	size_t eh_size;
 };
@@ -109,12 +108,12 @@ static void write_slot(uint8_t *slot, uint32_t index, const struct tt_reloc *r)
 	static const uint8_t save_r11[5] = { 0x4c, 0x89, 0x5c, 0x24, 0x90 }; /* -112(%rsp) */
 	uint64_t body = (uint64_t)(uintptr_t)tt_funcs_inline_body();
 
-	memset(slot, 0xcc, TT_POOL_SLOT);	/* int3 between the parts */
+	memset(slot, 0xcc, TT_POOL_SLOT); /* int3 between the parts */
 	memcpy(slot, save_r11, 5);
-	slot[5] = 0x41;				/* movl $index, %r11d */
+	slot[5] = 0x41; /* movl $index, %r11d */
 	slot[6] = 0xbb;
 	memcpy(slot + 7, &index, 4);
-	slot[11] = 0xff;			/* jmp *0(%rip) */
+	slot[11] = 0xff; /* jmp *0(%rip) */
 	slot[12] = 0x25;
 	memset(slot + 13, 0, 4);
 	memcpy(slot + 17, &body, 8);
@@ -151,11 +150,16 @@ static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t wh
 	}
 	write_slot(slot, f ? f->index : 0, &r);
 	batch[*n] = (struct planned){
-		.f = f, .entry = addr + r.patch_at, .slot = slot, .prot = seg.prot,
-		.seg_lo = seg.start, .seg_hi = seg.end,
+		.f = f,
+		.entry = addr + r.patch_at,
+		.slot = slot,
+		.prot = seg.prot,
+		.seg_lo = seg.start,
+		.seg_hi = seg.end,
 		.xref = { .lo = (uintptr_t)addr + r.patch_at + 1,
 			  .hi = (uintptr_t)addr + r.patch_at + r.displaced,
-			  .own_lo = (uintptr_t)addr, .own_hi = (uintptr_t)addr + size },
+			  .own_lo = (uintptr_t)addr,
+			  .own_hi = (uintptr_t)addr + size },
 	};
 	(*n)++;
 	return NULL;
@@ -178,13 +182,12 @@ static void refused(struct tt_func *f, const char *why)
 		;
 	else if (f->local)
 		tt_warn("%s (in %s): not patched inline (%s); it is not exported, so no GOT slot "
-			"reaches it: not traced", f->name, f->object, why);
+			"reaches it: not traced",
+			f->name, f->object, why);
 	else if (mode == TT_HOOK_INLINE)
-		tt_warn("%s: not patched inline (%s): traced through its GOT slots", f->name,
-			why);
+		tt_warn("%s: not patched inline (%s): traced through its GOT slots", f->name, why);
 	else
-		tt_info("%s: not patched inline (%s): traced through its GOT slots", f->name,
-			why);
+		tt_info("%s: not patched inline (%s): traced through its GOT slots", f->name, why);
 	f->refusal_said = true;
 	/* Atomic: dlsym reads it without the loader lock (funcs.c tt_funcs_stub_for). */
 	__atomic_store_n(&f->route, f->local ? TT_ROUTE_NONE : TT_ROUTE_GOT, __ATOMIC_RELAXED);
@@ -215,21 +218,22 @@ static unsigned int check_foreign_jumps(unsigned int n)
 
 		if (!batch[i].f || lo == 0)
 			continue;
-		for (j = i, k = 0; j < n; j++)	/* every function of this segment */
+		for (j = i, k = 0; j < n; j++) /* every function of this segment */
 			if (batch[j].f && batch[j].seg_lo == lo)
 				ranges[k++] = batch[j].xref;
 		tt_xref_scan((const uint8_t *)lo, hi - lo, lo, ranges, k);
 		for (j = i, k = 0; j < n; j++)
 			if (batch[j].f && batch[j].seg_lo == lo) {
 				batch[j].xref = ranges[k++];
-				batch[j].seg_lo = 0;	/* scanned */
+				batch[j].seg_lo = 0; /* scanned */
 			}
 	}
 	for (i = 0; i < n; i++) {
 		struct planned *p = &batch[i];
 
 		if (p->f && p->xref.hit) {
-			snprintf(why, sizeof(why), "a jump from %+lld bytes away lands inside its "
+			snprintf(why, sizeof(why),
+				 "a jump from %+lld bytes away lands inside its "
 				 "first instructions",
 				 (long long)(p->xref.from - (uintptr_t)p->entry));
 			tt_pool_release(p->slot);
@@ -260,7 +264,7 @@ static unsigned int commit(unsigned int n)
 		uint8_t jump[5];
 		int err;
 
-		if (!f) {	/* calibration: its slot is called directly, its entry stays */
+		if (!f) { /* calibration: its slot is called directly, its entry stays */
 			calibration_slot = p->slot;
 			continue;
 		}
@@ -301,7 +305,7 @@ static void release_stale(void)
 		if (!f->unloaded && f->patched_addr == f->addr &&
 		    memcmp(f->patched_at, f->jump, sizeof(f->jump)) == 0)
 			continue;
-		if (!f->unloaded && f->patched_addr == f->addr) {	/* reloaded in place */
+		if (!f->unloaded && f->patched_addr == f->addr) { /* reloaded in place */
 			__atomic_store_n(&tt_func_target[f->index], f->addr, __ATOMIC_RELEASE);
 			__atomic_store_n(&f->route, TT_ROUTE_GOT, __ATOMIC_RELAXED);
 			__atomic_store_n(&f->route_decided, false, __ATOMIC_RELEASE);

@@ -22,8 +22,8 @@ bool tt_patch_init(void)
 
 	if (cmds < 0 || !(cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE))
 		return false;
-	sync_core = tt_syscall3(SYS_membarrier,
-				MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0) == 0;
+	sync_core = tt_syscall3(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE,
+				0, 0) == 0;
 	return sync_core;
 }
 
@@ -56,7 +56,7 @@ int tt_patch_write(uint8_t *at, const uint8_t *bytes, size_t n, int prot)
 	tt_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&old, 8, 0, 0);
 	err = tt_sys_mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE | PROT_EXEC);
 	if (err == 0) {
-		store2(at, 0xeb, 0xfe);		/* jmp . */
+		store2(at, 0xeb, 0xfe); /* jmp . */
 		serialize_all();
 		for (i = 2; i < n; i++)
 			__atomic_store_n(&at[i], bytes[i], __ATOMIC_RELAXED);

@@ -20,8 +20,8 @@
 
 struct page {
 	uint8_t *base;
-	unsigned int used;	/* slots handed out */
-	unsigned int live;	/* handed out and not released */
+	unsigned int used; /* slots handed out */
+	unsigned int live; /* handed out and not released */
 	bool sealed;
 };
 
@@ -37,7 +37,7 @@ static uint8_t *map_at(uintptr_t hint, uintptr_t near)
 	uint8_t *p = tt_sys_mmap((void *)hint, PAGE, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 
-	if (p && !near_enough((uintptr_t)p, near)) {	/* a kernel that ignored the flag */
+	if (p && !near_enough((uintptr_t)p, near)) { /* a kernel that ignored the flag */
 		tt_sys_munmap(p, PAGE);
 		p = NULL;
 	}

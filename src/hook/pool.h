@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#define TT_POOL_SLOT 128	/* bytes per function: 16 for the stub jump, the copy after */
+#define TT_POOL_SLOT 128 /* bytes per function: 16 for the stub jump, the copy after */
 
 /* A writable slot within ±1 GiB of near, or NULL. */
 uint8_t *tt_pool_take(uintptr_t near);

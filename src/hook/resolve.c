@@ -31,32 +31,32 @@
 #include "hook/unbracketable.h"
 #include "log/log.h"
 
-#define GLOB_CAP 256	/* functions one glob may add: beyond that, a typo is likelier */
+#define GLOB_CAP 256 /* functions one glob may add: beyond that, a typo is likelier */
 
 enum { PENDING, DONE, REFUSED };
 
 static const struct tt_config *config;
-static unsigned char *state;	/* per cfg->funcs entry */
+static unsigned char *state; /* per cfg->funcs entry */
 
 /* A function definition, as add_found needs it, copied inside the callback (see the top). */
 struct found {
-	void *addr;			/* for an IFUNC, its resolver's choice */
-	uintptr_t base;			/* the object's load bias */
-	unsigned char type;		/* STT_FUNC or STT_GNU_IFUNC */
-	uint64_t size;			/* st_size */
-	bool in_shim;			/* defined by the shim itself (a wrapper) */
+	void *addr;	    /* for an IFUNC, its resolver's choice */
+	uintptr_t base;	    /* the object's load bias */
+	unsigned char type; /* STT_FUNC or STT_GNU_IFUNC */
+	uint64_t size;	    /* st_size */
+	bool in_shim;	    /* defined by the shim itself (a wrapper) */
 	bool has_version;
-	char version[256];		/* of the definition */
-	char object[PATH_MAX];		/* the object's file, TT_ELF_PROGRAM for the program */
+	char version[256];     /* of the definition */
+	char object[PATH_MAX]; /* the object's file, TT_ELF_PROGRAM for the program */
 };
 
 struct find {
 	const struct tt_func_spec *spec;
-	const char *name;		/* for globs: one matching symbol at a time */
-	bool found;			/* a definition (of any kind) exists */
+	const char *name; /* for globs: one matching symbol at a time */
+	bool found;	  /* a definition (of any kind) exists */
 	bool in_loader;
 	bool not_function;
-	bool have_def;			/* def holds the function found */
+	bool have_def; /* def holds the function found */
 	struct found def;
 	unsigned int glob_added;
 	bool glob_capped;
@@ -174,7 +174,7 @@ static int add_found(struct find *f, bool from_glob)
 	snprintf(symbol, sizeof(symbol), "%s", f->name);
 	if (!from_glob && dladdr(addr, &info) && info.dli_sname && info.dli_saddr == addr)
 		snprintf(symbol, sizeof(symbol), "%s", info.dli_sname);
-	else if (d->type == STT_GNU_IFUNC)	/* a file name is at most 255 bytes */
+	else if (d->type == STT_GNU_IFUNC) /* a file name is at most 255 bytes */
 		snprintf(symbol, sizeof(symbol), "%s (ifunc choice at %.255s+0x%zx)", f->name,
 			 tt_base_name(d->object), (size_t)((uintptr_t)addr - d->base));
 	fn = tt_funcs_add(f->name, NULL, addr, symbol, d->object, d->base,
@@ -188,8 +188,8 @@ static int add_found(struct find *f, bool from_glob)
 	if (!fn->size && d->type == STT_FUNC)
 		fn->size = d->size;
 	if (alias && !from_glob && strcmp(fn->name, f->name) != 0)
-		tt_info("%s is the same function as another traced name: reported as %s",
-			f->name, fn->name);
+		tt_info("%s is the same function as another traced name: reported as %s", f->name,
+			fn->name);
 	return 0;
 }
 
@@ -208,8 +208,8 @@ static int glob_cb(struct tt_elf *o, void *arg)
 
 		if (s->st_shndx == SHN_UNDEF || !is_function(s) || !name[0] ||
 		    (o->versym && (o->versym[i] & 0x8000)) || shim_exports(name) ||
-		    tt_unbracketable_why(name) ||
-		    fnmatch(f->spec->name, name, 0) != 0 || tt_funcs_by_name(name, NULL))
+		    tt_unbracketable_why(name) || fnmatch(f->spec->name, name, 0) != 0 ||
+		    tt_funcs_by_name(name, NULL))
 			continue;
 		if (f->glob_added >= GLOB_CAP) {
 			f->glob_capped = true;
@@ -228,10 +228,10 @@ static int glob_cb(struct tt_elf *o, void *arg)
 struct statics {
 	const struct tt_func_spec *spec;
 	struct tt_elf obj;
-	bool count_only;	/* TSC_HOOK=got (or no decoder): only say they exist */
+	bool count_only; /* TSC_HOOK=got (or no decoder): only say they exist */
 	unsigned int added;
 	unsigned int failed;
-	unsigned int cap;	/* globs: at most this many added */
+	unsigned int cap; /* globs: at most this many added */
 	bool capped;
 };
 
@@ -250,7 +250,7 @@ static int add_static(const char *name, uint64_t value, uint64_t size, void *arg
 		st->added++;
 		return 0;
 	}
-	if (st->spec->glob) {	/* exported names were matched already; shim exports never */
+	if (st->spec->glob) { /* exported names were matched already; shim exports never */
 		if (tt_funcs_by_name(name, NULL) || shim_exports(name) ||
 		    tt_unbracketable_why(name))
 			return 0;
@@ -285,8 +285,7 @@ static int statics_cb(struct tt_elf *o, void *arg)
 
 	if (tt_elf_is_shim(o) || tt_elf_is_loader(o->name) || tt_elf_is_vdso(o))
 		return 0;
-	if (st->spec->object && !object_matches(tt_elf_name(o),
-						st->spec->object) &&
+	if (st->spec->object && !object_matches(tt_elf_name(o), st->spec->object) &&
 	    !(o->name[0] == 0 && object_matches(program_path(), st->spec->object)))
 		return 0;
 	st->obj = *o;
@@ -307,9 +306,10 @@ static bool find_statics(const struct tt_func_spec *sp, const char *what)
 	struct statics st = { .spec = sp, .count_only = !tt_inline_enabled() };
 
 	tt_elf_foreach(statics_cb, &st);
-	if (st.count_only && st.added) {	/* no GOT slot can reach them */
+	if (st.count_only && st.added) { /* no GOT slot can reach them */
 		tt_warn("%s is not exported (%u static or hidden function%s of that name): only "
-			"inline hooks can trace it, %s", what, st.added, st.added > 1 ? "s" : "",
+			"inline hooks can trace it, %s",
+			what, st.added, st.added > 1 ? "s" : "",
 			tt_inline_got_only() ? "TSC_HOOK=got: not traced"
 					     : "unavailable here: not traced");
 		return true;
@@ -318,7 +318,8 @@ static bool find_statics(const struct tt_func_spec *sp, const char *what)
 		tt_warn("%s: too many traced functions (at most %d)", what, TT_MAX_FUNCS - 1);
 	if (st.added > 1)
 		tt_info("%s: %u functions of that name that are not exported, each traced and "
-			"reported with its object and offset", what, st.added);
+			"reported with its object and offset",
+			what, st.added);
 	return st.added > 0;
 }
 
@@ -335,7 +336,7 @@ static void try_entry(size_t i, bool first)
 	describe(sp, what, sizeof(what));
 	if (sp->glob) {
 		tt_elf_foreach(glob_cb, &f);
-		if (!f.glob_capped && tt_inline_enabled()) {	/* static functions too */
+		if (!f.glob_capped && tt_inline_enabled()) { /* static functions too */
 			struct statics st = { .spec = sp, .cap = GLOB_CAP - f.glob_added };
 
 			tt_elf_foreach(statics_cb, &st);
@@ -385,7 +386,8 @@ static void try_entry(size_t i, bool first)
 		state[i] = tt_inline_enabled() ? DONE : REFUSED;
 	} else if (first) {
 		tt_warn("no function %s in the loaded objects: it will be traced if a later "
-			"dlopen brings it", what);
+			"dlopen brings it",
+			what);
 	}
 }
 

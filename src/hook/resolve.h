@@ -16,5 +16,4 @@ void tt_resolve_all(const struct tt_config *cfg);
 /* Retry the pending entries (after dlopen). Returns how many were added. */
 unsigned int tt_resolve_pending(void);
 
-
 #endif /* TT_RESOLVE_H */

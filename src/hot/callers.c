@@ -11,7 +11,7 @@ uint32_t tt_callers_depth;
 
 static uint64_t path_key(const uint64_t *ips, uint32_t depth)
 {
-	uint64_t h = 1469598103934665603ull;	/* FNV-1a over the addresses */
+	uint64_t h = 1469598103934665603ull; /* FNV-1a over the addresses */
 	uint32_t i;
 
 	if (depth == 1)
@@ -56,7 +56,7 @@ static struct tt_fstat *claim(struct tt_site *s, uint32_t func, uint64_t key, co
 		s->stat = tt_fstat_new(func);
 		if (!s->stat)
 			return NULL;
-		s->stat->warm = 1;	/* a site's cold call is its function's: counted there */
+		s->stat->warm = 1; /* a site's cold call is its function's: counted there */
 		s->depth = depth;
 		for (i = 0; i < depth && ips; i++)
 			s->ips[i] = ips[i];
@@ -74,7 +74,7 @@ struct tt_fstat *tt_callers_site(struct tt_thread *t, uint32_t func, const uint6
 
 	if (!tab)
 		return NULL;
-	slot = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 58);	/* 6 bits: TT_SITES */
+	slot = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 58); /* 6 bits: TT_SITES */
 	for (i = 0; i < TT_SITES; i++, slot = (slot + 1) % TT_SITES) {
 		struct tt_site *s = &tab->sites[slot];
 

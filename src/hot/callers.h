@@ -15,21 +15,21 @@
 
 #include "hot/thread.h"
 
-#define TT_SITES 64		/* distinct call sites per function per thread */
-#define TT_PATH_MAX 32		/* TSC_CALLERS=32 at most */
+#define TT_SITES 64    /* distinct call sites per function per thread */
+#define TT_PATH_MAX 32 /* TSC_CALLERS=32 at most */
 
-#define TT_SITE_OTHER 1		/* key: sites beyond TT_SITES */
-#define TT_SITE_UNKNOWN 2	/* key: a call left by longjmp when paths are N > 1 frames */
+#define TT_SITE_OTHER 1	  /* key: sites beyond TT_SITES */
+#define TT_SITE_UNKNOWN 2 /* key: a call left by longjmp when paths are N > 1 frames */
 
 struct tt_site {
-	uint64_t key;			/* 0: free; the return address, or a hash of the path */
-	uint32_t depth;			/* frames in ips */
-	uint64_t ips[TT_PATH_MAX];	/* return addresses, innermost first */
-	struct tt_fstat *stat;		/* counters and histogram of this site */
+	uint64_t key;		   /* 0: free; the return address, or a hash of the path */
+	uint32_t depth;		   /* frames in ips */
+	uint64_t ips[TT_PATH_MAX]; /* return addresses, innermost first */
+	struct tt_fstat *stat;	   /* counters and histogram of this site */
 };
 
 struct tt_site_table {
-	struct tt_site sites[TT_SITES];	/* open addressing by key */
+	struct tt_site sites[TT_SITES]; /* open addressing by key */
 	struct tt_site other;		/* everything that did not fit */
 	struct tt_site unknown;		/* unwound calls whose path is unknown */
 };

@@ -19,8 +19,8 @@ static void coarse_exit(struct tt_frame *f, uint64_t raw, uint32_t aux)
 {
 	uint64_t start = f->start_ticks;
 
-	inner(f, tt_cpu_persona_quantize(start + raw, step) -
-		 tt_cpu_persona_quantize(start, step), aux);
+	inner(f, tt_cpu_persona_quantize(start + raw, step) - tt_cpu_persona_quantize(start, step),
+	      aux);
 }
 
 void tt_emul_step_install(uint32_t n)

@@ -14,8 +14,8 @@
 #include "hot/thread.h"
 
 static enum tt_pin_mode mode = TT_PIN_NONE;
-static uint64_t list[TT_CPU_WORDS];	/* TSC_PIN CPU list */
-static uint32_t spread_next;		/* round-robin position for spread and lists */
+static uint64_t list[TT_CPU_WORDS]; /* TSC_PIN CPU list */
+static uint32_t spread_next;	    /* round-robin position for spread and lists */
 static uint64_t pinned_threads;
 
 static long get_mask(uint64_t *mask)

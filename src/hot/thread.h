@@ -20,58 +20,58 @@
 #include "hot/tramp_layout.h"
 #include "report/hist.h"
 
-#define TT_SHADOW_FRAMES 4096	/* nested traced calls per thread; deeper ones are not timed */
+#define TT_SHADOW_FRAMES 4096 /* nested traced calls per thread; deeper ones are not timed */
 
 struct tt_frame {
-	uint64_t ret;		/* caller's return address */
-	uint64_t start_ticks;	/* TSC at entry */
-	uint64_t sp;		/* caller's %rsp without the return address */
-	struct tt_fstat *stat;	/* where this call is counted */
-	uint64_t rbx;		/* caller's %rbx */
-	uint32_t func;		/* function index */
-	uint32_t cpu;		/* CPU at entry, UINT32_MAX when unknown */
+	uint64_t ret;	       /* caller's return address */
+	uint64_t start_ticks;  /* TSC at entry */
+	uint64_t sp;	       /* caller's %rsp without the return address */
+	struct tt_fstat *stat; /* where this call is counted */
+	uint64_t rbx;	       /* caller's %rbx */
+	uint32_t func;	       /* function index */
+	uint32_t cpu;	       /* CPU at entry, UINT32_MAX when unknown */
 };
 
 /* One function in one thread (or, merged, in the whole process). */
 struct tt_fstat {
-	uint64_t calls;		/* entries, bumped by the trampoline */
-	uint64_t unwound;	/* left by longjmp/exception: counted, not timed */
-	uint64_t migrated;	/* thread changed CPU inside the call: not timed */
-	uint64_t dropped;	/* first call of the thread (cold), or too deep: not timed */
-	uint32_t func;		/* function index */
-	uint32_t warm;		/* a call has completed in this thread */
-	struct tt_hist hist;	/* raw ticks of timed calls */
+	uint64_t calls;	     /* entries, bumped by the trampoline */
+	uint64_t unwound;    /* left by longjmp/exception: counted, not timed */
+	uint64_t migrated;   /* thread changed CPU inside the call: not timed */
+	uint64_t dropped;    /* first call of the thread (cold), or too deep: not timed */
+	uint32_t func;	     /* function index */
+	uint32_t warm;	     /* a call has completed in this thread */
+	struct tt_hist hist; /* raw ticks of timed calls */
 };
 
 struct tt_site_table;
 
-#define TT_CPU_WORDS 16			/* affinity masks of up to 1024 CPUs */
+#define TT_CPU_WORDS 16 /* affinity masks of up to 1024 CPUs */
 
 struct tt_thread {
-	struct tt_thread *next, *prev;	/* list of live threads, under tt_thread_lock */
+	struct tt_thread *next, *prev; /* list of live threads, under tt_thread_lock */
 	int64_t tid;
-	size_t map_bytes;		/* size of this mapping */
-	uint64_t own_mask[TT_CPU_WORDS];	/* the thread's affinity before we pinned it */
-	uint64_t pin_mask[TT_CPU_WORDS];	/* the one CPU we pinned it to */
-	uint32_t mask_bytes;		/* bytes of mask the kernel uses */
-	uint8_t pin_tried;		/* tt_pin_thread has run for this thread */
-	uint8_t pinned;			/* and pinned it: pin_mask is in force */
-	struct tt_fstat *stats[TT_MAX_FUNCS];	/* by function index, NULL until first call */
-	struct tt_site_table *sites[TT_MAX_FUNCS];	/* TSC_CALLERS: call sites, lazily */
-	struct tt_frame frames[TT_SHADOW_FRAMES];	/* the shadow stack */
+	size_t map_bytes;			   /* size of this mapping */
+	uint64_t own_mask[TT_CPU_WORDS];	   /* the thread's affinity before we pinned it */
+	uint64_t pin_mask[TT_CPU_WORDS];	   /* the one CPU we pinned it to */
+	uint32_t mask_bytes;			   /* bytes of mask the kernel uses */
+	uint8_t pin_tried;			   /* tt_pin_thread has run for this thread */
+	uint8_t pinned;				   /* and pinned it: pin_mask is in force */
+	struct tt_fstat *stats[TT_MAX_FUNCS];	   /* by function index, NULL until first call */
+	struct tt_site_table *sites[TT_MAX_FUNCS]; /* TSC_CALLERS: call sites, lazily */
+	struct tt_frame frames[TT_SHADOW_FRAMES];  /* the shadow stack */
 };
 
 /* The initial-exec TLS block, read by tramp_body.S at fixed offsets. */
 struct tt_tls {
-	struct tt_frame *top;		/* next free frame */
-	struct tt_frame *limit;		/* end of the shadow stack; NULL before setup */
-	uint8_t in_shim;		/* the shim's own code is running: pass calls through */
-	uint8_t failed;			/* setup failed: this thread is not traced */
-	uint8_t notsc;			/* forbade itself the TSC: calls counted, not timed */
-	uint8_t fatal_pending;		/* a fatal signal arrived while the shim ran (signals.c) */
-	uint32_t cpu_aux;		/* TSC_AUX seen at the last exit; UINT32_MAX unknown */
+	struct tt_frame *top;	/* next free frame */
+	struct tt_frame *limit; /* end of the shadow stack; NULL before setup */
+	uint8_t in_shim;	/* the shim's own code is running: pass calls through */
+	uint8_t failed;		/* setup failed: this thread is not traced */
+	uint8_t notsc;		/* forbade itself the TSC: calls counted, not timed */
+	uint8_t fatal_pending;	/* a fatal signal arrived while the shim ran (signals.c) */
+	uint32_t cpu_aux;	/* TSC_AUX seen at the last exit; UINT32_MAX unknown */
 	struct tt_thread *thread;
-	const uint32_t *cpu_now;	/* rseq cpu_id kept by the kernel, or tt_cpu_unknown */
+	const uint32_t *cpu_now; /* rseq cpu_id kept by the kernel, or tt_cpu_unknown */
 };
 
 /* UINT32_MAX: what cpu_now points at when the kernel keeps no rseq area for us. */

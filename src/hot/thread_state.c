@@ -103,4 +103,3 @@ void tt_thread_register(struct tt_thread *t)
 	if (tt_thread_key >= 0 && tt_thread_key < 32)
 		pthread_setspecific((pthread_key_t)tt_thread_key, t);
 }
-

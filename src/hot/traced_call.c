@@ -34,7 +34,7 @@ static struct tt_fstat *site_of(const struct tt_frame *f)
 		return NULL;
 	if (tt_callers_depth == 1)
 		return tt_callers_site(t, f->func, &f->ret, 1);
-	return tt_callers_unknown(t, f->func);	/* its path can no longer be taken */
+	return tt_callers_unknown(t, f->func); /* its path can no longer be taken */
 }
 
 /*
@@ -62,7 +62,7 @@ enum outcome { TIMED, MIGRATED, COLD };
 static enum outcome judge(uint32_t cpu_then, uint32_t aux, const struct tt_fstat *s)
 {
 	if (cpu_then != __atomic_load_n(tt_tls.cpu_now, __ATOMIC_RELAXED))
-		return MIGRATED;	/* ran on two CPUs during the call: two TSCs mixed */
+		return MIGRATED; /* ran on two CPUs during the call: two TSCs mixed */
 	if (cpu_then == UINT32_MAX && aux != tt_tls.cpu_aux && aux != UINT32_MAX) {
 		/* No rseq: ended on another CPU (TSC_AUX) than the last call ended on. */
 		uint32_t was = tt_tls.cpu_aux;
@@ -71,7 +71,7 @@ static enum outcome judge(uint32_t cpu_then, uint32_t aux, const struct tt_fstat
 		if (was != UINT32_MAX)
 			return MIGRATED;
 	}
-	return s->warm ? TIMED : COLD;	/* the first call in this thread is the cold one */
+	return s->warm ? TIMED : COLD; /* the first call in this thread is the cold one */
 }
 
 static void apply(struct tt_fstat *s, enum outcome o, uint64_t raw)
@@ -155,7 +155,7 @@ void tt_call_untimed(struct tt_frame *f)
 	struct tt_fstat *site = site_of(f);
 
 	if (__builtin_expect(tt_tls.in_shim, 0))
-		return;		/* a vfork child: see tt_call_finish */
+		return; /* a vfork child: see tt_call_finish */
 	if (top != f + 1)
 		drop_abandoned(f, top);
 	__atomic_store_n(&tt_tls.top, f, __ATOMIC_RELAXED);
@@ -176,8 +176,8 @@ static void find_rseq_cpu(void)
 	if (!&__rseq_size || !&__rseq_offset || __rseq_size < 8)
 		return;
 	__asm__("movq %%fs:0, %0" : "=r"(tp));
-	cpu = (const uint32_t *)(tp + __rseq_offset + 4);	/* struct rseq: cpu_id_start, cpu_id */
-	if (*cpu < 0x80000000u)	/* not RSEQ_CPU_ID_UNINITIALIZED / REGISTRATION_FAILED */
+	cpu = (const uint32_t *)(tp + __rseq_offset + 4); /* struct rseq: cpu_id_start, cpu_id */
+	if (*cpu < 0x80000000u) /* not RSEQ_CPU_ID_UNINITIALIZED / REGISTRATION_FAILED */
 		tt_tls.cpu_now = cpu;
 }
 
@@ -192,7 +192,8 @@ static struct tt_thread *map_thread_block(void)
 
 	if (!p)
 		return NULL;
-	aligned = (char *)(((uintptr_t)p + TT_THREAD_ALIGN - 1) & ~(uintptr_t)(TT_THREAD_ALIGN - 1));
+	aligned = (char *)(((uintptr_t)p + TT_THREAD_ALIGN - 1) &
+			   ~(uintptr_t)(TT_THREAD_ALIGN - 1));
 	if (aligned > p)
 		tt_sys_munmap(p, (size_t)(aligned - p));
 	if (aligned + TT_THREAD_ALIGN < p + 2 * TT_THREAD_ALIGN)
@@ -270,7 +271,7 @@ int tt_call_first(uint32_t func, uintptr_t sp)
 		tt_tls.failed = 1;
 		goto out;
 	}
-	if (func != 0)	/* not for the overhead calibration */
+	if (func != 0) /* not for the overhead calibration */
 		tt_pin_thread(tt_tls.thread);
 	s = tt_tls.thread->stats[func];
 	if (!s) {

@@ -8,30 +8,31 @@
 
 /* Functions: index 0 is the calibration function, 1..TT_MAX_FUNCS-1 are the user's. */
 #define TT_MAX_FUNCS 1024
-#define TT_STUB_SIZE 16		/* bytes per entry stub; stub i = pool + i * 16 */
+#define TT_STUB_SIZE 16 /* bytes per entry stub; stub i = pool + i * 16 */
 
 /* struct tt_tls (thread.h): initial-exec TLS, reached with %fs and @gottpoff. */
-#define TT_TLS_TOP 0		/* struct tt_frame *: next free shadow frame */
-#define TT_TLS_LIMIT 8		/* struct tt_frame *: end of the shadow stack, NULL before setup */
-#define TT_TLS_IN_SHIM 16	/* uint8_t: set while the shim runs its own code */
-#define TT_IN_HANDLER 2		/* in_shim's value in a program's signal handler that
+#define TT_TLS_TOP 0	  /* struct tt_frame *: next free shadow frame */
+#define TT_TLS_LIMIT 8	  /* struct tt_frame *: end of the shadow stack, NULL before setup */
+#define TT_TLS_IN_SHIM 16 /* uint8_t: set while the shim runs its own code */
+#define TT_IN_HANDLER \
+	2		  /* in_shim's value in a program's signal handler that
 				   interrupted the shim (signals.c): calls counted, not timed */
-#define TT_TLS_CPU_NOW 32	/* const uint32_t *: the kernel's rseq cpu_id of this thread */
+#define TT_TLS_CPU_NOW 32 /* const uint32_t *: the kernel's rseq cpu_id of this thread */
 
 /* struct tt_thread (thread.h) is mapped at a multiple of its own power-of-two size, so the
  * trampoline finds a thread's stats table from its shadow-stack pointer with an and, not a
  * dependent load before the first TSC read. */
 #define TT_THREAD_ALIGN (256 * 1024)
-#define TT_THREAD_STATS 296	/* offsetof(struct tt_thread, stats) */
+#define TT_THREAD_STATS 296 /* offsetof(struct tt_thread, stats) */
 
 /* struct tt_frame: one traced call in flight. */
-#define TT_FRAME_RET 0		/* caller's return address */
-#define TT_FRAME_START 8	/* TSC at entry */
-#define TT_FRAME_SP 16		/* caller's %rsp once the return address is removed */
-#define TT_FRAME_STAT 24	/* struct tt_fstat * of this function in this thread */
-#define TT_FRAME_RBX 32		/* caller's %rbx: %rbx holds the frame while the callee runs */
-#define TT_FRAME_FUNC 40	/* uint32_t function index */
-#define TT_FRAME_CPU 44		/* uint32_t CPU at entry (rseq cpu_id), ~0 unknown */
+#define TT_FRAME_RET 0	 /* caller's return address */
+#define TT_FRAME_START 8 /* TSC at entry */
+#define TT_FRAME_SP 16	 /* caller's %rsp once the return address is removed */
+#define TT_FRAME_STAT 24 /* struct tt_fstat * of this function in this thread */
+#define TT_FRAME_RBX 32	 /* caller's %rbx: %rbx holds the frame while the callee runs */
+#define TT_FRAME_FUNC 40 /* uint32_t function index */
+#define TT_FRAME_CPU 44	 /* uint32_t CPU at entry (rseq cpu_id), ~0 unknown */
 #define TT_FRAME_SIZE 48
 
 /* struct tt_fstat: the trampoline bumps `calls` itself. */

@@ -43,7 +43,7 @@ enum { UNTAKEN, TAKING, TAKEN, RELEASED };
 
 static int state = UNTAKEN;
 static int chan_fd = -1;
-static bool have_orig;		/* fd 2 was open at start-up */
+static bool have_orig; /* fd 2 was open at start-up */
 static dev_t orig_dev;
 static ino_t orig_ino;
 
@@ -88,7 +88,7 @@ void tt_channel_open(void)
 
 	if (!__atomic_compare_exchange_n(&state, &expected, TAKING, false, __ATOMIC_ACQ_REL,
 					 __ATOMIC_ACQUIRE))
-		return;	/* taken already, or being taken by another thread */
+		return; /* taken already, or being taken by another thread */
 	if (tt_sys_fstat(2, &st) == 0) {
 		orig_dev = st.st_dev;
 		orig_ino = st.st_ino;
@@ -116,7 +116,7 @@ static int channel_fd(void)
 	long nfd;
 
 	if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) == UNTAKEN)
-		tt_channel_open();	/* a line before start-up */
+		tt_channel_open(); /* a line before start-up */
 	if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != TAKEN)
 		return -1;
 	seen = __atomic_load_n(&chan_fd, __ATOMIC_ACQUIRE);
@@ -127,10 +127,10 @@ static int channel_fd(void)
 		return -1;
 	nfd = dup_high();
 	if (nfd < 0)
-		return 2;	/* no free descriptor (the program holds them all): fd 2 as it is */
+		return 2; /* no free descriptor (the program holds them all): fd 2 as it is */
 	if (!__atomic_compare_exchange_n(&chan_fd, &seen, (int)nfd, false, __ATOMIC_ACQ_REL,
 					 __ATOMIC_ACQUIRE)) {
-		tt_sys_close((int)nfd);	/* another thread re-took it first: use theirs */
+		tt_sys_close((int)nfd); /* another thread re-took it first: use theirs */
 		return is_original(seen) ? seen : -1;
 	}
 	return (int)nfd;
@@ -150,6 +150,6 @@ bool tt_channel_alive(void)
 
 bool tt_channel_is_stderr(dev_t dev, ino_t ino)
 {
-	return __atomic_load_n(&state, __ATOMIC_ACQUIRE) == TAKEN && have_orig &&
-	       dev == orig_dev && ino == orig_ino;
+	return __atomic_load_n(&state, __ATOMIC_ACQUIRE) == TAKEN && have_orig && dev == orig_dev &&
+	       ino == orig_ino;
 }

@@ -16,7 +16,7 @@
 #define KEEP_BYTES 240
 
 static bool quiet;
-static char kept[KEEP_LINES][KEEP_BYTES];	/* messages for the report, without prefix */
+static char kept[KEEP_LINES][KEEP_BYTES]; /* messages for the report, without prefix */
 static unsigned int nkept;
 
 size_t tt_log_lines(const char **out, size_t max)
@@ -37,7 +37,7 @@ static void keep(const char *msg)
 	size_t n = strnlen(msg, KEEP_BYTES - 1);
 
 	if (slot < KEEP_LINES) {
-		memcpy(kept[slot], msg, n);	/* cut long lines: the report keeps a summary */
+		memcpy(kept[slot], msg, n); /* cut long lines: the report keeps a summary */
 		kept[slot][n] = 0;
 	}
 }

@@ -59,7 +59,7 @@ uint64_t tt_hist_bucket_low(uint32_t i)
 {
 	uint64_t sub;
 
-	if (i >= TT_HIST_BUCKETS)	/* out of contract: keep shifts below 64 */
+	if (i >= TT_HIST_BUCKETS) /* out of contract: keep shifts below 64 */
 		i = TT_HIST_BUCKETS - 1;
 	if (i < TT_HIST_LINEAR)
 		return i;
@@ -120,7 +120,7 @@ uint64_t tt_hist_value_at_rank(const struct tt_hist *h, uint64_t rank)
 			 * The clamp makes a lone or extreme sample exact. */
 			return clamp(tt_hist_bucket_high(i), min, max);
 	}
-	return max;	/* rank past count, or a stale view whose counts[] lag count */
+	return max; /* rank past count, or a stale view whose counts[] lag count */
 }
 
 uint64_t tt_hist_percentile(const struct tt_hist *h, double p)
@@ -130,12 +130,12 @@ uint64_t tt_hist_percentile(const struct tt_hist *h, double p)
 
 	if (count == 0)
 		return 0;
-	if (!(p > 0))		/* also catches NaN */
+	if (!(p > 0)) /* also catches NaN */
 		return tt_hist_value_at_rank(h, 1);
 	/* p * count first: for whole p and count < 2^46 both steps are exact, so p = 7 of 100
 	 * samples is rank 7 (p / 100 * count gives 7.000000000000001, hence rank 8). */
 	x = p * (double)count / 100.0;
-	if (x >= (double)count)	/* p >= 100; also keeps the conversion below 2^64 */
+	if (x >= (double)count) /* p >= 100; also keeps the conversion below 2^64 */
 		return tt_hist_value_at_rank(h, count);
 	/* ceil by hand: the shim does not link libm. 0 <= x < count, so the cast is defined. */
 	rank = (uint64_t)x;

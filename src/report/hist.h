@@ -20,17 +20,17 @@
 #include <stdint.h>
 
 #define TT_HIST_LINEAR_BITS 10
-#define TT_HIST_LINEAR (1u << TT_HIST_LINEAR_BITS)	/* exact below this many ticks */
+#define TT_HIST_LINEAR (1u << TT_HIST_LINEAR_BITS) /* exact below this many ticks */
 #define TT_HIST_SUB_BITS 7
-#define TT_HIST_SUB (1u << TT_HIST_SUB_BITS)		/* buckets per power of two above */
+#define TT_HIST_SUB (1u << TT_HIST_SUB_BITS) /* buckets per power of two above */
 #define TT_HIST_BUCKETS (TT_HIST_LINEAR + (64 - TT_HIST_LINEAR_BITS) * TT_HIST_SUB)
 
 struct tt_hist {
-	uint64_t count;				/* samples recorded */
-	uint64_t min;				/* exact; UINT64_MAX while empty */
-	uint64_t max;				/* exact; 0 while empty */
-	uint64_t total;				/* exact sum of samples */
-	uint64_t counts[TT_HIST_BUCKETS];	/* samples per bucket */
+	uint64_t count;			  /* samples recorded */
+	uint64_t min;			  /* exact; UINT64_MAX while empty */
+	uint64_t max;			  /* exact; 0 while empty */
+	uint64_t total;			  /* exact sum of samples */
+	uint64_t counts[TT_HIST_BUCKETS]; /* samples per bucket */
 };
 
 /* Bucket index of a value: the value itself below 1024, then 128 buckets per octave. */
@@ -46,7 +46,7 @@ static inline uint32_t tt_hist_index(uint64_t v)
 }
 
 /* Owner-only update: relaxed load and store, no lock prefix (see file comment). */
-#define TT_OWNER_ADD(field, n) \
+#define TT_OWNER_ADD(field, n)                                                        \
 	__atomic_store_n(&(field), __atomic_load_n(&(field), __ATOMIC_RELAXED) + (n), \
 			 __ATOMIC_RELAXED)
 

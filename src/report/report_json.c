@@ -27,7 +27,7 @@
 
 #include "base/utf8.h"
 
-#define REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD in UTF-8 */
+#define REPLACEMENT "\xef\xbf\xbd" /* U+FFFD in UTF-8 */
 
 /* The two-character escape of c, or NULL when it has none (then \u00XX, or no escape). */
 static const char *short_escape(unsigned char c)
@@ -49,12 +49,12 @@ void tt_json_string(struct tt_buf *out, const char *s)
 	const unsigned char *p = (const unsigned char *)s, *run;
 	unsigned int n, skip = 1;
 
-	if (!s) {	/* the model forbids it, but an exit path must not crash on it */
+	if (!s) { /* the model forbids it, but an exit path must not crash on it */
 		tt_buf_puts(out, "null");
 		return;
 	}
 	tt_buf_puts(out, "\"");
-	run = p;	/* plain bytes are copied in runs, not one append each */
+	run = p; /* plain bytes are copied in runs, not one append each */
 	while (*p) {
 		n = tt_utf8_len(p, &skip);
 		if (n > 1 || (n == 1 && *p >= 0x20 && *p != '"' && *p != '\\')) {
@@ -95,7 +95,7 @@ static void put_double(struct tt_buf *out, double x)
 	snprintf(tmp, sizeof(tmp), "%.*f", (x != 0 && x > -1 && x < 1) ? 3 : 1, x);
 	for (i = 0; tmp[i] && j < sizeof(num) - 1; i++) {
 		if ((unsigned char)tmp[i] >= 0x80 && (unsigned char)tmp[i] < 0xc0)
-			continue;	/* the tail of a multibyte radix character */
+			continue; /* the tail of a multibyte radix character */
 		num[j++] = strchr("0123456789-", tmp[i]) ? tmp[i] : '.';
 	}
 	num[j] = '\0';
@@ -128,9 +128,10 @@ static void field_bool(struct tt_buf *out, const char *ind, const char *k, bool 
 /* A statistic block on one line: seven numbers read better side by side than stacked. */
 static void summary_obj(struct tt_buf *out, const struct tt_summary *s)
 {
-	tt_buf_printf(out, "{\"min\": %" PRIu64 ", \"median\": %" PRIu64 ", \"p90\": %" PRIu64
-		      ", \"p99\": %" PRIu64 ", \"max\": %" PRIu64 ", \"mean\": ", s->min, s->median,
-		      s->p90, s->p99, s->max);
+	tt_buf_printf(out,
+		      "{\"min\": %" PRIu64 ", \"median\": %" PRIu64 ", \"p90\": %" PRIu64
+		      ", \"p99\": %" PRIu64 ", \"max\": %" PRIu64 ", \"mean\": ",
+		      s->min, s->median, s->p90, s->p99, s->max);
 	put_double(out, s->mean);
 	tt_buf_printf(out, ", \"total\": %" PRIu64 "}", s->total);
 }
@@ -158,10 +159,11 @@ static void callers(struct tt_buf *out, const struct tt_report_func *f)
 			tt_buf_puts(out, k ? ", " : "");
 			tt_json_string(out, c->frames[k]);
 		}
-		tt_buf_printf(out, "], \"calls\": %" PRIu64 ", \"timed\": %" PRIu64
+		tt_buf_printf(out,
+			      "], \"calls\": %" PRIu64 ", \"timed\": %" PRIu64
 			      ", \"unwound\": %" PRIu64 ", \"migrated\": %" PRIu64
-			      ", \"dropped\": %" PRIu64 ", \"cycles\": ", c->calls, c->timed,
-			      c->unwound, c->migrated, c->dropped);
+			      ", \"dropped\": %" PRIu64 ", \"cycles\": ",
+			      c->calls, c->timed, c->unwound, c->migrated, c->dropped);
 		summary_obj(out, &c->cycles);
 		tt_buf_puts(out, "}");
 	}
@@ -171,8 +173,9 @@ static void callers(struct tt_buf *out, const struct tt_report_func *f)
 static void summary_ns(struct tt_buf *out, const struct tt_summary_ns *s)
 {
 	const double v[] = { s->min, s->median, s->p90, s->p99, s->max, s->mean, s->total };
-	static const char *const names[] = { "min", "median", "p90", "p99", "max", "mean",
-					     "total" };
+	static const char *const names[] = {
+		"min", "median", "p90", "p99", "max", "mean", "total"
+	};
 	size_t i;
 
 	tt_buf_puts(out, "      \"ns\": {");
@@ -276,13 +279,15 @@ void tt_report_json(struct tt_buf *out, const struct tt_report *r)
 	tt_json_string(out, r->clock.cpu);
 	tt_buf_puts(out, "\n  },\n");
 
-	tt_buf_printf(out, "  \"overhead\": {\"min\": %" PRIu64 ", \"median\": %" PRIu64
-		      ", \"subtracted\": %" PRIu64 ", \"source\": ", r->overhead.min,
-		      r->overhead.median, r->overhead.subtracted);
+	tt_buf_printf(out,
+		      "  \"overhead\": {\"min\": %" PRIu64 ", \"median\": %" PRIu64
+		      ", \"subtracted\": %" PRIu64 ", \"source\": ",
+		      r->overhead.min, r->overhead.median, r->overhead.subtracted);
 	tt_json_string(out, r->overhead.source);
-	tt_buf_printf(out, "},\n  \"threads\": {\"traced\": %" PRIu64 ", \"pinned\": %" PRIu64
-		      ", \"migrations\": %" PRIu64 "},\n", r->threads.traced, r->threads.pinned,
-		      r->threads.migrations);
+	tt_buf_printf(out,
+		      "},\n  \"threads\": {\"traced\": %" PRIu64 ", \"pinned\": %" PRIu64
+		      ", \"migrations\": %" PRIu64 "},\n",
+		      r->threads.traced, r->threads.pinned, r->threads.migrations);
 
 	tt_buf_puts(out, "  \"warnings\": [");
 	for (i = 0; i < r->nwarnings; i++) {

@@ -33,65 +33,65 @@ struct tt_bucket {
 
 /* TSC_CALLERS: one call site (N = 1) or call path (N > 1) of a function. */
 struct tt_report_caller {
-	const char *site;		/* "main+0x4c (app)", a path's frames joined by " <- " */
-	const char *const *frames;	/* the path, innermost first (nframes == 1 for N = 1) */
+	const char *site;	   /* "main+0x4c (app)", a path's frames joined by " <- " */
+	const char *const *frames; /* the path, innermost first (nframes == 1 for N = 1) */
 	size_t nframes;
 	uint64_t calls, timed, unwound, migrated, dropped;
 	struct tt_summary cycles;
 };
 
 struct tt_report_func {
-	const char *name;	/* as the user named it; "a|b" when two names share one address */
-	const char *const *names;	/* every name of the entry, in the order given ("a", "b"):
+	const char *name;	  /* as the user named it; "a|b" when two names share one address */
+	const char *const *names; /* every name of the entry, in the order given ("a", "b"):
 					 * a tool finds the entry by any of them. Optional: with
 					 * nnames 0 the writers take name as the only one */
 	size_t nnames;
-	const char *symbol;	/* symbol at the traced address (the IFUNC implementation) */
-	const char *object;	/* file of the object defining it */
-	bool has_offset;	/* false in reports read back from before offsets were written */
-	uint64_t offset;	/* its address minus its object's load base */
-	const char *hook;	/* "got", "inline" or "none" */
+	const char *symbol; /* symbol at the traced address (the IFUNC implementation) */
+	const char *object; /* file of the object defining it */
+	bool has_offset;    /* false in reports read back from before offsets were written */
+	uint64_t offset;    /* its address minus its object's load base */
+	const char *hook;   /* "got", "inline" or "none" */
 	uint64_t calls, timed, unwound, migrated, dropped;
-	bool has_first;		/* false when the function was never completed */
-	uint64_t first;		/* cycles of the process's very first call */
+	bool has_first; /* false when the function was never completed */
+	uint64_t first; /* cycles of the process's very first call */
 	struct tt_summary cycles, raw;
-	bool has_ns;		/* false when the clock unit is already nanoseconds */
+	bool has_ns; /* false when the clock unit is already nanoseconds */
 	struct tt_summary_ns ns;
-	const struct tt_bucket *buckets;	/* of cycles, ascending, non-empty only */
+	const struct tt_bucket *buckets; /* of cycles, ascending, non-empty only */
 	size_t nbuckets;
-	bool has_callers;		/* TSC_CALLERS was set */
-	const struct tt_report_caller *callers;	/* most calls first; counts add up to calls */
+	bool has_callers;			/* TSC_CALLERS was set */
+	const struct tt_report_caller *callers; /* most calls first; counts add up to calls */
 	size_t ncallers;
 };
 
 struct tt_report {
-	const char *tool;		/* "tsctrace 0.1.0" */
-	const char *program;		/* /proc/self/exe target */
-	const char *const *argv;	/* argc strings */
+	const char *tool;	 /* "tsctrace 0.1.0" */
+	const char *program;	 /* /proc/self/exe target */
+	const char *const *argv; /* argc strings */
 	size_t argc;
 	int64_t pid;
-	uint64_t start_unix_ns;		/* CLOCK_REALTIME at shim start */
-	uint64_t wall_ns;		/* CLOCK_MONOTONIC from start to report */
+	uint64_t start_unix_ns; /* CLOCK_REALTIME at shim start */
+	uint64_t wall_ns;	/* CLOCK_MONOTONIC from start to report */
 	struct {
-		const char *source;	/* "tsc" or "monotonic" */
-		const char *serialize;	/* "rdtscp", "lfence", "mfence", "cpuid", "none" */
-		uint64_t tsc_hz;	/* 0 when source is monotonic */
-		const char *tsc_hz_source;	/* "calibrated", "cpuid" or "none" */
+		const char *source;	   /* "tsc" or "monotonic" */
+		const char *serialize;	   /* "rdtscp", "lfence", "mfence", "cpuid", "none" */
+		uint64_t tsc_hz;	   /* 0 when source is monotonic */
+		const char *tsc_hz_source; /* "calibrated", "cpuid" or "none" */
 		bool invariant;
 		bool hypervisor;
-		uint64_t granularity;	/* ticks */
-		const char *cpu;	/* brand string */
+		uint64_t granularity; /* ticks */
+		const char *cpu;      /* brand string */
 	} clock;
 	struct {
 		uint64_t min, median, subtracted;
-		const char *source;	/* "calibrated", "TSC_OVERHEAD" */
+		const char *source; /* "calibrated", "TSC_OVERHEAD" */
 	} overhead;
 	struct {
 		uint64_t traced, pinned, migrations;
 	} threads;
 	const char *const *warnings;
 	size_t nwarnings;
-	const struct tt_report_func *funcs;	/* sorted by cycles.total, largest first */
+	const struct tt_report_func *funcs; /* sorted by cycles.total, largest first */
 	size_t nfuncs;
 };
 

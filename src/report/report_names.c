@@ -34,7 +34,7 @@ size_t tt_report_name_split(const char *display, struct tt_name_span *spans, siz
 			break;
 		p = bar + 1;
 	}
-	if (n == 0) {	/* "" or "|": no name inside, so the whole is the name */
+	if (n == 0) { /* "" or "|": no name inside, so the whole is the name */
 		if (max)
 			spans[0] = (struct tt_name_span){ display, strlen(display) };
 		n = 1;

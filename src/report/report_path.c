@@ -13,9 +13,9 @@
 
 struct out {
 	char *buf;
-	size_t size;	/* bytes of buf, including room for the NUL */
-	size_t len;	/* bytes written so far */
-	bool full;	/* something did not fit */
+	size_t size; /* bytes of buf, including room for the NUL */
+	size_t len;  /* bytes written so far */
+	bool full;   /* something did not fit */
 };
 
 static void put_char(struct out *o, char c)
@@ -35,7 +35,7 @@ static void put_str(struct out *o, const char *s)
 
 static void put_u64(struct out *o, uint64_t v)
 {
-	char digits[20];	/* UINT64_MAX has 20 */
+	char digits[20]; /* UINT64_MAX has 20 */
 	int n = 0;
 
 	do {
@@ -50,7 +50,7 @@ static void put_i64(struct out *o, int64_t v)
 {
 	if (v < 0) {
 		put_char(o, '-');
-		put_u64(o, (uint64_t)0 - (uint64_t)v);	/* also right for INT64_MIN */
+		put_u64(o, (uint64_t)0 - (uint64_t)v); /* also right for INT64_MIN */
 	} else {
 		put_u64(o, (uint64_t)v);
 	}
@@ -69,7 +69,7 @@ int tt_report_path_expand(const char *tmpl, int64_t pid, const char *exe_base,
 		return -1;
 	}
 	if (tmpl[0] == '-' && !tmpl[1]) {
-		put_char(&o, '-');	/* stderr: no expansion */
+		put_char(&o, '-'); /* stderr: no expansion */
 		p = "";
 	} else {
 		p = tmpl;
@@ -80,22 +80,12 @@ int tt_report_path_expand(const char *tmpl, int64_t pid, const char *exe_base,
 			continue;
 		}
 		switch (p[1]) {
-		case 'p':
-			put_i64(&o, pid);
-			break;
-		case 'e':
-			put_str(&o, exe_base);
-			break;
-		case 't':
-			put_u64(&o, start_unix_s);
-			break;
-		case '%':
-			put_char(&o, '%');
-			break;
-		case '\0':	/* a trailing '%' stays */
-			put_char(&o, '%');
-			continue;
-		default:	/* an unknown "%x" stays as written */
+		case 'p': put_i64(&o, pid); break;
+		case 'e': put_str(&o, exe_base); break;
+		case 't': put_u64(&o, start_unix_s); break;
+		case '%': put_char(&o, '%'); break;
+		case '\0': /* a trailing '%' stays */ put_char(&o, '%'); continue;
+		default: /* an unknown "%x" stays as written */
 			put_char(&o, '%');
 			put_char(&o, p[1]);
 			break;

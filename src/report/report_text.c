@@ -24,19 +24,35 @@
 
 #include "report/text_clean.h"
 
-#define GAP 2		/* spaces between columns */
-#define CELL 48		/* a formatted cell: a 20-digit uint64 or a "%.3e" double, with room */
-#define HIST_ROWS 12	/* histogram rows per function, at most */
-#define BAR 40		/* columns of the longest bar */
+#define GAP 2	     /* spaces between columns */
+#define CELL 48	     /* a formatted cell: a 20-digit uint64 or a "%.3e" double, with room */
+#define HIST_ROWS 12 /* histogram rows per function, at most */
+#define BAR 40	     /* columns of the longest bar */
 
 enum col {
-	C_CALLS, C_MIN, C_MEDIAN, C_P90, C_P99, C_MAX, C_MEAN, C_SHARE, C_NS_MIN, C_NS_MEDIAN,
-	C_TIMED, C_UNWOUND, C_MIGRATED, C_DROPPED, C_FIRST, C_HOOK, C_SYMBOL, C_END
+	C_CALLS,
+	C_MIN,
+	C_MEDIAN,
+	C_P90,
+	C_P99,
+	C_MAX,
+	C_MEAN,
+	C_SHARE,
+	C_NS_MIN,
+	C_NS_MEDIAN,
+	C_TIMED,
+	C_UNWOUND,
+	C_MIGRATED,
+	C_DROPPED,
+	C_FIRST,
+	C_HOOK,
+	C_SYMBOL,
+	C_END
 };
 
 static const char *const heads[C_END] = {
-	"calls", "min", "median", "p90", "p99", "max", "mean", "total%", "min ns", "med ns",
-	"timed", "unwound", "migrated", "dropped", "first", "hook", "symbol",
+	"calls",  "min",   "median",  "p90",	  "p99",     "max",   "mean", "total%", "min ns",
+	"med ns", "timed", "unwound", "migrated", "dropped", "first", "hook", "symbol",
 };
 
 static void pad(struct tt_buf *out, size_t n)
@@ -68,9 +84,9 @@ static const char *dbl(char *buf, double x, int prec)
 		snprintf(tmp, sizeof(tmp), "%.*f", prec, x);
 	else
 		snprintf(tmp, sizeof(tmp), "%.3e", x);
-	for (i = 0; tmp[i] && j < CELL - 2; i++) {	/* room for the NUL and a share's '%' */
+	for (i = 0; tmp[i] && j < CELL - 2; i++) { /* room for the NUL and a share's '%' */
 		if ((unsigned char)tmp[i] >= 0x80 && (unsigned char)tmp[i] < 0xc0)
-			continue;	/* the tail of a multibyte radix character */
+			continue; /* the tail of a multibyte radix character */
 		buf[j++] = strchr("0123456789+-e", tmp[i]) ? tmp[i] : '.';
 	}
 	buf[j] = '\0';
@@ -108,7 +124,7 @@ static const char *cell(char *buf, const struct tt_report_func *f, enum col c, d
 	case C_P99: return u64(buf, s->p99);
 	case C_MAX: return u64(buf, s->max);
 	case C_MEAN: return dbl(buf, s->mean, 1);
-	case C_SHARE:	/* of the sum of cycles.total over all functions */
+	case C_SHARE: /* of the sum of cycles.total over all functions */
 		if (!(sum > 0) || !isfinite(sum))
 			return "-";
 		dbl(buf, 100.0 * (double)s->total / sum, 1);
@@ -139,9 +155,10 @@ static void table(struct tt_buf *out, const struct tt_report *r, enum col c0, en
 	for (i = 0; i < r->nfuncs; i++) {
 		namew = max(namew, tt_text_put_clean(NULL, r->funcs[i].name, false));
 		for (c = c0; c < c1; c++)
-			w[c] = max(w[c], tt_text_put_clean(NULL, cell(buf, &r->funcs[i], c, sum), false));
+			w[c] = max(w[c],
+				   tt_text_put_clean(NULL, cell(buf, &r->funcs[i], c, sum), false));
 	}
-	for (i = 0; i <= r->nfuncs; i++) {	/* row 0 is the header */
+	for (i = 0; i <= r->nfuncs; i++) { /* row 0 is the header */
 		put_cell(out, i ? r->funcs[i - 1].name : "function", namew, true, false);
 		for (c = c0; c < c1; c++) {
 			pad(out, GAP);
@@ -222,9 +239,10 @@ static size_t hist_rows(const struct tt_report_func *f, struct tt_bucket *rows)
 	}
 	for (i = 0; i < n; i++) {
 		key = row_key(b[i].low, sb, k);
-		key = key < k0 ? 0 : key - k0 >= nrows ? nrows - 1 : key - k0;	/* unsorted input */
-		rows[key].count = b[i].count > UINT64_MAX - rows[key].count ? UINT64_MAX :
-				  rows[key].count + b[i].count;	/* saturate */
+		key = key < k0 ? 0 : key - k0 >= nrows ? nrows - 1 : key - k0; /* unsorted input */
+		rows[key].count = b[i].count > UINT64_MAX - rows[key].count
+					  ? UINT64_MAX
+					  : rows[key].count + b[i].count; /* saturate */
 	}
 	return nrows;
 }
@@ -237,8 +255,7 @@ static unsigned int log2_fx(uint64_t v)
 	return e * 256 + (unsigned int)((e >= 8 ? v >> (e - 8) : v << (8 - e)) & 0xff);
 }
 
-static void histogram(struct tt_buf *out, const struct tt_report *r,
-		      const struct tt_report_func *f)
+static void histogram(struct tt_buf *out, const struct tt_report *r, const struct tt_report_func *f)
 {
 	static const char bar[BAR + 1] = "########################################";
 	struct tt_bucket rows[HIST_ROWS];
@@ -269,8 +286,10 @@ static void histogram(struct tt_buf *out, const struct tt_report *r,
 		u64(low, rows[i].low);
 		u64(high, rows[i].high);
 		dbl(pct, sum > 0 ? 100.0 * (double)rows[i].count / sum : 0, 1);
-		len = !rows[i].count ? 0 : log2_fx(most) == 0 ? BAR :
-		      1 + (size_t)(BAR - 1) * log2_fx(rows[i].count) / log2_fx(most);
+		len = !rows[i].count ? 0
+		      : log2_fx(most) == 0
+			      ? BAR
+			      : 1 + (size_t)(BAR - 1) * log2_fx(rows[i].count) / log2_fx(most);
 		tt_buf_printf(out, "  %*s %s %*s  %*" PRIu64 "  %5s%%%s%.*s\n", (int)wl, low,
 			      rows[i].high != rows[i].low ? "-" : " ", (int)wh,
 			      rows[i].high != rows[i].low ? high : "", (int)wc, rows[i].count, pct,
@@ -311,7 +330,7 @@ static void header(struct tt_buf *out, const struct tt_report *r)
 		put_arg(out, r->argv[i]);
 	}
 	tt_buf_printf(out, "\npid:      %" PRId64 ", wall time ", r->pid);
-	if (r->wall_ns < 1000)	/* doubles: exact to 2^53 ns (104 days), then 15 digits */
+	if (r->wall_ns < 1000) /* doubles: exact to 2^53 ns (104 days), then 15 digits */
 		tt_buf_printf(out, "%" PRIu64 " ns\n", r->wall_ns);
 	else if (r->wall_ns < 1000000)
 		tt_buf_printf(out, "%s us\n", dbl(buf, (double)r->wall_ns / 1e3, 1));
@@ -327,17 +346,21 @@ static void header(struct tt_buf *out, const struct tt_report *r)
 		tt_text_put_clean(out, r->clock.tsc_hz_source, false);
 		tt_buf_puts(out, ")");
 	}
-	tt_buf_printf(out, ", %s, %s, serialize ", r->clock.invariant ? "invariant" :
-		      "not invariant", r->clock.hypervisor ? "hypervisor" : "no hypervisor");
+	tt_buf_printf(out, ", %s, %s, serialize ",
+		      r->clock.invariant ? "invariant" : "not invariant",
+		      r->clock.hypervisor ? "hypervisor" : "no hypervisor");
 	tt_text_put_clean(out, r->clock.serialize, false);
 	tt_buf_printf(out, ", granularity %" PRIu64 " %s\n", r->clock.granularity, unit);
-	if (r->clock.cpu && *r->clock.cpu)	/* on the clock line it would pass 100 columns */
+	if (r->clock.cpu && *r->clock.cpu) /* on the clock line it would pass 100 columns */
 		line(out, "cpu:", r->clock.cpu);
-	tt_buf_printf(out, "overhead: min %" PRIu64 " median %" PRIu64 " %s, subtracted %" PRIu64
-		      " (", r->overhead.min, r->overhead.median, unit, r->overhead.subtracted);
+	tt_buf_printf(out,
+		      "overhead: min %" PRIu64 " median %" PRIu64 " %s, subtracted %" PRIu64 " (",
+		      r->overhead.min, r->overhead.median, unit, r->overhead.subtracted);
 	tt_text_put_clean(out, r->overhead.source, false);
-	tt_buf_printf(out, ")\nthreads:  %" PRIu64 " traced, %" PRIu64 " pinned, %" PRIu64
-		      " migrations\n", r->threads.traced, r->threads.pinned, r->threads.migrations);
+	tt_buf_printf(out,
+		      ")\nthreads:  %" PRIu64 " traced, %" PRIu64 " pinned, %" PRIu64
+		      " migrations\n",
+		      r->threads.traced, r->threads.pinned, r->threads.migrations);
 	for (i = 0; i < r->nwarnings; i++)
 		line(out, "warning:", r->warnings[i]);
 }
@@ -356,12 +379,13 @@ void tt_report_text(struct tt_buf *out, const struct tt_report *r)
 	for (i = 0; i < r->nfuncs; i++)
 		sum += (double)r->funcs[i].cycles.total;
 	if (in_ns(r))
-		tt_buf_printf(out, "\ntimes in ns (monotonic clock), less %" PRIu64
-			      " ns of overhead\n", r->overhead.subtracted);
+		tt_buf_printf(out,
+			      "\ntimes in ns (monotonic clock), less %" PRIu64 " ns of overhead\n",
+			      r->overhead.subtracted);
 	else
-		tt_buf_printf(out, "\ntimes in cycles: TSC ticks less %" PRIu64
-			      " of overhead%s%s%s\n", r->overhead.subtracted,
-			      r->clock.tsc_hz ? "; ns at " : "",
+		tt_buf_printf(out,
+			      "\ntimes in cycles: TSC ticks less %" PRIu64 " of overhead%s%s%s\n",
+			      r->overhead.subtracted, r->clock.tsc_hz ? "; ns at " : "",
 			      r->clock.tsc_hz ? dbl(buf, (double)r->clock.tsc_hz / 1e6, 1) : "",
 			      r->clock.tsc_hz ? " MHz" : "");
 	table(out, r, C_CALLS, C_TIMED, sum);

@@ -9,7 +9,7 @@
 #include "report/report_fmt.h"
 #include "report/text_clean.h"
 
-#define MAX_ROWS 20	/* per function in the text; the JSON has them all */
+#define MAX_ROWS 20 /* per function in the text; the JSON has them all */
 
 void tt_report_text_callers(struct tt_buf *out, const struct tt_report_func *f)
 {

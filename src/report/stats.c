@@ -74,7 +74,7 @@ static double ticks_to_ns(double ticks, uint64_t tsc_hz)
 void tt_stats_to_ns(const struct tt_summary *ticks, uint64_t tsc_hz, struct tt_summary_ns *out)
 {
 	*out = (struct tt_summary_ns){ 0 };
-	if (tsc_hz == 0)	/* out of contract; zeros beat infinities in a report */
+	if (tsc_hz == 0) /* out of contract; zeros beat infinities in a report */
 		return;
 	out->min = ticks_to_ns((double)ticks->min, tsc_hz);
 	out->median = ticks_to_ns((double)ticks->median, tsc_hz);

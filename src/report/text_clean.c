@@ -27,9 +27,9 @@ size_t tt_text_put_clean(struct tt_buf *out, const char *s, bool quote)
 	for (; *p; cols++, p += n ? n : skip) {
 		n = tt_utf8_len(p, &skip);
 		/* C1 controls U+0080-U+009F are C2 80-9F: terminals obey some of them too */
-		ok = n == 1 ? *p >= 0x20 && *p != 0x7f && !(quote && *p == '\'') :
-		     n == 2 ? !(p[0] == 0xc2 && p[1] < 0xa0) :
-		     n == 4 || (n == 3 && !format_char(p));
+		ok = n == 1   ? *p >= 0x20 && *p != 0x7f && !(quote && *p == '\'')
+		     : n == 2 ? !(p[0] == 0xc2 && p[1] < 0xa0)
+			      : n == 4 || (n == 3 && !format_char(p));
 		if (out && ok)
 			tt_buf_append(out, (const char *)p, n);
 		else if (out)

@@ -41,7 +41,8 @@ void tt_callers_start(unsigned int depth)
 		*(void **)&unwind_backtrace = TT_REAL(dlsym)(h, "unw_backtrace");
 	if (!unwind_backtrace) {
 		tt_warn("TSC_CALLERS=%u: libunwind.so.8 cannot be loaded, using the immediate "
-			"caller only (1)", depth);
+			"caller only (1)",
+			depth);
 		tt_callers_depth = 1;
 		return;
 	}
@@ -49,11 +50,12 @@ void tt_callers_start(unsigned int depth)
 	if (!__get_cpuid(1, &a, &b, &c, &d) || !((c >> 27) & 1) ||
 	    !__get_cpuid_count(0xd, 0, &a, &b, &c, &d) || b < 576) {
 		tt_warn("TSC_CALLERS=%u: this CPU cannot save its vector state with xsave, "
-			"using the immediate caller only (1)", depth);
+			"using the immediate caller only (1)",
+			depth);
 		tt_callers_depth = 1;
 		return;
 	}
-	tt_xsave_bytes = b + 64;	/* room to align down to 64 bytes */
+	tt_xsave_bytes = b + 64; /* room to align down to 64 bytes */
 	tt_callers_exit_c = callers_exit_deep;
 	tt_exit_fn = tt_callers_exit_xsave;
 }
@@ -71,7 +73,7 @@ static void callers_exit_deep(struct tt_frame *f, uint64_t raw, uint32_t aux)
 		;
 	for (; k < n && depth < (int)tt_callers_depth; k++)
 		path[depth++] = (uint64_t)ips[k];
-	if (!depth)	/* could not unwind to the caller: its return address at least */
+	if (!depth) /* could not unwind to the caller: its return address at least */
 		path[depth++] = f->ret;
 	if (tt_tls.thread)
 		site = tt_callers_site(tt_tls.thread, f->func, path, (uint32_t)depth);

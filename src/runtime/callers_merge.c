@@ -13,7 +13,7 @@
 #include "runtime/callers_merge.h"
 #include "runtime/fstat.h"
 
-static struct tt_merged_site *merged[TT_MAX_FUNCS];	/* under tt_thread_lock */
+static struct tt_merged_site *merged[TT_MAX_FUNCS]; /* under tt_thread_lock */
 
 bool tt_callers_same_site(const struct tt_site *a, const struct tt_site *b)
 {

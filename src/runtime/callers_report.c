@@ -19,7 +19,7 @@
 
 struct uniq {
 	struct tt_site site;
-	struct tt_fstat *sum;		/* own mapping, freed after summarising */
+	struct tt_fstat *sum; /* own mapping, freed after summarising */
 };
 
 struct collect_ctx {
@@ -150,7 +150,7 @@ size_t tt_callers_collect(uint32_t func, const struct tt_report_func *fn, uint64
 		rest.site = "(not seen at a site: running when the report was taken, or too deep)";
 		rows[n++] = rest;
 	}
-	for (i = 1; i < n; i++) {	/* most calls first */
+	for (i = 1; i < n; i++) { /* most calls first */
 		struct tt_report_caller x = rows[i];
 
 		for (j = i; j > 0 && rows[j - 1].calls < x.calls; j--)

@@ -26,8 +26,8 @@
 #include "log/log.h"
 #include "runtime/clock.h"
 
-static uint32_t emulated_step;	/* TSC_CPU step=N: set-up reads are rounded down to it */
-static uint64_t last_tsc, last_mono_ns;	/* the pair taken just before that */
+static uint32_t emulated_step;		/* TSC_CPU step=N: set-up reads are rounded down to it */
+static uint64_t last_tsc, last_mono_ns; /* the pair taken just before that */
 
 bool tt_clock_tsc_allowed_here(void)
 {
@@ -213,8 +213,8 @@ static void apply_persona(struct tt_clock *c, const struct tt_cpu_persona *p)
 	if (p->step)
 		snprintf(step, sizeof(step), "%u ticks", p->step);
 	tt_warn("TSC_CPU=%s: emulating another CPU (rdtscp %s, %sinvariant, %shypervisor, TSC "
-		"step %s): for tests, not for measuring", p->text,
-		c->rdtscp ? "announced" : "hidden", c->invariant ? "" : "not ",
+		"step %s): for tests, not for measuring",
+		p->text, c->rdtscp ? "announced" : "hidden", c->invariant ? "" : "not ",
 		c->hypervisor ? "" : "no ", p->step ? step : "as the hardware's");
 }
 
@@ -257,7 +257,8 @@ uint64_t tt_clock_hz(const struct tt_clock *c, const char **source)
 	}
 	if (!ns || ns <= c->start_mono_ns || tsc <= c->start_tsc)
 		return 0;
-	return (uint64_t)((double)(tsc - c->start_tsc) * 1e9 / (double)(ns - c->start_mono_ns) + 0.5);
+	return (uint64_t)((double)(tsc - c->start_tsc) * 1e9 / (double)(ns - c->start_mono_ns) +
+			  0.5);
 }
 
 static uint64_t gcd(uint64_t a, uint64_t b)

@@ -19,9 +19,9 @@ struct tt_clock {
 	bool rdtscp;		/* CPUID 80000001H:EDX[27] */
 	char cpu[64];		/* brand string */
 	uint64_t start_tsc;	/* pair taken at start-up ... */
-	uint64_t start_mono_ns;	/* ... with CLOCK_MONOTONIC_RAW */
-	uint64_t start_real_ns;	/* CLOCK_REALTIME at start-up */
-	uint64_t start_wall_ns;	/* CLOCK_MONOTONIC at start-up */
+	uint64_t start_mono_ns; /* ... with CLOCK_MONOTONIC_RAW */
+	uint64_t start_real_ns; /* CLOCK_REALTIME at start-up */
+	uint64_t start_wall_ns; /* CLOCK_MONOTONIC at start-up */
 	int variant;		/* TT_VAR_* in use */
 	const char *serialize;	/* its name for the report */
 	const char *source;	/* "tsc", or "monotonic" (ticks are then nanoseconds) */

@@ -12,9 +12,9 @@
 #include "runtime/dllock.h"
 
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
-static unsigned long owner;	/* pthread_self() of the holder, 0 when free */
-static unsigned int depth;	/* the holder's nesting; only the holder touches it */
-static unsigned int busy;	/* tt_dl_lock calls not yet matched by tt_dl_unlock */
+static unsigned long owner; /* pthread_self() of the holder, 0 when free */
+static unsigned int depth;  /* the holder's nesting; only the holder touches it */
+static unsigned int busy;   /* tt_dl_lock calls not yet matched by tt_dl_unlock */
 static bool tracking;
 
 static bool mine(void)

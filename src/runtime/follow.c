@@ -27,7 +27,7 @@
 #include "runtime/follow.h"
 
 static bool no_follow;
-static long traced_pid;		/* the process the shim started in (not updated in a fork child) */
+static long traced_pid; /* the process the shim started in (not updated in a fork child) */
 static bool lib_known;
 static dev_t lib_dev;
 static ino_t lib_ino;
@@ -131,7 +131,7 @@ static bool cut_preload(const char *v, char *out)
 	size_t n;
 
 	if (first)
-		sep = *first;	/* keep the user's separator */
+		sep = *first; /* keep the user's separator */
 	memcpy(out, PRELOAD, PRELOAD_LEN);
 	for (; *v; v += n) {
 		while (is_sep(*v))
@@ -172,8 +172,7 @@ char **tt_follow_env(char *const envp[], void *mem)
 
 void *tt_follow_env_map(size_t bytes)
 {
-	return tt_sys_mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-			   0);
+	return tt_sys_mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 }
 
 void tt_follow_env_unmap(void *mem, size_t bytes)

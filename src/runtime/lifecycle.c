@@ -42,7 +42,7 @@
 #include "runtime/threads.h"
 #include "tsctrace.h"
 
-#define CALIBRATION_CALLS 3000	/* ~0.15 ms at ~100 ticks a call; the min settles in far fewer */
+#define CALIBRATION_CALLS 3000 /* ~0.15 ms at ~100 ticks a call; the min settles in far fewer */
 
 enum state { TT_UNINIT, TT_STARTING, TT_OFF, TT_ON, TT_REPORTING, TT_DONE };
 
@@ -145,15 +145,15 @@ static void calibrate(void)
 	/* A syscall per read (no TSC) costs ~100 times more: fewer calls give as steady a min. */
 	err = tt_overhead_calibrate(run.clock.variant == TT_VAR_MONO ? CALIBRATION_CALLS / 10
 								     : CALIBRATION_CALLS,
-				    tt_inline_calibration_entry(),
-				    tt_inline_calibration_target(), &run.overhead);
+				    tt_inline_calibration_entry(), tt_inline_calibration_target(),
+				    &run.overhead);
 	tt_shim_enter();
 	if (err < 0) {
 		tt_warn("overhead calibration failed: nothing subtracted");
 		run.overhead.source = "none";
 	}
-	run.overhead.granularity =
-		tt_clock_granularity(&run.clock, err < 0 ? 0 : run.overhead.granularity);
+	run.overhead.granularity = tt_clock_granularity(&run.clock,
+							err < 0 ? 0 : run.overhead.granularity);
 	if (!run.cfg.overhead_auto) {
 		run.overhead.subtracted = run.cfg.overhead_ticks;
 		run.overhead.source = "TSC_OVERHEAD";
@@ -170,7 +170,8 @@ static void note_unreachable(void)
 
 		if (f && !f->slots && f->route == TT_ROUTE_GOT)
 			tt_info("%s: no loaded object calls it through its GOT; only calls through "
-				"dlsym pointers or from later dlopens are traced", f->name);
+				"dlsym pointers or from later dlopens are traced",
+				f->name);
 	}
 }
 
@@ -187,7 +188,7 @@ static int report(void)
 	uint8_t was;
 
 	if (!tt_follow_reports_here())
-		return -1;	/* a fork child under TSC_FOLLOW=0 */
+		return -1; /* a fork child under TSC_FOLLOW=0 */
 	was = tt_shim_enter();
 	while (__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE))
 		sched_yield();
@@ -211,8 +212,8 @@ void tt_lifecycle_leaving(void)
 static enum state start(void)
 {
 	if (getauxval(AT_SECURE))
-		return TT_OFF;	/* never write where an unprivileged user pointed us */
-	tt_channel_open();	/* before the first line, and before the program can close fd 2 */
+		return TT_OFF; /* never write where an unprivileged user pointed us */
+	tt_channel_open();     /* before the first line, and before the program can close fd 2 */
 	if (tt_config_parse(environ, &run.cfg, diag, NULL) < 0)
 		tt_warn("out of memory reading TSC_* variables");
 	tt_log_set_quiet(run.cfg.quiet);
@@ -232,13 +233,13 @@ static enum state start(void)
 		tt_warn("no pthread key: threads are merged at report time only");
 	identify_process();
 	tt_inline_start(run.cfg.hook);
-	tt_dl_lock();	/* a dlopen or dlclose in another thread waits for this */
+	tt_dl_lock(); /* a dlopen or dlclose in another thread waits for this */
 	tt_resolve_all(&run.cfg);
 	tt_inline_hook_new();
 	calibrate();
 	tt_got_patch_all();
-	note_unreachable();	/* reads what another thread's dlopen may change: under the lock */
-	tt_dl_set_tracking();	/* from now on each load or unload has its bookkeeping */
+	note_unreachable();   /* reads what another thread's dlopen may change: under the lock */
+	tt_dl_set_tracking(); /* from now on each load or unload has its bookkeeping */
 	tt_dl_unlock();
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
 	tt_signals_start(run.cfg.dump_signal, report);
@@ -270,7 +271,7 @@ bool tt_lifecycle_dl_begin(void)
 	/* Off for good: nothing to keep in step with the loader, so no lock either. */
 	if (s == TT_OFF)
 		return false;
-	was = tt_shim_enter();	/* pthread_mutex_lock may be a traced function */
+	was = tt_shim_enter(); /* pthread_mutex_lock may be a traced function */
 	tt_dl_lock();
 	tt_shim_leave(was);
 	return true;

@@ -16,9 +16,7 @@
 #include "runtime/overhead.h"
 #include "tramp/tramp.h"
 
-
-int tt_overhead_calibrate(unsigned int calls, void *entry, void *target,
-			  struct tt_overhead *out)
+int tt_overhead_calibrate(unsigned int calls, void *entry, void *target, struct tt_overhead *out)
 {
 	void (*volatile traced)(void);
 	struct tt_fstat *s;
@@ -27,7 +25,7 @@ int tt_overhead_calibrate(unsigned int calls, void *entry, void *target,
 	memset(out, 0, sizeof(*out));
 	tt_func_target[0] = target ? target : (void *)tt_calib_empty;
 	traced = (void (*)(void))(entry ? entry : tt_funcs_stub(0));
-	for (i = 0; i < calls / 4 + 1; i++)	/* warm-up, then start from zero */
+	for (i = 0; i < calls / 4 + 1; i++) /* warm-up, then start from zero */
 		traced();
 	s = tt_tls.thread ? tt_tls.thread->stats[0] : NULL;
 	if (!s)

@@ -7,10 +7,10 @@
 #include <stdint.h>
 
 struct tt_overhead {
-	uint64_t min, median;	/* raw ticks of an empty traced call */
-	uint64_t subtracted;	/* removed from every sample: min, or TSC_OVERHEAD */
-	uint64_t granularity;	/* gcd of the calibration readings (refined by clock.c) */
-	const char *source;	/* "calibrated" or "TSC_OVERHEAD" */
+	uint64_t min, median; /* raw ticks of an empty traced call */
+	uint64_t subtracted;  /* removed from every sample: min, or TSC_OVERHEAD */
+	uint64_t granularity; /* gcd of the calibration readings (refined by clock.c) */
+	const char *source;   /* "calibrated" or "TSC_OVERHEAD" */
 };
 
 /*
@@ -21,7 +21,6 @@ struct tt_overhead {
  * empty function.
  * Returns 0, or -1 when no reading was taken.
  */
-int tt_overhead_calibrate(unsigned int calls, void *entry, void *target,
-			  struct tt_overhead *out);
+int tt_overhead_calibrate(unsigned int calls, void *entry, void *target, struct tt_overhead *out);
 
 #endif /* TT_OVERHEAD_H */

@@ -79,9 +79,8 @@ static void arena_free(struct arena *a)
 }
 
 /* Fill one function's entry from its merged counters. */
-static void fill_func(const struct tt_run *run, const struct tt_func *fn,
-		      const struct tt_fstat *s, uint64_t hz, struct arena *a,
-		      struct tt_report_func *out)
+static void fill_func(const struct tt_run *run, const struct tt_func *fn, const struct tt_fstat *s,
+		      uint64_t hz, struct arena *a, struct tt_report_func *out)
 {
 	uint64_t sub = run->overhead.subtracted;
 	size_t nb;
@@ -155,7 +154,7 @@ static void sort_funcs(struct tt_report_func *f, size_t n)
 
 int tt_report_write(const struct tt_run *run)
 {
-	static struct arena arena;	/* too big for a small thread stack; one report at a time */
+	static struct arena arena; /* too big for a small thread stack; one report at a time */
 	static const char *warnings[MAX_WARNINGS];
 	uint32_t i, n = tt_funcs_count();
 	struct tt_report_func *funcs;
@@ -169,7 +168,7 @@ int tt_report_write(const struct tt_run *run)
 
 	memset(&r, 0, sizeof(r));
 	funcs = arena_alloc(&arena, (n + 1) * sizeof(*funcs));
-	s = arena_alloc(&arena, sizeof(*s));	/* a big one: a chunk of its own */
+	s = arena_alloc(&arena, sizeof(*s)); /* a big one: a chunk of its own */
 	if (!funcs || !s) {
 		tt_warn("out of memory: no report");
 		goto out;

@@ -17,11 +17,11 @@ struct tt_run {
 	struct tt_config cfg;
 	struct tt_clock clock;
 	struct tt_overhead overhead;
-	char **argv;			/* copy of /proc/self/cmdline */
+	char **argv; /* copy of /proc/self/cmdline */
 	size_t argc;
-	char exe[PATH_MAX];		/* /proc/self/exe at start-up */
-	char cwd[PATH_MAX];		/* for relative TSC_OUTPUT paths */
-	char tmpdir[PATH_MAX];		/* $TMPDIR at start-up: the last resort for a report */
+	char exe[PATH_MAX];    /* /proc/self/exe at start-up */
+	char cwd[PATH_MAX];    /* for relative TSC_OUTPUT paths */
+	char tmpdir[PATH_MAX]; /* $TMPDIR at start-up: the last resort for a report */
 	int64_t pid;
 };
 

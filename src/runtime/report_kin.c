@@ -35,10 +35,10 @@
 #include "runtime/clock.h"
 #include "runtime/report_kin.h"
 
-#define HEAD_BYTES	(1u << 20)	/* the header is within this, whatever the argv */
-#define MARGIN_NS	20000000ull	/* 20 ms: an mtime lags the write by up to a jiffy */
-#define MAX_DEPTH	64
-#define MAPS_CHUNK	16384
+#define HEAD_BYTES (1u << 20) /* the header is within this, whatever the argv */
+#define MARGIN_NS 20000000ull /* 20 ms: an mtime lags the write by up to a jiffy */
+#define MAX_DEPTH 64
+#define MAPS_CHUNK 16384
 
 /* Scratch for /proc reads and the library's maps key; one report at a time. */
 static char chunk[MAPS_CHUNK + 128];
@@ -104,7 +104,7 @@ static bool proc_stat(long pid, uint64_t *start, long *ppid)
 	if (!p)
 		return false;
 	p += 2;
-	for (i = 3; i <= 22 && p < end; i++) {	/* field 4 is ppid, 22 starttime */
+	for (i = 3; i <= 22 && p < end; i++) { /* field 4 is ppid, 22 starttime */
 		if ((i == 4 || i == 22) && !parse_u64(p, end, &v))
 			return false;
 		if (i == 4)
@@ -169,7 +169,7 @@ static bool own_key(char *key, size_t size)
 		have = (size_t)(end - line);
 		memmove(chunk, line, have);
 		if (have == MAPS_CHUNK)
-			have = 0;	/* a line longer than the buffer: not ours */
+			have = 0; /* a line longer than the buffer: not ours */
 	}
 	tt_sys_close((int)fd);
 	return found;
@@ -191,7 +191,7 @@ static bool maps_has(long pid, const char *key)
 		size_t len = keep + (size_t)n;
 
 		found = memmem(chunk, len, key, klen) != NULL;
-		keep = len < klen ? len : klen;	/* a key split between two reads */
+		keep = len < klen ? len : klen; /* a key split between two reads */
 		memmove(chunk, chunk + len - keep, keep);
 	}
 	tt_sys_close((int)fd);
@@ -225,7 +225,7 @@ static uint64_t run_start_ns(void)
 enum tt_kin tt_report_kin(int fd, const struct stat *st, int64_t *pid)
 {
 	size_t cap = st->st_size > 0 && (uint64_t)st->st_size < HEAD_BYTES ? (size_t)st->st_size
-									    : HEAD_BYTES;
+									   : HEAD_BYTES;
 	char *head = tt_sys_mmap(NULL, HEAD_BYTES, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	uint64_t v = 0, start = 0, wall = 0, written, began;
@@ -234,8 +234,8 @@ enum tt_kin tt_report_kin(int fd, const struct stat *st, int64_t *pid)
 
 	*pid = 0;
 	if (!head)
-		return TT_KIN_FOREIGN;	/* cannot tell: keep it */
-	n = read_head(fd, head, cap < 96 ? cap : 96);	/* enough to tell a report */
+		return TT_KIN_FOREIGN;		      /* cannot tell: keep it */
+	n = read_head(fd, head, cap < 96 ? cap : 96); /* enough to tell a report */
 	text = n >= 9 && memcmp(head, "tsctrace ", 9) == 0;
 	json = n > 0 && memmem(head, n, "\"tool\": \"tsctrace", 17) != NULL;
 	if (!json && !text) {

@@ -45,22 +45,29 @@
 #include "runtime/report_kin.h"
 #include "runtime/report_out.h"
 
-#define TRIES		8	/* re-judging the name after another process changed it */
-#define BESIDE_MAX	100	/* fixed.PID.json, fixed.PID-2.json ... */
-#define DEVICE_WAIT_MS	5000	/* a reader that takes no byte for this long is given up */
+#define TRIES 8		    /* re-judging the name after another process changed it */
+#define BESIDE_MAX 100	    /* fixed.PID.json, fixed.PID-2.json ... */
+#define DEVICE_WAIT_MS 5000 /* a reader that takes no byte for this long is given up */
 
 enum kind {
-	K_MISSING, K_REPLACE, K_BESIDE_RUN, K_BESIDE_FOREIGN, K_DEVICE, K_STDERR, K_AGAIN, K_ERROR
+	K_MISSING,
+	K_REPLACE,
+	K_BESIDE_RUN,
+	K_BESIDE_FOREIGN,
+	K_DEVICE,
+	K_STDERR,
+	K_AGAIN,
+	K_ERROR
 };
 
 struct judged {
 	enum kind kind;
-	dev_t dev;	/* K_REPLACE: the file judged replaceable */
+	dev_t dev; /* K_REPLACE: the file judged replaceable */
 	ino_t ino;
-	int64_t pid;	/* K_BESIDE_RUN: who wrote the report there */
-	long err;	/* K_ERROR: -errno, or 0 with `refusal` saying why */
+	int64_t pid; /* K_BESIDE_RUN: who wrote the report there */
+	long err;    /* K_ERROR: -errno, or 0 with `refusal` saying why */
 	const char *refusal;
-	int fd;		/* K_DEVICE: open for writing */
+	int fd; /* K_DEVICE: open for writing */
 };
 
 /* The file this image last put a report in, so that the next report replaces it. A fork
@@ -105,7 +112,8 @@ static long create_and_write(const char *name, const struct tt_buf *b, int mode,
 {
 	struct stat st;
 	long fd = tt_sys_openat(AT_FDCWD, name,
-				O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode), err;
+				O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode),
+	     err;
 
 	if (fd < 0)
 		return fd;
@@ -147,8 +155,8 @@ static long to_tmpdir(const struct tt_run *run, const struct tt_buf *b)
 
 	for (i = 0; i < TRIES && err == -EEXIST; i++) {
 		if ((size_t)snprintf(where, sizeof(where), "%s/tsctrace.%s.%lld.%08llx.%s", dir,
-				     tt_base_name(run->exe), (long long)run->pid,
-				     random32(), run->cfg.format == TT_FMT_JSON ? "json" : "txt") >=
+				     tt_base_name(run->exe), (long long)run->pid, random32(),
+				     run->cfg.format == TT_FMT_JSON ? "json" : "txt") >=
 		    sizeof(where))
 			return -ENAMETOOLONG;
 		/* 0600: /tmp is shared, and a report holds the program's argv */
@@ -196,7 +204,7 @@ static bool may_follow(const char *name, const struct stat *link)
 	if (!slash) {
 		memcpy(dir, ".", 2);
 	} else if (!n) {
-		memcpy(dir, "/", 2);	/* "/x" */
+		memcpy(dir, "/", 2); /* "/x" */
 	} else {
 		memcpy(dir, name, n);
 		dir[n] = '\0';
@@ -234,11 +242,11 @@ static void judge(const char *name, struct judged *j)
 		fd = tt_sys_openat(AT_FDCWD, name,
 				   O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
 		if (fd == -ENOENT || fd == -ELOOP) {
-			j->kind = K_AGAIN;	/* changed since the look */
+			j->kind = K_AGAIN; /* changed since the look */
 			return;
 		}
 		if (fd < 0)
-			return;	/* unreadable: cannot tell it is a report, so keep it */
+			return; /* unreadable: cannot tell it is a report, so keep it */
 		if (tt_sys_fstat((int)fd, &fst) != 0 || fst.st_dev != st.st_dev ||
 		    fst.st_ino != st.st_ino)
 			j->kind = K_AGAIN;
@@ -273,9 +281,9 @@ static void judge(const char *name, struct judged *j)
 		j->fd = (int)fd;
 		return;
 	}
-	tt_sys_close((int)fd);	/* a link to a regular file: opened, never written */
+	tt_sys_close((int)fd); /* a link to a regular file: opened, never written */
 	if (tt_channel_is_stderr(fst.st_dev, fst.st_ino)) {
-		j->kind = K_STDERR;	/* /dev/stderr, stderr being a file */
+		j->kind = K_STDERR; /* /dev/stderr, stderr being a file */
 	} else if (strncmp(name, "/dev/", 5) == 0 || strncmp(name, "/proc/", 6) == 0) {
 		/* /dev/stdout, /dev/fd/N: never a new file beside them */
 		j->kind = K_ERROR;
@@ -298,7 +306,10 @@ static long write_device(int fd, const struct tt_buf *b)
 		if (n == -EINTR)
 			continue;
 		if (n == -EAGAIN) {
-			struct { int fd; short events, revents; } pfd = { fd, 4 /* POLLOUT */, 0 };
+			struct {
+				int fd;
+				short events, revents;
+			} pfd = { fd, 4 /* POLLOUT */, 0 };
 
 			n = tt_syscall3(SYS_poll, &pfd, 1, DEVICE_WAIT_MS);
 			if (n == 0 || (n < 0 && n != -EINTR)) {
@@ -349,7 +360,7 @@ static long replace_exact(const char *name, dev_t dev, ino_t ino)
 	struct stat st;
 	long err = tt_sys_renameat2(AT_FDCWD, tmp, AT_FDCWD, name, RENAME_EXCHANGE);
 
-	if (err == -EINVAL || err == -ENOSYS)	/* no exchange on this file system */
+	if (err == -EINVAL || err == -ENOSYS) /* no exchange on this file system */
 		return tt_sys_renameat(AT_FDCWD, tmp, AT_FDCWD, name);
 	if (err == -ENOENT)
 		return -EAGAIN;
@@ -373,8 +384,9 @@ static bool beside_name(const char *name, int64_t pid, int k)
 	int n = k > 1 ? snprintf(suffix, sizeof(suffix), ".%lld-%d", (long long)pid, k)
 		      : snprintf(suffix, sizeof(suffix), ".%lld", (long long)pid);
 
-	return snprintf(beside, sizeof(beside), "%.*s%s%s", (int)stem, name, suffix,
-			name + stem) < (int)sizeof(beside) && n > 0;
+	return snprintf(beside, sizeof(beside), "%.*s%s%s", (int)stem, name, suffix, name + stem) <
+		       (int)sizeof(beside) &&
+	       n > 0;
 }
 
 /* Put tmp beside `name` under the first free pid-inserted name (into `beside`). */
@@ -438,15 +450,12 @@ static int to_path(const struct tt_run *run, const struct tt_buf *b)
 			judge(path, &j);
 		}
 		switch (j.kind) {
-		case K_AGAIN:
-			continue;
+		case K_AGAIN: continue;
 		case K_DEVICE:
 			err = write_device(j.fd, b);
 			tt_sys_close(j.fd);
 			goto done;
-		case K_STDERR:
-			err = tt_channel_write(b->data, b->len);
-			goto done;
+		case K_STDERR: err = tt_channel_write(b->data, b->len); goto done;
 		case K_ERROR:
 			if (j.refusal) {
 				snprintf(why, sizeof(why), "not replacing %s: %s", path, j.refusal);
@@ -455,8 +464,7 @@ static int to_path(const struct tt_run *run, const struct tt_buf *b)
 			}
 			err = j.err;
 			goto done;
-		default:
-			break;
+		default: break;
 		}
 		if (!have_tmp) {
 			err = make_tmp(run, b, &dev, &ino);
@@ -491,8 +499,7 @@ done:
 	}
 	switch (j.kind) {
 	case K_DEVICE:
-	case K_STDERR:
-		return 0;
+	case K_STDERR: return 0;
 	case K_BESIDE_FOREIGN:
 		remember(run, beside, dev, ino);
 		tt_warn("not replacing %s: it is not a tsctrace report; report written to %s", path,
@@ -502,10 +509,12 @@ done:
 		remember(run, beside, dev, ino);
 		if (j.pid == run->pid)
 			tt_note("report written to %s (%s holds this process's report from before "
-				"its exec)", beside, path);
+				"its exec)",
+				beside, path);
 		else if (j.pid)
 			tt_note("report written to %s (%s holds the report of pid %lld, of the "
-				"same run)", beside, path, (long long)j.pid);
+				"same run)",
+				beside, path, (long long)j.pid);
 		else
 			tt_note("report written to %s (%s holds another report of the same run)",
 				beside, path);

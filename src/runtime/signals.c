@@ -28,7 +28,7 @@
 
 static const int fatal[] = { SIGTERM, SIGINT, SIGHUP };
 static int (*write_report)(void);
-static bool managed[_NSIG];	/* our handler stands in for this signal's default action */
+static bool managed[_NSIG]; /* our handler stands in for this signal's default action */
 
 /*
  * What the program sees for a signal where our handler stands in for the default action:
@@ -46,7 +46,7 @@ static void die_of(int sig)
 {
 	if (write_report)
 		write_report();
-	tt_syscall3(SYS_tgkill, tt_sys_getpid(), tt_sys_gettid(), sig);	/* default action now */
+	tt_syscall3(SYS_tgkill, tt_sys_getpid(), tt_sys_gettid(), sig); /* default action now */
 }
 
 /*
@@ -104,8 +104,8 @@ static void *dump_thread(void *arg)
 	char c;
 
 	(void)arg;
-	tt_shim_enter();	/* for good: this thread is ours, nothing it calls is traced */
-	block_fatal_signals();	/* it never leaves the shim: a fatal one must go elsewhere */
+	tt_shim_enter();       /* for good: this thread is ours, nothing it calls is traced */
+	block_fatal_signals(); /* it never leaves the shim: a fatal one must go elsewhere */
 	for (;;) {
 		long n = tt_syscall3(SYS_read, dump_pipe[0], &c, 1);
 
@@ -144,7 +144,7 @@ static void install(int sig, void (*handler)(int), int flags)
 	struct sigaction now, sa;
 
 	if (real_sigaction(sig, NULL, &now) != 0 || now.sa_handler != SIG_DFL)
-		return;	/* the program (or its parent) chose something: leave it */
+		return; /* the program (or its parent) chose something: leave it */
 	shown[sig] = now;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = handler;

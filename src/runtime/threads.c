@@ -18,8 +18,8 @@
 #include "runtime/fstat.h"
 #include "runtime/threads.h"
 
-static uint64_t exited_traced;	/* merged threads that traced a user function */
-static struct tt_fstat *totals[TT_MAX_FUNCS];	/* by function; NULL until a thread merged */
+static uint64_t exited_traced;		      /* merged threads that traced a user function */
+static struct tt_fstat *totals[TT_MAX_FUNCS]; /* by function; NULL until a thread merged */
 
 /* Called with the lock held. */
 static void merge_and_unlink(struct tt_thread *t)

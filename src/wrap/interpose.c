@@ -32,7 +32,6 @@
 #include "tramp/tramp.h"
 #include "wrap/interpose.h"
 
-
 static struct {
 	void *dlopen, *dlmopen, *dlsym, *dlvsym, *dlclose;
 	bool done;
@@ -65,7 +64,6 @@ static int find_gadget_cb(struct tt_elf *o, void *arg)
 	return 1;
 }
 
-
 /*
  * Who called our wrapper: its return address, unless the wrapper is itself traced
  * (TSC_FUNCS=dlopen): then that is a trampoline body, and the caller's address is in the
@@ -80,8 +78,8 @@ static const void *real_caller(const void *ret)
 }
 
 /* Call fn(a, b, c, d) so that it sees `caller` (an address in the calling object). */
-static void *call_as(const void *caller, void *fn, const void *a, const void *b,
-		     const void *c, const void *d)
+static void *call_as(const void *caller, void *fn, const void *a, const void *b, const void *c,
+		     const void *d)
 {
 	struct find_gadget g = { (uintptr_t)caller, NULL };
 
@@ -90,9 +88,9 @@ static void *call_as(const void *caller, void *fn, const void *a, const void *b,
 		return NULL;
 	}
 	tt_elf_foreach(find_gadget_cb, &g);
-	if (!g.gadget)	/* no `ret` byte in the caller: answer as ourselves, the best we can */
-		return ((void *(*)(const void *, const void *, const void *, const void *))fn)(
-			a, b, c, d);
+	if (!g.gadget) /* no `ret` byte in the caller: answer as ourselves, the best we can */
+		return ((void *(*)(const void *, const void *, const void *,
+				   const void *))fn)(a, b, c, d);
 	return tt_call_via(fn, g.gadget, a, b, c, d);
 }
 
@@ -133,8 +131,8 @@ TT_EXPORT void *dlopen(const char *file, int mode)
 
 TT_EXPORT void *dlmopen(Lmid_t lmid, const char *file, int mode)
 {
-	return open_as(real_caller(__builtin_return_address(0)), &real.dlmopen,
-		       (const void *)lmid, file, (const void *)(intptr_t)mode);
+	return open_as(real_caller(__builtin_return_address(0)), &real.dlmopen, (const void *)lmid,
+		       file, (const void *)(intptr_t)mode);
 }
 
 /* After an unload: forget its functions and give back their inline hooks' pool slots, so
@@ -168,14 +166,14 @@ TT_EXPORT int dlclose(void *handle)
  */
 static void *traced_pointer(void *addr)
 {
-	bool busy = tt_dl_busy();	/* before the look-up: see dllock.h */
+	bool busy = tt_dl_busy(); /* before the look-up: see dllock.h */
 	uint8_t was;
 
 	if (!busy && !tt_dl_tracking())
-		return addr;	/* off, or not started (a sanitizer's own start-up calls us) */
-	was = tt_shim_enter();	/* the shim's own lock and hash calls are not the program's */
+		return addr;   /* off, or not started (a sanitizer's own start-up calls us) */
+	was = tt_shim_enter(); /* the shim's own lock and hash calls are not the program's */
 	if (busy)
-		tt_dl_lock();	/* start-up's bookkeeping counts too */
+		tt_dl_lock(); /* start-up's bookkeeping counts too */
 	if (tt_dl_tracking())
 		addr = tt_funcs_stub_for(addr);
 	if (busy)

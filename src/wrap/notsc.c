@@ -31,7 +31,6 @@
 #include "tramp/tramp.h"
 #include "wrap/interpose.h"
 
-
 static void *real_prctl;
 
 static bool in_bodies(uint64_t addr)
@@ -76,7 +75,8 @@ static void forbid_in_this_thread(void)
 	tt_tls.notsc = 1;
 	__atomic_store_n(&tt_tls.limit, NULL, __ATOMIC_RELAXED);
 	tt_warn("thread %ld forbade itself the TSC (prctl PR_SET_TSC): its traced calls from "
-		"now on are counted as dropped, not timed", (long)tt_sys_gettid());
+		"now on are counted as dropped, not timed",
+		(long)tt_sys_gettid());
 	tt_shim_leave(was);
 }
 

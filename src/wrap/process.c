@@ -30,20 +30,19 @@
 #include "runtime/lifecycle.h"
 #include "wrap/interpose.h"
 
-static void *real_execve, *real_execvpe, *real_fexecve, *real__exit,
-	*real__Exit, *real_posix_spawn, *real_posix_spawnp, *real_system, *real_popen,
-	*real_pthread_create;
+static void *real_execve, *real_execvpe, *real_fexecve, *real__exit, *real__Exit, *real_posix_spawn,
+	*real_posix_spawnp, *real_system, *real_popen, *real_pthread_create;
 
 /* Report, unpin, exec; if exec fails, pin again and return what it returned. */
-#define EXEC(call)                                      \
-	({                                              \
-		bool released_;                         \
-		int ret_;                               \
-		tt_lifecycle_leaving();                 \
-		released_ = tt_pin_release();           \
-		ret_ = (call);                          \
-		tt_pin_reapply(released_);              \
-		ret_;                                   \
+#define EXEC(call)                            \
+	({                                    \
+		bool released_;               \
+		int ret_;                     \
+		tt_lifecycle_leaving();       \
+		released_ = tt_pin_release(); \
+		ret_ = (call);                \
+		tt_pin_reapply(released_);    \
+		ret_;                         \
 	})
 
 /* Bytes of child environment copied on the stack; beyond, mapped (an exec may run in a vfork
@@ -51,12 +50,12 @@ static void *real_execve, *real_execvpe, *real_fexecve, *real__exit,
 #define STACK_ENV 16384
 
 /* envp as a child gets it: without the shim under TSC_FOLLOW=0 (follow.h), else envp. */
-#define CHILD_ENV(envp, child)                                                          \
-	({                                                                              \
-		size_t size_ = tt_follow_env_size((envp), (child));                     \
-		size_ ? tt_follow_env((envp), size_ <= STACK_ENV ? __builtin_alloca(size_) \
-							  : tt_follow_env_map(size_)) \
-		      : (char **)(envp);                                                \
+#define CHILD_ENV(envp, child)                                                               \
+	({                                                                                   \
+		size_t size_ = tt_follow_env_size((envp), (child));                          \
+		size_ ? tt_follow_env((envp), size_ <= STACK_ENV ? __builtin_alloca(size_)   \
+								 : tt_follow_env_map(size_)) \
+		      : (char **)(envp);                                                     \
 	})
 
 /* Give back what CHILD_ENV mapped for a large environment, once the call has returned
@@ -76,25 +75,25 @@ static void child_env_done(char **env, char *const envp[], bool child)
  * environment (its "const:env" MT-safety note), system and popen among them, so a
  * conforming program cannot see the swap.
  */
-#define WITH_CHILD_ENV(type, call)                                      \
-	({                                                              \
-		char **saved_ = environ, **env_ = CHILD_ENV(environ, true);     \
-		type r_;                                                \
-		environ = env_;                                         \
-		r_ = (call);                                            \
-		if (environ == env_)                                    \
-			environ = saved_;                               \
-		child_env_done(env_, saved_, true);                     \
-		r_;                                                     \
+#define WITH_CHILD_ENV(type, call)                                          \
+	({                                                                  \
+		char **saved_ = environ, **env_ = CHILD_ENV(environ, true); \
+		type r_;                                                    \
+		environ = env_;                                             \
+		r_ = (call);                                                \
+		if (environ == env_)                                        \
+			environ = saved_;                                   \
+		child_env_done(env_, saved_, true);                         \
+		r_;                                                         \
 	})
 
 /* Run call with the thread's own CPU mask, so that what it starts does not inherit our pin. */
-#define UNPINNED(type, call)                            \
-	({                                              \
-		bool released_ = tt_pin_release();      \
-		type ret_ = (call);                     \
-		tt_pin_reapply(released_);              \
-		ret_;                                   \
+#define UNPINNED(type, call)                       \
+	({                                         \
+		bool released_ = tt_pin_release(); \
+		type ret_ = (call);                \
+		tt_pin_reapply(released_);         \
+		ret_;                              \
 	})
 
 /* An exec through real (execve or execvpe) with envp as a child gets it. The environment
@@ -142,18 +141,18 @@ TT_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 }
 
 /* execl, execlp, execle: collect the variadic list, then the vector form. */
-#define COLLECT_ARGS(arg0, ap, argv)                                   \
-	do {                                                           \
-		size_t n_ = 1;                                         \
-		va_list count_;                                        \
-		va_copy(count_, ap);                                   \
-		while (va_arg(count_, char *))                         \
-			n_++;                                          \
-		va_end(count_);                                        \
-		argv = __builtin_alloca((n_ + 1) * sizeof(char *));    \
-		argv[0] = (char *)(arg0);                              \
-		for (size_t i_ = 1; i_ <= n_; i_++)                    \
-			argv[i_] = va_arg(ap, char *);                 \
+#define COLLECT_ARGS(arg0, ap, argv)                                \
+	do {                                                        \
+		size_t n_ = 1;                                      \
+		va_list count_;                                     \
+		va_copy(count_, ap);                                \
+		while (va_arg(count_, char *))                      \
+			n_++;                                       \
+		va_end(count_);                                     \
+		argv = __builtin_alloca((n_ + 1) * sizeof(char *)); \
+		argv[0] = (char *)(arg0);                           \
+		for (size_t i_ = 1; i_ <= n_; i_++)                 \
+			argv[i_] = va_arg(ap, char *);              \
 	} while (0)
 
 /* execl, execlp, execle: arg and the list in ap (then envp, for execle) as a vector, exec'd
@@ -246,8 +245,8 @@ TT_EXPORT FILE *popen(const char *command, const char *type)
 	return WITH_CHILD_ENV(FILE *, UNPINNED(FILE *, TT_REAL(popen)(command, type)));
 }
 
-TT_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
-			     void *(*start)(void *), void *arg)
+TT_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *),
+			     void *arg)
 {
 	return UNPINNED(int, TT_REAL(pthread_create)(thread, attr, start, arg));
 }

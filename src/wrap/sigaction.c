@@ -25,8 +25,8 @@ static int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
 /* The handlers the program installed, by signal, while handler_trampoline stands for them
  * (their masks and other flags are the kernel's to apply, as given). */
 static struct {
-	void *handler;	/* sa_handler or sa_sigaction */
-	int flags;	/* the program's sa_flags: SA_SIGINFO says how to call it */
+	void *handler; /* sa_handler or sa_sigaction */
+	int flags;     /* the program's sa_flags: SA_SIGINFO says how to call it */
 } program_act[_NSIG];
 
 static void handler_trampoline(int sig, siginfo_t *info, void *uc)
@@ -46,9 +46,9 @@ static void handler_trampoline(int sig, siginfo_t *info, void *uc)
 
 static bool is_function(const struct sigaction *act)
 {
-	return !(act->sa_flags & SA_SIGINFO) ? act->sa_handler != SIG_DFL &&
-						   act->sa_handler != SIG_IGN
-					     : act->sa_sigaction != NULL;
+	return !(act->sa_flags & SA_SIGINFO)
+		       ? act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN
+		       : act->sa_sigaction != NULL;
 }
 
 /* Install act, the program's, with handler_trampoline in front of a handler function. */
@@ -72,8 +72,8 @@ static int current(int sig, struct sigaction *now)
 {
 	if (real_sigaction(sig, NULL, now) != 0)
 		return -1;
-	if ((now->sa_flags & SA_SIGINFO) && now->sa_sigaction == handler_trampoline &&
-	    sig > 0 && sig < _NSIG) {
+	if ((now->sa_flags & SA_SIGINFO) && now->sa_sigaction == handler_trampoline && sig > 0 &&
+	    sig < _NSIG) {
 		now->sa_handler = (sighandler_t)program_act[sig].handler;
 		now->sa_flags = (now->sa_flags & ~SA_SIGINFO) |
 				(program_act[sig].flags & SA_SIGINFO);
@@ -114,7 +114,7 @@ static int program_sigaction(int sig, const struct sigaction *act, struct sigact
 		return -1;
 	managed = tt_signals_stand_in(sig, &flags) != NULL;
 	if (managed && tt_signals_ours(now.sa_handler))
-		now = *tt_signals_shown(sig);	/* before set_default changes it */
+		now = *tt_signals_shown(sig); /* before set_default changes it */
 	if (act && managed && !(act->sa_flags & SA_SIGINFO) && act->sa_handler == SIG_DFL) {
 		if (set_default(sig, act) != 0)
 			return -1;

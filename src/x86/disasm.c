@@ -56,30 +56,27 @@ static enum tt_insn_kind kind_of(const ZydisDecodedInstruction *z)
 	bool relative = (z->attributes & ZYDIS_ATTRIB_IS_RELATIVE) && z->raw.imm[0].is_relative;
 
 	switch (z->meta.category) {
-	case ZYDIS_CATEGORY_UNCOND_BR:
-		return relative ? TT_INSN_JMP : TT_INSN_INDIRECT;
+	case ZYDIS_CATEGORY_UNCOND_BR: return relative ? TT_INSN_JMP : TT_INSN_INDIRECT;
 	case ZYDIS_CATEGORY_CALL:
-		return TT_INSN_CALL;	/* direct or not: target is 0 when not relative */
+		return TT_INSN_CALL; /* direct or not: target is 0 when not relative */
 	case ZYDIS_CATEGORY_COND_BR:
 		/* jcc has rel8 (7x) and rel32 (0F 8x) forms; loop and j*cxz have only rel8, and
 		 * xbegin (C7 F8, which Zydis files here) is no jcc at all. */
 		if (z->mnemonic == ZYDIS_MNEMONIC_XBEGIN || z->mnemonic == ZYDIS_MNEMONIC_LOOP ||
-		    z->mnemonic == ZYDIS_MNEMONIC_LOOPE ||
-		    z->mnemonic == ZYDIS_MNEMONIC_LOOPNE || z->mnemonic == ZYDIS_MNEMONIC_JCXZ ||
-		    z->mnemonic == ZYDIS_MNEMONIC_JECXZ || z->mnemonic == ZYDIS_MNEMONIC_JRCXZ)
+		    z->mnemonic == ZYDIS_MNEMONIC_LOOPE || z->mnemonic == ZYDIS_MNEMONIC_LOOPNE ||
+		    z->mnemonic == ZYDIS_MNEMONIC_JCXZ || z->mnemonic == ZYDIS_MNEMONIC_JECXZ ||
+		    z->mnemonic == ZYDIS_MNEMONIC_JRCXZ)
 			return TT_INSN_BRANCH_OTHER;
 		return TT_INSN_JCC;
-	case ZYDIS_CATEGORY_RET:
-		return TT_INSN_RET;
-	default:
-		break;
+	case ZYDIS_CATEGORY_RET: return TT_INSN_RET;
+	default: break;
 	}
 	if (z->mnemonic == ZYDIS_MNEMONIC_XBEGIN)
 		return TT_INSN_BRANCH_OTHER;
 	if (z->mnemonic == ZYDIS_MNEMONIC_UD2 || z->mnemonic == ZYDIS_MNEMONIC_HLT ||
 	    z->mnemonic == ZYDIS_MNEMONIC_INT3)
 		return TT_INSN_RET;
-	if (relative)	/* any other relative immediate we do not know how to move */
+	if (relative) /* any other relative immediate we do not know how to move */
 		return TT_INSN_BRANCH_OTHER;
 	return TT_INSN_PLAIN;
 }
@@ -109,7 +106,7 @@ int tt_disasm_decode(const uint8_t *code, size_t avail, uint64_t ip, struct tt_i
 			out->target = ip + z.length + (uint64_t)z.raw.imm[0].value.s;
 		}
 		if (out->kind == TT_INSN_JCC)
-			out->cond = z.opcode & 0x0f;	/* 7x rel8 and 0F 8x rel32 alike */
+			out->cond = z.opcode & 0x0f; /* 7x rel8 and 0F 8x rel32 alike */
 	}
 	return 0;
 }

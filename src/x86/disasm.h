@@ -13,24 +13,24 @@
 #include <stdint.h>
 
 enum tt_insn_kind {
-	TT_INSN_PLAIN,		/* falls through to the next instruction */
-	TT_INSN_JMP,		/* jmp rel8/rel32 */
-	TT_INSN_JCC,		/* jcc rel8/rel32 */
-	TT_INSN_CALL,		/* any call (target 0 unless rel32) */
-	TT_INSN_BRANCH_OTHER,	/* loop*, j*cxz, xbegin: relative, no rel32 form to widen to */
-	TT_INSN_INDIRECT,	/* jmp through a register or memory */
-	TT_INSN_RET,		/* ret, and anything else after which the flow does not go on */
+	TT_INSN_PLAIN,	      /* falls through to the next instruction */
+	TT_INSN_JMP,	      /* jmp rel8/rel32 */
+	TT_INSN_JCC,	      /* jcc rel8/rel32 */
+	TT_INSN_CALL,	      /* any call (target 0 unless rel32) */
+	TT_INSN_BRANCH_OTHER, /* loop*, j*cxz, xbegin: relative, no rel32 form to widen to */
+	TT_INSN_INDIRECT,     /* jmp through a register or memory */
+	TT_INSN_RET,	      /* ret, and anything else after which the flow does not go on */
 };
 
 struct tt_insn {
 	uint8_t len;
 	enum tt_insn_kind kind;
-	uint8_t cond;		/* TT_INSN_JCC: the condition, low nibble of the opcode */
-	bool rip_relative;	/* a [rip + disp32] memory operand */
-	uint8_t disp_offset;	/* where disp32 sits in the instruction */
-	uint8_t imm_offset;	/* relative branches: where the displacement sits */
-	uint8_t imm_size;	/* 1 or 4 */
-	uint64_t target;	/* relative branches: absolute destination */
+	uint8_t cond;	     /* TT_INSN_JCC: the condition, low nibble of the opcode */
+	bool rip_relative;   /* a [rip + disp32] memory operand */
+	uint8_t disp_offset; /* where disp32 sits in the instruction */
+	uint8_t imm_offset;  /* relative branches: where the displacement sits */
+	uint8_t imm_size;    /* 1 or 4 */
+	uint64_t target;     /* relative branches: absolute destination */
 	bool endbr64;
 };
 

@@ -56,7 +56,7 @@ static const char *scan_jumps(const uint8_t *code, size_t size, uint64_t addr, s
 		if (t < addr || t >= addr + end)
 			continue;
 		if (in.kind == TT_INSN_CALL && (t == addr || t == addr + patch_at))
-			continue;	/* recursion: a call of the function, counted as one */
+			continue; /* recursion: a call of the function, counted as one */
 		snprintf(why, why_size, "a %s at +0x%zx goes back into its first %zu bytes",
 			 in.kind == TT_INSN_CALL ? "call" : "jump", off, end);
 		return why;
@@ -100,8 +100,7 @@ static const char *relocate_one(const uint8_t *code, const struct tt_insn *in, u
 			goto far;
 		put32(out->copy + out->copy_len - 4, (int32_t)rel);
 		return NULL;
-	default:
-		break;
+	default: break;
 	}
 	memcpy(dst, code, in->len);
 	out->copy_len += in->len;

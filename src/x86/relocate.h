@@ -9,13 +9,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TT_PATCH_LEN 5		/* jmp rel32 */
-#define TT_COPY_MAX 80		/* endbr64, up to 19 displaced bytes widened, jmp back */
+#define TT_PATCH_LEN 5 /* jmp rel32 */
+#define TT_COPY_MAX 80 /* endbr64, up to 19 displaced bytes widened, jmp back */
 
 struct tt_reloc {
-	size_t patch_at;	/* where the jump goes: 4 after an endbr64, which stays first */
-	size_t displaced;	/* bytes of whole instructions the jump overwrites (>= 5) */
-	uint8_t copy[TT_COPY_MAX];	/* to run at copy_addr: endbr64, the displaced
+	size_t patch_at;	   /* where the jump goes: 4 after an endbr64, which stays first */
+	size_t displaced;	   /* bytes of whole instructions the jump overwrites (>= 5) */
+	uint8_t copy[TT_COPY_MAX]; /* to run at copy_addr: endbr64, the displaced
 					 * instructions relocated, a jump back */
 	size_t copy_len;
 };

@@ -30,7 +30,7 @@
 #include "x86/disasm.h"
 #include "x86/slotuse.h"
 
-#define MAX_BEFORE 10	/* bytes an instruction can have before its ModRM byte */
+#define MAX_BEFORE 10 /* bytes an instruction can have before its ModRM byte */
 
 static int by_slot(const void *a, const void *b)
 {
@@ -48,8 +48,7 @@ static void data_use(struct tt_slot_use *u, uint64_t at, bool unsure)
 }
 
 /* With t != slot: may the instruction whose ModRM byte is code[i] read the slot? */
-static bool decoded_reads(const uint8_t *code, size_t len, uint64_t addr, size_t i,
-			  uint64_t slot)
+static bool decoded_reads(const uint8_t *code, size_t len, uint64_t addr, size_t i, uint64_t slot)
 {
 	size_t first = i > MAX_BEFORE ? i - MAX_BEFORE : 0, s;
 	bool seen = false;
@@ -91,8 +90,8 @@ struct scan {
 	const uint8_t *code;
 	size_t len;
 	uint64_t addr;
-	uint64_t lo, hi;	/* t must lie in [lo, hi) to touch any slot */
-	int8_t top_lo, top_hi;	/* so the displacement's top byte lies in [top_lo, top_hi] */
+	uint64_t lo, hi;       /* t must lie in [lo, hi) to touch any slot */
+	int8_t top_lo, top_hi; /* so the displacement's top byte lies in [top_lo, top_hi] */
 	struct tt_slot_use *s;
 	size_t n;
 	bool decode;
@@ -100,8 +99,7 @@ struct scan {
 
 /* The operand whose ModRM byte is code[i] reaches t (without an immediate), in the window
  * [lo, hi): classify what it touches. Rare: kept out of the scan loop. */
-static __attribute__((noinline, cold)) void classify(const struct scan *c, size_t i,
-						     uint64_t t)
+static __attribute__((noinline, cold)) void classify(const struct scan *c, size_t i, uint64_t t)
 {
 	const uint8_t *code = c->code;
 	size_t k;
@@ -137,8 +135,9 @@ static inline __attribute__((always_inline)) void candidate(const struct scan *c
 void tt_slotuse_scan(const uint8_t *code, size_t len, uint64_t addr, struct tt_slot_use *s,
 		     size_t n, bool decode)
 {
-	struct scan c = { .code = code, .len = len, .addr = addr, .s = s, .n = n,
-			  .decode = decode };
+	struct scan c = {
+		.code = code, .len = len, .addr = addr, .s = s, .n = n, .decode = decode
+	};
 	int64_t dmin, dmax;
 	size_t i;
 
@@ -154,7 +153,7 @@ void tt_slotuse_scan(const uint8_t *code, size_t len, uint64_t addr, struct tt_s
 	dmin = dmin < INT32_MIN ? INT32_MIN : dmin;
 	dmax = dmax > INT32_MAX ? INT32_MAX : dmax;
 	if (dmin > dmax)
-		return;		/* out of rip-relative reach */
+		return; /* out of rip-relative reach */
 	c.top_lo = (int8_t)(dmin >> 24);
 	c.top_hi = (int8_t)(dmax >> 24);
 	/* 16 bytes at a time (SSE2, part of x86-64 itself): a mask of the possible ModRM bytes

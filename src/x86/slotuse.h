@@ -14,12 +14,12 @@
 #include <stdint.h>
 
 struct tt_slot_use {
-	uint64_t slot;		/* in: run-time address of an 8-byte GOT slot */
-	uint32_t tag;		/* in: the caller's, kept with the slot (s is sorted) */
-	uint32_t calls;		/* out: near calls and jumps through it found */
-	bool data;		/* out: another use found, or one that could not be ruled out */
-	bool unsure;		/* out: of those, one only the decoder could have ruled out */
-	uint64_t at;		/* out: where the first such use's displacement sits */
+	uint64_t slot;	/* in: run-time address of an 8-byte GOT slot */
+	uint32_t tag;	/* in: the caller's, kept with the slot (s is sorted) */
+	uint32_t calls; /* out: near calls and jumps through it found */
+	bool data;	/* out: another use found, or one that could not be ruled out */
+	bool unsure;	/* out: of those, one only the decoder could have ruled out */
+	uint64_t at;	/* out: where the first such use's displacement sits */
 };
 
 /*

@@ -11,7 +11,7 @@
 #define HOT static inline __attribute__((always_inline))
 
 HOT void mark(uint64_t t, uint64_t from, uint64_t lo, uint64_t hi, struct tt_xref_range *r,
-		 size_t n)
+	      size_t n)
 {
 	size_t k;
 
@@ -57,8 +57,7 @@ HOT void rel32_at(const uint8_t *code, size_t i, uint64_t addr, uint64_t lo, uin
 	}
 }
 
-void tt_xref_scan(const uint8_t *code, size_t len, uint64_t addr, struct tt_xref_range *r,
-		  size_t n)
+void tt_xref_scan(const uint8_t *code, size_t len, uint64_t addr, struct tt_xref_range *r, size_t n)
 {
 	uint64_t lo = UINT64_MAX, hi = 0;
 	size_t i, k;
@@ -78,10 +77,10 @@ void tt_xref_scan(const uint8_t *code, size_t len, uint64_t addr, struct tt_xref
 		__m128i next = _mm_loadu_si128((const __m128i *)(const void *)(code + i + 1));
 		__m128i e8 = _mm_cmpeq_epi8(_mm_and_si128(v, _mm_set1_epi8((char)0xfe)),
 					    _mm_set1_epi8((char)0xe8));
-		__m128i of = _mm_and_si128(
-			_mm_cmpeq_epi8(v, _mm_set1_epi8(0x0f)),
-			_mm_cmpeq_epi8(_mm_and_si128(next, _mm_set1_epi8((char)0xf0)),
-				       _mm_set1_epi8((char)0x80)));
+		__m128i of = _mm_and_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x0f)),
+					   _mm_cmpeq_epi8(_mm_and_si128(next,
+									_mm_set1_epi8((char)0xf0)),
+							  _mm_set1_epi8((char)0x80)));
 		unsigned int m = (unsigned int)_mm_movemask_epi8(_mm_or_si128(e8, of));
 
 		while (m) {
@@ -91,7 +90,7 @@ void tt_xref_scan(const uint8_t *code, size_t len, uint64_t addr, struct tt_xref
 			rel32_at(code, j, addr, lo, hi, r, n);
 		}
 	}
-	for (; i + 5 <= len; i++)	/* E8/E9 need 5 bytes, 0F 8x 6 */
+	for (; i + 5 <= len; i++) /* E8/E9 need 5 bytes, 0F 8x 6 */
 		if (i + 6 <= len || (code[i] & 0xfe) == 0xe8)
 			rel32_at(code, i, addr, lo, hi, r, n);
 }

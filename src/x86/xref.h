@@ -11,11 +11,11 @@
 #include <stdint.h>
 
 struct tt_xref_range {
-	uint64_t lo, hi;	/* forbidden targets: lo <= t < hi */
-	uint64_t own_lo, own_hi;	/* the function itself, whose jumps relocate.c decodes
+	uint64_t lo, hi;	 /* forbidden targets: lo <= t < hi */
+	uint64_t own_lo, own_hi; /* the function itself, whose jumps relocate.c decodes
 					 * exactly: byte patterns there are not looked at */
 	bool hit;
-	uint64_t from;		/* where the first jump found comes from */
+	uint64_t from; /* where the first jump found comes from */
 };
 
 /*

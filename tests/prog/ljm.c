@@ -9,7 +9,7 @@
 #include <setjmp.h>
 
 unsigned long ljm_jump_count, ljm_tick_count, ljm_live_count, ljm_nested_count;
-volatile int ljm_last;	/* the value ljm_jump last jumped with */
+volatile int ljm_last; /* the value ljm_jump last jumped with */
 
 void ljm_jump(jmp_buf *jb, int i);
 long ljm_tick(long x);
@@ -47,7 +47,7 @@ long ljm_live(int n)
 		sum += k;
 	if (k < n) {
 		k++;
-		ljm_nested(&jb, k);	/* never returns */
+		ljm_nested(&jb, k); /* never returns */
 	}
 	return sum;
 }

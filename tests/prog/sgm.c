@@ -13,8 +13,8 @@
 #include <stdint.h>
 
 unsigned long sgm_trap_count, sgm_spin_count, sgm_leaf_count, sgm_jump_count, sgm_after_count;
-uintptr_t sgm_trap_rip, sgm_trap_rsp;			/* set by sgm_trap before int3 */
-uintptr_t sgm_spin_lo, sgm_spin_hi, sgm_spin_rsp;	/* set by sgm_spin before its loop */
+uintptr_t sgm_trap_rip, sgm_trap_rsp;		  /* set by sgm_trap before int3 */
+uintptr_t sgm_spin_lo, sgm_spin_hi, sgm_spin_rsp; /* set by sgm_spin before its loop */
 
 long sgm_trap(long x);
 long sgm_spin(volatile int *flag);

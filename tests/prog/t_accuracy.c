@@ -96,13 +96,13 @@ static inline __attribute__((always_inline)) uint64_t bracket_lfence(fn_t volati
 }
 
 /* N rounds: FN() through the PLT, then one bracketed call through the pointer p_FN. */
-#define ROUNDS(FN, N, S)                                                                   \
-	do {                                                                               \
-		long i_;                                                                   \
-		for (i_ = 0; i_ < (N); i_++) {                                             \
-			FN();                                                              \
+#define ROUNDS(FN, N, S)                                                                         \
+	do {                                                                                     \
+		long i_;                                                                         \
+		for (i_ = 0; i_ < (N); i_++) {                                                   \
+			FN();                                                                    \
 			(S)[i_] = rdtscp_ok ? bracket_rdtscp(&p_##FN) : bracket_lfence(&p_##FN); \
-		}                                                                          \
+		}                                                                                \
 	} while (0)
 
 static void empty_brackets(uint64_t *s, long n)
@@ -159,7 +159,7 @@ static void pin_here(void)
 		return;
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
-	(void)sched_setaffinity(0, sizeof(set), &set);	/* best effort: medians tolerate a move */
+	(void)sched_setaffinity(0, sizeof(set), &set); /* best effort: medians tolerate a move */
 }
 
 int main(int argc, char **argv)

@@ -16,7 +16,7 @@
 
 long work_add(long a, long b);
 
-static int stop;	/* atomic: main sets it once, the hogs poll it */
+static int stop; /* atomic: main sets it once, the hogs poll it */
 static long results[THREADS];
 
 static void *hog(void *arg)

@@ -48,7 +48,7 @@ int main(int argc, char **argv)
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: t_closeall closeall|dup2all|fdfull|fdfull_hard|close3 "
-			"DATA\n");
+				"DATA\n");
 		return 2;
 	}
 	if (strcmp(argv[1], "closeall") == 0) {

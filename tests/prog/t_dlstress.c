@@ -84,7 +84,7 @@ static void *worker(void *arg)
 			w->bad += f(x) != ref_fn(x);
 			w->bad += o(x) != ref_fn(x + 1) + 1;
 		}
-		w->fn_calls += 2 * CALLS;	/* CALLS direct, CALLS from DS_outer */
+		w->fn_calls += 2 * CALLS; /* CALLS direct, CALLS from DS_outer */
 		w->outer_calls += CALLS;
 		if (dlclose(h) != 0) {
 			snprintf(w->err, sizeof(w->err), "dlclose: %s", dlerror());

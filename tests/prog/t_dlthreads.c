@@ -99,8 +99,8 @@ int main(void)
 		pthread_join(w[i].tid, NULL);
 		tp_fold(&h, &w[i].h, sizeof(w[i].h));
 	}
-	printf("%d threads x %d calls + %d in main, checksum %016" PRIx64 "\n", NT, N_THREAD, N_MAIN,
-	       h);
+	printf("%d threads x %d calls + %d in main, checksum %016" PRIx64 "\n", NT, N_THREAD,
+	       N_MAIN, h);
 	/* How many of the threads' calls ran before the patch varies: at least main's. */
 	tp_expect_min(stdout, "hot_fn", N_MAIN);
 	return 0;

@@ -58,7 +58,7 @@ static void dump(const char *name)
 		fprintf(side, "%s raise failed: %s\n", name, strerror(errno));
 		return;
 	}
-	for (i = 0; i < 2500 && access(path, F_OK) != 0; i++)	/* 2500 x 2 ms = 5 s */
+	for (i = 0; i < 2500 && access(path, F_OK) != 0; i++) /* 2500 x 2 ms = 5 s */
 		nanosleep(&ts, NULL);
 	if (rename(path, aside) != 0) {
 		fprintf(side, "%s missing after 5 s\n", name);
@@ -113,7 +113,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (pid == 0) {
-		px_add_count = 0;	/* the child's own calls, as the shim counts them */
+		px_add_count = 0; /* the child's own calls, as the shim counts them */
 		calls(300);
 		dump("dump_child");
 		fprintf(side, "dump_child_px_add %lu\nchild %ld\n", px_add_count, (long)getpid());

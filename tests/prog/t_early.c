@@ -29,8 +29,8 @@ static void pre_capture(int argc, char **argv, char **envp)
 	pre_ptr = &early_fn;
 }
 
-__attribute__((section(".preinit_array"), used)) static void (*pre)(int, char **, char **) =
-	pre_capture;
+__attribute__((section(".preinit_array"), used)) static void (*pre)(int, char **,
+								    char **) = pre_capture;
 
 __attribute__((constructor)) static void ctor_capture(void)
 {
@@ -64,9 +64,10 @@ int main(void)
 	for (i = 0; i < 500; i++)
 		fold_int(&h, early_fn(-i));
 	printf("checksum %016" PRIx64 "\n", h);
-	printf("identity %s\n",
-	       (void *)lib_ptr == sym && (void *)via_pre == sym && (void *)via_ctor == sym &&
-	       (void *)own == sym ? "ok" : "broken");
+	printf("identity %s\n", (void *)lib_ptr == sym && (void *)via_pre == sym &&
+						(void *)via_ctor == sym && (void *)own == sym
+					? "ok"
+					: "broken");
 	tp_expect(stdout, "early_fn", 6500);
 	return 0;
 }

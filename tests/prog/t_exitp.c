@@ -55,12 +55,9 @@ static long leave(long how)
 {
 	fflush(stdout);
 	switch (how) {
-	case 'e':
-		exit(4);
-	case '_':
-		_exit(6);
-	default:
-		abort();
+	case 'e': exit(4);
+	case '_': _exit(6);
+	default: abort();
 	}
 }
 

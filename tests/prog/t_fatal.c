@@ -89,7 +89,7 @@ static void die_of(int sig)
 	printf("sum %ld\n", calls(N));
 	tp_expect(stdout, "px_add", px_add_count);
 	tp_expect(stdout, "px_raise", px_raise_count + 1);
-	tp_expect_unwound(stdout, "px_raise", 1);	/* still running when the report is taken */
+	tp_expect_unwound(stdout, "px_raise", 1); /* still running when the report is taken */
 	fflush(stdout);
 	px_raise(sig);
 	printf("still alive after SIG%s\n", sigabbrev_np(sig));
@@ -137,8 +137,7 @@ static int own(void)
 	query("own handler");
 	printf("sum %ld\n", calls(N));
 	raise(SIGTERM);
-	printf("after raise: handler ran %d times, %d report files\n", (int)handled,
-	       reports_now());
+	printf("after raise: handler ran %d times, %d report files\n", (int)handled, reports_now());
 	px_raise(SIGTERM);
 	printf("after px_raise: handler ran %d times, %d report files\n", (int)handled,
 	       reports_now());

@@ -28,7 +28,7 @@ __attribute__((noinline, noipa)) static void deeper(jmp_buf *jb, int i)
 	volatile char pad[256];
 
 	pad[i & 255] = (char)i;
-	ljm_jump(jb, i + pad[i & 255] - (char)i);	/* i */
+	ljm_jump(jb, i + pad[i & 255] - (char)i); /* i */
 }
 
 int main(void)

@@ -19,7 +19,8 @@ int main(int argc, char **argv)
 	int i;
 
 	if (argc == 4 && strcmp(argv[1], "same") == 0) {
-		puts(dlsym(RTLD_DEFAULT, argv[2]) == dlsym(RTLD_DEFAULT, argv[3]) ? "same" : "differ");
+		puts(dlsym(RTLD_DEFAULT, argv[2]) == dlsym(RTLD_DEFAULT, argv[3]) ? "same"
+										  : "differ");
 		return 0;
 	}
 	for (i = 0; i < 300; i++)

@@ -23,9 +23,31 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { MALLOC, FREE, CALLOC, REALLOC, MEMCPY, MEMMOVE, MEMSET, STRLEN, WRITE, OPEN, CLOSE,
-       SNPRINTF, LOCK, UNLOCK, GETSPECIFIC, CLOCK, MPROTECT, SETAFFINITY, SIGACTION, DLSYM,
-       DLOPEN, PTHREAD_CREATE, NCOUNT };
+enum {
+	MALLOC,
+	FREE,
+	CALLOC,
+	REALLOC,
+	MEMCPY,
+	MEMMOVE,
+	MEMSET,
+	STRLEN,
+	WRITE,
+	OPEN,
+	CLOSE,
+	SNPRINTF,
+	LOCK,
+	UNLOCK,
+	GETSPECIFIC,
+	CLOCK,
+	MPROTECT,
+	SETAFFINITY,
+	SIGACTION,
+	DLSYM,
+	DLOPEN,
+	PTHREAD_CREATE,
+	NCOUNT
+};
 
 /* The sanitizer runtimes call pthread_getspecific through their own PLT. */
 #ifdef __SANITIZE_ADDRESS__
@@ -39,18 +61,28 @@ static const struct {
 	const char *name;
 	int exact;
 } fns[NCOUNT] = {
-	[MALLOC] = { "malloc", 0 },	[FREE] = { "free", 0 },
-	[CALLOC] = { "calloc", 0 },	[REALLOC] = { "realloc", 0 },
-	[MEMCPY] = { "memcpy", 0 },	[MEMMOVE] = { "memmove", 0 },
-	[MEMSET] = { "memset", 0 },	[STRLEN] = { "strlen", 0 },
-	[WRITE] = { "write", 1 },	[OPEN] = { "open", 1 },
-	[CLOSE] = { "close", 1 },	[SNPRINTF] = { "snprintf", 1 },
-	[LOCK] = { "pthread_mutex_lock", 1 },	[UNLOCK] = { "pthread_mutex_unlock", 1 },
+	[MALLOC] = { "malloc", 0 },
+	[FREE] = { "free", 0 },
+	[CALLOC] = { "calloc", 0 },
+	[REALLOC] = { "realloc", 0 },
+	[MEMCPY] = { "memcpy", 0 },
+	[MEMMOVE] = { "memmove", 0 },
+	[MEMSET] = { "memset", 0 },
+	[STRLEN] = { "strlen", 0 },
+	[WRITE] = { "write", 1 },
+	[OPEN] = { "open", 1 },
+	[CLOSE] = { "close", 1 },
+	[SNPRINTF] = { "snprintf", 1 },
+	[LOCK] = { "pthread_mutex_lock", 1 },
+	[UNLOCK] = { "pthread_mutex_unlock", 1 },
 	[GETSPECIFIC] = { "pthread_getspecific", GETSPECIFIC_EXACT },
 	[CLOCK] = { "clock_gettime", 1 },
-	[MPROTECT] = { "mprotect", 1 },	[SETAFFINITY] = { "sched_setaffinity", 1 },
-	[SIGACTION] = { "sigaction", 1 },	[DLSYM] = { "dlsym", 1 },
-	[DLOPEN] = { "dlopen", 1 },	[PTHREAD_CREATE] = { "pthread_create", 1 },
+	[MPROTECT] = { "mprotect", 1 },
+	[SETAFFINITY] = { "sched_setaffinity", 1 },
+	[SIGACTION] = { "sigaction", 1 },
+	[DLSYM] = { "dlsym", 1 },
+	[DLOPEN] = { "dlopen", 1 },
+	[PTHREAD_CREATE] = { "pthread_create", 1 },
 };
 
 static unsigned long count[NCOUNT];
@@ -69,7 +101,7 @@ static size_t handler_len;
 static void on_usr1(int sig)
 {
 	(void)sig;
-	handler_len = strlen(handler_text);	/* strlen is async-signal-safe in practice */
+	handler_len = strlen(handler_text); /* strlen is async-signal-safe in practice */
 	CALLED(STRLEN, 1);
 	handled++;
 }
@@ -201,8 +233,8 @@ static long file_calls(void)
 static int system_calls(void)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	char *p = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-		       -1, 0);
+	char *p = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		       0);
 	cpu_set_t set;
 	int ok;
 

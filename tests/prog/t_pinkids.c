@@ -71,7 +71,8 @@ static void *thread_main(void *arg)
 
 int main(int argc, char **argv)
 {
-	char list[TP_CPU_LIST_MAX], cmd[2 * PATH_MAX + 2 * TP_CPU_LIST_MAX], line[2 * TP_CPU_LIST_MAX];
+	char list[TP_CPU_LIST_MAX], cmd[2 * PATH_MAX + 2 * TP_CPU_LIST_MAX],
+		line[2 * TP_CPU_LIST_MAX];
 	char *spawn_argv[] = { "t_pinmask", "-", "posix_spawn child", orig, NULL };
 	cpu_set_t set;
 	pthread_t th;

@@ -69,7 +69,7 @@ static void on_trap(int sig, siginfo_t *si, void *ctx)
 	if (sgm_leaf((long)traps) != (long)traps * 3 + 1)
 		bad++;
 	if (jump_mode)
-		sgm_jump(&sjb, 1);	/* out of the handler and of sgm_trap */
+		sgm_jump(&sjb, 1); /* out of the handler and of sgm_trap */
 }
 
 static void on_alarm(int sig, siginfo_t *si, void *ctx)

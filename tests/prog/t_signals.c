@@ -70,8 +70,8 @@ int main(int argc, char **argv)
 		if (i % 10 == 0)
 			raise(SIGUSR1);
 	}
-	printf("raise: %lu wrong, %d handler calls, %d wrong in handler\n", wrong,
-	       (int)leaf_calls, (int)leaf_wrong);
+	printf("raise: %lu wrong, %d handler calls, %d wrong in handler\n", wrong, (int)leaf_calls,
+	       (int)leaf_wrong);
 
 	memset(&it, 0, sizeof(it));
 	it.it_interval.tv_usec = 500;

@@ -32,7 +32,7 @@ __asm__(".text\n"
 	"	push %r13\n"
 	"	push %r14\n"
 	"	push %r15\n"
-	"	push %rsi\n"			/* 7 pushes: %rsp is 16-aligned at the call */
+	"	push %rsi\n" /* 7 pushes: %rsp is 16-aligned at the call */
 	"	movabs $0x1111111111111101, %rbx\n"
 	"	movabs $0x2222222222222202, %rbp\n"
 	"	movabs $0x3333333333333303, %r12\n"
@@ -92,8 +92,9 @@ int main(void)
 
 	h = TP_FNV_INIT;
 	for (i = 0; i < N; i++) {
-		double r = t_many(i, -i, 3 * i, 4, 5 - i, 6, 7 + i, 8, 9 * i, i * 0.5, -1.0 / (i + 1),
-				  2.5, i * 1e-3, 5.0, 6.25 * i, 7.0, -8.5, i * 9.0, 1e10 - i, 0.1 * i);
+		double r = t_many(i, -i, 3 * i, 4, 5 - i, 6, 7 + i, 8, 9 * i, i * 0.5,
+				  -1.0 / (i + 1), 2.5, i * 1e-3, 5.0, 6.25 * i, 7.0, -8.5, i * 9.0,
+				  1e10 - i, 0.1 * i);
 		tp_fold(&h, &r, sizeof(r));
 		snprintf(last, sizeof(last), "%a", r);
 	}
@@ -142,7 +143,7 @@ int main(void)
 	h = TP_FNV_INIT;
 	for (i = 0; i < N; i++) {
 		long double r = t_ld(i / 3.0L, 1.0L / (i + 1), i);
-		tp_fold(&h, &r, 10);	/* the 80-bit value, not the padding */
+		tp_fold(&h, &r, 10); /* the 80-bit value, not the padding */
 		snprintf(last, sizeof(last), "%La", r);
 	}
 	line("t_ld", h, last);
@@ -159,11 +160,13 @@ int main(void)
 
 	h = TP_FNV_INIT;
 	for (i = 0; i < N; i++) {
-		unsigned __int128 a = ((unsigned __int128)(0x9e3779b97f4a7c15ULL * (i + 1)) << 64) | (unsigned)i;
+		unsigned __int128 a = ((unsigned __int128)(0x9e3779b97f4a7c15ULL * (i + 1)) << 64) |
+				      (unsigned)i;
 		unsigned __int128 b = ((unsigned __int128)i << 70) + 0xfedcba9876543210ULL;
 		unsigned __int128 r = t_i128(a, b, i);
 		tp_fold(&h, &r, sizeof(r));
-		snprintf(last, sizeof(last), "%016" PRIx64 "%016" PRIx64, (uint64_t)(r >> 64), (uint64_t)r);
+		snprintf(last, sizeof(last), "%016" PRIx64 "%016" PRIx64, (uint64_t)(r >> 64),
+			 (uint64_t)r);
 	}
 	line("t_i128", h, last);
 
@@ -183,8 +186,8 @@ int main(void)
 
 	h = TP_FNV_INIT;
 	for (i = 0; i < N; i++) {
-		int r = t_fmt(buf, sizeof(buf), "%d %f %s %.17g %La %a %ld", i, i * 0.25, "x", i / 3.0,
-			      (long double)i / 7, i * 1.5, (long)i * 100000);
+		int r = t_fmt(buf, sizeof(buf), "%d %f %s %.17g %La %a %ld", i, i * 0.25, "x",
+			      i / 3.0, (long double)i / 7, i * 1.5, (long)i * 100000);
 		tp_fold(&h, &r, sizeof(r));
 		tp_fold(&h, buf, strlen(buf));
 		snprintf(last, sizeof(last), "%d [%s]", r, buf);

@@ -8,9 +8,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-double t_many(int a1, int a2, int a3, int a4, int a5, int a6, int a7, int a8, int a9,
-	      double d1, double d2, double d3, double d4, double d5, double d6, double d7,
-	      double d8, double d9, double d10, double d11)
+double t_many(int a1, int a2, int a3, int a4, int a5, int a6, int a7, int a8, int a9, double d1,
+	      double d2, double d3, double d4, double d5, double d6, double d7, double d8,
+	      double d9, double d10, double d11)
 {
 	const int ai[9] = { a1, a2, a3, a4, a5, a6, a7, a8, a9 };
 	const double ad[11] = { d1, d2, d3, d4, d5, d6, d7, d8, d9, d10, d11 };

@@ -53,7 +53,8 @@ static inline char *tp_cpu_list(const cpu_set_t *set, char *out)
 	out[0] = '\0';
 	for (cpu = 0; cpu < CPU_SETSIZE && n + 8 < TP_CPU_LIST_MAX; cpu++) {
 		if (CPU_ISSET(cpu, set))
-			n += (size_t)snprintf(out + n, TP_CPU_LIST_MAX - n, "%s%d", n ? "," : "", cpu);
+			n += (size_t)snprintf(out + n, TP_CPU_LIST_MAX - n, "%s%d", n ? "," : "",
+					      cpu);
 	}
 	if (!n)
 		strcpy(out, "-");

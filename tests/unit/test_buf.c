@@ -48,7 +48,7 @@ static void test_append_concatenates(void **state)
 
 	(void)state;
 	tt_buf_append(&b, "hello", 5);
-	tt_buf_append(&b, " world!", 6);	/* only 6 of the 7 bytes */
+	tt_buf_append(&b, " world!", 6); /* only 6 of the 7 bytes */
 	assert_holds(&b, "hello world", 11);
 	tt_buf_free(&b);
 }
@@ -106,8 +106,8 @@ static void test_growth_past_several_pages(void **state)
 			caps++;
 		last_cap = b.cap;
 	}
-	assert_true(caps >= 3);			/* 1 page, then grew at least twice */
-	assert_int_equal(b.cap % PAGE, 0);	/* whole pages, as mapped */
+	assert_true(caps >= 3);		   /* 1 page, then grew at least twice */
+	assert_int_equal(b.cap % PAGE, 0); /* whole pages, as mapped */
 	tt_buf_free(&b);
 	free(want);
 }
@@ -205,7 +205,7 @@ static void test_failed_allocation_is_sticky(void **state)
 
 	(void)state;
 	tt_buf_puts(&b, "kept");
-	tt_buf_append(&b, "x", (size_t)1 << 62);	/* never read: reserve fails first */
+	tt_buf_append(&b, "x", (size_t)1 << 62); /* never read: reserve fails first */
 	assert_true(b.failed);
 	assert_int_equal(b.len, 4);
 	assert_string_equal(b.data, "kept");
@@ -238,11 +238,11 @@ static void test_length_overflow_fails(void **state)
 
 	(void)state;
 	tt_buf_puts(&b, "ab");
-	tt_buf_append(&b, "x", SIZE_MAX - 1);	/* len + n + 1 wraps */
+	tt_buf_append(&b, "x", SIZE_MAX - 1); /* len + n + 1 wraps */
 	assert_true(b.failed);
 	assert_string_equal(b.data, "ab");
 	tt_buf_free(&b);
-	tt_buf_append(&b, "x", SIZE_MAX);	/* also on an unmapped buffer */
+	tt_buf_append(&b, "x", SIZE_MAX); /* also on an unmapped buffer */
 	assert_true(b.failed);
 	assert_null(b.data);
 	tt_buf_free(&b);
@@ -253,7 +253,7 @@ static void test_free_resets_for_reuse(void **state)
 	struct tt_buf b = TT_BUF_INIT;
 
 	(void)state;
-	tt_buf_free(&b);		/* freeing an unused buffer is harmless */
+	tt_buf_free(&b); /* freeing an unused buffer is harmless */
 	tt_buf_puts(&b, "first");
 	tt_buf_append(&b, "x", (size_t)1 << 62);
 	assert_true(b.failed);

@@ -68,7 +68,7 @@ static void test_default_amd_never_probes(void **state)
 	(void)state;
 	probe_answer = true;
 	assert_int_equal(decide(&amd_vm, TT_SER_RDTSCP, false, TT_CLK_AUTO), TT_VAR_LFENCE);
-	assert_int_equal(probes, 0);	/* not asked for: never executed */
+	assert_int_equal(probes, 0); /* not asked for: never executed */
 	assert_int_equal(nlines, 1);
 	assert_int_equal(nwarn, 0);
 	assert_non_null(strstr(last, "not announced"));
@@ -89,7 +89,7 @@ static void test_cpuid_modes(void **state)
 {
 	(void)state;
 	assert_int_equal(decide(&intel_vm, TT_SER_CPUID, true, TT_CLK_AUTO), TT_VAR_CPUID);
-	assert_int_equal(nwarn, 1);	/* under a hypervisor */
+	assert_int_equal(nwarn, 1); /* under a hypervisor */
 	assert_non_null(strstr(last, "hypervisor"));
 	assert_int_equal(decide(&amd_vm, TT_SER_CPUID, true, TT_CLK_AUTO), TT_VAR_CPUID_NORDTSCP);
 	assert_int_equal(probes, 0);
@@ -152,8 +152,18 @@ static void test_persona_parse(void **state)
 static void test_persona_parse_bad(void **state)
 {
 	static const char *const bad[] = {
-		"", "zen", "amd-vm,", ",amd-vm", "rdtscp=2", "rdtscp=", "step=0", "step=4097",
-		"step=-3", "step=99999999999999999999", "invariant=yes", "speed=1",
+		"",
+		"zen",
+		"amd-vm,",
+		",amd-vm",
+		"rdtscp=2",
+		"rdtscp=",
+		"step=0",
+		"step=4097",
+		"step=-3",
+		"step=99999999999999999999",
+		"invariant=yes",
+		"speed=1",
 		"amd-vm,amd-vm,amd-vm,amd-vm,amd-vm,amd-vm,amd-vm,amd-vm,amd-vm,amd-vm",
 	};
 	struct tt_cpu_persona p = { .step = 7 };
@@ -163,7 +173,7 @@ static void test_persona_parse_bad(void **state)
 	(void)state;
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		assert_int_equal(tt_cpu_persona_parse(bad[i], &p, &why), -1);
-		assert_int_equal(p.step, 7);	/* untouched */
+		assert_int_equal(p.step, 7); /* untouched */
 		if (*bad[i])
 			assert_non_null(why);
 	}
@@ -206,7 +216,8 @@ static void test_quantize(void **state)
 	assert_int_equal(tt_cpu_persona_quantize(1008, 21), 1008);
 	assert_int_equal(tt_cpu_persona_quantize(1000, 0), 1000);
 	/* A call's two rounded readings differ by a multiple of the step. */
-	assert_int_equal((tt_cpu_persona_quantize(1040, 21) - tt_cpu_persona_quantize(1000, 21)) % 21,
+	assert_int_equal((tt_cpu_persona_quantize(1040, 21) - tt_cpu_persona_quantize(1000, 21)) %
+				 21,
 			 0);
 }
 

@@ -166,7 +166,8 @@ static void test_other_variables_ignored(void **state)
 
 	(void)state;
 	assert_int_equal(parse(&cfg, ENV("PATH=/bin", "tsc_funcs=strlen", "TSC_FUNCS", "XTSC_FOO=1",
-					 "TSC", "TSC=1", "HOME=/", "LD_PRELOAD=x.so")), 0);
+					 "TSC", "TSC=1", "HOME=/", "LD_PRELOAD=x.so")),
+			 0);
 	expect_no_lines();
 	assert_defaults(&cfg);
 	tt_config_free(&cfg);
@@ -178,7 +179,8 @@ static void test_null_diag_callback(void **state)
 
 	(void)state;
 	assert_int_equal(tt_config_parse(ENV("TSC_FORMAT=xml", "TSC_FOO=1", "TSC_FUNCS=a@,b"), &cfg,
-					 NULL, NULL), 0);
+					 NULL, NULL),
+			 0);
 	assert_int_equal(cfg.nfuncs, 1);
 	assert_string_equal(cfg.funcs[0].name, "b");
 	assert_int_equal(cfg.format, TT_FMT_TEXT);
@@ -190,11 +192,11 @@ static void test_all_valid_together(void **state)
 	struct tt_config cfg;
 
 	(void)state;
-	assert_int_equal(parse(&cfg, ENV("TSC_FUNCS=strlen libz.so.1:deflate",
-					 "TSC_OUTPUT=/tmp/r.%p", "TSC_FORMAT=json",
-					 "TSC_SERIALIZE=lfence", "TSC_CLOCK=tsc",
-					 "TSC_PIN=2-3", "TSC_OVERHEAD=40", "TSC_HOOK=got",
-					 "TSC_CALLERS=4", "TSC_DUMP_SIGNAL=USR2", "TSC_QUIET=1")),
+	assert_int_equal(parse(&cfg,
+			       ENV("TSC_FUNCS=strlen libz.so.1:deflate", "TSC_OUTPUT=/tmp/r.%p",
+				   "TSC_FORMAT=json", "TSC_SERIALIZE=lfence", "TSC_CLOCK=tsc",
+				   "TSC_PIN=2-3", "TSC_OVERHEAD=40", "TSC_HOOK=got",
+				   "TSC_CALLERS=4", "TSC_DUMP_SIGNAL=USR2", "TSC_QUIET=1")),
 			 0);
 	expect_no_lines();
 	assert_int_equal(cfg.nfuncs, 2);
@@ -224,7 +226,8 @@ static void test_first_wins(void **state)
 
 	(void)state;
 	assert_int_equal(parse(&cfg, ENV("TSC_FORMAT=json", "TSC_FORMAT=text", "TSC_FUNCS=a",
-					 "TSC_FUNCS=b", "TSC_OUTPUT=one", "TSC_OUTPUT=")), 0);
+					 "TSC_FUNCS=b", "TSC_OUTPUT=one", "TSC_OUTPUT=")),
+			 0);
 	expect_no_lines();
 	assert_int_equal(cfg.format, TT_FMT_JSON);
 	assert_int_equal(cfg.nfuncs, 1);
@@ -245,7 +248,8 @@ static void test_lines_in_envp_order(void **state)
 
 	(void)state;
 	assert_int_equal(parse(&cfg, ENV("TSC_QUIET=2", "TSC_FUNC=x", "TSC_FUNCS=a@ b",
-					 "TSC_FORMAT=JSON")), 0);
+					 "TSC_FORMAT=JSON")),
+			 0);
 	EXPECT_LINES("TSC_QUIET=2 not understood, using 0",
 		     "unknown variable TSC_FUNC (did you mean TSC_FUNCS?)",
 		     "TSC_FUNCS entry \"a@\" malformed (empty version), skipped",
@@ -742,12 +746,14 @@ static void test_dump_signal_names(void **state)
 		const char *name;
 		int num;
 	} sigs[] = {
-		{ "USR1", SIGUSR1 }, { "USR2", SIGUSR2 }, { "HUP", SIGHUP }, { "TERM", SIGTERM },
-		{ "INT", SIGINT }, { "QUIT", SIGQUIT }, { "ALRM", SIGALRM }, { "PROF", SIGPROF },
-		{ "VTALRM", SIGVTALRM }, { "WINCH", SIGWINCH }, { "CHLD", SIGCHLD },
-		{ "CONT", SIGCONT }, { "TSTP", SIGTSTP }, { "TTIN", SIGTTIN }, { "TTOU", SIGTTOU },
-		{ "URG", SIGURG }, { "XCPU", SIGXCPU }, { "XFSZ", SIGXFSZ }, { "IO", SIGIO },
-		{ "PWR", SIGPWR }, { "SYS", SIGSYS }, { "PIPE", SIGPIPE },
+		{ "USR1", SIGUSR1 },   { "USR2", SIGUSR2 }, { "HUP", SIGHUP },
+		{ "TERM", SIGTERM },   { "INT", SIGINT },   { "QUIT", SIGQUIT },
+		{ "ALRM", SIGALRM },   { "PROF", SIGPROF }, { "VTALRM", SIGVTALRM },
+		{ "WINCH", SIGWINCH }, { "CHLD", SIGCHLD }, { "CONT", SIGCONT },
+		{ "TSTP", SIGTSTP },   { "TTIN", SIGTTIN }, { "TTOU", SIGTTOU },
+		{ "URG", SIGURG },     { "XCPU", SIGXCPU }, { "XFSZ", SIGXFSZ },
+		{ "IO", SIGIO },       { "PWR", SIGPWR },   { "SYS", SIGSYS },
+		{ "PIPE", SIGPIPE },
 	};
 	char assignment[64];
 	size_t i;
@@ -771,7 +777,7 @@ static void test_dump_signal_realtime(void **state)
 	check_signal("TSC_DUMP_SIGNAL=RTMAX", SIGRTMAX);
 	check_signal("TSC_DUMP_SIGNAL=SIGRTMAX-2", SIGRTMAX - 2);
 	check_signal("TSC_DUMP_SIGNAL=RTMAX-0", SIGRTMAX);
-	assert_true(SIGRTMAX - SIGRTMIN == 30);	/* glibc on x86-64: 34..64 */
+	assert_true(SIGRTMAX - SIGRTMIN == 30); /* glibc on x86-64: 34..64 */
 	check_signal("TSC_DUMP_SIGNAL=RTMIN+30", SIGRTMAX);
 	check_signal("TSC_DUMP_SIGNAL=RTMAX-30", SIGRTMIN);
 	check_bad("TSC_DUMP_SIGNAL=RTMIN+31",
@@ -825,9 +831,9 @@ static void test_dump_signal_refused(void **state)
 
 	(void)state;
 	check_bad("TSC_DUMP_SIGNAL=KILL", "TSC_DUMP_SIGNAL=KILL refused (cannot be caught), "
-		  "no dump signal");
+					  "no dump signal");
 	check_bad("TSC_DUMP_SIGNAL=SIGSTOP", "TSC_DUMP_SIGNAL=SIGSTOP refused (cannot be caught), "
-		  "no dump signal");
+					     "no dump signal");
 	check_bad("TSC_DUMP_SIGNAL=9",
 		  "TSC_DUMP_SIGNAL=9 refused (cannot be caught), no dump signal");
 	check_bad("TSC_DUMP_SIGNAL=19",
@@ -843,7 +849,7 @@ static void test_dump_signal_refused(void **state)
 		snprintf(line, sizeof(line), "%s %s", assignment, CRASH_TAIL);
 		check_bad(assignment, line);
 	}
-	assert_true(SIGRTMIN > 33);	/* glibc keeps 32 and 33 for its threads */
+	assert_true(SIGRTMIN > 33); /* glibc keeps 32 and 33 for its threads */
 	check_bad("TSC_DUMP_SIGNAL=32",
 		  "TSC_DUMP_SIGNAL=32 refused (reserved by the C library), no dump signal");
 	check_bad("TSC_DUMP_SIGNAL=33",
@@ -898,9 +904,11 @@ static void test_unknown_variables(void **state)
 	check_bad("TSC_SIGNAL=USR1", "unknown variable TSC_SIGNAL");
 	check_bad("TSC_F\nX=1", "unknown variable TSC_F?X");
 	/* the name is cut to 64 bytes in the message */
-	check_bad("TSC_ABCDEFGHIJKLMNOPQRSTUVWXYZ" "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	check_bad("TSC_ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		  "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 		  "ABCDEFGHIJKLMNOPQRSTUVWXYZ=1",
-		  "unknown variable TSC_ABCDEFGHIJKLMNOPQRSTUVWXYZ" "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		  "unknown variable TSC_ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		  "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 		  "ABCDEFGH...");
 }
 
@@ -910,7 +918,8 @@ static void test_unknown_variable_once(void **state)
 
 	(void)state;
 	assert_int_equal(parse(&cfg, ENV("TSC_FOO=1", "TSC_FORMAT=json", "TSC_FOO=2", "TSC_FOOD=3",
-					 "TSC_FOO=")), 0);
+					 "TSC_FOO=")),
+			 0);
 	EXPECT_LINES("unknown variable TSC_FOO", "unknown variable TSC_FOOD");
 	assert_int_equal(cfg.format, TT_FMT_JSON);
 	tt_config_free(&cfg);
@@ -927,7 +936,7 @@ static void test_free_resets(void **state)
 	assert_int_equal(cfg.nfuncs, 3);
 	tt_config_free(&cfg);
 	assert_defaults(&cfg);
-	tt_config_free(&cfg);	/* twice is harmless */
+	tt_config_free(&cfg); /* twice is harmless */
 	assert_defaults(&cfg);
 	tt_config_free(NULL);
 }
@@ -946,10 +955,10 @@ extern void *__libc_malloc(size_t size);
 extern void *__libc_realloc(void *ptr, size_t size);
 extern void __libc_free(void *ptr);
 
-static bool armed;		/* count and fail only inside the window under test */
-static long fail_at = -1;	/* index of the allocation that fails, -1 for none */
-static long nallocs;		/* allocations attempted while armed */
-static long live;		/* blocks allocated while armed and not yet freed */
+static bool armed;	  /* count and fail only inside the window under test */
+static long fail_at = -1; /* index of the allocation that fails, -1 for none */
+static long nallocs;	  /* allocations attempted while armed */
+static long live;	  /* blocks allocated while armed and not yet freed */
 
 __attribute__((visibility("hidden"))) void *malloc(size_t size)
 {

@@ -21,14 +21,14 @@
 
 #include "report/hist.h"
 
-#define NRAND 20000	/* samples per random round */
+#define NRAND 20000 /* samples per random round */
 #define ROUNDS 8
 
 static uint64_t base_seed(void)
 {
 	const char *s = getenv("TT_TEST_SEED");
 
-	return s ? strtoull(s, NULL, 0) : 0x7473637472616365ull;	/* "tsctrace" */
+	return s ? strtoull(s, NULL, 0) : 0x7473637472616365ull; /* "tsctrace" */
 }
 
 /* splitmix64: small, fast, and the same sequence on every libc. */
@@ -47,14 +47,10 @@ static uint64_t sample(uint64_t *state)
 	uint64_t r = rnd(state), e = rnd(state) % 64;
 
 	switch (r % 4) {
-	case 0:
-		return rnd(state) % TT_HIST_LINEAR;
-	case 1:
-		return rnd(state) >> (63 - e);
-	case 2:
-		return tt_hist_bucket_low((uint32_t)(rnd(state) % TT_HIST_BUCKETS));
-	default:
-		return tt_hist_bucket_high((uint32_t)(rnd(state) % TT_HIST_BUCKETS));
+	case 0: return rnd(state) % TT_HIST_LINEAR;
+	case 1: return rnd(state) >> (63 - e);
+	case 2: return tt_hist_bucket_low((uint32_t)(rnd(state) % TT_HIST_BUCKETS));
+	default: return tt_hist_bucket_high((uint32_t)(rnd(state) % TT_HIST_BUCKETS));
 	}
 }
 
@@ -158,8 +154,8 @@ static void test_buckets_tile_the_range(void **state)
 	for (i = 0; i + 1 < TT_HIST_BUCKETS; i++)
 		if (tt_hist_bucket_low(i + 1) != tt_hist_bucket_high(i) + 1)
 			fail_msg("gap or overlap after bucket %u: high %" PRIu64
-				 ", next low %" PRIu64, i, tt_hist_bucket_high(i),
-				 tt_hist_bucket_low(i + 1));
+				 ", next low %" PRIu64,
+				 i, tt_hist_bucket_high(i), tt_hist_bucket_low(i + 1));
 	assert_int_equal(tt_hist_bucket_high(TT_HIST_BUCKETS - 1), UINT64_MAX);
 }
 
@@ -186,7 +182,7 @@ static void test_bucket_width_at_most_1_128th(void **state)
 	(void)state;
 	for (i = TT_HIST_LINEAR; i < TT_HIST_BUCKETS; i++) {
 		lo = tt_hist_bucket_low(i);
-		width = tt_hist_bucket_high(i) - lo + 1;	/* last bucket: 2^56, no wrap */
+		width = tt_hist_bucket_high(i) - lo + 1; /* last bucket: 2^56, no wrap */
 		if (width > lo / 128)
 			fail_msg("bucket %u: width %" PRIu64 " > low %" PRIu64 " / 128", i, width,
 				 lo);
@@ -291,7 +287,7 @@ static void test_percentiles_random_match_sorted(void **state)
 	assert_non_null(v);
 	for (round = 0; round < ROUNDS; round++) {
 		seed = st = base_seed() + 1000 + (uint64_t)round;
-		n = 1 + rnd(&st) % NRAND;	/* odd sizes exercise the rounding of ranks */
+		n = 1 + rnd(&st) % NRAND; /* odd sizes exercise the rounding of ranks */
 		h = new_hist();
 		for (i = 0; i < n; i++)
 			v[i] = sample(&st);
@@ -403,9 +399,9 @@ static void test_bucket_edge_samples(void **state)
 	assert_int_equal(h->counts[1024], 2);
 	assert_int_equal(h->counts[1025], 1);
 	assert_int_equal(tt_hist_value_at_rank(h, 1), 1023);
-	assert_int_equal(tt_hist_value_at_rank(h, 2), 1031);	/* 1024 reads as its high edge */
+	assert_int_equal(tt_hist_value_at_rank(h, 2), 1031); /* 1024 reads as its high edge */
 	assert_int_equal(tt_hist_value_at_rank(h, 3), 1031);
-	assert_int_equal(tt_hist_value_at_rank(h, 4), 1032);	/* clamped to max, not 1039 */
+	assert_int_equal(tt_hist_value_at_rank(h, 4), 1032); /* clamped to max, not 1039 */
 	free(h);
 }
 
@@ -427,8 +423,9 @@ static void test_extreme_values(void **state)
 
 static void test_single_sample_exact(void **state)
 {
-	static const uint64_t vals[] = { 0, 1, 1023, 1024, 1031, 1032, 99999, 1ull << 63,
-					 UINT64_MAX };
+	static const uint64_t vals[] = {
+		0, 1, 1023, 1024, 1031, 1032, 99999, 1ull << 63, UINT64_MAX
+	};
 	struct tt_hist *h;
 	size_t k;
 
@@ -461,7 +458,7 @@ static void test_merge_halves_equals_whole(void **state)
 
 	(void)state;
 	for (i = 0; i < NRAND; i++) {
-		v = sample(&st);	/* totals may wrap: both sides wrap alike */
+		v = sample(&st); /* totals may wrap: both sides wrap alike */
 		tt_hist_record(i < NRAND / 3 ? a : b, v);
 		tt_hist_record(all, v);
 	}
@@ -479,9 +476,9 @@ static void test_merge_with_empty_is_identity(void **state)
 	(void)state;
 	tt_hist_record(h, 17);
 	tt_hist_record(h, 4096);
-	tt_hist_merge(copy, h);		/* into empty: takes min/max from src */
+	tt_hist_merge(copy, h); /* into empty: takes min/max from src */
 	assert_hist_equal(copy, h);
-	tt_hist_merge(h, empty);	/* from empty: min stays 17, max stays 4096 */
+	tt_hist_merge(h, empty); /* from empty: min stays 17, max stays 4096 */
 	assert_hist_equal(h, copy);
 	free(h);
 	free(empty);
@@ -508,14 +505,14 @@ static void test_gcd_exact_known_sets(void **state)
 		size_t n;
 		uint64_t gcd;
 	} cases[] = {
-		{ { 0 }, 0, 0 },		/* empty */
-		{ { 0 }, 1, 0 },		/* only zero */
+		{ { 0 }, 0, 0 }, /* empty */
+		{ { 0 }, 1, 0 }, /* only zero */
 		{ { 7 }, 1, 7 },
 		{ { 12, 18, 30 }, 3, 6 },
-		{ { 0, 6, 9 }, 3, 3 },		/* zero does not count */
+		{ { 0, 6, 9 }, 3, 3 }, /* zero does not count */
 		{ { 1000, 1020 }, 2, 20 },
-		{ { 4, 8, 2050 }, 3, 4 },	/* 2050 is not exact: ignored */
-		{ { 3000 }, 1, 0 },		/* nothing below 1024 */
+		{ { 4, 8, 2050 }, 3, 4 }, /* 2050 is not exact: ignored */
+		{ { 3000 }, 1, 0 },	  /* nothing below 1024 */
 		{ { 1023, 1022 }, 2, 1 },
 	};
 	struct tt_hist *h;

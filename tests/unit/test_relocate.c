@@ -22,10 +22,10 @@
 
 /* Where the hand-assembled functions "run", and where their copy goes (pool.c maps the copy
  * near the function: within 2 GiB). */
-#define ADDR	UINT64_C(0x555555561130)
-#define NEAR	(ADDR + 0x10000)
-#define BELOW	(ADDR - 0x7000000)
-#define FAR	(ADDR + UINT64_C(0xc0000000))	/* 3 GiB away */
+#define ADDR UINT64_C(0x555555561130)
+#define NEAR (ADDR + 0x10000)
+#define BELOW (ADDR - 0x7000000)
+#define FAR (ADDR + UINT64_C(0xc0000000)) /* 3 GiB away */
 
 static const uint8_t ENDBR64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
 
@@ -89,8 +89,7 @@ static void plan_ok(const uint8_t *code, size_t size, uint64_t addr, uint64_t co
 
 /* Plan code, which must be refused for a reason containing every one of the NULL-terminated
  * fragments. */
-static void plan_refused(const uint8_t *code, size_t size, uint64_t addr, uint64_t copy_addr,
-			 ...)
+static void plan_refused(const uint8_t *code, size_t size, uint64_t addr, uint64_t copy_addr, ...)
 {
 	struct tt_reloc r;
 	char why[WHY_SIZE];
@@ -102,7 +101,7 @@ static void plan_refused(const uint8_t *code, size_t size, uint64_t addr, uint64
 	err = tt_reloc_plan(code, size, addr, copy_addr, &r, why, sizeof(why));
 	if (!err)
 		fail_msg("accepted; expected a refusal");
-	assert_string_equal(err, why);	/* "written into why" */
+	assert_string_equal(err, why); /* "written into why" */
 	va_start(ap, copy_addr);
 	while ((frag = va_arg(ap, const char *)) != NULL)
 		if (!strstr(err, frag))
@@ -134,15 +133,15 @@ static void test_no_endbr64(void **state)
 {
 	/* push rbp; mov rbp,rsp; push r12 | push rbx; xor eax,eax; pop rbx; pop r12; pop rbp;
 	 * ret */
-	static const uint8_t code[] = { 0x55, 0x48, 0x89, 0xe5, 0x41, 0x54, 0x53, 0x31, 0xc0,
-					0x5b, 0x41, 0x5c, 0x5d, 0xc3 };
+	static const uint8_t code[] = { 0x55, 0x48, 0x89, 0xe5, 0x41, 0x54, 0x53,
+					0x31, 0xc0, 0x5b, 0x41, 0x5c, 0x5d, 0xc3 };
 	struct tt_reloc r;
 	uint8_t want[TT_COPY_MAX];
 	size_t n;
 
 	(void)state;
 	plan_ok(code, sizeof(code), ADDR, NEAR, &r, 0, 6);
-	n = put(want, 0, ENDBR64, 4);			/* the copy is a branch target: endbr64 */
+	n = put(want, 0, ENDBR64, 4); /* the copy is a branch target: endbr64 */
 	n = put(want, n, code, 6);
 	want[n++] = 0xe9;
 	n = put_rel32(want, n, rel_to(ADDR + 6, NEAR + 15));
@@ -153,15 +152,15 @@ static void test_no_endbr64(void **state)
 static void test_endbr64_kept(void **state)
 {
 	/* endbr64 | push rbp; mov rbp,rsp; push rbx | xor eax,eax; pop rbx; pop rbp; ret */
-	static const uint8_t code[] = { 0xf3, 0x0f, 0x1e, 0xfa, 0x55, 0x48, 0x89, 0xe5, 0x53,
-					0x31, 0xc0, 0x5b, 0x5d, 0xc3 };
+	static const uint8_t code[] = { 0xf3, 0x0f, 0x1e, 0xfa, 0x55, 0x48, 0x89,
+					0xe5, 0x53, 0x31, 0xc0, 0x5b, 0x5d, 0xc3 };
 	struct tt_reloc r;
 	uint8_t want[TT_COPY_MAX];
 	size_t n;
 
 	(void)state;
 	plan_ok(code, sizeof(code), ADDR, NEAR, &r, 4, 5);
-	n = put(want, 0, code, 9);			/* endbr64 once, then the 5 moved bytes */
+	n = put(want, 0, code, 9); /* endbr64 once, then the 5 moved bytes */
 	want[n++] = 0xe9;
 	n = put_rel32(want, n, rel_to(ADDR + 9, NEAR + 14));
 	check_copy(&r, want, n);
@@ -239,13 +238,13 @@ static void test_undecodable_refused(void **state)
 static void test_loop_to_second_instruction_refused(void **state)
 {
 	/* 0 push rbp; 1 mov rbp,rsp; 4 add rax,1 | 8 cmp rax,rcx; b jne 0x1; d pop rbp; e ret */
-	static const uint8_t code[] = { 0x55, 0x48, 0x89, 0xe5, 0x48, 0x83, 0xc0, 0x01, 0x48,
-					0x39, 0xc8, 0x75, 0xf4, 0x5d, 0xc3 };
+	static const uint8_t code[] = { 0x55, 0x48, 0x89, 0xe5, 0x48, 0x83, 0xc0, 0x01,
+					0x48, 0x39, 0xc8, 0x75, 0xf4, 0x5d, 0xc3 };
 
 	/* 0 push rbp; 1 mov rbp,rsp; 4 push rbx | 5 test edi,edi; 7 jne 0x4 (the last displaced
 	 * byte); 9 pop rbx; a pop rbp; b ret */
-	static const uint8_t last[] = { 0x55, 0x48, 0x89, 0xe5, 0x53, 0x85, 0xff, 0x75, 0xfb,
-					0x5b, 0x5d, 0xc3 };
+	static const uint8_t last[] = { 0x55, 0x48, 0x89, 0xe5, 0x53, 0x85,
+					0xff, 0x75, 0xfb, 0x5b, 0x5d, 0xc3 };
 
 	(void)state;
 	plan_refused(code, sizeof(code), ADDR, NEAR, "jump", "+0xb", NULL);
@@ -255,8 +254,8 @@ static void test_loop_to_second_instruction_refused(void **state)
 static void test_loop_to_first_kept_instruction_allowed(void **state)
 {
 	/* the same loop, to 0x8: the first byte the patch leaves alone */
-	static const uint8_t code[] = { 0x55, 0x48, 0x89, 0xe5, 0x48, 0x83, 0xc0, 0x01, 0x48,
-					0x39, 0xc8, 0x75, 0xfb, 0x5d, 0xc3 };
+	static const uint8_t code[] = { 0x55, 0x48, 0x89, 0xe5, 0x48, 0x83, 0xc0, 0x01,
+					0x48, 0x39, 0xc8, 0x75, 0xfb, 0x5d, 0xc3 };
 	struct tt_reloc r;
 	uint8_t want[TT_COPY_MAX];
 	size_t n;
@@ -275,8 +274,8 @@ static void test_jump_to_entry_refused_recursive_call_allowed(void **state)
 {
 	/* 0 push rbp; 1 mov rbp,rsp; 4 push rbx | 5 test edi,edi; 7 je 0x0; 9 pop rbx; a pop rbp;
 	 * b ret */
-	static const uint8_t je_entry[] = { 0x55, 0x48, 0x89, 0xe5, 0x53, 0x85, 0xff, 0x74, 0xf7,
-					    0x5b, 0x5d, 0xc3 };
+	static const uint8_t je_entry[] = { 0x55, 0x48, 0x89, 0xe5, 0x53, 0x85,
+					    0xff, 0x74, 0xf7, 0x5b, 0x5d, 0xc3 };
 	/* ... 7 je 0xe; 9 jmp 0x0 (rel32); e pop rbx; f pop rbp; 10 ret */
 	static const uint8_t jmp_entry[] = { 0x55, 0x48, 0x89, 0xe5, 0x53, 0x85, 0xff, 0x74, 0x05,
 					     0xe9, 0xf2, 0xff, 0xff, 0xff, 0x5b, 0x5d, 0xc3 };
@@ -285,9 +284,8 @@ static void test_jump_to_entry_refused_recursive_call_allowed(void **state)
 					    0xe8, 0xf3, 0xff, 0xff, 0xff, 0x5b, 0x5d, 0xc3 };
 	/* ... 7 je 0x11; 9 lea edi,[rdi-1]; c call 0x0 (recursion); 11 pop rbx; 12 pop rbp;
 	 * 13 ret */
-	static const uint8_t rec[] = { 0x55, 0x48, 0x89, 0xe5, 0x53, 0x85, 0xff, 0x74, 0x08,
-				       0x8d, 0x7f, 0xff, 0xe8, 0xef, 0xff, 0xff, 0xff, 0x5b, 0x5d,
-				       0xc3 };
+	static const uint8_t rec[] = { 0x55, 0x48, 0x89, 0xe5, 0x53, 0x85, 0xff, 0x74, 0x08, 0x8d,
+				       0x7f, 0xff, 0xe8, 0xef, 0xff, 0xff, 0xff, 0x5b, 0x5d, 0xc3 };
 	struct tt_reloc r;
 	uint8_t want[TT_COPY_MAX];
 	size_t n;
@@ -309,12 +307,11 @@ static void test_jump_to_entry_refused_recursive_call_allowed(void **state)
 static void test_endbr64_jump_to_entry_refused_call_allowed(void **state)
 {
 	/* 0 endbr64 | 4 push rbp; 5 mov rbp,rsp; 8 push rbx | 9 test edi,edi; b je 0x4; ... */
-	static const uint8_t je_entry[] = { 0xf3, 0x0f, 0x1e, 0xfa, 0x55, 0x48, 0x89, 0xe5, 0x53,
-					    0x85, 0xff, 0x74, 0xf7, 0x5b, 0x5d, 0xc3 };
+	static const uint8_t je_entry[] = { 0xf3, 0x0f, 0x1e, 0xfa, 0x55, 0x48, 0x89, 0xe5,
+					    0x53, 0x85, 0xff, 0x74, 0xf7, 0x5b, 0x5d, 0xc3 };
 	/* 0 endbr64 | 4 push rbp; 5 mov rbp,rsp; 8 push rbx | 9 call 0x4; e pop rbx; ... */
-	static const uint8_t call_entry[] = { 0xf3, 0x0f, 0x1e, 0xfa, 0x55, 0x48, 0x89, 0xe5,
-					      0x53, 0xe8, 0xf6, 0xff, 0xff, 0xff, 0x5b, 0x5d,
-					      0xc3 };
+	static const uint8_t call_entry[] = { 0xf3, 0x0f, 0x1e, 0xfa, 0x55, 0x48, 0x89, 0xe5, 0x53,
+					      0xe8, 0xf6, 0xff, 0xff, 0xff, 0x5b, 0x5d, 0xc3 };
 	struct tt_reloc r;
 
 	(void)state;
@@ -328,8 +325,8 @@ static void test_endbr64_jump_to_entry_refused_call_allowed(void **state)
 static void test_rip_relative_mov_reaimed(void **state)
 {
 	/* 0 push rbp; 1 mov rax,[rip+0x2010] (-> ADDR+0x2018) | 8 mov rdx,rax; b pop rbp; c ret */
-	static const uint8_t code[] = { 0x55, 0x48, 0x8b, 0x05, 0x10, 0x20, 0x00, 0x00, 0x48,
-					0x89, 0xc2, 0x5d, 0xc3 };
+	static const uint8_t code[] = { 0x55, 0x48, 0x8b, 0x05, 0x10, 0x20, 0x00,
+					0x00, 0x48, 0x89, 0xc2, 0x5d, 0xc3 };
 	const uint64_t copies[] = { NEAR, BELOW };
 	struct tt_reloc r;
 	uint8_t want[TT_COPY_MAX];
@@ -342,7 +339,7 @@ static void test_rip_relative_mov_reaimed(void **state)
 		plan_ok(code, sizeof(code), ADDR, c, &r, 0, 8);
 		n = put(want, 0, ENDBR64, 4);
 		n = put(want, n, code, 1);
-		n = put(want, n, code + 1, 3);		/* 48 8b 05 */
+		n = put(want, n, code + 1, 3); /* 48 8b 05 */
 		n = put_rel32(want, n, rel_to(ADDR + 0x2018, c + 12));
 		want[n++] = 0xe9;
 		n = put_rel32(want, n, rel_to(ADDR + 8, c + 17));
@@ -356,15 +353,15 @@ static void test_rip_relative_mov_reaimed(void **state)
 static void test_rip_relative_lea_after_endbr64_reaimed(void **state)
 {
 	/* 0 endbr64 | 4 lea rdi,[rip-0x10] (-> ADDR-5) | b xor eax,eax; d ret */
-	static const uint8_t code[] = { 0xf3, 0x0f, 0x1e, 0xfa, 0x48, 0x8d, 0x3d, 0xf0, 0xff,
-					0xff, 0xff, 0x31, 0xc0, 0xc3 };
+	static const uint8_t code[] = { 0xf3, 0x0f, 0x1e, 0xfa, 0x48, 0x8d, 0x3d,
+					0xf0, 0xff, 0xff, 0xff, 0x31, 0xc0, 0xc3 };
 	struct tt_reloc r;
 	uint8_t want[TT_COPY_MAX];
 	size_t n;
 
 	(void)state;
 	plan_ok(code, sizeof(code), ADDR, NEAR, &r, 4, 7);
-	n = put(want, 0, code, 7);			/* endbr64; 48 8d 3d */
+	n = put(want, 0, code, 7); /* endbr64; 48 8d 3d */
 	n = put_rel32(want, n, rel_to(ADDR - 5, NEAR + 11));
 	want[n++] = 0xe9;
 	n = put_rel32(want, n, rel_to(ADDR + 11, NEAR + 16));
@@ -377,11 +374,11 @@ static void test_rip_relative_with_immediate_after_disp(void **state)
 {
 	/* 0 cmp dword [rip+0x1234],5 (-> ADDR+0x123b; the imm8 follows disp32) | 7 sete al;
 	 * a ret */
-	static const uint8_t cmp[] = { 0x83, 0x3d, 0x34, 0x12, 0x00, 0x00, 0x05, 0x0f, 0x94, 0xc0,
-				       0xc3 };
+	static const uint8_t cmp[] = { 0x83, 0x3d, 0x34, 0x12, 0x00, 0x00,
+				       0x05, 0x0f, 0x94, 0xc0, 0xc3 };
 	/* 0 mov dword [rip+0x100],0x12345678 (-> ADDR+0x10a; imm32 follows) | a ret */
-	static const uint8_t movimm[] = { 0xc7, 0x05, 0x00, 0x01, 0x00, 0x00, 0x78, 0x56, 0x34,
-					  0x12, 0xc3 };
+	static const uint8_t movimm[] = { 0xc7, 0x05, 0x00, 0x01, 0x00, 0x00,
+					  0x78, 0x56, 0x34, 0x12, 0xc3 };
 	struct tt_reloc r;
 	uint8_t want[TT_COPY_MAX];
 	size_t n;
@@ -400,7 +397,7 @@ static void test_rip_relative_with_immediate_after_disp(void **state)
 	n = put(want, 0, ENDBR64, 4);
 	n = put(want, n, movimm, 2);
 	n = put_rel32(want, n, rel_to(ADDR + 0x10a, NEAR + 14));
-	n = put(want, n, movimm + 6, 4);		/* the immediate, unchanged */
+	n = put(want, n, movimm + 6, 4); /* the immediate, unchanged */
 	want[n++] = 0xe9;
 	n = put_rel32(want, n, rel_to(ADDR + 10, NEAR + 19));
 	check_copy(&r, want, n);
@@ -408,12 +405,12 @@ static void test_rip_relative_with_immediate_after_disp(void **state)
 
 static void test_rip_relative_out_of_reach_refused(void **state)
 {
-	static const uint8_t ripmov[] = { 0x55, 0x48, 0x8b, 0x05, 0x10, 0x20, 0x00, 0x00, 0x48,
-					  0x89, 0xc2, 0x5d, 0xc3 };
-	static const uint8_t riplea[] = { 0xf3, 0x0f, 0x1e, 0xfa, 0x48, 0x8d, 0x3d, 0xf0, 0xff,
-					  0xff, 0xff, 0x31, 0xc0, 0xc3 };
-	static const uint8_t plain[] = { 0x55, 0x48, 0x89, 0xe5, 0x41, 0x54, 0x53, 0x31, 0xc0,
-					 0x5b, 0x41, 0x5c, 0x5d, 0xc3 };
+	static const uint8_t ripmov[] = { 0x55, 0x48, 0x8b, 0x05, 0x10, 0x20, 0x00,
+					  0x00, 0x48, 0x89, 0xc2, 0x5d, 0xc3 };
+	static const uint8_t riplea[] = { 0xf3, 0x0f, 0x1e, 0xfa, 0x48, 0x8d, 0x3d,
+					  0xf0, 0xff, 0xff, 0xff, 0x31, 0xc0, 0xc3 };
+	static const uint8_t plain[] = { 0x55, 0x48, 0x89, 0xe5, 0x41, 0x54, 0x53,
+					 0x31, 0xc0, 0x5b, 0x41, 0x5c, 0x5d, 0xc3 };
 	/* the copy of ripmov's mov ends at copy+12; its operand is ADDR+0x2018 */
 	const uint64_t edge = ADDR + 0x2018 - 12 - INT32_MAX;
 	struct tt_reloc r;
@@ -421,8 +418,8 @@ static void test_rip_relative_out_of_reach_refused(void **state)
 	(void)state;
 	plan_refused(ripmov, sizeof(ripmov), ADDR, FAR, "would not reach", NULL);
 	plan_refused(riplea, sizeof(riplea), ADDR, FAR, "would not reach", NULL);
-	plan_refused(ripmov, sizeof(ripmov), ADDR, ADDR - UINT64_C(0xc0000000),
-		     "would not reach", NULL);
+	plan_refused(ripmov, sizeof(ripmov), ADDR, ADDR - UINT64_C(0xc0000000), "would not reach",
+		     NULL);
 	/* the jump back alone out of reach */
 	plan_refused(plain, sizeof(plain), ADDR, FAR, "range", NULL);
 
@@ -451,7 +448,7 @@ static void test_jcc_rel8_widened(void **state)
 	n = put(want, 0, ENDBR64, 4);
 	n = put(want, n, code, 3);
 	want[n++] = 0x0f;
-	want[n++] = 0x8e;				/* jle rel32 */
+	want[n++] = 0x8e; /* jle rel32 */
 	n = put_rel32(want, n, rel_to(ADDR + 0x15, NEAR + 13));
 	want[n++] = 0xe9;
 	n = put_rel32(want, n, rel_to(ADDR + 5, NEAR + 18));
@@ -535,8 +532,8 @@ static void test_jump_within_displaced_refused(void **state)
 static void test_call_among_displaced_refused(void **state)
 {
 	/* 0 sub rsp,8; 4 call ADDR+0x1009 | 9 add rsp,8; d ret */
-	static const uint8_t code[] = { 0x48, 0x83, 0xec, 0x08, 0xe8, 0x00, 0x10, 0x00, 0x00,
-					0x48, 0x83, 0xc4, 0x08, 0xc3 };
+	static const uint8_t code[] = { 0x48, 0x83, 0xec, 0x08, 0xe8, 0x00, 0x10,
+					0x00, 0x00, 0x48, 0x83, 0xc4, 0x08, 0xc3 };
 
 	(void)state;
 	plan_refused(code, sizeof(code), ADDR, NEAR, "call", NULL);

@@ -38,56 +38,99 @@ static const char *const sample_warnings[] = {
 
 /* strlen: 20 buckets (more than the text histogram shows), counts summing to timed = 997. */
 static const struct tt_bucket strlen_buckets[] = {
-	{ 12, 12, 310 }, { 13, 13, 302 }, { 14, 14, 100 }, { 15, 15, 60 }, { 16, 16, 50 },
-	{ 17, 17, 40 }, { 18, 18, 30 }, { 19, 19, 20 }, { 20, 20, 20 }, { 21, 21, 15 },
-	{ 23, 23, 10 }, { 25, 25, 10 }, { 30, 30, 8 }, { 41, 41, 8 }, { 60, 60, 5 },
+	{ 12, 12, 310 }, { 13, 13, 302 }, { 14, 14, 100 },   { 15, 15, 60 },	{ 16, 16, 50 },
+	{ 17, 17, 40 },	 { 18, 18, 30 },  { 19, 19, 20 },    { 20, 20, 20 },	{ 21, 21, 15 },
+	{ 23, 23, 10 },	 { 25, 25, 10 },  { 30, 30, 8 },     { 41, 41, 8 },	{ 60, 60, 5 },
 	{ 100, 100, 3 }, { 400, 400, 2 }, { 1100, 1107, 2 }, { 2000, 2015, 1 }, { 3900, 3903, 1 },
 };
 static const struct tt_bucket compress_buckets[] = {
-	{ 4000, 4031, 20 }, { 5000, 5039, 25 }, { 90000, 90703, 4 },
+	{ 4000, 4031, 20 },
+	{ 5000, 5039, 25 },
+	{ 90000, 90703, 4 },
 };
 static const struct tt_bucket memcpy_buckets[] = { { 0, 0, 2 }, { 7, 7, 3 } };
 static const char *const memcpy_names[] = { "memcpy", "memmove" };
 
 static const struct tt_report_func sample_funcs[] = {
-	{ .name = "compress_block", .symbol = "compress_block", .object = "/usr/bin/sort",
-	  .hook = "got", .calls = 50, .timed = 49, .unwound = 0, .migrated = 0, .dropped = 1,
-	  .has_first = true, .first = 90210,
+	{ .name = "compress_block",
+	  .symbol = "compress_block",
+	  .object = "/usr/bin/sort",
+	  .hook = "got",
+	  .calls = 50,
+	  .timed = 49,
+	  .unwound = 0,
+	  .migrated = 0,
+	  .dropped = 1,
+	  .has_first = true,
+	  .first = 90210,
 	  .cycles = { 4000, 5000, 5030, 90700, 90703, 11890.4, 582630 },
 	  .raw = { 4021, 5021, 5051, 90721, 90724, 11911.4, 583659 },
 	  .has_ns = true,
 	  .ns = { 1908.3, 2385.4, 2399.7, 43270.3, 43271.7, 5672.6, 277955.3 },
-	  .buckets = compress_buckets, .nbuckets = 3 },
-	{ .name = "strlen", .symbol = "__strlen_avx2", .object = "/lib/x86_64-linux-gnu/libc.so.6",
-	  .hook = "inline", .calls = 1000, .timed = 997, .unwound = 0, .migrated = 1, .dropped = 2,
-	  .has_first = true, .first = 1490,
+	  .buckets = compress_buckets,
+	  .nbuckets = 3 },
+	{ .name = "strlen",
+	  .symbol = "__strlen_avx2",
+	  .object = "/lib/x86_64-linux-gnu/libc.so.6",
+	  .hook = "inline",
+	  .calls = 1000,
+	  .timed = 997,
+	  .unwound = 0,
+	  .migrated = 1,
+	  .dropped = 2,
+	  .has_first = true,
+	  .first = 1490,
 	  .cycles = { 12, 13, 20, 41, 3900, 15.2, 15154 },
 	  .raw = { 33, 34, 41, 62, 3921, 36.2, 36091 },
-	  .has_ns = true, .ns = { 5.7, 6.2, 9.5, 19.6, 1860.6, 7.3, 7229.6 },
-	  .buckets = strlen_buckets, .nbuckets = 20 },
-	{ .name = "memcpy|memmove", .names = memcpy_names, .nnames = 2,
+	  .has_ns = true,
+	  .ns = { 5.7, 6.2, 9.5, 19.6, 1860.6, 7.3, 7229.6 },
+	  .buckets = strlen_buckets,
+	  .nbuckets = 20 },
+	{ .name = "memcpy|memmove",
+	  .names = memcpy_names,
+	  .nnames = 2,
 	  .symbol = "__memmove_avx_unaligned_erms",
-	  .object = "/lib/x86_64-linux-gnu/libc.so.6", .hook = "inline", .calls = 10, .timed = 5,
-	  .unwound = 3, .migrated = 1, .dropped = 1, .has_first = true, .first = 0,
-	  .cycles = { 0, 7, 7, 7, 7, 4.2, 21 }, .raw = { 21, 28, 28, 28, 28, 25.2, 126 },
-	  .has_ns = true, .ns = { 0, 0.334, 0.334, 0.334, 0.334, 0.2, 10.0 },
-	  .buckets = memcpy_buckets, .nbuckets = 2 },
-	{ .name = "qsort_r", .symbol = "qsort_r", .object = "/lib/x86_64-linux-gnu/libc.so.6",
-	  .hook = "got", .has_first = false, .has_ns = true },
+	  .object = "/lib/x86_64-linux-gnu/libc.so.6",
+	  .hook = "inline",
+	  .calls = 10,
+	  .timed = 5,
+	  .unwound = 3,
+	  .migrated = 1,
+	  .dropped = 1,
+	  .has_first = true,
+	  .first = 0,
+	  .cycles = { 0, 7, 7, 7, 7, 4.2, 21 },
+	  .raw = { 21, 28, 28, 28, 28, 25.2, 126 },
+	  .has_ns = true,
+	  .ns = { 0, 0.334, 0.334, 0.334, 0.334, 0.2, 10.0 },
+	  .buckets = memcpy_buckets,
+	  .nbuckets = 2 },
+	{ .name = "qsort_r",
+	  .symbol = "qsort_r",
+	  .object = "/lib/x86_64-linux-gnu/libc.so.6",
+	  .hook = "got",
+	  .has_first = false,
+	  .has_ns = true },
 };
 
 static struct tt_report sample_report(void)
 {
 	struct tt_report r = {
-		.tool = "tsctrace 0.1.0", .program = "/usr/bin/sort",
-		.argv = sample_argv, .argc = 3, .pid = 4242,
-		.start_unix_ns = 1795000000000000000ull, .wall_ns = 812000000,
+		.tool = "tsctrace 0.1.0",
+		.program = "/usr/bin/sort",
+		.argv = sample_argv,
+		.argc = 3,
+		.pid = 4242,
+		.start_unix_ns = 1795000000000000000ull,
+		.wall_ns = 812000000,
 		.clock = { "tsc", "lfence", 2096123456, "calibrated", true, true, 21,
 			   "AMD EPYC 9R14 96-Core Processor" },
 		.overhead = { 21, 21, 21, "calibrated" },
 		.threads = { 3, 3, 0 },
-		.warnings = sample_warnings, .nwarnings = 2,
-		.funcs = sample_funcs, .nfuncs = 4,
+		.warnings = sample_warnings,
+		.nwarnings = 2,
+		.funcs = sample_funcs,
+		.nfuncs = 4,
 	};
 	return r;
 }
@@ -95,8 +138,12 @@ static struct tt_report sample_report(void)
 static struct tt_report empty_report(void)
 {
 	struct tt_report r = {
-		.tool = "tsctrace 0.1.0", .program = "/bin/true", .argv = NULL, .argc = 0,
-		.pid = 1, .clock = { "monotonic", "none", 0, "none", false, false, 1, "" },
+		.tool = "tsctrace 0.1.0",
+		.program = "/bin/true",
+		.argv = NULL,
+		.argc = 0,
+		.pid = 1,
+		.clock = { "monotonic", "none", 0, "none", false, false, 1, "" },
 		.overhead = { 0, 0, 0, "TSC_OVERHEAD" },
 	};
 	return r;
@@ -122,13 +169,13 @@ static const char *decoded(const char *raw)
 
 /* ---- JSON checks ------------------------------------------------------------------------- */
 
-static bool ints_as_reals;	/* jansson cannot hold integers past INT64_MAX as integers */
+static bool ints_as_reals; /* jansson cannot hold integers past INT64_MAX as integers */
 
 static json_t *parse(const char *text)
 {
 	json_error_t err;
-	json_t *root = json_loads(text, JSON_REJECT_DUPLICATES |
-				  (ints_as_reals ? JSON_DECODE_INT_AS_REAL : 0), &err);
+	json_t *root = json_loads(
+		text, JSON_REJECT_DUPLICATES | (ints_as_reals ? JSON_DECODE_INT_AS_REAL : 0), &err);
 
 	if (!root)
 		fail_msg("invalid JSON, line %d: %s\n%s", err.line, err.text, text);
@@ -236,15 +283,16 @@ static void check_names(json_t *a, const struct tt_report_func *f)
 
 static void check_func(json_t *o, const struct tt_report_func *f)
 {
-	static const char *const keys[] = { "name", "names", "symbol", "object", "hook", "calls",
-		"timed", "unwound", "migrated", "dropped", "first", "cycles", "raw", "ns",
-		"histogram" };
-	static const char *const keys_no_ns[] = { "name", "names", "symbol", "object", "hook",
-		"calls", "timed", "unwound", "migrated", "dropped", "first", "cycles", "raw",
-		"histogram" };
+	static const char *const keys[] = { "name",  "names",  "symbol",  "object",   "hook",
+					    "calls", "timed",  "unwound", "migrated", "dropped",
+					    "first", "cycles", "raw",	  "ns",	      "histogram" };
+	static const char *const keys_no_ns[] = { "name",     "names",	  "symbol", "object",
+						  "hook",     "calls",	  "timed",  "unwound",
+						  "migrated", "dropped",  "first",  "cycles",
+						  "raw",      "histogram" };
 	static const char *const hkeys[] = { "of", "buckets" };
-	const double ns[] = { f->ns.min, f->ns.median, f->ns.p90, f->ns.p99, f->ns.max,
-			      f->ns.mean, f->ns.total };
+	const double ns[] = { f->ns.min, f->ns.median, f->ns.p90,  f->ns.p99,
+			      f->ns.max, f->ns.mean,   f->ns.total };
 	json_t *h, *b, *e;
 	size_t i;
 
@@ -308,11 +356,12 @@ static char *json_of(const struct tt_report *r)
  * field of r, in order and with nothing extra. */
 static void check_json_text(const char *text, const struct tt_report *r)
 {
-	static const char *const keys[] = { "schema", "tool", "program", "argv", "pid",
-		"start_unix_ns", "wall_ns", "clock", "overhead", "threads", "warnings",
-		"functions" };
-	static const char *const ckeys[] = { "source", "serialize", "tsc_hz", "tsc_hz_source",
-		"invariant", "hypervisor", "granularity", "cpu" };
+	static const char *const keys[] = { "schema",	"tool",		 "program",  "argv",
+					    "pid",	"start_unix_ns", "wall_ns",  "clock",
+					    "overhead", "threads",	 "warnings", "functions" };
+	static const char *const ckeys[] = { "source",	      "serialize", "tsc_hz",
+					     "tsc_hz_source", "invariant", "hypervisor",
+					     "granularity",   "cpu" };
 	static const char *const okeys[] = { "min", "median", "subtracted", "source" };
 	static const char *const tkeys[] = { "traced", "pinned", "migrations" };
 	json_t *root, *c, *a;
@@ -387,7 +436,7 @@ static char *check_json(const struct tt_report *r)
 /* ---- text checks ------------------------------------------------------------------------- */
 
 struct text {
-	char *data;	/* the report, '\n' replaced by NUL */
+	char *data; /* the report, '\n' replaced by NUL */
 	char **line;
 	size_t n;
 };
@@ -404,7 +453,7 @@ static struct text text_of(const struct tt_report *r)
 	assert_false(b.failed);
 	assert_true(b.len > 0 && b.data[b.len - 1] == '\n');
 	assert_int_equal(strlen(b.data), b.len);
-	utf8 = json_stringn(b.data, b.len);	/* jansson refuses ill-formed UTF-8 */
+	utf8 = json_stringn(b.data, b.len); /* jansson refuses ill-formed UTF-8 */
 	assert_non_null(utf8);
 	json_decref(utf8);
 	for (p = b.data; *p; p++)
@@ -517,10 +566,10 @@ static void check_table(const struct text *t, size_t h, const char *const *label
 	}
 }
 
-static const char *const stat_labels[] = { "calls", "min", "median", "p90", "p99", "max",
-	"mean", "total%", "min ns", "med ns" };
-static const char *const acct_labels[] = { "timed", "unwound", "migrated", "dropped", "first",
-	"hook", "symbol" };
+static const char *const stat_labels[] = { "calls", "min",  "median", "p90",	"p99",
+					   "max",   "mean", "total%", "min ns", "med ns" };
+static const char *const acct_labels[] = { "timed", "unwound", "migrated", "dropped",
+					   "first", "hook",    "symbol" };
 
 static void check_tables(const struct text *t, size_t nfuncs)
 {
@@ -551,8 +600,7 @@ static uint64_t num(const char **p)
 }
 
 /* The histogram of f under the heading `title`, against a model of the row assignment. */
-static void check_histogram(const struct text *t, const struct tt_report_func *f,
-			    const char *title)
+static void check_histogram(const struct text *t, const struct tt_report_func *f, const char *title)
 {
 	struct hrow row[16];
 	size_t h = find_line(t, 0, title), n = 0, i, j, longest = 0;
@@ -600,8 +648,8 @@ static void check_histogram(const struct text *t, const struct tt_report_func *f
 			if (f->buckets[j].low >= row[i].low && f->buckets[j].low <= row[i].high)
 				break;
 		assert_true(i < n);
-		model[i] = f->buckets[j].count > MAXU - model[i] ? MAXU :
-			   model[i] + f->buckets[j].count;
+		model[i] = f->buckets[j].count > MAXU - model[i] ? MAXU
+								 : model[i] + f->buckets[j].count;
 	}
 	for (i = 0; i < n; i++) {
 		assert_int_equal(row[i].count, model[i]);
@@ -613,7 +661,7 @@ static void check_histogram(const struct text *t, const struct tt_report_func *f
 		}
 		if (row[i].count == most)
 			assert_int_equal(row[i].bar, 40);
-		for (j = 0; j < n; j++)	/* log scale, but still monotone */
+		for (j = 0; j < n; j++) /* log scale, but still monotone */
 			if (row[i].count < row[j].count)
 				assert_true(row[i].bar <= row[j].bar);
 	}
@@ -632,14 +680,14 @@ static void test_json_string(void **state)
 		{ "\b\f\n\r\t", "\"\\b\\f\\n\\r\\t\"", NULL },
 		{ "\x01\x1f\x7f", "\"\\u0001\\u001f\x7f\"", NULL },
 		{ "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xef\xbf\xbf", NULL, NULL },
-		{ "\xed\x9f\xbf\xee\x80\x80\xf4\x8f\xbf\xbf", NULL, NULL },  /* D7FF E000 10FFFF */
-		{ "\x80", "\"" FFFD "\"", FFFD },			/* lone continuation */
-		{ "a\xc3", "\"a" FFFD "\"", "a" FFFD },			/* truncated at the end */
-		{ "\xc3(", "\"" FFFD "(\"", FFFD "(" },			/* next byte kept */
-		{ "\xe2\x82(", "\"" FFFD "(\"", FFFD "(" },		/* one U+FFFD for E2 82 */
+		{ "\xed\x9f\xbf\xee\x80\x80\xf4\x8f\xbf\xbf", NULL, NULL }, /* D7FF E000 10FFFF */
+		{ "\x80", "\"" FFFD "\"", FFFD },			    /* lone continuation */
+		{ "a\xc3", "\"a" FFFD "\"", "a" FFFD },	    /* truncated at the end */
+		{ "\xc3(", "\"" FFFD "(\"", FFFD "(" },	    /* next byte kept */
+		{ "\xe2\x82(", "\"" FFFD "(\"", FFFD "(" }, /* one U+FFFD for E2 82 */
 		{ "\xc0\xaf\xc1\xbf", "\"" FFFD FFFD FFFD FFFD "\"", FFFD FFFD FFFD FFFD },
-		{ "\xe0\x80\xaf", "\"" FFFD FFFD FFFD "\"", FFFD FFFD FFFD },	/* overlong */
-		{ "\xed\xa0\x80", "\"" FFFD FFFD FFFD "\"", FFFD FFFD FFFD },	/* surrogate */
+		{ "\xe0\x80\xaf", "\"" FFFD FFFD FFFD "\"", FFFD FFFD FFFD }, /* overlong */
+		{ "\xed\xa0\x80", "\"" FFFD FFFD FFFD "\"", FFFD FFFD FFFD }, /* surrogate */
 		{ "\xf0\x8f\xbf\xbf", "\"" FFFD FFFD FFFD FFFD "\"", FFFD FFFD FFFD FFFD },
 		{ "\xf4\x90\x80\x80", "\"" FFFD FFFD FFFD FFFD "\"", FFFD FFFD FFFD FFFD },
 		{ "\xf5\xf8\xfe\xff", "\"" FFFD FFFD FFFD FFFD "\"", FFFD FFFD FFFD FFFD },
@@ -680,8 +728,8 @@ static void test_json_sample(void **state)
 	(void)state;
 	text = check_json(&r);
 	/* the layout promised: 2-space indentation, one decimal, null for a missing first */
-	assert_true(strncmp(text, "{\n  \"schema\": 1,\n  \"tool\": \"tsctrace 0.1.0\",\n",
-			    45) == 0);
+	assert_true(strncmp(text, "{\n  \"schema\": 1,\n  \"tool\": \"tsctrace 0.1.0\",\n", 45) ==
+		    0);
 	assert_non_null(strstr(text, "\n      \"first\": null,\n"));
 	assert_non_null(strstr(text, "\"mean\": 15.2, \"total\": 15154}"));
 	assert_non_null(strstr(text, "\"ns\": {\"min\": 0.0, \"median\": 0.334,"));
@@ -715,7 +763,7 @@ static void test_json_no_ns(void **state)
 	(void)state;
 	memcpy(f, sample_funcs, sizeof(f));
 	for (i = 0; i < 4; i++)
-		f[i].has_ns = false;	/* check_func then insists the key is absent */
+		f[i].has_ns = false; /* check_func then insists the key is absent */
 	r.funcs = f;
 	r.clock.source = "monotonic";
 	r.clock.tsc_hz = 0;
@@ -753,9 +801,14 @@ static const char *const weird_warnings[] = { "trunc\xe2\x82", "tab\there" };
 static struct tt_report weird_report(struct tt_report_func *f)
 {
 	static const char *const names[] = {
-		"say \"hi\"", "back\\slash\\", "new\nline\ttab\r\x01\x1f\x7f", "\x1b[31mred",
-		"caf\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", "nel\xc2\x85|ls\xe2\x80\xa8",
-		"bad\xff\x62yte", "over\xc0\xaflong\xed\xa0\x80sur",
+		"say \"hi\"",
+		"back\\slash\\",
+		"new\nline\ttab\r\x01\x1f\x7f",
+		"\x1b[31mred",
+		"caf\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80",
+		"nel\xc2\x85|ls\xe2\x80\xa8",
+		"bad\xff\x62yte",
+		"over\xc0\xaflong\xed\xa0\x80sur",
 		"a_very_long_function_name_from_a_cxx_template_instantiation_that_goes_on_and_on",
 	};
 	struct tt_report r = sample_report();
@@ -796,13 +849,23 @@ static void test_json_huge(void **state)
 	static const struct tt_bucket b[] = { { 0, 0, MAXU }, { MAXU - 10, MAXU, MAXU } };
 	static const char *const no_warnings[] = { NULL };
 	struct tt_report_func f = {
-		.name = "f", .symbol = "f", .object = "o", .hook = "got",
-		.calls = MAXU, .timed = MAXU, .unwound = MAXU, .migrated = MAXU, .dropped = MAXU,
-		.has_first = true, .first = MAXU,
+		.name = "f",
+		.symbol = "f",
+		.object = "o",
+		.hook = "got",
+		.calls = MAXU,
+		.timed = MAXU,
+		.unwound = MAXU,
+		.migrated = MAXU,
+		.dropped = MAXU,
+		.has_first = true,
+		.first = MAXU,
 		.cycles = { MAXU, MAXU, MAXU, MAXU, MAXU, NAN, MAXU },
 		.raw = { MAXU, MAXU, MAXU, MAXU, MAXU, 1.8446744073709552e19, MAXU },
-		.has_ns = true, .ns = { -INFINITY, INFINITY, NAN, 1e300, -0.5, 1e-9, 1.5e19 },
-		.buckets = b, .nbuckets = 2,
+		.has_ns = true,
+		.ns = { -INFINITY, INFINITY, NAN, 1e300, -0.5, 1e-9, 1.5e19 },
+		.buckets = b,
+		.nbuckets = 2,
 	};
 	struct tt_report r = sample_report();
 	const char *p;
@@ -942,7 +1005,7 @@ static void test_text_tables(void **state)
 	h = find_line(&t, h + 1, "function ");
 	for (i = 0; i < 4; i++)
 		check_row(&t, h, acct[i], 8);
-	for (i = 0; i < t.n; i++)	/* fits the terminal the brief promises */
+	for (i = 0; i < t.n; i++) /* fits the terminal the brief promises */
 		if (cols(t.line[i], SIZE_MAX) > 100)
 			fail_msg("line over 100 columns: %s", t.line[i]);
 	text_free(&t);
@@ -958,7 +1021,7 @@ static void test_text_histograms(void **state)
 			"histogram of compress_block in sort (cycles, log-scale bars)");
 	check_histogram(&t, &sample_funcs[1], "histogram of strlen in libc.so.6 (cycles,");
 	check_histogram(&t, &sample_funcs[2], "histogram of memcpy|memmove in libc.so.6 (cycles");
-	assert_false(has_line_prefix(&t, "histogram of qsort_r"));	/* never timed */
+	assert_false(has_line_prefix(&t, "histogram of qsort_r")); /* never timed */
 	/* strlen's 12..3903 in 20 buckets: too wide for half octaves, so one row per octave */
 	assert_string_equal(t.line[find_line(&t, 0, "histogram of strlen") + 1],
 			    "    12 -   15  772   77.4%  ########################################");
@@ -1019,7 +1082,7 @@ static void test_text_histogram_narrow(void **state)
 	const char *p;
 
 	(void)state;
-	for (i = 0; i < 20; i++)	/* 12..30 and 41, one exact bucket each */
+	for (i = 0; i < 20; i++) /* 12..30 and 41, one exact bucket each */
 		b[i] = (struct tt_bucket){ i < 19 ? 12 + i : 41, i < 19 ? 12 + i : 41, i + 1 };
 	f.buckets = b;
 	f.nbuckets = 20;
@@ -1029,7 +1092,7 @@ static void test_text_histogram_narrow(void **state)
 	t = text_of(&r);
 	check_histogram(&t, &f, "histogram of strlen in libc.so.6");
 	h = find_line(&t, 0, "histogram of strlen");
-	for (i = 0; i < 8; i++) {	/* 4 rows per octave above 4: 12-13, 14-15, 16-19 ... */
+	for (i = 0; i < 8; i++) { /* 4 rows per octave above 4: 12-13, 14-15, 16-19 ... */
 		p = t.line[h + 1 + i];
 		low = num(&p);
 		assert_true(strncmp(p, " - ", 3) == 0);
@@ -1038,7 +1101,7 @@ static void test_text_histogram_narrow(void **state)
 		assert_int_equal(low, edges[i]);
 		assert_int_equal(high, i < 7 ? edges[i + 1] - 1 : 41);
 	}
-	assert_int_equal(t.n, h + 9);	/* the last section of the report */
+	assert_int_equal(t.n, h + 9); /* the last section of the report */
 	text_free(&t);
 }
 
@@ -1051,7 +1114,7 @@ static void test_text_empty(void **state)
 	assert_string_equal(t.line[2], "argv:");
 	assert_string_equal(t.line[3], "pid:      1, wall time 0 ns");
 	assert_string_equal(t.line[4], "clock:    monotonic, not invariant, no hypervisor, "
-			    "serialize none, granularity 1 ns");
+				       "serialize none, granularity 1 ns");
 	assert_string_equal(t.line[5], "overhead: min 0 median 0 ns, subtracted 0 (TSC_OVERHEAD)");
 	assert_string_equal(t.line[t.n - 1], "no functions traced");
 	assert_false(has_line_prefix(&t, "function"));
@@ -1076,8 +1139,10 @@ static void test_text_monotonic(void **state)
 	check_tables(&t, 4);
 	find_line(&t, 0, "times in ns (monotonic clock), less 21 ns of overhead");
 	h = find_line(&t, 0, "function ");
-	check_row(&t, h, (const char *const[]){ "strlen", "1000", "12", "13", "20", "41", "3900",
-		  "15.2", "2.5%", "-", "-" }, 11);
+	check_row(&t, h,
+		  (const char *const[]){ "strlen", "1000", "12", "13", "20", "41", "3900", "15.2",
+					 "2.5%", "-", "-" },
+		  11);
 	check_histogram(&t, &f[1], "histogram of strlen in libc.so.6 (ns,");
 	text_free(&t);
 }
@@ -1085,9 +1150,15 @@ static void test_text_monotonic(void **state)
 static void test_text_weird_strings(void **state)
 {
 	static const char *const shown[] = {
-		"say \"hi\"  ", "back\\slash\\  ", "new?line?tab????  ", "?[31mred  ",
-		"caf\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80  ", "nel?|ls?  ",
-		"bad?byte  ", "over??long???sur  ", "a_very_long_function_name_from_a_cxx_",
+		"say \"hi\"  ",
+		"back\\slash\\  ",
+		"new?line?tab????  ",
+		"?[31mred  ",
+		"caf\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80  ",
+		"nel?|ls?  ",
+		"bad?byte  ",
+		"over??long???sur  ",
+		"a_very_long_function_name_from_a_cxx_",
 	};
 	struct tt_report_func f[9];
 	struct tt_report r = weird_report(f);
@@ -1113,15 +1184,32 @@ static void test_text_huge(void **state)
 	/* samples over the whole 64-bit range: the histogram must group octaves */
 	static struct tt_bucket b[17];
 	struct tt_report_func f[2] = {
-		{ .name = "huge", .symbol = "huge", .object = "/x/o", .hook = "got",
-		  .calls = MAXU, .timed = MAXU, .unwound = MAXU, .migrated = MAXU,
-		  .dropped = MAXU, .has_first = true, .first = MAXU,
+		{ .name = "huge",
+		  .symbol = "huge",
+		  .object = "/x/o",
+		  .hook = "got",
+		  .calls = MAXU,
+		  .timed = MAXU,
+		  .unwound = MAXU,
+		  .migrated = MAXU,
+		  .dropped = MAXU,
+		  .has_first = true,
+		  .first = MAXU,
 		  .cycles = { MAXU, MAXU, MAXU, MAXU, MAXU, NAN, MAXU },
 		  .raw = { MAXU, MAXU, MAXU, MAXU, MAXU, 1e19, MAXU },
-		  .has_ns = true, .ns = { 1e300, INFINITY, NAN, 0, 0, 0, 0 },
-		  .buckets = b, .nbuckets = 17 },
-		{ .name = "small", .symbol = "s", .object = "o", .hook = "got", .calls = 1,
-		  .timed = 1, .cycles = { 1, 1, 1, 1, 1, 1, 1 }, .buckets = b, .nbuckets = 1 },
+		  .has_ns = true,
+		  .ns = { 1e300, INFINITY, NAN, 0, 0, 0, 0 },
+		  .buckets = b,
+		  .nbuckets = 17 },
+		{ .name = "small",
+		  .symbol = "s",
+		  .object = "o",
+		  .hook = "got",
+		  .calls = 1,
+		  .timed = 1,
+		  .cycles = { 1, 1, 1, 1, 1, 1, 1 },
+		  .buckets = b,
+		  .nbuckets = 1 },
 	};
 	struct tt_report r = sample_report();
 	struct text t;
@@ -1142,10 +1230,12 @@ static void test_text_huge(void **state)
 	check_tables(&t, 2);
 	assert_string_equal(t.line[3], "pid:      4242, wall time 18446744073.710 s");
 	find_line(&t, 0, "clock:    tsc 18446744073709.6 MHz (calibrated)");
-	check_row(&t, find_line(&t, 0, "function "), (const char *const[]){ "huge",
-		  "18446744073709551615", "18446744073709551615", "18446744073709551615",
-		  "18446744073709551615", "18446744073709551615", "18446744073709551615", "-",
-		  "100.0%", "1.000e+300", "-" }, 11);
+	check_row(&t, find_line(&t, 0, "function "),
+		  (const char *const[]){ "huge", "18446744073709551615", "18446744073709551615",
+					 "18446744073709551615", "18446744073709551615",
+					 "18446744073709551615", "18446744073709551615", "-",
+					 "100.0%", "1.000e+300", "-" },
+		  11);
 	check_histogram(&t, &f[0], "histogram of huge in o (cycles,");
 	text_free(&t);
 }
@@ -1156,9 +1246,15 @@ static void test_text_wall_time(void **state)
 		uint64_t ns;
 		const char *line;
 	} cases[] = {
-		{ 0, "0 ns" }, { 999, "999 ns" }, { 1000, "1.0 us" }, { 1549, "1.5 us" },
-		{ 1550, "1.6 us" }, { 999949, "999.9 us" }, { 1000000, "1.0 ms" },
-		{ 812000000, "812.0 ms" }, { 1234567890, "1.235 s" },
+		{ 0, "0 ns" },
+		{ 999, "999 ns" },
+		{ 1000, "1.0 us" },
+		{ 1549, "1.5 us" },
+		{ 1550, "1.6 us" },
+		{ 999949, "999.9 us" },
+		{ 1000000, "1.0 ms" },
+		{ 812000000, "812.0 ms" },
+		{ 1234567890, "1.235 s" },
 		{ 86400000000000, "86400.000 s" },
 	};
 	struct tt_report r = empty_report();

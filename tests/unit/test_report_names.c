@@ -14,17 +14,16 @@
 
 static const char *const both[] = { "memcpy", "memmove" };
 
-static const struct tt_report_func alias = { .name = "memcpy|memmove", .names = both,
-					     .nnames = 2 };
-static const struct tt_report_func plain = { .name = "strlen" };	/* no list: its name */
-static const struct tt_report_func old_alias = { .name = "memcpy|memmove" };	/* no list */
+static const struct tt_report_func alias = { .name = "memcpy|memmove", .names = both, .nnames = 2 };
+static const struct tt_report_func plain = { .name = "strlen" };	     /* no list: its name */
+static const struct tt_report_func old_alias = { .name = "memcpy|memmove" }; /* no list */
 
 static void test_named(void **state)
 {
 	(void)state;
 	assert_true(tt_report_func_named(&alias, "memcpy"));
 	assert_true(tt_report_func_named(&alias, "memmove"));
-	assert_true(tt_report_func_named(&alias, "memcpy|memmove"));	/* as displayed */
+	assert_true(tt_report_func_named(&alias, "memcpy|memmove")); /* as displayed */
 	assert_false(tt_report_func_named(&alias, "memmove|memcpy"));
 	assert_false(tt_report_func_named(&alias, "mem"));
 	assert_false(tt_report_func_named(&alias, ""));
@@ -50,7 +49,7 @@ static void check_split(const char *display, const char *const *want)
 		assert_memory_equal(spans[i].s, want[i], spans[i].len);
 	}
 	assert_int_equal(n, i);
-	assert_int_equal(tt_report_name_split(display, NULL, 0), n);	/* counting alone */
+	assert_int_equal(tt_report_name_split(display, NULL, 0), n); /* counting alone */
 }
 
 static void test_split(void **state)
@@ -59,11 +58,11 @@ static void test_split(void **state)
 	check_split("strlen", (const char *const[]){ "strlen", NULL });
 	check_split("memcpy|memmove", (const char *const[]){ "memcpy", "memmove", NULL });
 	check_split("a|b|c", (const char *const[]){ "a", "b", "c", NULL });
-	check_split("|a||b|", (const char *const[]){ "a", "b", NULL });	/* empty parts */
+	check_split("|a||b|", (const char *const[]){ "a", "b", NULL }); /* empty parts */
 	check_split("", (const char *const[]){ "", NULL });		/* nothing inside: itself */
 	check_split("||", (const char *const[]){ "||", NULL });
-	check_split("libq.so:we\"ird\\<fn>&", (const char *const[]){ "libq.so:we\"ird\\<fn>&",
-								      NULL });
+	check_split("libq.so:we\"ird\\<fn>&",
+		    (const char *const[]){ "libq.so:we\"ird\\<fn>&", NULL });
 }
 
 /* More names than spans: the count is still all of them, the spans the first ones. */

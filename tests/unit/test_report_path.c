@@ -13,9 +13,9 @@
 
 #include "report/report_path.h"
 
-#define PID	4242
-#define EXE	"sort"
-#define START	UINT64_C(1795000000)
+#define PID 4242
+#define EXE "sort"
+#define START UINT64_C(1795000000)
 
 /* Expand tmpl with the fixed pid/exe/start into a buffer of `size` bytes; check it gives want
  * (NULL: -1 and an empty string). The bytes after the buffer must be untouched. */
@@ -153,7 +153,7 @@ static void test_overflow(void **state)
 
 	(void)state;
 	check("abc", 3, NULL);
-	check("r.%p", 6, NULL);	/* fails inside the number */
+	check("r.%p", 6, NULL); /* fails inside the number */
 	check("r.%p", 3, NULL);
 	check("%e", 4, NULL);
 	check("%t", 10, NULL);
@@ -185,7 +185,8 @@ static void test_default(void **state)
 	assert_string_equal(tt_report_path_default(0), "tsctrace.%e.%p.txt");
 	assert_string_equal(tt_report_path_default(1), "tsctrace.%e.%p.json");
 	assert_int_equal(tt_report_path_expand(tt_report_path_default(1), PID, EXE, START, buf,
-					       sizeof(buf)), 23);
+					       sizeof(buf)),
+			 23);
 	assert_string_equal(buf, "tsctrace.sort.4242.json");
 }
 

@@ -18,9 +18,9 @@
 #include "x86/disasm.h"
 #include "x86/slotuse.h"
 
-#define SEG	UINT64_C(0x7f1234560000)
-#define SEG_LEN	0x400
-#define SLOT	(SEG + 0x10008)		/* the slot under test; SLOT - 8 and SLOT + 8 are others */
+#define SEG UINT64_C(0x7f1234560000)
+#define SEG_LEN 0x400
+#define SLOT (SEG + 0x10008) /* the slot under test; SLOT - 8 and SLOT + 8 are others */
 
 static uint8_t seg[SEG_LEN];
 
@@ -69,12 +69,12 @@ static int load_decoder(void **state)
 }
 
 static const uint8_t CALL[] = { 0xff, 0x15 }, JMP[] = { 0xff, 0x25 },
-	NOTRACK_JMP[] = { 0x3e, 0xff, 0x25 }, BND_CALL[] = { 0xf2, 0xff, 0x15 },
-	MOV_RAX[] = { 0x48, 0x8b, 0x05 }, CMP_RAX[] = { 0x48, 0x3b, 0x05 },
-	PUSH[] = { 0xff, 0x35 }, LCALL[] = { 0xff, 0x1d }, LEA_RAX[] = { 0x48, 0x8d, 0x05 },
-	MOV_EAX[] = { 0x8b, 0x05 }, CMPQ_IMM8[] = { 0x48, 0x83, 0x3d },
-	MOVL_IMM32[] = { 0xc7, 0x05 }, MOV_R12[] = { 0x4c, 0x8b, 0x25 },
-	VMOVQ_XMM0[] = { 0xc5, 0xfa, 0x7e, 0x05 };
+		     NOTRACK_JMP[] = { 0x3e, 0xff, 0x25 }, BND_CALL[] = { 0xf2, 0xff, 0x15 },
+		     MOV_RAX[] = { 0x48, 0x8b, 0x05 }, CMP_RAX[] = { 0x48, 0x3b, 0x05 },
+		     PUSH[] = { 0xff, 0x35 }, LCALL[] = { 0xff, 0x1d },
+		     LEA_RAX[] = { 0x48, 0x8d, 0x05 }, MOV_EAX[] = { 0x8b, 0x05 },
+		     CMPQ_IMM8[] = { 0x48, 0x83, 0x3d }, MOVL_IMM32[] = { 0xc7, 0x05 },
+		     MOV_R12[] = { 0x4c, 0x8b, 0x25 }, VMOVQ_XMM0[] = { 0xc5, 0xfa, 0x7e, 0x05 };
 static const uint8_t ZERO8[1], IMM32[4] = { 1, 2, 3, 4 };
 
 static void assert_calls_only(const struct tt_slot_use *u, uint32_t calls)
@@ -118,9 +118,12 @@ static void data_uses(void **state)
 		const uint8_t *op;
 		size_t len;
 	} ops[] = {
-		{ MOV_RAX, sizeof(MOV_RAX) }, { CMP_RAX, sizeof(CMP_RAX) },
-		{ PUSH, sizeof(PUSH) }, { LCALL, sizeof(LCALL) },
-		{ LEA_RAX, sizeof(LEA_RAX) }, { MOV_R12, sizeof(MOV_R12) },
+		{ MOV_RAX, sizeof(MOV_RAX) },
+		{ CMP_RAX, sizeof(CMP_RAX) },
+		{ PUSH, sizeof(PUSH) },
+		{ LCALL, sizeof(LCALL) },
+		{ LEA_RAX, sizeof(LEA_RAX) },
+		{ MOV_R12, sizeof(MOV_R12) },
 		{ VMOVQ_XMM0, sizeof(VMOVQ_XMM0) },
 	};
 	struct tt_slot_use u;
@@ -201,7 +204,7 @@ static void inside_the_slot(void **state)
 		u = scan_one(SLOT, decode);
 		assert_data(&u, at, !decode);
 
-		nops();		/* call through a pointer half in this slot: data too */
+		nops(); /* call through a pointer half in this slot: data too */
 		at = plant(SEG + 0x30, CALL, sizeof(CALL), SLOT + 4, NULL, 0);
 		u = scan_one(SLOT, decode);
 		assert_data(&u, at, !decode);
@@ -234,8 +237,10 @@ static void every_offset(void **state)
 static void several_slots(void **state)
 {
 	struct tt_slot_use u[4] = {
-		{ .slot = SLOT + 32, .tag = 0 }, { .slot = SLOT, .tag = 1 },
-		{ .slot = SLOT + 8, .tag = 2 }, { .slot = SLOT + 80, .tag = 3 },
+		{ .slot = SLOT + 32, .tag = 0 },
+		{ .slot = SLOT, .tag = 1 },
+		{ .slot = SLOT + 8, .tag = 2 },
+		{ .slot = SLOT + 80, .tag = 3 },
 	};
 	uint64_t at;
 	size_t i;
@@ -292,7 +297,7 @@ static void undecodable(void **state)
 
 	(void)state;
 	nops();
-	seg[0] = 0x05;		/* a "ModRM" at offset 0; its displacement reaches SLOT + 2 */
+	seg[0] = 0x05; /* a "ModRM" at offset 0; its displacement reaches SLOT + 2 */
 	{
 		int32_t disp = (int32_t)(int64_t)(SLOT + 2 - (SEG + 5));
 
@@ -306,14 +311,10 @@ static void undecodable(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(calls_and_jumps),
-		cmocka_unit_test(data_uses),
-		cmocka_unit_test(openssl_pattern),
-		cmocka_unit_test(neighbours),
-		cmocka_unit_test(inside_the_slot),
-		cmocka_unit_test(every_offset),
-		cmocka_unit_test(several_slots),
-		cmocka_unit_test(out_of_reach),
+		cmocka_unit_test(calls_and_jumps), cmocka_unit_test(data_uses),
+		cmocka_unit_test(openssl_pattern), cmocka_unit_test(neighbours),
+		cmocka_unit_test(inside_the_slot), cmocka_unit_test(every_offset),
+		cmocka_unit_test(several_slots),   cmocka_unit_test(out_of_reach),
 		cmocka_unit_test(undecodable),
 	};
 

@@ -20,14 +20,14 @@
 
 #include "report/stats.h"
 
-#define NRAND 5000	/* samples per random round */
+#define NRAND 5000 /* samples per random round */
 #define ROUNDS 12
 
 static uint64_t base_seed(void)
 {
 	const char *s = getenv("TT_TEST_SEED");
 
-	return s ? strtoull(s, NULL, 0) : 0x7473637472616365ull;	/* "tsctrace" */
+	return s ? strtoull(s, NULL, 0) : 0x7473637472616365ull; /* "tsctrace" */
 }
 
 /* splitmix64: small, fast, and the same sequence on every libc. */
@@ -47,12 +47,9 @@ static uint64_t sample(uint64_t *state)
 
 	switch (r % 4) {
 	case 0:
-	case 1:
-		return rnd(state) % 200;
-	case 2:
-		return rnd(state) % 4096;
-	default:
-		return rnd(state) >> (24 + rnd(state) % 40);
+	case 1: return rnd(state) % 200;
+	case 2: return rnd(state) % 4096;
+	default: return rnd(state) >> (24 + rnd(state) % 40);
 	}
 }
 
@@ -118,7 +115,8 @@ static void check_pct(uint64_t got, uint64_t raw, uint64_t s, const char *what, 
 		ok = got >= want && got - want <= raw / 100;
 	if (!ok)
 		fail_msg("seed %#" PRIx64 ", subtract %" PRIu64 ": %s %" PRIu64
-			 ", samples say %" PRIu64, seed, s, what, got, want);
+			 ", samples say %" PRIu64,
+			 seed, s, what, got, want);
 }
 
 static void check_summary(const uint64_t *sorted, size_t n, uint64_t s, uint64_t seed)
@@ -135,8 +133,9 @@ static void check_summary(const uint64_t *sorted, size_t n, uint64_t s, uint64_t
 	check_pct(sum.p90, sorted[ref_rank(90, n) - 1], s, "p90", seed);
 	check_pct(sum.p99, sorted[ref_rank(99, n) - 1], s, "p99", seed);
 	if (sum.total != floored_sum(sorted, n, s))
-		fail_msg("seed %#" PRIx64 ", subtract %" PRIu64 ": total %" PRIu64 ", brute force %"
-			 PRIu64, seed, s, sum.total, floored_sum(sorted, n, s));
+		fail_msg("seed %#" PRIx64 ", subtract %" PRIu64 ": total %" PRIu64
+			 ", brute force %" PRIu64,
+			 seed, s, sum.total, floored_sum(sorted, n, s));
 	assert_true(sum.mean == (double)sum.total / (double)n);
 	free(h);
 }
@@ -179,11 +178,11 @@ static void test_summary_small_case_by_hand(void **state)
 	(void)state;
 	tt_stats_summarise(h, 40, &sum);
 	assert_int_equal(sum.min, 0);
-	assert_int_equal(sum.median, 0);	/* rank 2 = 10 -> floored */
-	assert_int_equal(sum.p90, 60);		/* rank 4 = 100 */
+	assert_int_equal(sum.median, 0); /* rank 2 = 10 -> floored */
+	assert_int_equal(sum.p90, 60);	 /* rank 4 = 100 */
 	assert_int_equal(sum.p99, 60);
 	assert_int_equal(sum.max, 60);
-	assert_int_equal(sum.total, 70);	/* 0 + 0 + 10 + 60, not 165 - 160 = 5 */
+	assert_int_equal(sum.total, 70); /* 0 + 0 + 10 + 60, not 165 - 160 = 5 */
 	assert_true(sum.mean == 17.5);
 	free(h);
 }
@@ -256,7 +255,7 @@ static void test_subtract_equal_values(void **state)
 		tt_hist_record(h, 5000);
 	tt_stats_summarise(h, 38, &sum);
 	assert_int_equal(sum.min, 4962);
-	assert_int_equal(sum.median, 4962);	/* exact: clamped to min = max */
+	assert_int_equal(sum.median, 4962); /* exact: clamped to min = max */
 	assert_int_equal(sum.p99, 4962);
 	assert_int_equal(sum.max, 4962);
 	assert_int_equal(sum.total, 4962000);
@@ -285,15 +284,16 @@ static void test_subtract_above_linear_total_bounded(void **state)
 			v[i] = sample(&st);
 			if (v[i] >= TT_HIST_LINEAR && tt_hist_bucket_low(tt_hist_index(v[i])) < s)
 				slack += (tt_hist_bucket_high(tt_hist_index(v[i])) -
-					  tt_hist_bucket_low(tt_hist_index(v[i])) + 1) / 2;
+					  tt_hist_bucket_low(tt_hist_index(v[i])) + 1) /
+					 2;
 		}
 		h = hist_of(v, NRAND);
 		tt_stats_summarise(h, s, &sum);
 		want = floored_sum(v, NRAND, s);
 		if (sum.total + slack < want || sum.total > want + slack)
 			fail_msg("seed %#" PRIx64 ", subtract %" PRIu64 ": total %" PRIu64
-				 ", brute force %" PRIu64 " +- %" PRIu64, seed, s, sum.total, want,
-				 slack);
+				 ", brute force %" PRIu64 " +- %" PRIu64,
+				 seed, s, sum.total, want, slack);
 		free(h);
 	}
 	free(v);
@@ -318,13 +318,13 @@ static void test_subtract_above_linear_edges_bounded(void **state)
 			h = new_hist();
 			tt_hist_record(h, edge ? hi : lo);
 			tt_hist_record(h, edge ? hi : lo);
-			tt_hist_record(h, s + 1000);	/* lifts the total off the floor */
+			tt_hist_record(h, s + 1000); /* lifts the total off the floor */
 			tt_stats_summarise(h, s, &sum);
 			want = 2 * tt_stats_sub_floor(edge ? hi : lo, s) + 1000;
 			if (sum.total + w < want || sum.total > want + w)
 				fail_msg("samples %" PRIu64 " x2, %" PRIu64 ": total %" PRIu64
-					 ", want %" PRIu64 " +- %" PRIu64, edge ? hi : lo, s + 1000,
-					 sum.total, want, w);
+					 ", want %" PRIu64 " +- %" PRIu64,
+					 edge ? hi : lo, s + 1000, sum.total, want, w);
 			free(h);
 		}
 	}
@@ -332,12 +332,17 @@ static void test_subtract_above_linear_edges_bounded(void **state)
 
 static void test_to_ns_conversion(void **state)
 {
-	struct tt_summary t = { .min = 3, .median = 30, .p90 = 300, .p99 = 3000, .max = UINT64_MAX,
-				.mean = 1.5, .total = 3000000000ull };
+	struct tt_summary t = { .min = 3,
+				.median = 30,
+				.p90 = 300,
+				.p99 = 3000,
+				.max = UINT64_MAX,
+				.mean = 1.5,
+				.total = 3000000000ull };
 	struct tt_summary_ns ns;
 
 	(void)state;
-	tt_stats_to_ns(&t, 3000000000ull, &ns);		/* 3 GHz: 3 ticks per ns */
+	tt_stats_to_ns(&t, 3000000000ull, &ns); /* 3 GHz: 3 ticks per ns */
 	assert_true(ns.min == 1.0);
 	assert_true(ns.median == 10.0);
 	assert_true(ns.p90 == 100.0);
@@ -346,17 +351,18 @@ static void test_to_ns_conversion(void **state)
 	assert_true(ns.total == 1e9);
 	assert_true(ns.max > 6.148914691236517e18 * 0.999999 &&
 		    ns.max < 6.148914691236517e18 * 1.000001);
-	tt_stats_to_ns(&t, 1000000000ull, &ns);		/* 1 GHz: ticks are ns */
+	tt_stats_to_ns(&t, 1000000000ull, &ns); /* 1 GHz: ticks are ns */
 	assert_true(ns.min == 3.0);
 	assert_true(ns.total == 3e9);
-	tt_stats_to_ns(&t, 2600012000ull, &ns);		/* an odd rate: 30 / 2.600012 */
+	tt_stats_to_ns(&t, 2600012000ull, &ns); /* an odd rate: 30 / 2.600012 */
 	assert_true(ns.median > 11.53840 && ns.median < 11.53841);
 }
 
 static void test_to_ns_zero_rate_gives_zeros(void **state)
 {
-	struct tt_summary t = { .min = 3, .median = 30, .p90 = 300, .p99 = 3000, .max = 9,
-				.mean = 1.5, .total = 30 };
+	struct tt_summary t = {
+		.min = 3, .median = 30, .p90 = 300, .p99 = 3000, .max = 9, .mean = 1.5, .total = 30
+	};
 	struct tt_summary_ns ns;
 
 	(void)state;
@@ -442,9 +448,9 @@ static void test_buckets_truncate_at_max(void **state)
 	assert_int_equal(tt_stats_buckets(h, 0, b, 3), 5);
 	assert_bucket(&b[0], 1, 1, 1);
 	assert_bucket(&b[2], 3, 3, 1);
-	assert_int_equal(b[3].count, 0xa5a5a5a5a5a5a5a5ull);	/* untouched */
-	assert_int_equal(tt_stats_buckets(h, 0, NULL, 0), 5);	/* count only */
-	assert_int_equal(tt_stats_buckets(h, 2, NULL, 0), 4);	/* 1 and 2 collapse onto 0 */
+	assert_int_equal(b[3].count, 0xa5a5a5a5a5a5a5a5ull);  /* untouched */
+	assert_int_equal(tt_stats_buckets(h, 0, NULL, 0), 5); /* count only */
+	assert_int_equal(tt_stats_buckets(h, 2, NULL, 0), 4); /* 1 and 2 collapse onto 0 */
 	free(h);
 }
 
@@ -471,8 +477,8 @@ static void test_buckets_random_cover_samples(void **state)
 		for (k = 0; k < n; k++)
 			if (b[k].low > b[k].high || (k && b[k].low <= b[k - 1].high) || !b[k].count)
 				fail_msg("seed %#" PRIx64 ": bucket %zu [%" PRIu64 ", %" PRIu64
-					 "] x %" PRIu64 " out of order", seed, k, b[k].low,
-					 b[k].high, b[k].count);
+					 "] x %" PRIu64 " out of order",
+					 seed, k, b[k].low, b[k].high, b[k].count);
 		/* Walk the sorted floored samples and the buckets together. */
 		for (i = 0, k = 0; i < NRAND; i++) {
 			f = tt_stats_sub_floor(v[i], s);
@@ -480,7 +486,8 @@ static void test_buckets_random_cover_samples(void **state)
 				k++;
 			if (k == n || f < b[k].low)
 				fail_msg("seed %#" PRIx64 ", subtract %" PRIu64 ": sample %" PRIu64
-					 " in no bucket", seed, s, f);
+					 " in no bucket",
+					 seed, s, f);
 			b[k].count--;
 		}
 		for (k = 0; k < n; k++)

@@ -38,10 +38,10 @@ static volatile int tt_symtab_probe_data = 7;
 
 struct found {
 	int calls;
-	uint64_t value, size;	/* of the last call */
+	uint64_t value, size; /* of the last call */
 	char names[MAX_FOUND][64];
 	uint64_t values[MAX_FOUND];
-	int stop;		/* what fn returns */
+	int stop; /* what fn returns */
 };
 
 static int collect(const char *name, uint64_t value, uint64_t size, void *ctx)
@@ -111,7 +111,7 @@ static void test_static_function_found(void **state)
 	uint64_t want = link_address((const void *)(uintptr_t)tt_symtab_probe_fn);
 
 	(void)state;
-	assert_int_equal(tt_symtab_probe_fn(2), 7);	/* it is real code */
+	assert_int_equal(tt_symtab_probe_fn(2), 7); /* it is real code */
 	assert_int_equal(tt_symtab_find(SELF, "tt_symtab_probe_fn", false, collect, &f), 1);
 	assert_int_equal(f.calls, 1);
 	assert_string_equal(f.names[0], "tt_symtab_probe_fn");

@@ -16,8 +16,8 @@
 static void test_refused(void **state)
 {
 	static const char *const names[] = {
-		"setjmp", "_setjmp", "sigsetjmp", "__sigsetjmp", "getcontext",
-		"swapcontext", "clone", "_start", "__restore_rt",
+		"setjmp",      "_setjmp", "sigsetjmp", "__sigsetjmp",  "getcontext",
+		"swapcontext", "clone",	  "_start",    "__restore_rt",
 	};
 	size_t i;
 
@@ -31,9 +31,8 @@ static void test_refused(void **state)
 static void test_allowed(void **state)
 {
 	static const char *const names[] = {
-		"longjmp", "siglongjmp", "exit", "_exit", "abort", "fork", "vfork", "setcontext",
-		"makecontext",
-		"memcpy", "setjmp_", "_setjmpx", "", "start",
+		"longjmp",    "siglongjmp",  "exit",   "_exit",	  "abort",    "fork", "vfork",
+		"setcontext", "makecontext", "memcpy", "setjmp_", "_setjmpx", "",     "start",
 	};
 	size_t i;
 

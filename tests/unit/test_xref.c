@@ -16,19 +16,20 @@
 
 #include "x86/xref.h"
 
-#define SEG	UINT64_C(0x7f1234560000)
-#define SEG_LEN	0x200
-#define FN	(SEG + 0x80)		/* the patched function: entry FN, 0x20 bytes */
-#define FN_LEN	0x20
-#define DISP	6			/* its displaced bytes */
-#define FN2	(SEG + 0x100)		/* another one, 0x10 bytes, 5 displaced */
+#define SEG UINT64_C(0x7f1234560000)
+#define SEG_LEN 0x200
+#define FN (SEG + 0x80) /* the patched function: entry FN, 0x20 bytes */
+#define FN_LEN 0x20
+#define DISP 6		  /* its displaced bytes */
+#define FN2 (SEG + 0x100) /* another one, 0x10 bytes, 5 displaced */
 
 static uint8_t seg[SEG_LEN];
 
 static struct tt_xref_range range_of(uint64_t entry, size_t displaced, size_t len)
 {
-	return (struct tt_xref_range){ .lo = entry + 1, .hi = entry + displaced,
-				       .own_lo = entry, .own_hi = entry + len };
+	return (struct tt_xref_range){
+		.lo = entry + 1, .hi = entry + displaced, .own_lo = entry, .own_hi = entry + len
+	};
 }
 
 static void nops(void)
@@ -37,8 +38,7 @@ static void nops(void)
 }
 
 /* Plant a branch at address `at`: opcode bytes (1 or 2), then a rel8 or rel32 to target. */
-static void plant(uint64_t at, const uint8_t *op, size_t op_len, size_t rel_size,
-		  uint64_t target)
+static void plant(uint64_t at, const uint8_t *op, size_t op_len, size_t rel_size, uint64_t target)
 {
 	size_t off = at - SEG;
 	int64_t rel = (int64_t)(target - (at + op_len + rel_size));
@@ -59,8 +59,8 @@ static void plant(uint64_t at, const uint8_t *op, size_t op_len, size_t rel_size
 }
 
 static const uint8_t CALL[] = { 0xe8 }, JMP[] = { 0xe9 }, JNE32[] = { 0x0f, 0x85 },
-	JMP8[] = { 0xeb }, JE8[] = { 0x74 }, JG8[] = { 0x7f }, JRCXZ[] = { 0xe3 },
-	LOOP[] = { 0xe2 };
+		     JMP8[] = { 0xeb }, JE8[] = { 0x74 }, JG8[] = { 0x7f }, JRCXZ[] = { 0xe3 },
+		     LOOP[] = { 0xe2 };
 
 static void scan(struct tt_xref_range *r, size_t n)
 {
@@ -180,7 +180,7 @@ static void test_each_encoding_hits(void **state)
 
 static void test_rel8_reach(void **state)
 {
-	struct tt_xref_range r = range_of(FN2, 5, 0x10);	/* [FN2 + 1, FN2 + 5) */
+	struct tt_xref_range r = range_of(FN2, 5, 0x10); /* [FN2 + 1, FN2 + 5) */
 
 	(void)state;
 	/* the farthest a short jump reaches: +127 to lo, -128 to hi - 1 */
@@ -224,7 +224,7 @@ static void test_several_ranges(void **state)
 	 * though the jump comes from a function being patched; the first is not */
 	nops();
 	plant(FN + 0x10, JMP, 1, 4, FN2 + 4);
-	plant(FN2 + 8, JMP8, 1, 1, FN2 + 1);	/* the second's own jump: ignored */
+	plant(FN2 + 8, JMP8, 1, 1, FN2 + 1); /* the second's own jump: ignored */
 	scan(r, 2);
 	assert_no_hit(&r[0]);
 	assert_hit(&r[1], FN + 0x10);
@@ -273,7 +273,7 @@ static void test_every_source_offset(void **state)
 		plant(SEG + at, JMP8, 1, 1, SEG + SEG_LEN - 0x2e);
 		scan(&r, 1);
 		if (at >= SEG_LEN - 0x30 && at < SEG_LEN - 0x20) {
-			if (r.hit)	/* its own */
+			if (r.hit) /* its own */
 				fail_msg("rel8 at +0x%zx (own) hit", at);
 		} else if (!r.hit || r.from != SEG + at) {
 			fail_msg("rel8 at +0x%zx: hit %d from +0x%llx", at, r.hit,
