@@ -23,7 +23,8 @@ V       ?= 0
 Q       := $(if $(filter 1,$(V)),,@)
 
 BUILD_PKGS = gcc make libc6-dev uthash-dev libunwind-dev libzydis-dev $(CLI_PKGS)
-CHECK_PKGS = $(BUILD_PKGS) libcmocka-dev libjansson-dev jq g++ binutils python3 python3-jsonschema
+CHECK_PKGS = $(BUILD_PKGS) libcmocka-dev libjansson-dev jq g++ binutils python3 python3-jsonschema \
+	clang-format
 NEED       := sh tests/need-packages.sh
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -61,7 +62,7 @@ LIB := $(B)/libtsctrace.so
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/unit/%)
 
-.PHONY: all deps check-deps check unit progtests audit demo examples bench install uninstall \
+.PHONY: all deps check-deps check format-check unit progtests audit demo examples bench install uninstall \
 	clean clitests install-cli uninstall-cli
 
 CLI_BIN :=
@@ -150,11 +151,20 @@ audit: $(LIB) $(CLI_BIN)
 		sh tests/layers-selftest.sh && [ $$s -eq 0 ]
 	$(Q)sh tests/install.sh $(abspath $(B))
 
+# The layout of every C file is .clang-format's (tests/format-check.sh; `clang-format -i FILE`
+# fixes one).
+RESULTS ?= /dev/null
+format-check: check-deps
+	$(Q)out=$$(sh tests/format-check.sh); s=$$?; printf '%s\n' "$$out" | sed 's/^/  /'; \
+	if [ $$s -ne 0 ]; then echo "FAIL format: $$(printf '%s\n' "$$out" | tail -1)"; \
+	elif printf '%s' "$$out" | grep -q skipped; then echo "SKIP format: clang-format missing"; \
+	else echo "PASS format"; fi >>$(RESULTS); [ $$s -eq 0 ]
+
 # A part that stops before its tests could say anything (a test that does not build) still
 # counts: one FAIL line for it.
 check: check-deps all
 	$(Q)rm -f $(B)/results.txt; touch $(B)/results.txt
-	$(Q)for t in unit progtests audit clitests; do \
+	$(Q)for t in unit progtests audit clitests format-check; do \
 		n=$$(grep -c '^FAIL' $(B)/results.txt); \
 		$(MAKE) -s $$t RESULTS=$(abspath $(B))/results.txt || \
 		[ "$$(grep -c '^FAIL' $(B)/results.txt)" -gt "$$n" ] || \

@@ -26,14 +26,12 @@ int tt_load_summary(const char *file, const char *path, json_t *obj, struct tt_s
 
 	if (tt_jget_u64(&l, obj, "min", &s->min) < 0 ||
 	    tt_jget_u64(&l, obj, "median", &s->median) < 0 ||
-	    tt_jget_u64(&l, obj, "p90", &s->p90) < 0 ||
-	    tt_jget_u64(&l, obj, "p99", &s->p99) < 0 ||
+	    tt_jget_u64(&l, obj, "p90", &s->p90) < 0 || tt_jget_u64(&l, obj, "p99", &s->p99) < 0 ||
 	    tt_jget_u64(&l, obj, "max", &s->max) < 0 ||
 	    tt_jget_num(&l, obj, "mean", &s->mean) < 0 ||
 	    tt_jget_u64(&l, obj, "total", &s->total) < 0)
 		return -1;
-	if (!(s->min <= s->median && s->median <= s->p90 && s->p90 <= s->p99 &&
-	      s->p99 <= s->max))
+	if (!(s->min <= s->median && s->median <= s->p90 && s->p90 <= s->p99 && s->p99 <= s->max))
 		return tt_jbad(&l, NULL, "min <= median <= p90 <= p99 <= max does not hold");
 	return 0;
 }
@@ -45,12 +43,14 @@ static int load_ns(const struct jloc *l, json_t *obj, struct tt_summary_ns *ns)
 
 	snprintf(path, sizeof(path), "%s.ns", l->path);
 	return tt_jget_num(&ln, obj, "min", &ns->min) < 0 ||
-	       tt_jget_num(&ln, obj, "median", &ns->median) < 0 ||
-	       tt_jget_num(&ln, obj, "p90", &ns->p90) < 0 ||
-	       tt_jget_num(&ln, obj, "p99", &ns->p99) < 0 ||
-	       tt_jget_num(&ln, obj, "max", &ns->max) < 0 ||
-	       tt_jget_num(&ln, obj, "mean", &ns->mean) < 0 ||
-	       tt_jget_num(&ln, obj, "total", &ns->total) < 0 ? -1 : 0;
+			       tt_jget_num(&ln, obj, "median", &ns->median) < 0 ||
+			       tt_jget_num(&ln, obj, "p90", &ns->p90) < 0 ||
+			       tt_jget_num(&ln, obj, "p99", &ns->p99) < 0 ||
+			       tt_jget_num(&ln, obj, "max", &ns->max) < 0 ||
+			       tt_jget_num(&ln, obj, "mean", &ns->mean) < 0 ||
+			       tt_jget_num(&ln, obj, "total", &ns->total) < 0
+		       ? -1
+		       : 0;
 }
 
 /* "cycles" or "raw" of function l into s. */
@@ -134,10 +134,27 @@ static int load_frames(const struct jloc *l, json_t *obj, struct tt_report_calle
 	return 0;
 }
 
+/* timed, unwound, migrated and dropped, which must add up to calls exactly. */
+static int load_split(const struct jloc *l, json_t *obj, uint64_t calls, uint64_t *timed,
+		      uint64_t *unwound, uint64_t *migrated, uint64_t *dropped)
+{
+	uint64_t sum;
+
+	if (tt_jget_u64(l, obj, "timed", timed) < 0 ||
+	    tt_jget_u64(l, obj, "unwound", unwound) < 0 ||
+	    tt_jget_u64(l, obj, "migrated", migrated) < 0 ||
+	    tt_jget_u64(l, obj, "dropped", dropped) < 0)
+		return -1;
+	if (__builtin_add_overflow(*timed, *unwound, &sum) ||
+	    __builtin_add_overflow(sum, *migrated, &sum) ||
+	    __builtin_add_overflow(sum, *dropped, &sum) || sum != calls)
+		return tt_jbad(l, NULL, "timed + unwound + migrated + dropped is not calls");
+	return 0;
+}
+
 /* A caller's counts: all four, adding up to calls, or none (then every call was timed). */
 static int load_caller_counts(const struct jloc *l, json_t *obj, struct tt_report_caller *c)
 {
-	uint64_t sum;
 
 	if (tt_jget_u64(l, obj, "calls", &c->calls) < 0)
 		return -1;
@@ -146,16 +163,7 @@ static int load_caller_counts(const struct jloc *l, json_t *obj, struct tt_repor
 		c->timed = c->calls;
 		return 0;
 	}
-	if (tt_jget_u64(l, obj, "timed", &c->timed) < 0 ||
-	    tt_jget_u64(l, obj, "unwound", &c->unwound) < 0 ||
-	    tt_jget_u64(l, obj, "migrated", &c->migrated) < 0 ||
-	    tt_jget_u64(l, obj, "dropped", &c->dropped) < 0)
-		return -1;
-	if (__builtin_add_overflow(c->timed, c->unwound, &sum) ||
-	    __builtin_add_overflow(sum, c->migrated, &sum) ||
-	    __builtin_add_overflow(sum, c->dropped, &sum) || sum != c->calls)
-		return tt_jbad(l, NULL, "timed + unwound + migrated + dropped is not calls");
-	return 0;
+	return load_split(l, obj, c->calls, &c->timed, &c->unwound, &c->migrated, &c->dropped);
 }
 
 static int load_callers(const struct jloc *l, json_t *obj, struct tt_report_func *f)
@@ -178,7 +186,7 @@ static int load_callers(const struct jloc *l, json_t *obj, struct tt_report_func
 	json_array_foreach(arr, i, v) {
 		snprintf(path, sizeof(path), "%s.callers[%zu]", l->path, i);
 		snprintf(cpath, sizeof(cpath), "%s.cycles", path);
-		f->ncallers = i + 1;	/* whose frames tt_load_func_free releases */
+		f->ncallers = i + 1; /* whose frames tt_load_func_free releases */
 		if (!json_is_object(v))
 			return tt_jbad(&lc, NULL, "expected an object");
 		if (tt_jget_str(&lc, v, "site", &callers[i].site) < 0 ||
@@ -195,19 +203,9 @@ static int load_callers(const struct jloc *l, json_t *obj, struct tt_report_func
  * (libtsctrace(7), REPORT). */
 static int load_counts(const struct jloc *l, json_t *obj, struct tt_report_func *f)
 {
-	uint64_t sum;
-
-	if (tt_jget_u64(l, obj, "calls", &f->calls) < 0 ||
-	    tt_jget_u64(l, obj, "timed", &f->timed) < 0 ||
-	    tt_jget_u64(l, obj, "unwound", &f->unwound) < 0 ||
-	    tt_jget_u64(l, obj, "migrated", &f->migrated) < 0 ||
-	    tt_jget_u64(l, obj, "dropped", &f->dropped) < 0)
+	if (tt_jget_u64(l, obj, "calls", &f->calls) < 0)
 		return -1;
-	if (__builtin_add_overflow(f->timed, f->unwound, &sum) ||
-	    __builtin_add_overflow(sum, f->migrated, &sum) ||
-	    __builtin_add_overflow(sum, f->dropped, &sum) || sum != f->calls)
-		return tt_jbad(l, NULL, "timed + unwound + migrated + dropped is not calls");
-	return 0;
+	return load_split(l, obj, f->calls, &f->timed, &f->unwound, &f->migrated, &f->dropped);
 }
 
 static int load_first(const struct jloc *l, json_t *obj, struct tt_report_func *f)
@@ -251,8 +249,7 @@ static json_t *names_from_name(const struct jloc *l, json_t *obj, const char *na
 		goto oom;
 	tt_report_name_split(name, spans, n);
 	for (i = 0; i < n; i++)
-		if (json_array_append_new(arr, json_stringn_nocheck(spans[i].s,
-									 spans[i].len)) < 0)
+		if (json_array_append_new(arr, json_stringn_nocheck(spans[i].s, spans[i].len)) < 0)
 			goto oom;
 	free(spans);
 	if (json_object_set_new(obj, "names", arr) < 0) {
