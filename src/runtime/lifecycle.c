@@ -20,6 +20,7 @@
 
 #include "config/variant.h"
 #include "elf/elfdyn.h"
+#include "hook/exit_detour.h"
 #include "hook/funcs.h"
 #include "hook/got.h"
 #include "hook/inline.h"
@@ -209,6 +210,19 @@ void tt_lifecycle_leaving(void)
 	report();
 }
 
+void tt_lifecycle_exiting(void)
+{
+	int expected = TT_ON;
+
+	/* The pid first: a vfork child must not even change the state it shares. */
+	if (getpid() != run.pid ||
+	    !__atomic_compare_exchange_n(&state, &expected, TT_REPORTING, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE))
+		return;
+	report();
+	__atomic_store_n(&state, TT_DONE, __ATOMIC_RELEASE);
+}
+
 static enum state start(void)
 {
 	if (getauxval(AT_SECURE))
@@ -233,6 +247,8 @@ static enum state start(void)
 		tt_warn("no pthread key: threads are merged at report time only");
 	identify_process();
 	tt_inline_start(run.cfg.hook);
+	if (tt_inline_enabled())
+		tt_exit_detour_install(tt_lifecycle_exiting);
 	tt_dl_lock(); /* a dlopen or dlclose in another thread waits for this */
 	tt_resolve_all(&run.cfg);
 	tt_inline_hook_new();

@@ -28,4 +28,8 @@ void tt_lifecycle_objects_changed(void);
  * unless this is a vfork child sharing its parent's memory. */
 void tt_lifecycle_leaving(void);
 
+/* The process ends through _exit (the program's call, or libc's own: daemon()): write the
+ * report, once, as the destructor would have; not in a vfork child. */
+void tt_lifecycle_exiting(void);
+
 #endif /* TT_LIFECYCLE_H */

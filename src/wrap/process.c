@@ -203,14 +203,14 @@ TT_EXPORT int execle(const char *path, const char *arg, ...)
 
 TT_EXPORT void _exit(int status)
 {
-	tt_lifecycle_leaving();
+	tt_lifecycle_exiting();
 	TT_REAL(_exit)(status);
 	__builtin_unreachable();
 }
 
 TT_EXPORT void _Exit(int status)
 {
-	tt_lifecycle_leaving();
+	tt_lifecycle_exiting();
 	TT_REAL(_Exit)(status);
 	__builtin_unreachable();
 }

@@ -247,3 +247,25 @@ test_delivery_follow() {
 		return 1
 	NOTE="$n reports when following"
 }
+
+# daemon(): the parent ends in the _exit libc calls itself, which no wrapper sees; libc's _exit
+# is detoured at its entry (inline hooks): both the parent's report (250 calls) and the
+# daemon child's (40: a fork child starts from zero) are written.
+test_delivery_daemon() {
+	local n i
+	OUTTPL="$T/r.%p.json"
+	run_pair delivery_daemon work_add "$B/t_daemon" >/dev/null 2>&1
+	# The child may still be running: wait for its report.
+	for i in $(seq 50); do
+		n=$(r_files | wc -l)
+		[ "$n" -ge 2 ] && break
+		sleep 0.1
+	done
+	[ "$n" -eq 2 ] || fail_because "$n reports, expected 2 (parent and daemon child): $(r_files | tr '\n' ' '); shim: $(head -3 "$T/t.shim")" ||
+		return 1
+	calls=$(for f in $(r_files); do jq -r '.functions[] | select(.name == "work_add") | .calls' "$T/$f"; done | sort -n | tr '\n' ' ')
+	[ "$calls" = "40 250 " ] || fail_because "work_add calls per report: $calls, expected 40 250" ||
+		return 1
+	NOTE="parent 250 calls, daemon child 40"
+}
+

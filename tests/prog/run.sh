@@ -1340,6 +1340,7 @@ run_test delivery_fixed_shell test_delivery_fixed_shell
 run_test delivery_not_report test_delivery_not_report
 run_test delivery_closeall test_delivery_closeall
 run_test delivery_follow test_delivery_follow
+run_test delivery_daemon test_delivery_daemon
 run_test identity_got test_identity_got
 run_test identity_auto test_identity_auto
 run_test identity_memcpy test_identity_memcpy

@@ -1,0 +1,154 @@
+/*
+ * exit_detour.c - see exit_detour.h.
+ *
+ * libc leaves the process through its own _exit from inside: daemon() in the parent, a
+ * posix_spawn child whose exec failed, the end of exit() itself. Those calls bind inside libc
+ * and never reach the shim's exported _exit, and _exit runs no destructor: without this, the
+ * report of a program that calls daemon() is lost. So libc's _exit gets a detour at its
+ * entry, the same 5-byte jump an inline hook writes: to a pool slot that saves the argument
+ * registers, calls `before`, restores them, then runs the displaced instructions (relocated)
+ * and jumps back into _exit.
+ *
+ * The displaced bytes must be one instruction: then no branch can land inside them (that
+ * would be a jump into the middle of an instruction, which compilers never emit), and no
+ * scan of libc for such branches is needed at start-up. glibc 2.36's _exit starts with a
+ * 7-byte `mov` (or endbr64 and that). Where it does not, or where _exit is traced inline, the
+ * detour is not installed and one line says what that costs.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "elf/elfdyn.h"
+#include "hook/exit_detour.h"
+#include "hook/patch.h"
+#include "hook/pool.h"
+#include "log/log.h"
+#include "x86/disasm.h"
+#include "x86/relocate.h"
+
+struct exit_def {
+	uint8_t *addr;
+	size_t size;
+	int prot; /* of its segment, restored after the write */
+	bool past_us;
+};
+
+/* libc's _exit: the first definition after the shim in load order, with its segment. */
+static int find_exit_cb(struct tt_elf *o, void *arg)
+{
+	struct exit_def *d = arg;
+	const ElfW(Sym) *s;
+	size_t i;
+
+	if (tt_elf_is_shim(o)) {
+		d->past_us = true;
+		return 0;
+	}
+	if (!d->past_us)
+		return 0;
+	s = tt_elf_lookup(o, "_exit", NULL);
+	if (!s || ELF64_ST_TYPE(s->st_info) != STT_FUNC)
+		return 0;
+	d->addr = (uint8_t *)(o->base + s->st_value);
+	d->size = s->st_size;
+	for (i = 0; i < o->phnum; i++) {
+		const ElfW(Phdr) *ph = &o->phdr[i];
+		uintptr_t lo = o->base + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && (uintptr_t)d->addr >= lo &&
+		    (uintptr_t)d->addr < lo + ph->p_memsz)
+			d->prot = PROT_EXEC | (ph->p_flags & PF_R ? PROT_READ : 0);
+	}
+	return 1;
+}
+
+/*
+ * The slot's head: save the argument registers _exit may use (and rax), keep %rsp 16-byte
+ * aligned for the call (at the entry it is 8 off: the return address), call `before`
+ * through %rax, restore. lea, not sub/add, for the stack: flags are not live at a call, but
+ * nothing here needs to change them.
+ */
+static size_t write_head(uint8_t *p, void (*before)(void))
+{
+	static const uint8_t save[] = {
+		0x57, 0x56, 0x52, 0x50,	      /* push %rdi, %rsi, %rdx, %rax */
+		0x48, 0x8d, 0x64, 0x24, 0xf8, /* lea -8(%rsp), %rsp */
+		0x48, 0xb8,		      /* movabs $before, %rax */
+	};
+	static const uint8_t restore[] = {
+		0xff, 0xd0,		      /* call *%rax */
+		0x48, 0x8d, 0x64, 0x24, 0x08, /* lea 8(%rsp), %rsp */
+		0x58, 0x5a, 0x5e, 0x5f,	      /* pop %rax, %rdx, %rsi, %rdi */
+	};
+	uint64_t fn = (uint64_t)(uintptr_t)before;
+	size_t n = 0;
+
+	memcpy(p + n, save, sizeof(save));
+	n += sizeof(save);
+	memcpy(p + n, &fn, 8);
+	n += 8;
+	memcpy(p + n, restore, sizeof(restore));
+	return n + sizeof(restore);
+}
+
+/* Why the detour cannot go in, or NULL once it is in. */
+static const char *install(void (*before)(void), char *why, size_t why_size)
+{
+	struct exit_def d = { 0 };
+	struct tt_insn first;
+	struct tt_reloc r;
+	uint8_t *slot, jump[5];
+	size_t head;
+	int32_t rel32;
+	const char *err;
+
+	if (!tt_elf_foreach(find_exit_cb, &d) || !d.addr || !d.prot)
+		return "no _exit after the shim in load order";
+	if (!d.size)
+		return "its length is unknown";
+	slot = tt_pool_take((uintptr_t)d.addr);
+	if (!slot)
+		return "no memory could be mapped within jump range of it";
+	memset(slot, 0xcc, TT_POOL_SLOT); /* int3 after the code */
+	head = write_head(slot, before);
+	err = tt_reloc_plan(d.addr, d.size, (uint64_t)(uintptr_t)d.addr,
+			    (uint64_t)(uintptr_t)(slot + head), &r, why, why_size);
+	if (!err && (tt_disasm_decode(d.addr + r.patch_at, d.size - r.patch_at,
+				      (uint64_t)(uintptr_t)(d.addr + r.patch_at), &first) < 0 ||
+		     first.len != r.displaced))
+		err = "its first bytes are more than one instruction";
+	if (!err && head + r.copy_len > TT_POOL_SLOT)
+		err = "its relocated entry does not fit a pool slot";
+	if (!err && !tt_patch_possible(d.addr + r.patch_at))
+		err = "its entry straddles a cache line, which cannot be written atomically";
+	if (err) {
+		tt_pool_release(slot);
+		return err;
+	}
+	memcpy(slot + head, r.copy, r.copy_len);
+	if (tt_pool_seal() < 0) {
+		tt_pool_release(slot);
+		return "its pool could not be made executable";
+	}
+	rel32 = (int32_t)((intptr_t)slot - (intptr_t)(d.addr + r.patch_at + 5));
+	jump[0] = 0xe9;
+	memcpy(jump + 1, &rel32, 4);
+	if (tt_patch_write(d.addr + r.patch_at, jump, sizeof(jump), d.prot) < 0) {
+		tt_pool_release(slot);
+		return "its code cannot be made writable";
+	}
+	return NULL;
+}
+
+bool tt_exit_detour_install(void (*before)(void))
+{
+	char why[160];
+	const char *err = install(before, why, sizeof(why));
+
+	if (err)
+		tt_info("libc's _exit: no detour (%s): a report is lost where libc itself ends "
+			"the process (daemon())",
+			err);
+	return !err;
+}
