@@ -1,7 +1,8 @@
 /*
- * real.c - the next definition of a name after the shim's, from the loaded objects' dynamic
- * symbol tables: the loader's own order, without calling dlsym (which the shim wraps, and
- * which a sanitizer runtime preloaded ahead of us may intercept and call back into us).
+ * real.c - the next definition of a name after the shim's (or the first that is not the
+ * shim's), from the loaded objects' dynamic symbol tables: the loader's own order, without
+ * calling dlsym (which the shim wraps, and which a sanitizer runtime preloaded ahead of us
+ * may intercept and call back into us).
  */
 #include "elf/elfdyn.h"
 #include "elf/real.h"
@@ -10,6 +11,7 @@ struct find_real {
 	const char *name;
 	void *addr;
 	bool past_us;
+	bool any; /* any object but the shim, before it too */
 };
 
 /* An object preloaded before us (a sanitizer runtime) may wrap the same function and call
@@ -23,7 +25,7 @@ static int find_real_cb(struct tt_elf *o, void *arg)
 		f->past_us = true;
 		return 0;
 	}
-	if (!f->past_us)
+	if (!f->past_us && !f->any)
 		return 0;
 	s = tt_elf_lookup(o, f->name, NULL);
 	if (!s || ELF64_ST_TYPE(s->st_info) != STT_FUNC)
@@ -34,19 +36,32 @@ static int find_real_cb(struct tt_elf *o, void *arg)
 
 void *tt_real_find(const char *name)
 {
-	struct find_real f = { name, NULL, false };
+	struct find_real f = { name, NULL, false, false };
 
 	tt_elf_foreach(find_real_cb, &f);
 	return f.addr;
 }
 
-void *tt_real_lazy(void **slot, const char *name)
+void *tt_real_outside(const char *name)
+{
+	struct find_real f = { name, NULL, false, true };
+
+	tt_elf_foreach(find_real_cb, &f);
+	return f.addr;
+}
+
+void *tt_real_lazy_with(void **slot, const char *name, void *(*find)(const char *name))
 {
 	void *p = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
 
 	if (!p) {
-		p = tt_real_find(name);
+		p = find(name);
 		__atomic_store_n(slot, p, __ATOMIC_RELEASE);
 	}
 	return p;
+}
+
+void *tt_real_lazy(void **slot, const char *name)
+{
+	return tt_real_lazy_with(slot, name, tt_real_find);
 }

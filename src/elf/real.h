@@ -19,4 +19,16 @@ void *tt_real_lazy(void **slot, const char *name);
 /* The real `name`, kept in a static `void *real_name` of the calling file, typed as name. */
 #define TT_REAL(name) ((__typeof__(&name))tt_real_lazy(&real_##name, #name))
 
+/* The first definition of name in load order that is not the shim's: what another library
+ * calling `name` reaches, an interposer preloaded ahead of the shim included (a sanitizer
+ * runtime's pthread_create, which must see every thread it is to check). NULL if none. */
+void *tt_real_outside(const char *name);
+
+/* tt_real_outside(name), looked up once and kept in a static `void *outside_name`. */
+#define TT_OUTSIDE(name) \
+	((__typeof__(&name))tt_real_lazy_with(&outside_##name, #name, tt_real_outside))
+
+/* find(name), looked up once and kept in *slot. */
+void *tt_real_lazy_with(void **slot, const char *name, void *(*find)(const char *name));
+
 #endif /* TT_REAL_H */

@@ -118,7 +118,8 @@ static void *dump_thread(void *arg)
 	}
 }
 
-static void *real_pthread_create;
+/* Through a sanitizer's pthread_create where one is preloaded: it must know the thread. */
+static void *outside_pthread_create;
 
 static int start_dump_thread(void)
 {
@@ -128,7 +129,7 @@ static int start_dump_thread(void)
 
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	err = TT_REAL(pthread_create)(&t, &attr, dump_thread, NULL);
+	err = TT_OUTSIDE(pthread_create)(&t, &attr, dump_thread, NULL);
 	pthread_attr_destroy(&attr);
 	return err;
 }
