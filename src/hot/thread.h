@@ -108,8 +108,34 @@ static inline void tt_shim_leave(uint8_t was)
 
 /* The list lock: a raw futex (waiters sleep), because tt_call_first may take it and may not
  * call libc. Held only with in_shim set, so a signal handler in the holder never waits for it. */
-void tt_thread_lock(void);
-void tt_thread_unlock(void);
+void tt_thread_lock_raw(void);
+void tt_thread_unlock_raw(void);
+
+/*
+ * ThreadSanitizer does not see the futex (the hot path is not instrumented), so code that is
+ * instrumented says what the lock orders; in the hot path (built without -fsanitize) these
+ * are the bare lock.
+ */
+#if defined(__SANITIZE_THREAD__)
+#include <sanitizer/tsan_interface.h>
+#define TT_TSAN_ACQUIRE(p) __tsan_acquire(p)
+#define TT_TSAN_RELEASE(p) __tsan_release(p)
+#else
+#define TT_TSAN_ACQUIRE(p) ((void)(p))
+#define TT_TSAN_RELEASE(p) ((void)(p))
+#endif
+
+static inline void tt_thread_lock(void)
+{
+	tt_thread_lock_raw();
+	TT_TSAN_ACQUIRE((void *)&tt_thread_lock_raw);
+}
+
+static inline void tt_thread_unlock(void)
+{
+	TT_TSAN_RELEASE((void *)&tt_thread_lock_raw);
+	tt_thread_unlock_raw();
+}
 
 /* In a fork child, where the holder may be gone: free the lock. */
 void tt_thread_lock_reset(void);

@@ -43,7 +43,7 @@ static void futex(int *word, int op, int val)
 	tt_syscall6(SYS_futex, (long)word, op | 128 /* FUTEX_PRIVATE_FLAG */, val, 0, 0, 0);
 }
 
-void tt_thread_lock(void)
+void tt_thread_lock_raw(void)
 {
 	int c = 0;
 
@@ -63,7 +63,7 @@ void tt_thread_lock_reset(void)
 	list_lock = 0;
 }
 
-void tt_thread_unlock(void)
+void tt_thread_unlock_raw(void)
 {
 	if (__atomic_exchange_n(&list_lock, 0, __ATOMIC_RELEASE) == 2)
 		futex(&list_lock, 1 /* FUTEX_WAKE */, 1);
