@@ -284,6 +284,16 @@ entry_call() {
 	fail_because "test setup: $2 in $1 has no call among its first $((patch_at + 5)) bytes"
 }
 
+# byte_scan_refused FUNCTION: the shim refused FUNCTION because xref.c's scan of every byte
+# offset found what decodes as a jump into its first bytes: at some layouts (the sanitizer
+# builds) that is a byte pattern inside another instruction, not a jump of the program; the
+# case cannot be staged there. Sets the skip reason; returns 1 when it did not happen.
+byte_scan_refused() {
+	local line
+	line=$(grep -F "$1 " "$T/t.shim" | grep 'lands inside its first instructions') || return 1
+	skip_because "this build's layout: $line"
+}
+
 # t_callentry: ce0_outer and ce0_leaf (-O0: a call at +4, rel32 and through the GOT) and
 # ce2_first (-O2: sub, then a call at +4), 1000 calls each, with ce2_helper: all hooked inline
 # (the call moved into the pool slot, no refusal line), every call counted, stdout identical,
@@ -295,6 +305,9 @@ call_entry_case() {
 		entry_call t_callentry "$f" || return 1
 	done
 	run_pair "$1" ce0_outer,ce0_leaf,ce2_first,ce2_helper "$B/t_callentry" || return 1
+	for f in ce0_outer ce0_leaf ce2_first; do
+		byte_scan_refused "$f" && return 0
+	done
 	grep -qxF "in the callee's backtrace: ce0_outer 1000/1000, ce0_leaf 1000/1000, ce2_first 1000/1000" \
 		"$T/u.out" || fail_because "test setup: untraced: $(sed -n 2p "$T/u.out")" || return 1
 	one_report && check_expects "$T/t.out" || return 1
@@ -318,6 +331,7 @@ test_call_entry_throw() {
 	XENV+=(TSC_HOOK=inline)
 	entry_call t_callthrow ct_mid || return 1
 	run_pair call_entry_throw ct_mid,ct_throw "$B/t_callthrow" || return 1
+	byte_scan_refused ct_mid && return 0
 	one_report && check_expects "$T/t.out" || return 1
 	hooked inline ct_mid ct_throw
 }
