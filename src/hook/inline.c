@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "base/sys.h"
 #include "elf/ehframe.h"
 #include "elf/elfdyn.h"
 #include "hook/funcs.h"
@@ -120,6 +121,23 @@ static void write_slot(uint8_t *slot, uint32_t index, const struct tt_reloc *r)
 	memcpy(slot + SLOT_CODE, r->copy, r->copy_len);
 }
 
+/*
+ * With a shadow stack (CET, glibc 2.39+ on Linux 6.6+, when every object is marked) a callee
+ * reached by push + jmp would return to an address the shadow stack never saw: a #CP fault.
+ * ARCH_SHSTK_STATUS fails on kernels without shadow stacks, which is "off".
+ */
+static bool shadow_stack_on(void)
+{
+	static int on = -1;
+	unsigned long features = 0;
+
+	if (on < 0)
+		on = tt_syscall3(SYS_arch_prctl, 0x5005 /* ARCH_SHSTK_STATUS */, &features, 0) ==
+			     0 &&
+		     (features & 1 /* ARCH_SHSTK_SHSTK */);
+	return on;
+}
+
 /* Plan f (or the calibration function when f is NULL) into batch[*n]; NULL or why not. */
 static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t why_size)
 {
@@ -142,6 +160,9 @@ static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t wh
 		return "no memory could be mapped within jump range of it";
 	err = tt_reloc_plan(addr, size, (uint64_t)(uintptr_t)addr,
 			    (uint64_t)(uintptr_t)(slot + SLOT_CODE), &r, why, why_size);
+	if (!err && r.call_moved && shadow_stack_on())
+		err = "a call among its first instructions, which cannot be moved while the "
+		      "shadow stack is on";
 	if (!err && !tt_patch_possible(addr + r.patch_at))
 		err = "its entry straddles a cache line, which cannot be written atomically";
 	if (err) {

@@ -81,6 +81,24 @@ static enum tt_insn_kind kind_of(const ZydisDecodedInstruction *z)
 	return TT_INSN_PLAIN;
 }
 
+/* The form of a call; its ModRM position for the FF /2 forms, whose reg field names the
+ * operation (2 call, 4 jmp), so a copy can turn one into the other. */
+static enum tt_call_form call_form_of(const ZydisDecodedInstruction *z, uint8_t *modrm_offset)
+{
+	if (z->raw.imm[0].is_relative)
+		return z->raw.imm[0].size == 32 ? TT_CALL_REL32 : TT_CALL_UNUSUAL;
+	if (z->opcode_map != ZYDIS_OPCODE_MAP_DEFAULT || z->opcode != 0xff ||
+	    !(z->attributes & ZYDIS_ATTRIB_HAS_MODRM) || z->raw.modrm.reg != 2 ||
+	    z->operand_width != 64 || z->address_width != 64)
+		return TT_CALL_UNUSUAL;
+	*modrm_offset = z->raw.modrm.offset;
+	if (z->raw.modrm.mod == 3)
+		return z->raw.modrm.rm == 4 && !z->raw.rex.B ? TT_CALL_UNUSUAL : TT_CALL_REG;
+	if (z->raw.modrm.mod == 0 && z->raw.modrm.rm == 5)
+		return TT_CALL_RIP_MEM;
+	return TT_CALL_REG_MEM;
+}
+
 int tt_disasm_decode(const uint8_t *code, size_t avail, uint64_t ip, struct tt_insn *out)
 {
 	ZydisDecoderContext ctx;
@@ -107,6 +125,8 @@ int tt_disasm_decode(const uint8_t *code, size_t avail, uint64_t ip, struct tt_i
 		}
 		if (out->kind == TT_INSN_JCC)
 			out->cond = z.opcode & 0x0f; /* 7x rel8 and 0F 8x rel32 alike */
+		if (out->kind == TT_INSN_CALL)
+			out->call_form = call_form_of(&z, &out->modrm_offset);
 	}
 	return 0;
 }

@@ -22,15 +22,26 @@ enum tt_insn_kind {
 	TT_INSN_RET,	      /* ret, and anything else after which the flow does not go on */
 };
 
+/* TT_INSN_CALL: how the target is named, which says how a relocated copy can reach it. */
+enum tt_call_form {
+	TT_CALL_REL32,	 /* call rel32: target is set */
+	TT_CALL_RIP_MEM, /* call *[rip + disp32] (a GOT slot, with -fno-plt) */
+	TT_CALL_REG,	 /* call *reg, any register but rsp */
+	TT_CALL_REG_MEM, /* call *[reg...]: memory addressed through registers */
+	TT_CALL_UNUSUAL, /* call *rsp, far calls, 16-bit operand size */
+};
+
 struct tt_insn {
 	uint8_t len;
 	enum tt_insn_kind kind;
-	uint8_t cond;	     /* TT_INSN_JCC: the condition, low nibble of the opcode */
-	bool rip_relative;   /* a [rip + disp32] memory operand */
-	uint8_t disp_offset; /* where disp32 sits in the instruction */
-	uint8_t imm_offset;  /* relative branches: where the displacement sits */
-	uint8_t imm_size;    /* 1 or 4 */
-	uint64_t target;     /* relative branches: absolute destination */
+	uint8_t cond;		     /* TT_INSN_JCC: the condition, low nibble of the opcode */
+	bool rip_relative;	     /* a [rip + disp32] memory operand */
+	uint8_t disp_offset;	     /* where disp32 sits in the instruction */
+	uint8_t imm_offset;	     /* relative branches: where the displacement sits */
+	uint8_t imm_size;	     /* 1 or 4 */
+	uint64_t target;	     /* relative branches: absolute destination */
+	enum tt_call_form call_form; /* TT_INSN_CALL */
+	uint8_t modrm_offset;	     /* TT_INSN_CALL through FF /2: where its ModRM byte sits */
 	bool endbr64;
 };
 

@@ -3,8 +3,14 @@
  *
  * Moving an instruction changes what its rip-relative parts mean: a [rip + disp32] operand
  * and a jmp/jcc displacement are re-aimed at the same absolute address from the new place
- * (short jumps widened to rel32, since the copy is far from the original). Calls are not
- * moved: the return address would point into the copy, where no unwinder can find CFI.
+ * (short jumps widened to rel32, since the copy is far from the original).
+ *
+ * A call is not copied as a call: its return address would point into the copy, where no
+ * unwinder finds CFI and backtraces lose the function. The copy pushes the return address the
+ * original call would have pushed and jumps to the callee, as Frida's and funchook's
+ * relocators do. That address is the original code right after the displaced bytes, and
+ * running on there is correct only because the call is the last displaced instruction (see
+ * tt_reloc_plan): the callee returns into unpatched code with the function's own CFI.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -14,6 +20,18 @@
 #include "x86/relocate.h"
 
 static const uint8_t endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
+
+/* Pushing a 64-bit return address: push imm32 (sign-extended) sets the low half, movl imm32
+ * to 4(%rsp) the high half. Neither touches flags or any register but %rsp. */
+#define PUSH_RET_LEN (5 + 8)
+/* jmp *0(%rip) and the 8-byte address after it: a callee out of rel32 reach. */
+#define JMP_ABS_LEN (6 + 8)
+#define CALL_COPY_MAX (PUSH_RET_LEN + JMP_ABS_LEN)
+
+/* A call of 5 bytes or more that starts in the 5 patched bytes ends at or after them, so it
+ * is the last instruction displaced: these two forms always are. */
+_Static_assert(5 >= TT_PATCH_LEN, "call rel32 is the last instruction the patch displaces");
+_Static_assert(6 >= TT_PATCH_LEN, "call *[rip+disp32] is the last instruction displaced");
 
 static bool fits32(int64_t v)
 {
@@ -64,6 +82,80 @@ static const char *scan_jumps(const uint8_t *code, size_t size, uint64_t addr, s
 	return NULL;
 }
 
+static uint8_t *push_return_address(uint8_t *dst, uint64_t ret)
+{
+	uint32_t low = (uint32_t)ret, high = (uint32_t)(ret >> 32);
+
+	dst[0] = 0x68; /* push $imm32 */
+	memcpy(dst + 1, &low, 4);
+	memcpy(dst + 5, (const uint8_t[]){ 0xc7, 0x44, 0x24, 0x04 }, 4); /* movl $imm32, 4(%rsp) */
+	memcpy(dst + 9, &high, 4);
+	return dst + PUSH_RET_LEN;
+}
+
+/*
+ * Append `call` (at code, run at ip) as a push of its original return address and a jump to
+ * its callee: rel32 when it reaches from the copy, else through an 8-byte literal; *reg and
+ * *[rip+disp32] as the same instruction with jmp's opcode extension (FF /4 for FF /2), which
+ * reads the register or the GOT slot when it runs, as the call would have.
+ */
+static const char *relocate_call(const uint8_t *code, const struct tt_insn *in, uint64_t ip,
+				 uint64_t new_ip, size_t span, struct tt_reloc *out, char *why,
+				 size_t why_size)
+{
+	uint8_t *start = out->copy + out->copy_len, *dst;
+	uint64_t jmp_ip;
+	int64_t rel;
+
+	switch (in->call_form) {
+	case TT_CALL_REL32:
+	case TT_CALL_RIP_MEM:
+	case TT_CALL_REG: break;
+	case TT_CALL_REG_MEM:
+		snprintf(why, why_size,
+			 "a call through memory addressed by registers among its first %zu bytes",
+			 span);
+		return why;
+	default:
+		snprintf(why, why_size,
+			 "a far, 16-bit or %%rsp-relative call among its first %zu bytes", span);
+		return why;
+	}
+	if (out->copy_len + CALL_COPY_MAX > TT_COPY_MAX) {
+		snprintf(why, why_size, "its entry instructions are too long to move");
+		return why;
+	}
+	dst = push_return_address(start, ip + in->len);
+	jmp_ip = new_ip + (uint64_t)(dst - start);
+	if (in->call_form == TT_CALL_REL32) {
+		rel = (int64_t)(in->target - (jmp_ip + 5));
+		if (fits32(rel)) {
+			dst[0] = 0xe9;
+			put32(dst + 1, (int32_t)rel);
+			dst += 5;
+		} else {
+			memcpy(dst, (const uint8_t[]){ 0xff, 0x25, 0, 0, 0, 0 }, 6);
+			memcpy(dst + 6, &in->target, 8);
+			dst += JMP_ABS_LEN;
+		}
+	} else {
+		memcpy(dst, code, in->len);
+		dst[in->modrm_offset] = (uint8_t)((dst[in->modrm_offset] & ~0x38) | (4 << 3));
+		if (in->call_form == TT_CALL_RIP_MEM) {
+			rel = get32(code + in->disp_offset) + (int64_t)(ip - jmp_ip);
+			if (!fits32(rel)) {
+				snprintf(why, why_size,
+					 "a rip-relative operand would not reach from the copy");
+				return why;
+			}
+			put32(dst + in->disp_offset, (int32_t)rel);
+		}
+		dst += in->len;
+	}
+	out->copy_len += (size_t)(dst - start);
+	return NULL;
+}
+
 /* Append the relocated form of `in` (at code, run at ip) to out->copy. */
 static const char *relocate_one(const uint8_t *code, const struct tt_insn *in, uint64_t ip,
 				uint64_t new_ip, uint64_t lo, uint64_t hi, struct tt_reloc *out,
@@ -73,9 +165,7 @@ static const char *relocate_one(const uint8_t *code, const struct tt_insn *in, u
 	int64_t rel;
 
 	switch (in->kind) {
-	case TT_INSN_CALL:
-		snprintf(why, why_size, "a call among its first %zu bytes", hi - lo);
-		return why;
+	case TT_INSN_CALL: return relocate_call(code, in, ip, new_ip, hi - lo, out, why, why_size);
 	case TT_INSN_BRANCH_OTHER:
 		snprintf(why, why_size, "a loop, jrcxz or xbegin among its first %zu bytes",
 			 hi - lo);
@@ -123,6 +213,7 @@ const char *tt_reloc_plan(const uint8_t *code, size_t size, uint64_t addr, uint6
 	size_t off;
 	int64_t back;
 	const char *err;
+	bool ends_in_call = false;
 
 	memset(out, 0, sizeof(*out));
 	if (size >= 4 && memcmp(code, endbr64, 4) == 0)
@@ -145,6 +236,15 @@ const char *tt_reloc_plan(const uint8_t *code, size_t size, uint64_t addr, uint6
 			snprintf(why, why_size, "its entry instructions run past its end");
 			return why;
 		}
+		/* The copy of a call returns into the original code after it: that must be past
+		 * the patched bytes, which only a call that is the last displaced instruction
+		 * is. Short calls (*reg, *[reg]) can end inside them: refused. */
+		if (in.kind == TT_INSN_CALL && off + in.len < out->patch_at + TT_PATCH_LEN) {
+			snprintf(why, why_size,
+				 "a %u-byte call at +0x%zx would return into its first %d bytes",
+				 in.len, off, TT_PATCH_LEN);
+			return why;
+		}
 		if (out->copy_len + in.len + 6 + 5 > TT_COPY_MAX) {
 			snprintf(why, why_size, "its entry instructions are too long to move");
 			return why;
@@ -154,11 +254,15 @@ const char *tt_reloc_plan(const uint8_t *code, size_t size, uint64_t addr, uint6
 				   why, why_size);
 		if (err)
 			return err;
+		ends_in_call = in.kind == TT_INSN_CALL;
 	}
 	out->displaced = off - out->patch_at;
 	err = scan_jumps(code, size, addr, off, out->patch_at, why, why_size);
 	if (err)
 		return err;
+	out->call_moved = ends_in_call;
+	if (ends_in_call)
+		return NULL; /* the callee returns to addr + off: no jump back */
 	back = (int64_t)((addr + off) - (copy_addr + out->copy_len + 5));
 	if (!fits32(back)) {
 		snprintf(why, why_size, "the copy of its entry is out of jump range");

@@ -6,6 +6,7 @@
 #ifndef TT_RELOCATE_H
 #define TT_RELOCATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,6 +19,7 @@ struct tt_reloc {
 	uint8_t copy[TT_COPY_MAX]; /* to run at copy_addr: endbr64, the displaced
 					 * instructions relocated, a jump back */
 	size_t copy_len;
+	bool call_moved; /* the copy ends with a call turned into push + jmp */
 };
 
 /*
@@ -26,8 +28,11 @@ struct tt_reloc {
  * not be patched, written into why (e.g. "a jump at +0x1c goes back into the patched
  * bytes"). Refused: a function shorter than patch_at + 5 bytes; bytes that do not decode;
  * any jump of the function into [0, patch_at + displaced) (other than a call of its entry);
- * a call, loop, j*cxz or xbegin among the displaced instructions; a relative operand that
- * no longer fits 32 bits from copy_addr.
+ * a loop, j*cxz or xbegin among the displaced instructions; a call among them that would
+ * return into them (a 2- or 3-byte call *reg), or calls through memory addressed by
+ * registers, far, 16-bit or through %rsp; a relative operand that no longer fits 32 bits
+ * from copy_addr. A call rel32, *[rip+disp32] or *reg is moved as a push of its original
+ * return address and a jump to its callee (call_moved).
  */
 const char *tt_reloc_plan(const uint8_t *code, size_t size, uint64_t addr, uint64_t copy_addr,
 			  struct tt_reloc *out, char *why, size_t why_size);

@@ -9,6 +9,7 @@
  * original instructions meant.
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -529,14 +530,228 @@ static void test_jump_within_displaced_refused(void **state)
 
 /* ---- what cannot be moved ---------------------------------------------------------------- */
 
-static void test_call_among_displaced_refused(void **state)
+/* ---- calls among the displaced bytes: push the original return address, jump on ---------- */
+
+enum jump_kind { TO_ADDRESS, THROUGH_MEMORY, THROUGH_REGISTER };
+
+struct moved_call {
+	uint64_t pushed;     /* the 8 bytes the copy leaves on the stack */
+	enum jump_kind kind; /* and where it then goes: */
+	uint64_t target;     /* TO_ADDRESS: there; THROUGH_MEMORY: to what this address holds */
+	uint8_t reg_modrm;   /* THROUGH_REGISTER: the jmp's ModRM byte */
+};
+
+/*
+ * Run the copy's moved call, r->copy[at..], on a pretend stack. Only the instructions a
+ * flags- and register-neutral push + jmp may use are understood (push imm32, movl imm32 to
+ * 4(%rsp), jmp rel32, jmp *[rip+disp32], jmp *reg, with REX.B and notrack prefixes); any
+ * other byte fails the test. Exactly one 8-byte push, then the jump, which must end the copy.
+ */
+static struct moved_call run_moved_call(const struct tt_reloc *r, uint64_t copy_addr, size_t at)
 {
-	/* 0 sub rsp,8; 4 call ADDR+0x1009 | 9 add rsp,8; d ret */
-	static const uint8_t code[] = { 0x48, 0x83, 0xec, 0x08, 0xe8, 0x00, 0x10,
-					0x00, 0x00, 0x48, 0x83, 0xc4, 0x08, 0xc3 };
+	struct moved_call m = { 0 };
+	size_t i = at;
+	int pushes = 0;
+	bool high_set = false;
+
+	while (i < r->copy_len) {
+		const uint8_t *p = r->copy + i;
+		uint64_t ip = copy_addr + i;
+		size_t pre = (p[0] == 0x3e || p[0] == 0x41) ? 1 : 0; /* notrack, REX.B */
+
+		if (p[0] == 0x68) { /* push $imm32, sign-extended */
+			assert_int_equal(pushes++, 0);
+			m.pushed = (uint64_t)(int64_t)rel32_at(p + 1);
+			i += 5;
+		} else if (p[0] == 0xc7 && p[1] == 0x44 && p[2] == 0x24 && p[3] == 0x04) {
+			assert_int_equal(pushes, 1); /* movl $imm32, 4(%rsp): the high half */
+			m.pushed = (m.pushed & 0xffffffffu) |
+				   ((uint64_t)(uint32_t)rel32_at(p + 4) << 32);
+			high_set = true;
+			i += 8;
+		} else if (p[0] == 0xe9) {
+			m.kind = TO_ADDRESS;
+			m.target = ip + 5 + (int64_t)rel32_at(p + 1);
+			i += 5;
+			break;
+		} else if (p[pre] == 0xff && p[pre + 1] == 0x25) { /* jmp *disp32(%rip) */
+			uint64_t mem = ip + pre + 6 + (int64_t)rel32_at(p + pre + 2);
+
+			i += pre + 6;
+			if (mem == copy_addr + i) { /* an 8-byte literal right after: absolute */
+				assert_true(i + 8 <= r->copy_len);
+				m.kind = TO_ADDRESS;
+				memcpy(&m.target, r->copy + i, 8);
+				i += 8;
+			} else {
+				m.kind = THROUGH_MEMORY;
+				m.target = mem;
+			}
+			break;
+		} else if (p[pre] == 0xff && (p[pre + 1] & 0xf8) == 0xe0) { /* jmp *reg */
+			m.kind = THROUGH_REGISTER;
+			m.reg_modrm = p[pre + 1];
+			i += pre + 2;
+			break;
+		} else {
+			fail_msg("copy+%zu: byte 0x%02x is not one of the flags-neutral "
+				 "push/mov/jmp",
+				 i, p[0]);
+		}
+	}
+	assert_int_equal(pushes, 1);
+	assert_true(high_set);
+	assert_int_equal(i, r->copy_len); /* the jump ends the copy: nothing falls through */
+	assert_true(r->call_moved);
+	return m;
+}
+
+static void test_call_rel32_at_entry_moved(void **state)
+{
+	/* 0 call ADDR+0x1005 | 5 xor eax,eax; 7 ret */
+	static const uint8_t code[] = { 0xe8, 0x00, 0x10, 0x00, 0x00, 0x31, 0xc0, 0xc3 };
+	const uint64_t copies[] = { NEAR, BELOW, FAR };
+	struct tt_reloc r;
+	struct moved_call m;
+	size_t i;
 
 	(void)state;
-	plan_refused(code, sizeof(code), ADDR, NEAR, "call", NULL);
+	for (i = 0; i < sizeof(copies) / sizeof(copies[0]); i++) {
+		plan_ok(code, sizeof(code), ADDR, copies[i], &r, 0, 5);
+		assert_memory_equal(r.copy, ENDBR64, 4);
+		m = run_moved_call(&r, copies[i], 4);
+		assert_int_equal(m.pushed, ADDR + 5); /* the original return address */
+		assert_int_equal(m.kind, TO_ADDRESS);
+		assert_int_equal(m.target, ADDR + 0x1005);
+		/* rel32 when it reaches, else through a literal (3 GiB away) */
+		assert_int_equal(r.copy_len, copies[i] == FAR ? 4 + 13 + 14 : 4 + 13 + 5);
+	}
+}
+
+static void test_call_rel32_after_frame_setup_moved(void **state)
+{
+	/* gcc -O0: 0 push rbp; 1 mov rbp,rsp; 4 call ADDR-0x2000 | 9 mov eax,0; e pop rbp; f ret */
+	static const uint8_t code[] = { 0x55, 0x48, 0x89, 0xe5, 0xe8, 0xf7, 0xdf, 0xff,
+					0xff, 0xb8, 0x00, 0x00, 0x00, 0x00, 0x5d, 0xc3 };
+	/* the same after an endbr64: the call at +8 */
+	uint8_t cet[4 + sizeof(code)];
+	struct tt_reloc r;
+	struct moved_call m;
+
+	(void)state;
+	plan_ok(code, sizeof(code), ADDR, NEAR, &r, 0, 9);
+	assert_memory_equal(r.copy + 4, code, 4); /* push rbp; mov rbp,rsp unchanged */
+	m = run_moved_call(&r, NEAR, 8);
+	assert_int_equal(m.pushed, ADDR + 9);
+	assert_int_equal(m.kind, TO_ADDRESS);
+	assert_int_equal(m.target, ADDR - 0x2000);
+
+	memcpy(cet, ENDBR64, 4);
+	memcpy(cet + 4, code, sizeof(code));
+	plan_ok(cet, sizeof(cet), ADDR, BELOW, &r, 4, 9);
+	assert_memory_equal(r.copy, cet, 8);
+	m = run_moved_call(&r, BELOW, 8);
+	assert_int_equal(m.pushed, ADDR + 13);
+	assert_int_equal(m.target, ADDR + 4 - 0x2000);
+}
+
+static void test_call_return_address_above_4gib(void **state)
+{
+	/* push imm32 sign-extends: both halves must come out right, whatever their top bits */
+	static const uint8_t code[] = { 0xe8, 0x00, 0x10, 0x00, 0x00, 0x31, 0xc0, 0xc3 };
+	const uint64_t addrs[] = { UINT64_C(0x7fff80001000), UINT64_C(0x401000),
+				   UINT64_C(0x7ffff7fc8ffb) };
+	struct tt_reloc r;
+	struct moved_call m;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(addrs) / sizeof(addrs[0]); i++) {
+		plan_ok(code, sizeof(code), addrs[i], addrs[i] + 0x10000, &r, 0, 5);
+		m = run_moved_call(&r, addrs[i] + 0x10000, 4);
+		assert_int_equal(m.pushed, addrs[i] + 5);
+		assert_int_equal(m.target, addrs[i] + 0x1005);
+	}
+}
+
+static void test_call_through_got_slot_moved(void **state)
+{
+	/* -fno-plt: 0 push rbp; 1 call *[rip+0x2ff0] (-> slot ADDR+0x2ff7) | 7 pop rbp; 8 ret */
+	static const uint8_t code[] = { 0x55, 0xff, 0x15, 0xf0, 0x2f, 0x00, 0x00, 0x5d, 0xc3 };
+	/* the same with notrack (3e): kept, the jump is as indirect as the call was */
+	static const uint8_t notrack[] = { 0x55, 0x3e, 0xff, 0x15, 0xef,
+					   0x2f, 0x00, 0x00, 0x5d, 0xc3 };
+	const uint64_t copies[] = { NEAR, BELOW };
+	struct tt_reloc r;
+	struct moved_call m;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(copies) / sizeof(copies[0]); i++) {
+		plan_ok(code, sizeof(code), ADDR, copies[i], &r, 0, 7);
+		m = run_moved_call(&r, copies[i], 5);
+		assert_int_equal(m.pushed, ADDR + 7);
+		assert_int_equal(m.kind, THROUGH_MEMORY); /* the slot is read when it runs */
+		assert_int_equal(m.target, ADDR + 0x2ff7);
+	}
+	plan_ok(notrack, sizeof(notrack), ADDR, NEAR, &r, 0, 8);
+	m = run_moved_call(&r, NEAR, 5);
+	assert_int_equal(r.copy[4 + 1 + 13], 0x3e);
+	assert_int_equal(m.pushed, ADDR + 8);
+	assert_int_equal(m.kind, THROUGH_MEMORY);
+	assert_int_equal(m.target, ADDR + 0x2ff7);
+
+	plan_refused(code, sizeof(code), ADDR, FAR, "would not reach", NULL);
+}
+
+static void test_call_register_moved_when_last(void **state)
+{
+	/* 0 xor eax,eax; 2 push rbx; 3 call r11 | 6 pop rbx; 7 ret */
+	static const uint8_t code[] = { 0x31, 0xc0, 0x53, 0x41, 0xff, 0xd3, 0x5b, 0xc3 };
+	struct tt_reloc r;
+	struct moved_call m;
+
+	(void)state;
+	plan_ok(code, sizeof(code), ADDR, NEAR, &r, 0, 6);
+	m = run_moved_call(&r, NEAR, 7);
+	assert_int_equal(m.pushed, ADDR + 6);
+	assert_int_equal(m.kind, THROUGH_REGISTER);
+	assert_int_equal(m.reg_modrm, 0xe3); /* jmp r11 (with its REX.B) */
+	assert_int_equal(r.copy[r.copy_len - 3], 0x41);
+}
+
+static void test_calls_refused(void **state)
+{
+	/* 0 call rax | 2 ...: its callee would return into the patched bytes */
+	static const uint8_t short_reg[] = { 0xff, 0xd0, 0x31, 0xc0, 0x90, 0x90, 0xc3 };
+	/* 0 xor eax,eax; 2 call [rax+8] | 5 ret */
+	static const uint8_t reg_mem[] = { 0x31, 0xc0, 0xff, 0x50, 0x08, 0xc3 };
+	/* 0 call far [rip+0x100] | 6 ret */
+	static const uint8_t far[] = { 0xff, 0x1d, 0x00, 0x01, 0x00, 0x00, 0xc3 };
+	/* 0 xor eax,eax; 2 nop; 3 call rsp | 5 ret */
+	static const uint8_t rsp[] = { 0x31, 0xc0, 0x90, 0xff, 0xd4, 0xc3 };
+	/* 0 sub rsp,8; 4 call +2 (into the displaced bytes, not the entry) | 9 ... */
+	static const uint8_t into[] = { 0x48, 0x83, 0xec, 0x08, 0xe8, 0xf9, 0xff,
+					0xff, 0xff, 0x48, 0x83, 0xc4, 0x08, 0xc3 };
+
+	(void)state;
+	plan_refused(short_reg, sizeof(short_reg), ADDR, NEAR, "2-byte call", "+0x0", "return into",
+		     NULL);
+	plan_refused(reg_mem, sizeof(reg_mem), ADDR, NEAR, "call through memory", NULL);
+	plan_refused(far, sizeof(far), ADDR, NEAR, "far", NULL);
+	plan_refused(rsp, sizeof(rsp), ADDR, NEAR, "rsp", NULL);
+	plan_refused(into, sizeof(into), ADDR, NEAR, "call", "+0x4", NULL);
+}
+
+static void test_no_call_no_call_moved(void **state)
+{
+	static const uint8_t code[] = { 0x55, 0x48, 0x89, 0xe5, 0x41, 0x54, 0x53,
+					0x31, 0xc0, 0x5b, 0x41, 0x5c, 0x5d, 0xc3 };
+	struct tt_reloc r;
+
+	(void)state;
+	plan_ok(code, sizeof(code), ADDR, NEAR, &r, 0, 6);
+	assert_false(r.call_moved);
 }
 
 static void test_loop_jrcxz_among_displaced_refused(void **state)
@@ -588,7 +803,13 @@ int main(void)
 		cmocka_unit_test(test_jmp_rel8_widened),
 		cmocka_unit_test(test_jmp_rel32_tail_call_reaimed),
 		cmocka_unit_test(test_jump_within_displaced_refused),
-		cmocka_unit_test(test_call_among_displaced_refused),
+		cmocka_unit_test(test_call_rel32_at_entry_moved),
+		cmocka_unit_test(test_call_rel32_after_frame_setup_moved),
+		cmocka_unit_test(test_call_return_address_above_4gib),
+		cmocka_unit_test(test_call_through_got_slot_moved),
+		cmocka_unit_test(test_call_register_moved_when_last),
+		cmocka_unit_test(test_calls_refused),
+		cmocka_unit_test(test_no_call_no_call_moved),
 		cmocka_unit_test(test_loop_jrcxz_among_displaced_refused),
 		cmocka_unit_test(test_xbegin_among_displaced_refused),
 	};
