@@ -232,4 +232,4 @@ clitests::
 install-cli::
 uninstall-cli::
 
--include $(wildcard $(B)/*.d)
+-include $(wildcard $(B)/*.d $(B)/*/*.d)
