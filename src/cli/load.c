@@ -73,7 +73,8 @@ static int string_array(const struct jloc *l, json_t *obj, const char *key, cons
 static int load_clock(const char *file, json_t *root, struct tt_report *r)
 {
 	struct jloc top = { file, "" }, l = { file, "clock" };
-	json_t *c;
+	json_t *c, *err;
+	uint64_t ppm = 0;
 
 	if (tt_jget(&top, root, "clock", JSON_OBJECT, &c) < 0 ||
 	    tt_jget_str(&l, c, "source", &r->clock.source) < 0 ||
@@ -83,8 +84,13 @@ static int load_clock(const char *file, json_t *root, struct tt_report *r)
 	    tt_jget_bool(&l, c, "invariant", &r->clock.invariant) < 0 ||
 	    tt_jget_bool(&l, c, "hypervisor", &r->clock.hypervisor) < 0 ||
 	    tt_jget_u64(&l, c, "granularity", &r->clock.granularity) < 0 ||
-	    tt_jget_str(&l, c, "cpu", &r->clock.cpu) < 0)
+	    tt_jget_str(&l, c, "cpu", &r->clock.cpu) < 0 ||
+	    tt_jget_opt(&l, c, "tsc_hz_error_ppm", JSON_INTEGER, &err) < 0 || /* older: none */
+	    (err && tt_jget_u64(&l, c, "tsc_hz_error_ppm", &ppm) < 0))
 		return -1;
+	if (ppm > UINT32_MAX)
+		return tt_jbad(&l, "tsc_hz_error_ppm", "out of range");
+	r->clock.tsc_hz_error_ppm = (uint32_t)ppm;
 	/* The unit of every number below depends on it: cycles, or nanoseconds. */
 	if (strcmp(r->clock.source, "tsc") != 0 && strcmp(r->clock.source, "monotonic") != 0)
 		return tt_jbad(&l, "source", "expected \"tsc\" or \"monotonic\"");

@@ -272,6 +272,8 @@ void tt_report_json(struct tt_buf *out, const struct tt_report *r)
 	field_str(out, ind, "serialize", r->clock.serialize);
 	field_u64(out, ind, "tsc_hz", r->clock.tsc_hz);
 	field_str(out, ind, "tsc_hz_source", r->clock.tsc_hz_source);
+	if (r->clock.tsc_hz_error_ppm) /* measured ("calibrated"); a bound is never 0 */
+		field_u64(out, ind, "tsc_hz_error_ppm", r->clock.tsc_hz_error_ppm);
 	field_bool(out, ind, "invariant", r->clock.invariant);
 	field_bool(out, ind, "hypervisor", r->clock.hypervisor);
 	field_u64(out, ind, "granularity", r->clock.granularity);

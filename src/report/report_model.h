@@ -79,8 +79,9 @@ struct tt_report {
 		const char *tsc_hz_source; /* "calibrated", "cpuid" or "none" */
 		bool invariant;
 		bool hypervisor;
-		uint64_t granularity; /* ticks */
-		const char *cpu;      /* brand string */
+		uint64_t granularity;	   /* ticks */
+		const char *cpu;	   /* brand string */
+		uint32_t tsc_hz_error_ppm; /* bound on tsc_hz's error ("calibrated"), else 0 */
 	} clock;
 	struct {
 		uint64_t min, median, subtracted;

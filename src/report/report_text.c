@@ -344,6 +344,8 @@ static void header(struct tt_buf *out, const struct tt_report *r)
 	if (r->clock.tsc_hz) {
 		tt_buf_printf(out, " %s MHz (", dbl(buf, (double)r->clock.tsc_hz / 1e6, 1));
 		tt_text_put_clean(out, r->clock.tsc_hz_source, false);
+		if (r->clock.tsc_hz_error_ppm)
+			tt_buf_printf(out, ", within %" PRIu32 " ppm", r->clock.tsc_hz_error_ppm);
 		tt_buf_puts(out, ")");
 	}
 	tt_buf_printf(out, ", %s, %s, serialize ",

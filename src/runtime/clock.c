@@ -26,8 +26,8 @@
 #include "log/log.h"
 #include "runtime/clock.h"
 
-static uint32_t emulated_step;		/* TSC_CPU step=N: set-up reads are rounded down to it */
-static uint64_t last_tsc, last_mono_ns; /* the pair taken just before that */
+static uint32_t emulated_step; /* TSC_CPU step=N: set-up reads are rounded down to it */
+static uint64_t last_tsc, last_mono_ns, last_window; /* the pair taken just before that */
 
 bool tt_clock_tsc_allowed_here(void)
 {
@@ -104,19 +104,23 @@ static void brand(char out[64], unsigned int max_ext)
 }
 
 /* One pair of (TSC, CLOCK_MONOTONIC_RAW): the TSC taken as the midpoint around the read. */
-static void pair(uint64_t *tsc, uint64_t *ns)
+/* A (TSC, CLOCK_MONOTONIC_RAW) pair: the clock read between two TSC reads, the TSC taken
+ * as their midpoint. Returns the ticks between the two reads: the pair's uncertainty. */
+static uint64_t pair(uint64_t *tsc, uint64_t *ns)
 {
-	uint64_t a = tt_clock_tsc();
+	uint64_t a = tt_clock_tsc(), b;
 
 	*ns = tt_clock_ns(CLOCK_MONOTONIC_RAW);
-	*tsc = a + (tt_clock_tsc() - a) / 2;
+	b = tt_clock_tsc();
+	*tsc = a + (b - a) / 2;
+	return b - a;
 }
 
 void tt_clock_forbidding(void)
 {
-	uint64_t tsc, ns;
+	uint64_t tsc, ns, window = pair(&tsc, &ns);
 
-	pair(&tsc, &ns);
+	__atomic_store_n(&last_window, window, __ATOMIC_RELAXED);
 	__atomic_store_n(&last_tsc, tsc, __ATOMIC_RELAXED);
 	__atomic_store_n(&last_mono_ns, ns, __ATOMIC_RELAXED);
 	__atomic_store_n(&tt_clock_forbidden_seen, true, __ATOMIC_RELEASE);
@@ -154,7 +158,7 @@ void tt_clock_probe(struct tt_clock *c)
 	c->start_real_ns = tt_clock_ns(CLOCK_REALTIME);
 	c->start_wall_ns = tt_clock_ns(CLOCK_MONOTONIC);
 	if (c->readable)
-		pair(&c->start_tsc, &c->start_mono_ns);
+		c->start_window = pair(&c->start_tsc, &c->start_mono_ns);
 }
 
 static sigjmp_buf probe_jmp;
@@ -234,11 +238,14 @@ void tt_clock_choose(struct tt_clock *c, const struct tt_config *cfg)
 		c->step = 0;
 }
 
-uint64_t tt_clock_hz(const struct tt_clock *c, const char **source)
+uint64_t tt_clock_hz(const struct tt_clock *c, uint64_t granularity, const char **source,
+		     uint32_t *error_ppm)
 {
-	uint64_t tsc, ns;
+	uint64_t tsc, ns, window = 0, dt, dns;
+	double off_ticks, err;
 
 	*source = "none";
+	*error_ppm = 0;
 	if (!c->readable || !c->start_mono_ns || c->variant == TT_VAR_MONO)
 		return 0;
 	if (c->cpuid_hz) {
@@ -250,15 +257,20 @@ uint64_t tt_clock_hz(const struct tt_clock *c, const char **source)
 		/* This thread forbade itself the TSC: up to the pair taken just before. */
 		tsc = __atomic_load_n(&last_tsc, __ATOMIC_RELAXED);
 		ns = __atomic_load_n(&last_mono_ns, __ATOMIC_RELAXED);
+		window = __atomic_load_n(&last_window, __ATOMIC_RELAXED);
 	} else {
-		do
-			pair(&tsc, &ns);
-		while (ns && ns - c->start_mono_ns < 2000000);
+		window = pair(&tsc, &ns);
 	}
 	if (!ns || ns <= c->start_mono_ns || tsc <= c->start_tsc)
 		return 0;
-	return (uint64_t)((double)(tsc - c->start_tsc) * 1e9 / (double)(ns - c->start_mono_ns) +
-			  0.5);
+	dt = tsc - c->start_tsc;
+	dns = ns - c->start_mono_ns;
+	/* Each midpoint is within half its window, plus a step of the TSC, of the clock read;
+	 * each clock read within 1 ns of the time it stands for. */
+	off_ticks = (double)(c->start_window + window) / 2 + 2.0 * (double)(granularity ?: 1);
+	err = (off_ticks / (double)dt + 2.0 / (double)dns) * 1e6;
+	*error_ppm = err >= 4e9 ? UINT32_MAX : (uint32_t)err + 1;
+	return (uint64_t)((double)dt * 1e9 / (double)dns + 0.5);
 }
 
 static uint64_t gcd(uint64_t a, uint64_t b)

@@ -20,6 +20,7 @@ struct tt_clock {
 	char cpu[64];		/* brand string */
 	uint64_t start_tsc;	/* pair taken at start-up ... */
 	uint64_t start_mono_ns; /* ... with CLOCK_MONOTONIC_RAW */
+	uint64_t start_window;	/* TSC ticks between the two reads around that clock read */
 	uint64_t start_real_ns; /* CLOCK_REALTIME at start-up */
 	uint64_t start_wall_ns; /* CLOCK_MONOTONIC at start-up */
 	int variant;		/* TT_VAR_* in use */
@@ -43,11 +44,14 @@ void tt_clock_choose(struct tt_clock *c, const struct tt_config *cfg);
 
 /*
  * TSC ticks per second: CPUID leaf 15H's figure when the CPU gives it whole (*source
- * "cpuid"), else measured between start-up and now against CLOCK_MONOTONIC_RAW (*source
- * "calibrated"), waiting until at least 2 ms have passed since start-up so that the clock
- * reads' own jitter stays below 1e-5 of the interval. 0 (*source "none") without a TSC.
+ * "cpuid", *error_ppm 0: as stated), else measured between start-up and now against
+ * CLOCK_MONOTONIC_RAW (*source "calibrated"), without waiting: *error_ppm bounds how far the
+ * figure may be off, from the two pairs' read windows, the TSC's granularity (a read may be
+ * up to one step behind) and the clock's 1 ns steps, over the time the run lasted (about
+ * 100 ppm for a 1 ms run, 1 ppm for a second). 0 (*source "none") without a TSC.
  */
-uint64_t tt_clock_hz(const struct tt_clock *c, const char **source);
+uint64_t tt_clock_hz(const struct tt_clock *c, uint64_t granularity, const char **source,
+		     uint32_t *error_ppm);
 
 /*
  * The TSC's step in ticks: the gcd of many differences between serialized reads around

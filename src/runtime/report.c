@@ -162,7 +162,9 @@ int tt_report_write(const struct tt_run *run)
 	struct tt_report r;
 	struct tt_buf b = TT_BUF_INIT;
 	const char *hz_source;
-	uint64_t hz = tt_clock_hz(&run->clock, &hz_source);
+	uint32_t hz_error_ppm;
+	uint64_t hz = tt_clock_hz(&run->clock, run->overhead.granularity, &hz_source,
+				  &hz_error_ppm);
 	int ret = -1;
 	size_t nf = 0;
 
@@ -212,6 +214,7 @@ int tt_report_write(const struct tt_run *run)
 	r.clock.serialize = run->clock.serialize;
 	r.clock.tsc_hz = hz;
 	r.clock.tsc_hz_source = hz_source;
+	r.clock.tsc_hz_error_ppm = hz_error_ppm;
 	r.clock.invariant = run->clock.invariant;
 	r.clock.hypervisor = run->clock.hypervisor;
 	r.clock.granularity = run->overhead.granularity;

@@ -1090,6 +1090,32 @@ fallback_line() {
 }
 
 # TSC_CLOCK=monotonic: nanoseconds from the kernel, whatever the CPU.
+# tsc_hz without waiting: two short runs measure the same TSC rate against CLOCK_MONOTONIC_RAW
+# (NTP does not steer it), so their figures must agree within the sum of the error bounds
+# each report gives (tsc_hz_error_ppm, from its own read windows and run length).
+test_clock_hz_bound() {
+	local f hz=() ppm=() src
+	XENV+=(TSC_CLOCK=tsc)
+	for f in 1 2; do
+		rm -f "$T"/r.*
+		run_pair clock_hz_bound work_add "$B/t_basic" && one_report || return 1
+		src=$(jq -r .clock.tsc_hz_source "$REPORT")
+		[ "$src" = calibrated ] || {
+			skip_because "tsc_hz comes from $src here, not measured over the run"
+			return 0
+		}
+		hz+=("$(jq -r .clock.tsc_hz "$REPORT")")
+		ppm+=("$(jq -r '.clock.tsc_hz_error_ppm // -1' "$REPORT")")
+	done
+	[ "${ppm[0]}" -ge 1 ] && [ "${ppm[1]}" -ge 1 ] ||
+		fail_because "tsc_hz_error_ppm missing with a calibrated rate: ${ppm[*]}" || return 1
+	awk -v a="${hz[0]}" -v b="${hz[1]}" -v ea="${ppm[0]}" -v eb="${ppm[1]}" \
+		'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= (ea + eb) * 1e-6 * (a > b ? a : b) + 2) }' ||
+		fail_because "two runs' tsc_hz ${hz[0]} (±${ppm[0]} ppm) and ${hz[1]} (±${ppm[1]} ppm) disagree beyond their bounds" ||
+		return 1
+	NOTE="tsc_hz ${hz[0]} ±${ppm[0]} ppm, ${hz[1]} ±${ppm[1]} ppm"
+}
+
 test_clock_monotonic() {
 	XENV=(TSC_CLOCK=monotonic)
 	run_pair clock_monotonic sw_nap,sw_add "$B/t_clock" "$T/side" &&
@@ -1301,6 +1327,7 @@ run_test pin_first test_pin_first
 run_test pin_children test_pin_children
 run_test migration test_migration
 run_test serialize_modes test_serialize_modes
+run_test clock_hz_bound test_clock_hz_bound
 run_test clock_monotonic test_clock_monotonic
 run_test clock_fallback test_clock_fallback
 run_test clock_prctl_traced test_clock_prctl_traced
