@@ -264,7 +264,7 @@ done
 TOP=3
 echo "inline coverage: TSC_HOOK=inline on every function of each object, at most $BATCH names" \
 	"per traced run ($secs s); target 100% traced and >= 99% inline of the functions of 5 bytes or more"
-printf '  %-12s %9s %7s %6s %6s %8s %20s  %s\n' object functions inline got none traced \
+printf '  %-16s %9s %7s %6s %6s %8s %20s  %s\n' object functions inline got none traced \
 	"inline of >=5 bytes" target
 : >"$CW/rows.tsv"
 : >"$CW/reasons.md"
@@ -274,9 +274,9 @@ for t in $TARGETS; do
 	*) label=$t ;;
 	esac
 	if [ -f "$CW/$t.skip" ]; then
-		printf '  %-12s skipped: %s\n' "$label" "$(cat "$CW/$t.skip")"
-		printf 'coverage.%s\tinline coverage %s\tskipped\t>= 99%% inline, 100%% traced\tskipped\t%s\n' \
-			"$t" "$label" "$(cat "$CW/$t.skip")" >>"$CW/rows.tsv"
+		printf '  %-16s skipped: %s\n' "$label" "$(cat "$CW/$t.skip")"
+		printf 'coverage.%s\tinline coverage %s, %% inline of >= 5 bytes\tskipped\t%s\tskipped\t%s\n' \
+			"$t" "$label" ">= 99% inline, 100% traced" "$(cat "$CW/$t.skip")" >>"$CW/rows.tsv"
 		continue
 	fi
 	[ -s "$CW/$t.inst" ] || continue
@@ -293,19 +293,19 @@ for t in $TARGETS; do
 		END {
 			tr = 100 * (c["inline"] + c["got"]) / n; sh = e ? 100 * ei / e : 0
 			v = (tr >= 100 && sh >= 99) ? "met" : "missed"
-			printf "  %-12s %9d %7d %6d %6d %7.1f%% %8.1f%% of %-7d  %s\n", label, n,
+			printf "  %-16s %9d %7d %6d %6d %7.1f%% %8.1f%% of %-7d  %s\n", label, n,
 				c["inline"], c["got"], c["none"], tr, sh, e, v
 			# reasons by count, then first seen
 			for (i = 1; i <= nk; i++) for (j = i + 1; j <= nk; j++)
 				if (rc[ord[j]] > rc[ord[i]]) { x = ord[i]; ord[i] = ord[j]; ord[j] = x }
 			det = sprintf("%d functions: %d inline, %d GOT only, %d not traced (%.1f%% traced)",
 				n, c["inline"], c["got"], c["none"], tr)
-			if (crt != "") printf "               %s\n", substr(crt, 2)
+			if (crt != "") printf "                   %s\n", substr(crt, 2)
 			printf "\n### %s (%s)\n\n%s%s| route | functions | reason |\n|---|---:|---|\n",
 				label, what, det, crt ".\n\n" >> md
 			for (i = 1; i <= nk; i++) {
 				split(ord[i], f, "\t")
-				printf "               %-6s %6d  %s\n", f[1], rc[ord[i]], f[2]
+				printf "                   %-6s %6d  %s\n", f[1], rc[ord[i]], f[2]
 				printf "| %s | %d | %s |\n", f[1], rc[ord[i]], f[2] >> md
 				if (i <= top) det = det (i == 1 ? "; " : ", ") f[2] " (" f[1] ") " rc[ord[i]]
 			}
