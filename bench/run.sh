@@ -12,6 +12,9 @@
 # accuracy: functions of known duration (tests/prog/spin.c) traced by tsctrace while
 #   tests/prog/t_accuracy times the same calls itself; the report's tsc_hz against the kernel's.
 # memory: resident bytes per traced function per thread (8 threads x 16 functions; goal <= 16 KiB).
+# inline coverage (coverage.sh): of every function of libc, libz, libsqlite3 and of three test
+#   programs at -O0 and -O2, how many TSC_HOOK=inline traces inline, through GOT slots only or
+#   not at all, and why (target 100% traced, >= 99% inline of the functions of 5 bytes or more).
 #
 # Each figure is the median of BENCH_REPS (default 9, at least 5) repetitions; the variants
 # alternate inside a repetition (A B C, then C B A, ...) and each run is its own process. Slow
@@ -777,6 +780,12 @@ if [ -s "$W/mem.traced.kb" ] && [ -s "$W/mem.idle.kb" ]; then
 		"RSS $mt vs $mi kB: +$((mt - mi)) kB over $MEM_THREADS threads x 16 functions"
 fi
 
+# ---- inline coverage ------------------------------------------------------------------------
+# Its own script, so that it can be run alone after each change to the inline hooks.
+echo
+COV_ROWS=$W/rows.tsv COV_MD=$W/coverage.md sh "$HERE/coverage.sh" "$B" "$LIB" ||
+	fail "inline coverage: a traced run broke (see its BROKEN lines)"
+
 # ---- summary --------------------------------------------------------------------------------
 
 COMMIT=$(git -C "$HERE" rev-parse --short HEAD 2>/dev/null)
@@ -808,6 +817,7 @@ if mkdir -p "$RES" 2>/dev/null && [ -s "$W/rows.tsv" ]; then
 		echo "|---|---:|---|---|---|"
 		awk -F '\t' '{ for (i = 2; i <= 6; i++) gsub(/\|/, "\\|", $i)
 			printf "| %s | %s | %s | %s | %s |\n", $2, $3, $4, $5, $6 }' "$W/rows.tsv"
+		[ -s "$W/coverage.md" ] && { echo; cat "$W/coverage.md"; }
 		[ "$broken" = 0 ] || { echo; echo "Something broke in this run: see the bench output."; }
 	} >"$RES/latest.md.tmp" && mv "$RES/latest.md.tmp" "$RES/latest.md"
 	jq -R -s --arg date "$DATE" --arg cpu "$CPU" --arg ncpu "$NCPU" --arg hz "$TSC_HZ" \
