@@ -64,7 +64,7 @@ static const uint8_t CALL[] = { 0xe8 }, JMP[] = { 0xe9 }, JNE32[] = { 0x0f, 0x85
 
 static void scan(struct tt_xref_range *r, size_t n)
 {
-	tt_xref_scan(seg, sizeof(seg), SEG, r, n);
+	tt_xref_scan(seg, sizeof(seg), SEG, NULL, 0, r, n);
 }
 
 static void assert_hit(const struct tt_xref_range *r, uint64_t from)
