@@ -1328,6 +1328,7 @@ run_test direct_got test_direct_got
 run_test glob_statics test_glob_statics
 run_test ambig_inline test_ambig_inline
 run_test refuse_inline test_refuse_inline
+run_test lookalike_inline test_lookalike_inline
 run_test dlopen_threads_inline test_dlopen_threads_inline
 run_test names_alias test_names_alias
 run_test names_glob test_names_glob
