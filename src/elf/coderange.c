@@ -105,7 +105,7 @@ int tt_code_ranges_of(const struct tt_elf *o, uintptr_t seg_lo, uintptr_t seg_hi
 	struct collect k = { out, o->base, seg_lo, seg_hi, 0, 0 };
 	int fdes = tt_eh_each(o, NULL, NULL);
 	struct tt_code_range *r;
-	size_t i, w, half;
+	size_t i, w, keep;
 
 	*out = (struct tt_code_ranges){ 0 };
 	if (seg_hi - seg_lo > UINT32_MAX ||
@@ -136,10 +136,10 @@ int tt_code_ranges_of(const struct tt_elf *o, uintptr_t seg_lo, uintptr_t seg_hi
 		out->r[w++] = r[i]; /* r is out->r or after it: w <= i */
 	}
 	out->n = w;
-	half = (k.cap * sizeof(*r) + 4095) & ~(size_t)4095; /* the scratch half, given back */
-	if (half < out->bytes) {
-		tt_sys_munmap((char *)out->r + half, out->bytes - half);
-		out->bytes = half;
+	keep = (w * sizeof(*r) + 4095) & ~(size_t)4095; /* the scratch and the spare room */
+	if (keep && keep < out->bytes) {
+		tt_sys_munmap((char *)out->r + keep, out->bytes - keep);
+		out->bytes = keep;
 	}
 	return 0;
 }
