@@ -17,4 +17,9 @@
  */
 size_t tt_eh_extent(const struct tt_elf *o, uintptr_t addr);
 
+/* fn(start, length, ctx) for every FDE of o's table (the code it covers), in address order;
+ * fn returns nonzero to stop (fn NULL: none is). Returns the table's entry count, or -1
+ * without a usable one. */
+int tt_eh_each(const struct tt_elf *o, int (*fn)(uintptr_t addr, size_t len, void *ctx), void *ctx);
+
 #endif /* TT_EHFRAME_H */

@@ -68,7 +68,7 @@ static int match(const char *name, uint64_t value, uint64_t size, void *arg)
 {
 	struct by_name *b = arg;
 
-	if (b->glob ? fnmatch(b->name, name, 0) != 0 : strcmp(name, b->name) != 0)
+	if (b->name && (b->glob ? fnmatch(b->name, name, 0) != 0 : strcmp(name, b->name) != 0))
 		return 0;
 	b->found++;
 	return b->fn(name, value, size, b->ctx);

@@ -18,8 +18,8 @@ int tt_symtab_each(const unsigned char *map, size_t size,
 		   void *ctx);
 
 /* fn(symbol name, value, size, ctx) for every defined function symbol of the file at path
- * whose name is `name` (glob: matches the fnmatch pattern `name`); fn returns nonzero to
- * stop. Returns how many matched, or -1 when the file cannot be read or has no .symtab. */
+ * whose name is `name` (glob: matches the fnmatch pattern `name`; NULL: every one); fn
+ * returns nonzero to stop. Returns how many matched, or -1 when the file cannot be read or has no .symtab. */
 int tt_symtab_find(const char *path, const char *name, bool glob,
 		   int (*fn)(const char *name, uint64_t value, uint64_t size, void *ctx),
 		   void *ctx);

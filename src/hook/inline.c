@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 
 #include "base/sys.h"
+#include "elf/coderange.h"
 #include "elf/ehframe.h"
 #include "elf/elfdyn.h"
 #include "hook/funcs.h"
@@ -225,7 +226,79 @@ static void entry_jump(const struct planned *p, uint8_t jump[5])
 }
 
 /*
- * Jumps from other code of the same objects into the patched bytes: one scan per segment.
+ * The known code ranges of each executable segment an inline hook was planned in, read once
+ * (the .symtab is a file read) and kept while the same object stays loaded there: what
+ * tt_xref_scan decodes candidates within. An object is told by its load bias and a hash of
+ * its name; a slot is reused round-robin when all are taken (its segment is read again if
+ * needed).
+ */
+#define KNOWN_OBJECTS 32
+
+static struct known_code {
+	uintptr_t seg_lo, seg_hi, base;
+	uint64_t name_hash;
+	struct tt_code_ranges ranges;
+	bool used;
+} known[KNOWN_OBJECTS];
+static unsigned int known_next;
+
+struct known_find {
+	uintptr_t seg_lo, seg_hi;
+	struct known_code *found;
+};
+
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 0x100000001b3u;
+	return h;
+}
+
+static int known_cb(struct tt_elf *o, void *arg)
+{
+	struct known_find *c = arg;
+	uint64_t h;
+	struct known_code *k;
+	unsigned int i;
+
+	if (!tt_elf_in_exec(o, c->seg_lo))
+		return 0;
+	h = name_hash(o->name);
+	for (i = 0; i < KNOWN_OBJECTS; i++) {
+		k = &known[i];
+		if (!k->used || k->seg_lo != c->seg_lo)
+			continue;
+		if (k->seg_hi == c->seg_hi && k->base == o->base && k->name_hash == h) {
+			c->found = k;
+			return 1;
+		}
+		tt_code_ranges_free(&k->ranges); /* another object there now */
+		k->used = false;
+	}
+	k = &known[known_next++ % KNOWN_OBJECTS];
+	tt_code_ranges_free(&k->ranges);
+	*k = (struct known_code){ c->seg_lo, c->seg_hi, o->base, h, { 0 }, true };
+	if (tt_code_ranges_of(o, c->seg_lo, c->seg_hi, &k->ranges) < 0)
+		k->used = false; /* no memory: the byte scan alone, this time */
+	else
+		c->found = k;
+	return 1;
+}
+
+/* The known code ranges of the segment [lo, hi), or NULL. */
+static const struct tt_code_ranges *known_code(uintptr_t lo, uintptr_t hi)
+{
+	struct known_find c = { lo, hi, NULL };
+
+	tt_elf_foreach(known_cb, &c);
+	return c.found ? &c.found->ranges : NULL;
+}
+
+/*
+ * Jumps from other code of the same objects into the patched bytes: one scan per segment,
+ * its candidates decoded within the segment's known code ranges (byte patterns elsewhere).
  * Refused functions are taken out of the batch; returns how many are left.
  */
 static unsigned int check_foreign_jumps(unsigned int n)
@@ -236,13 +309,16 @@ static unsigned int check_foreign_jumps(unsigned int n)
 
 	for (i = 0; i < n; i++) {
 		uintptr_t lo = batch[i].seg_lo, hi = batch[i].seg_hi;
+		const struct tt_code_ranges *code;
 
 		if (!batch[i].f || lo == 0)
 			continue;
 		for (j = i, k = 0; j < n; j++) /* every function of this segment */
 			if (batch[j].f && batch[j].seg_lo == lo)
 				ranges[k++] = batch[j].xref;
-		tt_xref_scan((const uint8_t *)lo, hi - lo, lo, ranges, k);
+		code = known_code(lo, hi);
+		tt_xref_scan((const uint8_t *)lo, hi - lo, lo, code ? code->r : NULL,
+			     code ? code->n : 0, ranges, k);
 		for (j = i, k = 0; j < n; j++)
 			if (batch[j].f && batch[j].seg_lo == lo) {
 				batch[j].xref = ranges[k++];

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "elf/coderange.h"
+
 struct tt_xref_range {
 	uint64_t lo, hi;	 /* forbidden targets: lo <= t < hi */
 	uint64_t own_lo, own_hi; /* the function itself, whose jumps relocate.c decodes
@@ -19,12 +21,18 @@ struct tt_xref_range {
 };
 
 /*
- * Scan len bytes of code (running at addr) at every byte offset for the encodings of
- * relative jumps and calls (E8/E9 rel32, 0F 8x rel32, EB/7x/E0-E3 rel8) and mark each range
- * that one of them targets. Every real branch is found, since every offset is tried; bytes
- * that only look like one may refuse a patch needlessly, never allow a wrong one.
+ * Mark each range that a relative jump or call of the len bytes of code (running at addr)
+ * targets. Candidates are found by trying every byte offset for the encodings of such
+ * branches (E8/E9 rel32, 0F 8x rel32, EB/7x/E0-E3 rel8), which finds every real one; a
+ * candidate aimed at a range is then checked by decoding: inside one of the known ranges
+ * (function symbols, unwind entries: sorted by lo, as tt_code_ranges_of makes them) the
+ * instructions are followed from the range's start, and only a real branch with that target
+ * counts (bytes of a ModRM, displacement or immediate do not). Conservative where decoding
+ * cannot tell: a candidate in no known range (a gap), or past bytes that do not decode, or
+ * with no decoder loaded, counts as the byte scan reads it (a needless refusal at worst,
+ * never a missed jump).
  */
-void tt_xref_scan(const uint8_t *code, size_t len, uint64_t addr, struct tt_xref_range *r,
-		  size_t n);
+void tt_xref_scan(const uint8_t *code, size_t len, uint64_t addr, const struct tt_code_range *known,
+		  size_t nknown, struct tt_xref_range *r, size_t n);
 
 #endif /* TT_XREF_H */

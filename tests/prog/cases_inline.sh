@@ -1,7 +1,8 @@
 # cases_inline.sh - program tests of TSC_HOOK=inline|auto|got, sourced by run.sh (which has the
 # helpers and the run_test lines): calls through pointers taken before the shim started, direct
 # calls of static, hidden and non-interposable functions, static functions sharing a name,
-# functions an inline patch must refuse, and patching at a dlopen while other threads spin.
+# functions an inline patch must refuse, code that only looks like jumps into a function's
+# first bytes, and patching at a dlopen while other threads spin.
 # shellcheck shell=bash disable=SC2016,SC2034,SC2015
 # (jq programs single-quoted on purpose; HOOK_ALL, TIMEOUT... are read by run.sh's helpers;
 # `a && b || fail` as in run.sh)
@@ -334,6 +335,32 @@ test_call_entry_throw() {
 	byte_scan_refused ct_mid && return 0
 	one_report && check_expects "$T/t.out" || return 1
 	hooked inline ct_mid ct_throw
+}
+
+# liblookalike.so (lookalike.S): the e0 of call_via's `jmp *%rax` and the e9 at the start of
+# magic's movabs immediate read, to a scan of every byte for branch opcodes, as a loopne into
+# twice_plus_one + 2 and a jmp into imm_target + 2. Decoded, neither is a branch: both
+# functions are patched inline, with no line refusing them, every call counted (twice_plus_one
+# also when call_via jumps to it through %rax).
+test_lookalike_inline() {
+	local cv tp
+	XENV+=(TSC_HOOK=inline)
+	cv=$(sym_value liblookalike.so call_via) tp=$(sym_value liblookalike.so twice_plus_one)
+	[ -n "$cv" ] && [ -n "$tp" ] && [ $((tp - cv)) -eq 7 ] &&
+		objdump -d --start-address=$((tp - 2)) --stop-address=$((tp)) "$B/liblookalike.so" |
+		grep -qE '[[:space:]]ff e0[[:space:]]+jmp[[:space:]]+\*%rax' ||
+		fail_because "test setup: call_via (at $cv) does not end with ff e0 right before twice_plus_one (at $tp)" ||
+		return 1
+	plt_call t_lookalike main twice_plus_one && plt_call t_lookalike main imm_target || return 1
+	run_pair lookalike_inline twice_plus_one,imm_target "$B/t_lookalike" || return 1
+	grep -q '^sum 4000000, magic set, 0 wrong results$' "$T/u.out" ||
+		fail_because "test setup: untraced: $(head -1 "$T/u.out")" || return 1
+	one_report && check_expects "$T/t.out" || return 1
+	! grep -qE 'twice_plus_one|imm_target' "$T/t.shim" ||
+		fail_because "the shim said: $(grep -E 'twice_plus_one|imm_target' "$T/t.shim" | head -2)" ||
+		return 1
+	hooked inline twice_plus_one imm_target && placed twice_plus_one liblookalike.so &&
+		placed imm_target liblookalike.so
 }
 
 # ---- patching at a dlopen while other threads already call

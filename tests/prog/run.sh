@@ -1358,6 +1358,7 @@ run_test refuse_inline test_refuse_inline
 run_test call_entry_inline test_call_entry_inline
 run_test call_entry_auto test_call_entry_auto
 run_test call_entry_throw test_call_entry_throw
+run_test lookalike_inline test_lookalike_inline
 run_test dlopen_threads_inline test_dlopen_threads_inline
 run_test names_alias test_names_alias
 run_test names_glob test_names_glob

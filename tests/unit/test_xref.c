@@ -4,7 +4,9 @@
  * A fake executable segment of nops (0x90 matches no branch encoding) at SEG holds a function
  * at FN; the range is what inline.c forbids for it: [entry + 1, entry + displaced), own range
  * the function. Each test plants hand-encoded branches (checked with objdump) and asserts
- * exactly which ranges are hit and from where.
+ * exactly which ranges are hit and from where. The first tests give the scan no known code
+ * ranges (all of it a gap: the byte scan alone); the last ones give it some, where
+ * candidates are decoded with Zydis.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "x86/disasm.h"
 #include "x86/xref.h"
 
 #define SEG UINT64_C(0x7f1234560000)
@@ -64,7 +67,24 @@ static const uint8_t CALL[] = { 0xe8 }, JMP[] = { 0xe9 }, JNE32[] = { 0x0f, 0x85
 
 static void scan(struct tt_xref_range *r, size_t n)
 {
-	tt_xref_scan(seg, sizeof(seg), SEG, r, n);
+	tt_xref_scan(seg, sizeof(seg), SEG, NULL, 0, r, n);
+}
+
+/* The same with known code ranges (sorted by lo), where candidates are decoded. */
+static void scan_known(const struct tt_code_range *known, size_t nknown, struct tt_xref_range *r,
+		       size_t n)
+{
+	const char *err = tt_disasm_load(); /* a declared dependency: none is a failure */
+
+	if (err)
+		fail_msg("tt_disasm_load: %s", err);
+	tt_xref_scan(seg, sizeof(seg), SEG, known, nknown, r, n);
+}
+
+static void put(uint64_t at, const uint8_t *bytes, size_t len)
+{
+	assert_true(at >= SEG && at - SEG + len <= SEG_LEN);
+	memcpy(seg + (at - SEG), bytes, len);
 }
 
 static void assert_hit(const struct tt_xref_range *r, uint64_t from)
@@ -337,6 +357,188 @@ static void test_lookalike_bytes_count(void **state)
 	assert_hit(&r, SEG + 0x12);
 }
 
+/*
+ * Branch-looking bytes inside other instructions, each read by the byte scan as a branch to
+ * FN + 2..4 (checked with objdump -D -b binary -m i386:x86-64):
+ *   +0x10  48 b8 e8 6d 00 00 00 00 00 00   movabs $0x6de8, %rax  (e8 rel32 in the imm64)
+ *   +0x20  b8 e9 5b 00 00                  mov $0x5be9, %eax     (e9 rel32 = 5b 00 00 00:
+ *   +0x25  00 90 90 90 90 90               add %dl, -0x6f6f6f70(%rax)  its last byte here)
+ *   +0x30  8b 80 e9 4a 00 00               mov 0x4ae9(%rax), %eax (e9 in the displacement;
+ *   +0x36  00 90 90 90 90 90               add %dl, ...(%rax)          rel32 4a 00 00 00)
+ *   +0x70  b0 eb                           mov $0xeb, %al        (eb rel8 = 11:
+ *   +0x72  11 90 90 90 90 90               adc %edx, ...(%rax)         FN + 3)
+ *   +0x7b  ff e0                           jmp *%rax             (e0 = loopne rel8 04:
+ *   +0x7d  04 90                           add $0x90, %al              FN + 3)
+ *   +0x7f  90                              nop
+ */
+static void plant_lookalikes(void)
+{
+	static const uint8_t
+		movabs[] = { 0x48, 0xb8, 0xe8, 0x6d, 0, 0, 0, 0, 0, 0 },
+		mov_imm[] = { 0xb8, 0xe9, 0x5b, 0, 0, 0, 0x90, 0x90, 0x90, 0x90, 0x90 },
+		mov_disp[] = { 0x8b, 0x80, 0xe9, 0x4a, 0, 0, 0, 0x90, 0x90, 0x90, 0x90, 0x90 },
+		mov_al[] = { 0xb0, 0xeb, 0x11, 0x90, 0x90, 0x90, 0x90, 0x90 },
+		jmp_rax[] = { 0xff, 0xe0, 0x04, 0x90 };
+
+	nops();
+	put(SEG + 0x10, movabs, sizeof(movabs));
+	put(SEG + 0x20, mov_imm, sizeof(mov_imm));
+	put(SEG + 0x30, mov_disp, sizeof(mov_disp));
+	put(SEG + 0x70, mov_al, sizeof(mov_al));
+	put(SEG + 0x7b, jmp_rax, sizeof(jmp_rax));
+}
+
+static void test_lookalikes_decoded_away(void **state)
+{
+	/* one function before FN, FN itself, one after: the whole segment known */
+	const struct tt_code_range known[] = { { SEG, FN },
+					       { FN, FN + FN_LEN },
+					       { FN + FN_LEN, SEG + SEG_LEN } };
+	static const uint64_t from[] = { SEG + 0x12, SEG + 0x21, SEG + 0x32, SEG + 0x71,
+					 SEG + 0x7c };
+	struct tt_xref_range r = range_of(FN, DISP, FN_LEN);
+	size_t i;
+
+	(void)state;
+	plant_lookalikes();
+	scan_known(known, 3, &r, 1);
+	assert_no_hit(&r);
+
+	/* each of them alone is a candidate the byte scan counts (so the test above can fail):
+	 * with no known ranges, it is reported */
+	for (i = 0; i < sizeof(from) / sizeof(from[0]); i++) {
+		uint8_t keep[SEG_LEN];
+		size_t j;
+
+		plant_lookalikes();
+		memcpy(keep, seg, sizeof(seg));
+		nops();
+		for (j = 0; j < SEG_LEN; j++) /* only lookalike i's instructions */
+			if ((j >= 0x10 + 0x10 * i && j < 0x1c + 0x10 * i && i < 3) ||
+			    (i == 3 && j >= 0x70 && j < 0x78) || (i == 4 && j >= 0x7b && j < 0x7f))
+				seg[j] = keep[j];
+		r = range_of(FN, DISP, FN_LEN);
+		scan(&r, 1);
+		assert_hit(&r, from[i]);
+		r = range_of(FN, DISP, FN_LEN);
+		scan_known(known, 3, &r, 1);
+		assert_no_hit(&r);
+	}
+}
+
+static void test_real_branches_decoded(void **state)
+{
+	const struct tt_code_range known[] = { { SEG, FN },
+					       { FN, FN + FN_LEN },
+					       { FN + FN_LEN, SEG + SEG_LEN } };
+	static const struct {
+		const uint8_t *op;
+		size_t op_len, rel_size;
+		uint64_t at;
+	} enc[] = {
+		{ CALL, 1, 4, SEG + 0x10 },  { JMP, 1, 4, SEG + 0x10 },
+		{ JNE32, 2, 4, SEG + 0x10 }, { JMP8, 1, 1, SEG + 0x70 },
+		{ JE8, 1, 1, SEG + 0x70 },   { JRCXZ, 1, 1, SEG + 0x70 },
+		{ LOOP, 1, 1, SEG + 0x70 },  { JMP, 1, 4, SEG + 0x1c0 },
+		{ JG8, 1, 1, SEG + 0xb0 },   { JNE32, 2, 4, SEG + 0xb3 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(enc) / sizeof(enc[0]); i++) {
+		struct tt_xref_range r = range_of(FN, DISP, FN_LEN);
+
+		/* behind the lookalikes, which the sweep must step over to reach it */
+		plant_lookalikes();
+		memset(seg + 0x7b, 0x90, 5);
+		plant(enc[i].at, enc[i].op, enc[i].op_len, enc[i].rel_size, FN + 3);
+		scan_known(known, 3, &r, 1);
+		if (!r.hit || r.from != enc[i].at)
+			fail_msg("encoding %zu (%02x, rel%zu at +0x%llx): hit %d from 0x%llx", i,
+				 enc[i].op[0], enc[i].rel_size * 8,
+				 (unsigned long long)(enc[i].at - SEG), r.hit,
+				 (unsigned long long)r.from);
+	}
+}
+
+static void test_prefixed_branch_from_its_start(void **state)
+{
+	const struct tt_code_range known[] = { { SEG, FN } };
+	struct tt_xref_range r = range_of(FN, DISP, FN_LEN);
+
+	(void)state;
+	/* bnd jmp (f2 e9 rel32, old PLTs) and a hinted jcc (3e 74 rel8): the branch is the
+	 * instruction, from its prefix on */
+	nops();
+	seg[0x20] = 0xf2;
+	plant(SEG + 0x21, JMP, 1, 4, FN + 2);
+	scan_known(known, 1, &r, 1);
+	assert_hit(&r, SEG + 0x20);
+
+	r = range_of(FN, DISP, FN_LEN);
+	nops();
+	seg[0x60] = 0x3e;
+	plant(SEG + 0x61, JE8, 1, 1, FN + 1);
+	scan_known(known, 1, &r, 1);
+	assert_hit(&r, SEG + 0x60);
+}
+
+static void test_gap_keeps_byte_scan(void **state)
+{
+	/* nothing known from +0x40 to FN: padding, data or code no table names */
+	const struct tt_code_range known[] = { { SEG, SEG + 0x40 }, { FN, FN + FN_LEN } };
+	struct tt_xref_range r = range_of(FN, DISP, FN_LEN);
+
+	(void)state;
+	plant_lookalikes(); /* movabs, mov, mov in the known part; mov al and jmp *%rax not */
+	scan_known(known, 2, &r, 1);
+	assert_hit(&r, SEG + 0x71);
+
+	/* a candidate past the end of the nearest ranges below it, inside an earlier one that
+	 * holds them (nested symbols): decoded from the holding range's start */
+	r = range_of(FN, DISP, FN_LEN);
+	nops();
+	seg[0x50] = 0xb8;
+	plant(SEG + 0x51, JMP, 1, 4, FN + 4);
+	{
+		const struct tt_code_range nested[] = { { SEG, SEG + 0x58 },
+							{ SEG + 0x10, SEG + 0x20 },
+							{ SEG + 0x30, SEG + 0x40 },
+							{ FN, FN + FN_LEN } },
+					   ended[] = { { SEG, SEG + 0x50 },
+						       { SEG + 0x10, SEG + 0x20 },
+						       { SEG + 0x30, SEG + 0x40 },
+						       { FN, FN + FN_LEN } };
+
+		scan_known(nested, 4, &r, 1);
+		assert_no_hit(&r); /* the mov it is */
+		/* no range holds +0x51: the byte scan's reading stands */
+		r = range_of(FN, DISP, FN_LEN);
+		scan_known(ended, 4, &r, 1);
+		assert_hit(&r, SEG + 0x51);
+	}
+}
+
+static void test_undecodable_keeps_byte_scan(void **state)
+{
+	const struct tt_code_range known[] = { { SEG, FN }, { FN, FN + FN_LEN } };
+	struct tt_xref_range r = range_of(FN, DISP, FN_LEN);
+
+	(void)state;
+	/* 06 (push %es) is invalid in 64-bit mode: nothing after it in its range is known */
+	plant_lookalikes();
+	seg[0x1a] = 0x06;
+	scan_known(known, 2, &r, 1);
+	assert_hit(&r, SEG + 0x71); /* the short jumps are looked for first */
+
+	/* before it, decoding still tells */
+	r = range_of(FN, DISP, FN_LEN);
+	plant_lookalikes();
+	seg[0x7f] = 0x06;
+	scan_known(known, 2, &r, 1);
+	assert_no_hit(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -351,6 +553,11 @@ int main(void)
 		cmocka_unit_test(test_range_far_from_segment),
 		cmocka_unit_test(test_already_hit_kept),
 		cmocka_unit_test(test_lookalike_bytes_count),
+		cmocka_unit_test(test_lookalikes_decoded_away),
+		cmocka_unit_test(test_real_branches_decoded),
+		cmocka_unit_test(test_prefixed_branch_from_its_start),
+		cmocka_unit_test(test_gap_keeps_byte_scan),
+		cmocka_unit_test(test_undecodable_keeps_byte_scan),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,152 @@
+/*
+ * coderange.c - see coderange.h. The array lives in its own mapping (raw system calls): this
+ * runs while functions are being patched, and malloc may be one of them.
+ */
+#include <string.h>
+#include <sys/mman.h>
+
+#include "base/sys.h"
+#include "elf/coderange.h"
+#include "elf/ehframe.h"
+#include "elf/symtab.h"
+
+struct collect {
+	struct tt_code_ranges *c;
+	uintptr_t base, seg_lo, seg_hi;
+	size_t cap; /* entries; the mapping holds twice as many, the second half scratch */
+	int failed;
+};
+
+/* Room for cap entries and as many of scratch, faulted in at once (a fault each costs more
+ * than what is written to the page). Returns 0 or -1. */
+static int reserve(struct collect *k, size_t cap)
+{
+	struct tt_code_ranges *c = k->c;
+	size_t bytes = 2 * cap * sizeof(*c->r);
+	void *p = c->r ? tt_sys_mremap(c->r, c->bytes, bytes, MREMAP_MAYMOVE)
+		       : tt_sys_mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+	if (!p) {
+		k->failed = 1;
+		return -1;
+	}
+	c->r = p;
+	c->bytes = bytes;
+	k->cap = cap;
+	return 0;
+}
+
+static int add(struct collect *k, uintptr_t lo, uint64_t len)
+{
+	struct tt_code_ranges *c = k->c;
+
+	if (!len || lo < k->seg_lo || lo >= k->seg_hi)
+		return 0;
+	if (c->n == k->cap && reserve(k, 2 * k->cap) < 0)
+		return 1;
+	c->r[c->n].lo = lo;
+	c->r[c->n].hi = len > k->seg_hi - lo ? k->seg_hi : lo + len;
+	c->n++;
+	return 0;
+}
+
+static int add_static(const char *name, uint64_t value, uint64_t size, void *arg)
+{
+	struct collect *k = arg;
+
+	(void)name;
+	return add(k, k->base + value, size);
+}
+
+static int add_fde(uintptr_t addr, size_t len, void *arg)
+{
+	return add(arg, addr, len);
+}
+
+/*
+ * Sort r[0, n) by lo (all in [seg_lo, seg_lo + 4 GiB)) through scratch[0, n): a radix sort
+ * of the 32-bit offset, a byte a pass, stable, without branches that depend on the data
+ * (which a comparison sort of a few thousand entries pays for) and without libc. Passes
+ * where every entry has the same byte are skipped. Returns the array that holds the result.
+ */
+static struct tt_code_range *sort(struct tt_code_range *r, struct tt_code_range *scratch, size_t n,
+				  uintptr_t seg_lo)
+{
+	struct tt_code_range *from = r, *to = scratch, *t;
+	unsigned int shift;
+	size_t i;
+
+	for (shift = 0; shift < 32; shift += 8) {
+		size_t count[256] = { 0 }, at = 0;
+
+		for (i = 0; i < n; i++)
+			count[(from[i].lo - seg_lo) >> shift & 0xff]++;
+		if (n && count[(from[0].lo - seg_lo) >> shift & 0xff] == n)
+			continue;
+		for (i = 0; i < 256; i++) {
+			size_t c = count[i];
+
+			count[i] = at;
+			at += c;
+		}
+		for (i = 0; i < n; i++)
+			to[count[(from[i].lo - seg_lo) >> shift & 0xff]++] = from[i];
+		t = from;
+		from = to;
+		to = t;
+	}
+	return from;
+}
+
+int tt_code_ranges_of(const struct tt_elf *o, uintptr_t seg_lo, uintptr_t seg_hi,
+		      struct tt_code_ranges *out)
+{
+	struct collect k = { out, o->base, seg_lo, seg_hi, 0, 0 };
+	int fdes = tt_eh_each(o, NULL, NULL);
+	struct tt_code_range *r;
+	size_t i, w, keep;
+
+	*out = (struct tt_code_ranges){ 0 };
+	if (seg_hi - seg_lo > UINT32_MAX ||
+	    reserve(&k, o->nsyms + (fdes > 0 ? (size_t)fdes : 0) + 1024) < 0)
+		return -1;
+	tt_eh_each(o, add_fde, &k);
+	for (i = 0; i < o->nsyms && !k.failed; i++) {
+		const ElfW(Sym) *s = &o->symtab[i];
+		unsigned int type = ELF64_ST_TYPE(s->st_info);
+
+		if ((type == STT_FUNC || type == STT_GNU_IFUNC) && s->st_shndx != SHN_UNDEF)
+			add(&k, o->base + s->st_value, s->st_size);
+	}
+	if (!k.failed)
+		tt_symtab_find(o->name[0] ? o->name : "/proc/self/exe", NULL, false, add_static,
+			       &k);
+	if (k.failed) {
+		tt_code_ranges_free(out);
+		return -1;
+	}
+	r = sort(out->r, out->r + k.cap, out->n, seg_lo);
+	for (i = w = 0; i < out->n; i++) { /* one per start, the longest */
+		if (w && out->r[w - 1].lo == r[i].lo) {
+			if (r[i].hi > out->r[w - 1].hi)
+				out->r[w - 1].hi = r[i].hi;
+			continue;
+		}
+		out->r[w++] = r[i]; /* r is out->r or after it: w <= i */
+	}
+	out->n = w;
+	keep = (w * sizeof(*r) + 4095) & ~(size_t)4095; /* the scratch and the spare room */
+	if (keep && keep < out->bytes) {
+		tt_sys_munmap((char *)out->r + keep, out->bytes - keep);
+		out->bytes = keep;
+	}
+	return 0;
+}
+
+void tt_code_ranges_free(struct tt_code_ranges *c)
+{
+	if (c->r)
+		tt_sys_munmap(c->r, c->bytes);
+	*c = (struct tt_code_ranges){ 0 };
+}

@@ -1,0 +1,34 @@
+/*
+ * coderange.h - the stretches of a loaded object's code that its own tables say begin with an
+ * instruction: function symbols (dynamic and .symtab) and unwind entries (FDEs, present even
+ * in stripped libraries). Decoding one from its start follows the instructions the CPU runs;
+ * between them (padding, data, code no table names) nothing is known.
+ */
+#ifndef TT_CODERANGE_H
+#define TT_CODERANGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "elf/elfdyn.h"
+
+struct tt_code_range {
+	uint64_t lo, hi; /* run-time addresses, lo < hi */
+};
+
+struct tt_code_ranges {
+	struct tt_code_range *r; /* sorted by lo, each lo once (with the largest hi) */
+	size_t n;
+	size_t bytes; /* mapped for r */
+};
+
+/*
+ * The ranges of o inside [seg_lo, seg_hi) (one executable segment). Reads o's .symtab from
+ * its file when it has one. Returns 0, or -1 when no memory could be mapped (out empty).
+ */
+int tt_code_ranges_of(const struct tt_elf *o, uintptr_t seg_lo, uintptr_t seg_hi,
+		      struct tt_code_ranges *out);
+
+void tt_code_ranges_free(struct tt_code_ranges *c);
+
+#endif /* TT_CODERANGE_H */
