@@ -73,10 +73,58 @@ bool tt_inline_got_only(void)
 
 struct segment {
 	uintptr_t addr;
+	size_t size;	      /* the function's, from its symbol (0: unknown) */
 	uintptr_t start, end; /* of the executable segment holding addr */
 	int prot;
 	size_t eh_size;
+	size_t padded; /* size, or more: the padding after a short function */
 };
+
+/* Bytes of one padding instruction at p (nop in any of its forms, int3), or 0. */
+static size_t padding_len(const uint8_t *p, size_t avail, uintptr_t at)
+{
+	struct tt_insn in;
+	size_t i = 0;
+
+	if (tt_disasm_decode(p, avail, at, &in) < 0)
+		return 0;
+	while (i < in.len && (p[i] == 0x66 || p[i] == 0x2e)) /* operand size, cs: long nops */
+		i++;
+	if (i < in.len && (p[i] == 0x90 || p[i] == 0xcc) && in.len == i + 1)
+		return in.len;
+	if (i + 1 < in.len && p[i] == 0x0f && p[i + 1] == 0x1f) /* nopl/nopw with ModRM */
+		return in.len;
+	return 0;
+}
+
+/*
+ * A function shorter than the jump (`xor %eax,%eax; ret`): the jump may also cover what
+ * follows it, if that is provably padding: only nop and int3 instructions, and no other
+ * function's unwind entry starting among them (compilers give every function one). Then the
+ * displaced bytes are the whole function and that padding, relocated as they are: the
+ * function returns before the padding would run. Returns the size the patch may use.
+ */
+static size_t with_padding(const struct tt_elf *o, const uint8_t *code, size_t size,
+			   uintptr_t seg_end)
+{
+	size_t need = TT_PATCH_LEN, off = size, n;
+
+	if (size >= 4 && memcmp(code, "\xf3\x0f\x1e\xfa", 4) == 0)
+		need += 4; /* the jump goes after the endbr64 */
+	while (off < need) {
+		if ((uintptr_t)code + off >= seg_end || tt_eh_extent(o, (uintptr_t)code + off) != 0)
+			return size;
+		n = padding_len(code + off, seg_end - ((uintptr_t)code + off),
+				(uintptr_t)code + off);
+		if (!n)
+			return size;
+		off += n;
+	}
+	for (n = size + 1; n < off; n++) /* no unwind entry starts inside a long nop either */
+		if (tt_eh_extent(o, (uintptr_t)code + n) != 0)
+			return size;
+	return off;
+}
 
 static int segment_cb(struct tt_elf *o, void *arg)
 {
@@ -98,6 +146,9 @@ static int segment_cb(struct tt_elf *o, void *arg)
 			  (ph->p_flags & PF_W ? PROT_WRITE : 0);
 	}
 	s->eh_size = tt_eh_extent(o, s->addr);
+	s->padded = s->size ? s->size : s->eh_size;
+	if (s->padded && s->padded < TT_PATCH_LEN + 4 && tt_disasm_ready())
+		s->padded = with_padding(o, (const uint8_t *)s->addr, s->padded, s->end);
 	return 1;
 }
 
@@ -143,7 +194,7 @@ static bool shadow_stack_on(void)
 static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t why_size)
 {
 	uint8_t *addr = f ? f->addr : (uint8_t *)tt_calib_inline;
-	struct segment seg = { .addr = (uintptr_t)addr };
+	struct segment seg = { .addr = (uintptr_t)addr, .size = f ? f->size : 0 };
 	struct tt_reloc r;
 	size_t size;
 	uint8_t *slot;
@@ -151,7 +202,7 @@ static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t wh
 
 	if (!tt_elf_foreach(segment_cb, &seg) || !seg.end)
 		return "its code is not in a loaded object's executable segment";
-	size = f && f->size ? f->size : seg.eh_size;
+	size = seg.padded;
 	if (!size)
 		return "its length is unknown (no symbol size, no unwind entry)";
 	if (size > seg.end - (uintptr_t)addr)

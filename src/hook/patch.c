@@ -5,6 +5,7 @@
  * returns. Built like the hot path: raw system calls only, since the function being patched
  * may be one libc uses (mprotect, memcpy), which must not be called half-written.
  */
+#include <fcntl.h>
 #include <linux/membarrier.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -27,9 +28,41 @@ bool tt_patch_init(void)
 	return sync_core;
 }
 
+/* Threads of the process now, from /proc/self/stat (field 20, num_threads); 0 if unknown. */
+static long thread_count(void)
+{
+	char buf[1024], *p, *end;
+	long fd = tt_sys_openat(AT_FDCWD, "/proc/self/stat", O_RDONLY | O_CLOEXEC, 0), n;
+	int field = 2;
+
+	if (fd < 0)
+		return 0;
+	n = tt_sys_read((int)fd, buf, sizeof(buf) - 1);
+	tt_sys_close((int)fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	/* After the command name, which may hold spaces and parentheses: its last ')'. */
+	for (p = end = buf; *p; p++)
+		if (*p == ')')
+			end = p;
+	for (p = end; *p && field < 20; p++)
+		field += *p == ' ';
+	for (n = 0; *p >= '0' && *p <= '9'; p++)
+		n = n * 10 + (*p - '0');
+	return field == 20 ? n : 0;
+}
+
+/*
+ * The jump's first two bytes are stored at once, so that a thread arriving meanwhile sees
+ * either the old entry or `jmp .`: atomic only within a cache line. With one thread (the
+ * constructor before any pthread_create, the usual start-up), nobody else can arrive, and any
+ * entry can be written. The count is read at the decision; no thread can appear before the
+ * write, which follows without the program running in between.
+ */
 bool tt_patch_possible(const uint8_t *at)
 {
-	return ((uintptr_t)at & 63) != 63;
+	return ((uintptr_t)at & 63) != 63 || thread_count() == 1;
 }
 
 static void serialize_all(void)

@@ -13,8 +13,8 @@
  * threads (membarrier SYNC_CORE). False when it has none: patching is still done. */
 bool tt_patch_init(void);
 
-/* True if `at` can be written atomically in two steps: its first two bytes share a cache
- * line. */
+/* True if `at` can be written safely: its first two bytes share a cache line (one atomic
+ * store), or the process has only one thread (no other can run it meanwhile). */
 bool tt_patch_possible(const uint8_t *at);
 
 /*

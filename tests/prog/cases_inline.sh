@@ -243,26 +243,37 @@ test_ambig_inline() {
 # librefuse.so's ret_only (a lone ret, 1 byte) and loop_back (loops back to offset 2, inside
 # the 5 displaced bytes) cannot be patched: one `tsctrace: ` line each saying so, both traced
 # through the GOT with every call counted, the program unharmed.
+# ret_only is 1 byte followed by nop padding: patched inline over the padding. line_end starts
+# on the last byte of a cache line: patched inline at start-up (one thread). ret_tight is 1
+# byte with tight_next right after it, and loop_back loops back into its first bytes: both
+# refused, traced through the GOT, with one line each. Counts exact either way.
 test_refuse_inline() {
 	local f n sizes
 	XENV+=(TSC_HOOK=inline)
-	sizes=$(readelf -sW "$B/librefuse.so" | awk '$8 == "ret_only" || $8 == "loop_back" { print $8, $3 }' |
+	sizes=$(readelf -sW "$B/librefuse.so" |
+		awk '$8 ~ /^(ret_only|ret_tight|tight_next|loop_back|line_end)$/ { print $8, $3 }' |
 		sort -u | tr '\n' ' ')
-	[ "$sizes" = "loop_back 10 ret_only 1 " ] ||
-		fail_because "test setup: symbol sizes in librefuse.so: $sizes (expected loop_back 10, ret_only 1)" ||
-		return 1
-	plt_call t_refuse main ret_only && plt_call t_refuse main loop_back || return 1
-	run_pair refuse_inline ret_only,loop_back "$B/t_refuse" || return 1
+	[ "$sizes" = "line_end 8 loop_back 10 ret_only 1 ret_tight 1 tight_next 6 " ] ||
+		fail_because "test setup: symbol sizes in librefuse.so: $sizes" || return 1
+	[ $(($(sym_value librefuse.so tight_next) - $(sym_value librefuse.so ret_tight))) -eq 1 ] ||
+		fail_because "test setup: tight_next does not follow ret_tight directly" || return 1
+	[ $(($(sym_value librefuse.so line_end) % 64)) -eq 63 ] ||
+		fail_because "test setup: line_end does not start on a cache line's last byte" || return 1
+	for f in ret_only ret_tight tight_next line_end loop_back; do
+		plt_call t_refuse main $f || return 1
+	done
+	run_pair refuse_inline ret_only,ret_tight,tight_next,line_end,loop_back "$B/t_refuse" || return 1
 	grep -q '^loop_back sum 11994, 0 wrong results$' "$T/u.out" ||
 		fail_because "test setup: untraced: $(head -1 "$T/u.out")" || return 1
 	one_report && check_expects "$T/t.out" || return 1
-	for f in ret_only loop_back; do
+	hooked inline ret_only tight_next line_end || return 1
+	for f in ret_tight loop_back; do
 		n=$(grep -w -- "$f" "$T/t.shim" | grep -c 'not patched inline')
 		[ "$n" -eq 1 ] ||
 			fail_because "expected one 'tsctrace: ' line naming $f with 'not patched inline', got $n: $(grep -w -- "$f" "$T/t.shim" | head -2)$([ "$n" -eq 0 ] && echo "; shim said: $(head -3 "$T/t.shim")")" ||
 			return 1
 	done
-	hooked got ret_only loop_back && placed ret_only librefuse.so && placed loop_back librefuse.so
+	hooked got ret_tight loop_back && placed ret_only librefuse.so && placed loop_back librefuse.so
 }
 
 # ---- functions that start with a call
