@@ -26,7 +26,9 @@
 #include "log/log.h"
 #include "runtime/signals.h"
 
-static const int fatal[] = { SIGTERM, SIGINT, SIGHUP };
+/* abort() too: the program ends, and the report can still be written (from the shim's own
+ * memory, with raw system calls, whatever state the program's heap is in). */
+static const int fatal[] = { SIGTERM, SIGINT, SIGHUP, SIGABRT };
 static int (*write_report)(void);
 static bool managed[_NSIG]; /* our handler stands in for this signal's default action */
 

@@ -8,9 +8,10 @@
 #include <stdbool.h>
 
 /*
- * For SIGTERM, SIGINT and SIGHUP left at their default action: catch them, write the report,
- * then die of the same signal as the program would have. For dump_signal (0: none): write the
- * report so far from a helper thread and go on. `report` writes the report (0 on success).
+ * For SIGTERM, SIGINT, SIGHUP and SIGABRT left at their default action: catch them, write the
+ * report, then die of the same signal as the program would have. For dump_signal (0: none):
+ * write the report so far from a helper thread and go on. `report` writes the report (0 on
+ * success).
  */
 void tt_signals_start(int dump_signal, int (*report)(void));
 

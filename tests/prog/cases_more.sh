@@ -50,7 +50,7 @@ test_signals_more() {
 
 # sig_number NAME: 15 for TERM, ...
 sig_number() {
-	case $1 in TERM) echo 15 ;; INT) echo 2 ;; HUP) echo 1 ;; esac
+	case $1 in TERM) echo 15 ;; INT) echo 2 ;; HUP) echo 1 ;; ABRT) echo 6 ;; esac
 }
 
 # fatal_fresh: a clean scratch directory and status for the next sub-run.
@@ -104,14 +104,15 @@ fatal_reset() {
 		one_report && check_expects "$T/t.out"
 }
 
-# SIGTERM, SIGINT, SIGHUP at their default action: the report is written, then the process
+# SIGTERM, SIGINT, SIGHUP, SIGABRT at their default action: the report is written, then the process
 # dies of the signal (same status as untraced); sigaction queries answer SIG_DFL in both runs.
 # Every sub-run runs; the reasons of all that failed are reported.
 test_fatal_signals() {
 	local s sub
 	local -a why=()
-	for sub in "raise TERM" "raise INT" "raise HUP" "wait raise TERM" "wait raise INT" \
-		"wait raise HUP" "wait victim TERM" "own" "restore INT" "restore TERM" "reset"; do
+	for sub in "raise TERM" "raise INT" "raise HUP" "raise ABRT" "wait raise TERM" \
+		"wait raise INT" "wait raise HUP" "wait raise ABRT" "wait victim TERM" "own" \
+		"restore INT" "restore TERM" "reset"; do
 		fatal_fresh
 		# shellcheck disable=SC2086	# sub is "name [args]"
 		set -- $sub

@@ -1,5 +1,5 @@
 /*
- * t_fatal.c MODE [ARG...] - SIGTERM, SIGINT and SIGHUP under the shim:
+ * t_fatal.c MODE [ARG...] - SIGTERM, SIGINT, SIGHUP and SIGABRT under the shim:
  *   raise SIG          1000 px_add calls, then px_raise(SIG) raises it from inside a traced
  *                      call: the process dies of SIG (default action), with the report written
  *   reset              the program sets SIGHUP to SIG_DFL itself (signal, then sigaction), then
@@ -13,9 +13,9 @@
  *   wait SIDE MODE...  100 px_add calls, then fork: the child runs MODE (raise SIG, or victim
  *                      SIG: 1000 calls, tell the parent, then call px_add forever until the
  *                      parent kills it with SIG); the parent prints how the child ended
- * Every mode first prints what sigaction(SIG, NULL, &old) says for the three signals (SIG_DFL
+ * Every mode first prints what sigaction(SIG, NULL, &old) says for the four signals (SIG_DFL
  * in both runs: the shim's own handlers must not show). Expectations go to stdout (those of
- * the parent, in wait mode, to SIDE).
+ * the parent, in wait mode, to SIDE). No core file is written (SIGABRT would leave one).
  */
 #define _GNU_SOURCE
 #include "tp.h"
@@ -23,6 +23,7 @@
 #include <dirent.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,7 +38,7 @@ int px_raise(int sig);
  * printed, every other flag is what the program set (or the default action's 0). */
 #define SA_RESTORER_BIT 0x04000000u
 
-static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
+static const int sigs[] = { SIGTERM, SIGINT, SIGHUP, SIGABRT };
 static volatile sig_atomic_t handled;
 
 static const char *kind(void (*h)(int))
@@ -70,6 +71,8 @@ static int parse_sig(const char *name)
 		return SIGINT;
 	if (strcmp(name, "HUP") == 0)
 		return SIGHUP;
+	if (strcmp(name, "ABRT") == 0)
+		return SIGABRT;
 	fprintf(stderr, "unknown signal %s\n", name);
 	exit(2);
 }
@@ -269,10 +272,12 @@ static int wait_child(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
+	struct rlimit no_core = { 0, 0 };
 	struct sigaction now;
 	size_t i;
 	int reexec = 0;
 
+	setrlimit(RLIMIT_CORE, &no_core);
 	/* Started with one of the signals ignored (a background job of a non-interactive
 	 * shell ignores SIGINT): make it default and start again, so that the shim sees the
 	 * default action at start-up, as this test means. */
