@@ -7,7 +7,8 @@
  *
  * An entry is [object:]name[@version]. Names are symbol characters (letters, digits, '_', '.',
  * '$') or the glob characters * ? [...]; versions add '-'. Exact duplicates are merged so that
- * one function never gets two stubs; more than 1024 entries is surely a mistake, and the rest
+ * one function never gets two stubs (found through a hash of the entries kept: a list of
+ * thousands of names costs no more than a list of ten). Entries beyond what the shim can trace
  * are skipped with one line.
  */
 #include "config/config_funcs.h"
@@ -17,7 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_FUNCS 1024 /* TSC_FUNCS entries kept; more is surely a mistake */
+#include <uthash.h>
+
+/* TSC_FUNCS entries kept: as many functions as the shim's tables hold (TT_MAX_FUNCS - 1 in
+ * hot/tramp_layout.h, which this pure layer does not include). */
+#define MAX_FUNCS 65535
 
 /* A piece of the variable's value; s == NULL when absent. */
 struct span {
@@ -31,10 +36,17 @@ struct entry {
 	bool glob;
 };
 
+/* An entry kept, by its parts: "object\001name\001version" (absent parts empty). */
+struct seen {
+	UT_hash_handle hh;
+	char key[];
+};
+
 struct funcs_parser {
 	struct tt_config *cfg;
 	const struct tt_config_diag *diag;
-	size_t funcs_cap; /* slots allocated in cfg->funcs */
+	size_t funcs_cap;  /* slots allocated in cfg->funcs */
+	struct seen *seen; /* every entry kept */
 };
 
 static bool is_symchar(char c)
@@ -116,13 +128,6 @@ static const char *split_entry(const char *s, size_t len, struct entry *e, char 
 	return NULL;
 }
 
-static bool span_eq(const char *str, struct span sp)
-{
-	if (!str || !sp.s)
-		return !str && !sp.s;
-	return strlen(str) == sp.len && !memcmp(str, sp.s, sp.len);
-}
-
 static char *span_dup(struct span sp)
 {
 	char *s = malloc(sp.len + 1);
@@ -165,6 +170,23 @@ out_free:
 	return -ENOMEM;
 }
 
+/* The hash key of e into key (when not NULL); returns its length. */
+static size_t key_of(const struct entry *e, char *key)
+{
+	const struct span *parts[3] = { &e->object, &e->name, &e->version };
+	size_t n = 0, i;
+
+	for (i = 0; i < 3; i++) {
+		if (i && key)
+			key[n] = '\001';
+		n += i > 0;
+		if (parts[i]->s && key)
+			memcpy(key + n, parts[i]->s, parts[i]->len);
+		n += parts[i]->s ? parts[i]->len : 0;
+	}
+	return n;
+}
+
 /* One TSC_FUNCS entry s[0..len): 0 when kept, merged or reported, 1 when the cap ends the list,
  * or -ENOMEM. */
 static int add_entry(struct funcs_parser *p, const char *s, size_t len)
@@ -172,9 +194,10 @@ static int add_entry(struct funcs_parser *p, const char *s, size_t len)
 	const struct tt_config *cfg = p->cfg;
 	const struct tt_config_diag *d = p->diag;
 	char why[48] = "", sv[TT_SHOW_SIZE];
+	struct seen *seen, *dup;
 	const char *bad;
 	struct entry e;
-	size_t i;
+	int err;
 
 	bad = split_entry(s, len, &e, why, sizeof(why));
 	if (bad) {
@@ -182,19 +205,29 @@ static int add_entry(struct funcs_parser *p, const char *s, size_t len)
 				   tt_config_diag_show(sv, s, len), bad);
 		return 0;
 	}
-	for (i = 0; i < cfg->nfuncs; i++) {
-		const struct tt_func_spec *f = &cfg->funcs[i];
-
-		if (span_eq(f->name, e.name) && span_eq(f->version, e.version) &&
-		    span_eq(f->object, e.object))
-			return 0;
+	len = key_of(&e, NULL);
+	seen = malloc(sizeof(*seen) + len);
+	if (!seen)
+		return -ENOMEM;
+	key_of(&e, seen->key);
+	HASH_FIND(hh, p->seen, seen->key, len, dup);
+	if (dup) {
+		free(seen);
+		return 0;
 	}
 	if (cfg->nfuncs == MAX_FUNCS) {
+		free(seen);
 		tt_config_diag_say(d, "TSC_FUNCS has more than %d entries, the rest are skipped",
 				   MAX_FUNCS);
 		return 1;
 	}
-	return append(p, &e);
+	err = append(p, &e);
+	if (err < 0) {
+		free(seen);
+		return err;
+	}
+	HASH_ADD(hh, p->seen, key, len, seen);
+	return 0;
 }
 
 static bool is_sep(char c)
@@ -205,19 +238,25 @@ static bool is_sep(char c)
 int tt_config_funcs_parse(const char *val, struct tt_config *cfg, const struct tt_config_diag *d)
 {
 	struct funcs_parser p = { .cfg = cfg, .diag = d };
+	struct seen *seen, *next;
 	const char *s = val, *e;
-	int err;
+	int err = 0;
 
 	for (;;) {
 		while (is_sep(*s))
 			s++;
 		if (!*s)
-			return 0;
+			break;
 		for (e = s; *e && !is_sep(*e); e++)
 			;
 		err = add_entry(&p, s, (size_t)(e - s));
 		if (err)
-			return err < 0 ? err : 0;
+			break;
 		s = e;
 	}
+	HASH_ITER(hh, p.seen, seen, next) {
+		HASH_DEL(p.seen, seen);
+		free(seen);
+	}
+	return err < 0 ? err : 0;
 }

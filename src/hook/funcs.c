@@ -20,13 +20,14 @@
 
 #include "config/variant.h"
 #include "hook/funcs.h"
+#include "hook/stubs.h"
 #include "hot/func_table.h"
 #include "tramp/tramp.h"
 
-/* One per variant, in TT_VAR_* order (tramp_stubs.S). */
-static char *const stub_pools[TT_VAR_COUNT] = {
-	tt_stubs_rdtscp,	 tt_stubs_lfence, tt_stubs_mfence, tt_stubs_cpuid,
-	tt_stubs_cpuid_nordtscp, tt_stubs_none,	  tt_stubs_mono,
+/* The bodies stubs jump to, one per variant, in TT_VAR_* order (tramp_body.S). */
+static char *const bodies[TT_VAR_COUNT] = {
+	tt_body_rdtscp,		tt_body_lfence, tt_body_mfence, tt_body_cpuid,
+	tt_body_cpuid_nordtscp, tt_body_none,	tt_body_mono,
 };
 
 static char *const inline_bodies[TT_VAR_COUNT] = {
@@ -59,15 +60,16 @@ void tt_funcs_unlock(void)
 	pthread_mutex_unlock(&table_lock);
 }
 
-void tt_funcs_set_variant(int v)
+int tt_funcs_set_variant(int v)
 {
 	if (v >= 0 && v < TT_VAR_COUNT)
 		variant = v;
+	return tt_stubs_start(bodies[variant]);
 }
 
 void *tt_funcs_stub(uint32_t index)
 {
-	return stub_pools[variant] + (size_t)index * TT_STUB_SIZE;
+	return tt_stubs_at(index);
 }
 
 void *tt_funcs_inline_body(void)
@@ -77,13 +79,16 @@ void *tt_funcs_inline_body(void)
 
 bool tt_funcs_is_stub(const void *addr)
 {
-	const char *p = addr;
-	int v;
+	uint32_t index;
 
-	for (v = 0; v < TT_VAR_COUNT; v++)
-		if (p >= stub_pools[v] && p < stub_pools[v] + TT_MAX_FUNCS * TT_STUB_SIZE)
-			return true;
-	return false;
+	return tt_stubs_index(addr, &index);
+}
+
+struct tt_func *tt_funcs_of_stub(const void *addr)
+{
+	uint32_t index;
+
+	return tt_stubs_index(addr, &index) ? tt_funcs_get(index) : NULL;
 }
 
 static int add_alias(const char *name, const char *version, struct tt_func *f)
@@ -240,7 +245,7 @@ struct tt_func *tt_funcs_add(const char *name, const char *display, void *addr, 
 	f = revive(name, addr, object_base, version);
 	if (f)
 		goto out;
-	if (nentries >= TT_MAX_FUNCS)
+	if (nentries >= TT_MAX_FUNCS || tt_stubs_make(nentries) < 0)
 		goto out;
 	f = &entries[nentries];
 	f->key = strdup(name);

@@ -52,18 +52,22 @@ struct tt_func {
 	UT_hash_handle hh_addr; /* by address */
 };
 
-/* Stub address of function index in the trampoline variant chosen at start-up. */
+/* Stub address of function index (stubs.c: written for the variant chosen at start-up). */
 void *tt_funcs_stub(uint32_t index);
 
 /* The inline-hook body of the chosen variant (tramp_body.S IBODY): entered from a pool slot
  * with the index in %r11d and the caller's %r11 at -112(%rsp). */
 void *tt_funcs_inline_body(void);
 
-/* Choose the trampoline variant (TT_VAR_*); before any stub is handed out. */
-void tt_funcs_set_variant(int variant);
+/* Choose the trampoline variant (TT_VAR_*), before any function is added; writes the first
+ * stubs. 0, or -1 when no memory could be mapped within reach of the body. */
+int tt_funcs_set_variant(int variant);
 
-/* True if addr is one of our stubs (of any variant). */
+/* True if addr is one of our stubs. */
 bool tt_funcs_is_stub(const void *addr);
+
+/* The function whose stub addr is, or NULL. */
+struct tt_func *tt_funcs_of_stub(const void *addr);
 
 /*
  * Add a function under the look-up name `name`, shown as `display` (NULL: the same), or find

@@ -125,11 +125,6 @@ static struct tt_func *lazy_target(const struct tt_elf *o, size_t symidx, void *
 	return f;
 }
 
-static struct tt_func *func_of_stub(void *stub)
-{
-	return tt_funcs_get((uint32_t)(((char *)stub - (char *)tt_funcs_stub(0)) / TT_STUB_SIZE));
-}
-
 static void redirect(const struct tt_elf *o, struct relro *r, uintptr_t *slot, void *stub,
 		     struct patch_ctx *c)
 {
@@ -138,7 +133,7 @@ static void redirect(const struct tt_elf *o, struct relro *r, uintptr_t *slot, v
 	if (!write_slot(o, r, slot, stub))
 		return;
 	c->patched++;
-	f = func_of_stub(stub);
+	f = tt_funcs_of_stub(stub);
 	if (f)
 		__atomic_add_fetch(&f->slots, 1, __ATOMIC_RELAXED);
 }
@@ -272,7 +267,7 @@ static void patch_relocs(const struct tt_elf *o, const ElfW(Rela) *rel, size_t n
 			decide_batch(o, r, c);
 		batch[nbatch].slot = slot;
 		batch[nbatch].stub = stub;
-		batch[nbatch].f = func_of_stub(stub);
+		batch[nbatch].f = tt_funcs_of_stub(stub);
 		nbatch++;
 	}
 }

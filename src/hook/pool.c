@@ -11,12 +11,13 @@
 
 #include "base/sys.h"
 #include "hook/pool.h"
+#include "hot/tramp_layout.h"
 
 #define PAGE 4096u
 #define SLOTS (PAGE / TT_POOL_SLOT)
 #define REACH (1ull << 30)
 #define STEP (1ull << 20)
-#define MAX_PAGES 256
+#define MAX_PAGES (TT_MAX_FUNCS / SLOTS + 64) /* every function hooked inline, and room */
 
 struct page {
 	uint8_t *base;
@@ -26,33 +27,35 @@ struct page {
 };
 
 static struct page pages[MAX_PAGES];
+static unsigned int current; /* the page slots came from last: tried first */
 
 static bool near_enough(uintptr_t a, uintptr_t b)
 {
 	return (a > b ? a - b : b - a) < REACH - PAGE;
 }
 
-static uint8_t *map_at(uintptr_t hint, uintptr_t near)
+static uint8_t *map_at(uintptr_t hint, uintptr_t near, size_t bytes)
 {
-	uint8_t *p = tt_sys_mmap((void *)hint, PAGE, PROT_READ | PROT_WRITE,
+	uint8_t *p = tt_sys_mmap((void *)hint, bytes, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 
-	if (p && !near_enough((uintptr_t)p, near)) { /* a kernel that ignored the flag */
-		tt_sys_munmap(p, PAGE);
+	if (p && !(near_enough((uintptr_t)p, near) && near_enough((uintptr_t)p + bytes, near))) {
+		/* a kernel that ignored the flag */
+		tt_sys_munmap(p, bytes);
 		p = NULL;
 	}
 	return p;
 }
 
-static uint8_t *map_near(uintptr_t near)
+uint8_t *tt_pool_map_near(uintptr_t near, size_t bytes)
 {
 	uintptr_t start = near & ~(uintptr_t)(STEP - 1), d;
 	uint8_t *p;
 
 	for (d = STEP; d < REACH - STEP; d += STEP) {
-		if (start > d + (1u << 16) && (p = map_at(start - d, near)))
+		if (start > d + (1u << 16) && (p = map_at(start - d, near, bytes)))
 			return p;
-		if (start + d < (1ull << 47) - STEP && (p = map_at(start + d, near)))
+		if (start + d < (1ull << 47) - STEP && (p = map_at(start + d, near, bytes)))
 			return p;
 	}
 	return NULL;
@@ -60,9 +63,15 @@ static uint8_t *map_near(uintptr_t near)
 
 uint8_t *tt_pool_take(uintptr_t near)
 {
-	struct page *free_entry = NULL;
+	struct page *free_entry = NULL, *cur = &pages[current];
 	unsigned int i;
 
+	/* Most hooks of a batch are in one object: its page, without a scan of them all. */
+	if (cur->base && !cur->sealed && cur->used < SLOTS &&
+	    near_enough((uintptr_t)cur->base, near)) {
+		cur->live++;
+		return cur->base + TT_POOL_SLOT * cur->used++;
+	}
 	for (i = 0; i < MAX_PAGES; i++) {
 		struct page *pg = &pages[i];
 
@@ -72,15 +81,17 @@ uint8_t *tt_pool_take(uintptr_t near)
 			continue;
 		}
 		if (!pg->sealed && pg->used < SLOTS && near_enough((uintptr_t)pg->base, near)) {
+			current = i;
 			pg->live++;
 			return pg->base + TT_POOL_SLOT * pg->used++;
 		}
 	}
-	if (!free_entry || !(free_entry->base = map_near(near)))
+	if (!free_entry || !(free_entry->base = tt_pool_map_near(near, PAGE)))
 		return NULL;
 	free_entry->used = 1;
 	free_entry->live = 1;
 	free_entry->sealed = false;
+	current = (unsigned int)(free_entry - pages);
 	return free_entry->base;
 }
 

@@ -13,6 +13,9 @@
 
 #define TT_POOL_SLOT 128 /* bytes per function: 16 for the stub jump, the copy after */
 
+/* bytes of fresh writable memory wholly within ±1 GiB of near, or NULL. */
+uint8_t *tt_pool_map_near(uintptr_t near, size_t bytes);
+
 /* A writable slot within ±1 GiB of near, or NULL. */
 uint8_t *tt_pool_take(uintptr_t near);
 

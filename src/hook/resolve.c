@@ -31,7 +31,7 @@
 #include "hook/unbracketable.h"
 #include "log/log.h"
 
-#define GLOB_CAP 256 /* functions one glob may add: beyond that, a typo is likelier */
+#define GLOB_CAP (TT_MAX_FUNCS - 1) /* a glob is bounded by the table alone: a whole library */
 
 enum { PENDING, DONE, REFUSED };
 

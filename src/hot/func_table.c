@@ -4,5 +4,5 @@
 #include "hot/func_table.h"
 
 void *tt_func_target[TT_MAX_FUNCS];
-uint64_t tt_func_first[TT_MAX_FUNCS] = { [0 ... TT_MAX_FUNCS - 1] = UINT64_MAX };
+uint64_t tt_func_first[TT_MAX_FUNCS];
 uint64_t tt_func_handler_calls[TT_MAX_FUNCS];

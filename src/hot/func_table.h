@@ -12,7 +12,8 @@
 /* Read by tramp_body.S: the real function behind stub i. */
 extern void *tt_func_target[TT_MAX_FUNCS];
 
-/* Raw ticks of the process's very first completed call of function i; UINT64_MAX if none. */
+/* Raw ticks + 1 of the process's very first completed call of function i; 0 if none (zero,
+ * so the table costs no page until it is written). */
 extern uint64_t tt_func_first[TT_MAX_FUNCS];
 
 /* Calls of function i made by a program's signal handler that interrupted the shim's own code

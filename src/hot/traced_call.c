@@ -87,11 +87,11 @@ static void apply(struct tt_fstat *s, enum outcome o, uint64_t raw)
 /* The process's very first completed call of func: the report's `first`. */
 static void note_first(struct tt_fstat *s, uint32_t func, uint64_t raw)
 {
-	uint64_t none = UINT64_MAX;
+	uint64_t none = 0;
 
 	__atomic_store_n(&s->warm, 1, __ATOMIC_RELAXED);
-	if (func < TT_MAX_FUNCS && s != &tt_thread_sink)
-		__atomic_compare_exchange_n(&tt_func_first[func], &none, raw, false,
+	if (func < TT_MAX_FUNCS && s != &tt_thread_sink && raw != UINT64_MAX)
+		__atomic_compare_exchange_n(&tt_func_first[func], &none, raw + 1, false,
 					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 
@@ -199,6 +199,9 @@ static struct tt_thread *map_thread_block(void)
 	if (aligned + TT_THREAD_ALIGN < p + 2 * TT_THREAD_ALIGN)
 		tt_sys_munmap(aligned + TT_THREAD_ALIGN,
 			      (size_t)(p + 2 * TT_THREAD_ALIGN - (aligned + TT_THREAD_ALIGN)));
+	/* Aligned like a huge page: where transparent huge pages are always on, the first touch
+	 * would fill 2 MiB. Only the pages touched are wanted. */
+	tt_syscall3(SYS_madvise, (long)aligned, TT_THREAD_ALIGN, 15 /* MADV_NOHUGEPAGE */);
 	return (struct tt_thread *)aligned;
 }
 

@@ -6,8 +6,9 @@
 #ifndef TT_TRAMP_LAYOUT_H
 #define TT_TRAMP_LAYOUT_H
 
-/* Functions: index 0 is the calibration function, 1..TT_MAX_FUNCS-1 are the user's. */
-#define TT_MAX_FUNCS 1024
+/* Functions: index 0 is the calibration function, 1..TT_MAX_FUNCS-1 are the user's. Every
+ * table indexed by function is mapped or .bss, so an index costs memory only once used. */
+#define TT_MAX_FUNCS 65536
 #define TT_STUB_SIZE 16 /* bytes per entry stub; stub i = pool + i * 16 */
 
 /* struct tt_tls (thread.h): initial-exec TLS, reached with %fs and @gottpoff. */
@@ -22,7 +23,7 @@
 /* struct tt_thread (thread.h) is mapped at a multiple of its own power-of-two size, so the
  * trampoline finds a thread's stats table from its shadow-stack pointer with an and, not a
  * dependent load before the first TSC read. */
-#define TT_THREAD_ALIGN (256 * 1024)
+#define TT_THREAD_ALIGN (2048 * 1024)
 #define TT_THREAD_STATS 296 /* offsetof(struct tt_thread, stats) */
 
 /* struct tt_frame: one traced call in flight. */

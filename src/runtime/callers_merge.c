@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 
 #include "base/sys.h"
+#include "hook/funcs.h"
 #include "runtime/callers_merge.h"
 #include "runtime/fstat.h"
 
@@ -72,9 +73,9 @@ static void merge_and_free(const struct tt_site *s, void *arg)
 
 void tt_callers_merge_thread(struct tt_thread *t)
 {
-	uint32_t i;
+	uint32_t i, n = tt_funcs_count();
 
-	for (i = 0; i < TT_MAX_FUNCS; i++) {
+	for (i = 0; i < n; i++) {
 		struct merge_ctx c = { i };
 
 		if (!t->sites[i])
@@ -93,9 +94,9 @@ static void free_site(const struct tt_site *s, void *arg)
 
 void tt_callers_after_fork_child(struct tt_thread *self)
 {
-	uint32_t i;
+	uint32_t i, n = tt_funcs_count();
 
-	for (i = 0; i < TT_MAX_FUNCS; i++) {
+	for (i = 0; i < n; i++) {
 		while (merged[i]) {
 			struct tt_merged_site *m = merged[i];
 

@@ -242,7 +242,12 @@ static enum state start(void)
 	tt_callers_start(run.cfg.callers);
 	tt_clock_choose(&run.clock, &run.cfg);
 	tt_emul_step_install(run.clock.step);
-	tt_funcs_set_variant(run.clock.variant);
+	if (tt_funcs_set_variant(run.clock.variant) < 0) {
+		tt_warn("no memory within reach of the shim's code for entry stubs: nothing "
+			"traced");
+		tt_channel_release();
+		return TT_OFF;
+	}
 	if (tt_thread_init() < 0)
 		tt_warn("no pthread key: threads are merged at report time only");
 	identify_process();

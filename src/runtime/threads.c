@@ -54,7 +54,7 @@ static void thread_exit(void *arg)
 {
 	struct tt_thread *t = arg;
 	uint8_t was = tt_shim_enter();
-	uint32_t i;
+	uint32_t i, n = tt_funcs_count();
 
 	/* Frames still on the shadow stack (pthread_exit from inside a traced call) will never
 	 * be returned through: the thread is gone once its destructors have run. */
@@ -67,7 +67,7 @@ static void thread_exit(void *arg)
 	tt_tls.limit = NULL;
 	tt_tls.top = NULL;
 	tt_tls.thread = NULL;
-	for (i = 0; i < TT_MAX_FUNCS; i++)
+	for (i = 0; i < n; i++)
 		if (t->stats[i])
 			tt_fstat_free(t->stats[i]);
 	tt_sys_munmap(t, t->map_bytes);
@@ -94,25 +94,27 @@ void tt_thread_after_fork_child(void)
 {
 	struct tt_thread *t, *next, *self = tt_tls.thread;
 	struct tt_frame *f;
-	uint32_t i;
+	uint32_t i, n = tt_funcs_count();
 
+	/* Only the indexes in use: the tables are mapped lazily, and reading the rest would map
+	 * pages of zeros. */
 	tt_thread_lock_reset();
 	for (t = tt_thread_list; t; t = next) {
 		next = t->next;
 		if (t == self)
 			continue;
-		for (i = 0; i < TT_MAX_FUNCS; i++)
+		for (i = 0; i < n; i++)
 			if (t->stats[i])
 				tt_fstat_free(t->stats[i]);
 		tt_sys_munmap(t, t->map_bytes);
 	}
 	tt_thread_list = NULL;
 	exited_traced = 0;
-	for (i = 0; i < TT_MAX_FUNCS; i++) {
+	for (i = 0; i < n; i++) {
 		if (totals[i])
 			tt_fstat_free(totals[i]);
 		totals[i] = NULL;
-		tt_func_first[i] = UINT64_MAX;
+		tt_func_first[i] = 0;
 		tt_func_handler_calls[i] = 0;
 	}
 	tt_callers_after_fork_child(self);
@@ -120,7 +122,7 @@ void tt_thread_after_fork_child(void)
 		return;
 	for (f = self->frames; f < tt_tls.top; f++)
 		f->stat = &tt_thread_sink;
-	for (i = 0; i < TT_MAX_FUNCS; i++) {
+	for (i = 0; i < n; i++) {
 		if (self->stats[i])
 			tt_fstat_free(self->stats[i]);
 		self->stats[i] = NULL;
@@ -159,15 +161,15 @@ uint64_t tt_thread_traced(void)
 {
 	uint64_t n;
 	struct tt_thread *t;
-	uint32_t i;
+	uint32_t i, count = tt_funcs_count();
 
 	tt_thread_lock();
 	n = exited_traced;
 	for (t = tt_thread_list; t; t = t->next) {
-		for (i = 1; i < TT_MAX_FUNCS; i++)
+		for (i = 1; i < count; i++)
 			if (__atomic_load_n(&t->stats[i], __ATOMIC_RELAXED))
 				break;
-		n += i < TT_MAX_FUNCS;
+		n += i < count;
 	}
 	tt_thread_unlock();
 	return n;

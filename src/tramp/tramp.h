@@ -16,9 +16,10 @@
 
 /* ---- defined in assembly, used by C ------------------------------------------------------ */
 
-/* Entry stubs, TT_MAX_FUNCS of TT_STUB_SIZE per variant, in TT_VAR_* order. */
-extern char tt_stubs_rdtscp[], tt_stubs_lfence[], tt_stubs_mfence[], tt_stubs_cpuid[],
-	tt_stubs_cpuid_nordtscp[], tt_stubs_none[], tt_stubs_mono[] TT_HIDDEN;
+/* The bodies an entry stub jumps to (function index in %r11d), per variant; the stubs are
+ * written at run time (hook/stubs.c). */
+extern char tt_body_rdtscp[], tt_body_lfence[], tt_body_mfence[], tt_body_cpuid[],
+	tt_body_cpuid_nordtscp[], tt_body_none[], tt_body_mono[] TT_HIDDEN;
 
 /* Bodies an inline hook's slot jumps to (function index in %r11), per variant. */
 extern char tt_ibody_rdtscp[], tt_ibody_lfence[], tt_ibody_mfence[], tt_ibody_cpuid[],

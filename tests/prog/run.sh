@@ -1281,6 +1281,10 @@ test_prctl_inprocess() {
 # shellcheck source=cases_dlstress.sh
 . "${BASH_SOURCE[0]%/*}/cases_dlstress.sh"
 
+# Whole libraries traced (libsqlite3, libc): no cap on the number of functions.
+# shellcheck source=cases_whole.sh
+. "${BASH_SOURCE[0]%/*}/cases_whole.sh"
+
 # ---- main -----------------------------------------------------------------------------------
 
 echo "program tests: $B with $LIB${SANITIZE:+ (SANITIZE=$SANITIZE)}${HOOK_ALL:+ (TSC_HOOK=$HOOK_ALL unless a test sets its own)}${CPU_ALL:+ (TSC_CPU=$CPU_ALL: emulating that CPU)}"
@@ -1382,6 +1386,8 @@ run_test dlstress_diff test_dlstress_diff
 run_test dlstress_same test_dlstress_same
 run_test dlstress_same_got test_dlstress_same_got
 run_test dlstress_diff_got test_dlstress_diff_got
+run_test whole_sqlite test_whole_sqlite
+run_test whole_libc test_whole_libc
 
 # Every JSON report the tests left must match docs/report.schema.json: one check over all of
 # them (one Python start), a FAIL line naming each test whose report does not match. Debian's

@@ -419,7 +419,7 @@ static void test_funcs_duplicates_merged(void **state)
 	tt_config_free(&cfg);
 }
 
-static char big_funcs[16384];
+static char big_funcs[1 << 20];
 
 static void fill_funcs(unsigned int n, const char *tail)
 {
@@ -436,20 +436,20 @@ static void test_funcs_cap(void **state)
 	struct tt_config cfg;
 
 	(void)state;
-	fill_funcs(1030, "g@");
+	fill_funcs(65540, "g@");
 	assert_int_equal(parse(&cfg, ENV(big_funcs)), 0);
-	EXPECT_LINES("TSC_FUNCS has more than 1024 entries, the rest are skipped");
-	assert_int_equal(cfg.nfuncs, 1024);
+	EXPECT_LINES("TSC_FUNCS has more than 65535 entries, the rest are skipped");
+	assert_int_equal(cfg.nfuncs, 65535);
 	assert_string_equal(cfg.funcs[0].name, "f0");
-	assert_string_equal(cfg.funcs[1023].name, "f1023");
+	assert_string_equal(cfg.funcs[65534].name, "f65534");
 	tt_config_free(&cfg);
 
-	/* exactly 1024, then duplicates and a malformed entry: no cap line */
-	fill_funcs(1024, "f0 f1023 f5,g@");
+	/* exactly 65535, then duplicates and a malformed entry: no cap line */
+	fill_funcs(65535, "f0 f65534 f5,g@");
 	assert_int_equal(parse(&cfg, ENV(big_funcs)), 0);
 	EXPECT_LINES("TSC_FUNCS entry \"g@\" malformed (empty version), skipped");
-	assert_int_equal(cfg.nfuncs, 1024);
-	assert_string_equal(cfg.funcs[1023].name, "f1023");
+	assert_int_equal(cfg.nfuncs, 65535);
+	assert_string_equal(cfg.funcs[65534].name, "f65534");
 	tt_config_free(&cfg);
 }
 

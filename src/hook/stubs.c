@@ -1,0 +1,99 @@
+/*
+ * stubs.c - see stubs.h.
+ *
+ * A GOT slot or a dlsym answer points at function i's stub: `endbr64; mov $i, %r11d; jmp
+ * body` (16 bytes, with an int3 to fill), so that the body knows which function it times
+ * without a look-up. The stubs are written here, a page of 256 at a time as functions are
+ * added, within reach of the body's rel32 jump: the table is as long as the functions traced,
+ * for the one variant in use, instead of a fixed table per variant in the library's code.
+ * A page is written, then made read+execute before any stub on it is handed out (W^X), and
+ * never written again. Written by the bookkeeping under the loader lock (funcs.c); read by
+ * anyone, through atomic loads of the page table.
+ */
+#include <string.h>
+#include <sys/mman.h>
+
+#include "base/sys.h"
+#include "hook/pool.h"
+#include "hook/stubs.h"
+#include "hot/tramp_layout.h"
+
+#define PAGE 4096u
+#define PER_PAGE (PAGE / TT_STUB_SIZE)
+#define PAGES ((TT_MAX_FUNCS + PER_PAGE - 1) / PER_PAGE)
+
+static uint8_t *pages[PAGES];
+static uint8_t *body;
+
+_Static_assert(TT_STUB_SIZE == 16, "the stub below is 16 bytes");
+
+static void write_stub(uint8_t *p, uint32_t index)
+{
+	int32_t rel = (int32_t)((intptr_t)body - (intptr_t)(p + 15));
+
+	memcpy(p, "\xf3\x0f\x1e\xfa", 4); /* endbr64: reached by indirect calls and jumps */
+	p[4] = 0x41;			  /* movl $index, %r11d */
+	p[5] = 0xbb;
+	memcpy(p + 6, &index, 4);
+	p[10] = 0xe9; /* jmp rel32 body */
+	memcpy(p + 11, &rel, 4);
+	p[15] = 0xcc;
+}
+
+static int make_page(uint32_t page)
+{
+	uint8_t *p = tt_pool_map_near((uintptr_t)body, PAGE);
+	uint32_t i;
+
+	if (!p)
+		return -1;
+	for (i = 0; i < PER_PAGE; i++)
+		write_stub(p + i * TT_STUB_SIZE, page * PER_PAGE + i);
+	if (tt_sys_mprotect(p, PAGE, PROT_READ | PROT_EXEC) < 0) {
+		tt_sys_munmap(p, PAGE);
+		return -1;
+	}
+	__atomic_store_n(&pages[page], p, __ATOMIC_RELEASE);
+	return 0;
+}
+
+int tt_stubs_start(void *variant_body)
+{
+	body = variant_body;
+	return tt_stubs_make(0);
+}
+
+int tt_stubs_make(uint32_t index)
+{
+	uint32_t page = index / PER_PAGE;
+
+	if (index >= TT_MAX_FUNCS || !body)
+		return -1;
+	return __atomic_load_n(&pages[page], __ATOMIC_ACQUIRE) ? 0 : make_page(page);
+}
+
+void *tt_stubs_at(uint32_t index)
+{
+	uint8_t *p;
+
+	if (index >= TT_MAX_FUNCS)
+		return NULL;
+	p = __atomic_load_n(&pages[index / PER_PAGE], __ATOMIC_ACQUIRE);
+	return p ? p + (index % PER_PAGE) * TT_STUB_SIZE : NULL;
+}
+
+bool tt_stubs_index(const void *addr, uint32_t *index)
+{
+	const uint8_t *a = addr;
+	uint32_t i;
+
+	for (i = 0; i < PAGES; i++) {
+		const uint8_t *p = __atomic_load_n(&pages[i], __ATOMIC_ACQUIRE);
+
+		if (p && a >= p && a < p + PAGE) {
+			*index = i * PER_PAGE + (uint32_t)(a - p) / TT_STUB_SIZE;
+			return true;
+		}
+	}
+	return false;
+}

@@ -1,0 +1,23 @@
+/*
+ * stubs.h - the entry stubs: one per traced function, written at run time (stubs.c).
+ */
+#ifndef TT_STUBS_H
+#define TT_STUBS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Stubs from now on jump to `body` (the chosen variant's); makes the first page of stubs
+ * (index 0: the calibration function). 0, or -1 when no memory could be mapped near it. */
+int tt_stubs_start(void *body);
+
+/* Make sure stub `index` exists (before the index is published). 0 or -1. */
+int tt_stubs_make(uint32_t index);
+
+/* Stub `index`, which tt_stubs_make made; NULL otherwise. */
+void *tt_stubs_at(uint32_t index);
+
+/* True if addr is one of the stubs; then *index says whose. */
+bool tt_stubs_index(const void *addr, uint32_t *index);
+
+#endif /* TT_STUBS_H */
