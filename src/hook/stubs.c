@@ -24,6 +24,7 @@
 
 static uint8_t *pages[PAGES];
 static uint8_t *body;
+static uintptr_t lowest = UINTPTR_MAX, highest; /* [lowest, highest) holds every page */
 
 _Static_assert(TT_STUB_SIZE == 16, "the stub below is 16 bytes");
 
@@ -53,6 +54,11 @@ static int make_page(uint32_t page)
 		tt_sys_munmap(p, PAGE);
 		return -1;
 	}
+	/* The bounds first: a reader that sees the page within them may look it up. */
+	if ((uintptr_t)p < __atomic_load_n(&lowest, __ATOMIC_RELAXED))
+		__atomic_store_n(&lowest, (uintptr_t)p, __ATOMIC_RELAXED);
+	if ((uintptr_t)p + PAGE > __atomic_load_n(&highest, __ATOMIC_RELAXED))
+		__atomic_store_n(&highest, (uintptr_t)p + PAGE, __ATOMIC_RELAXED);
 	__atomic_store_n(&pages[page], p, __ATOMIC_RELEASE);
 	return 0;
 }
@@ -87,6 +93,10 @@ bool tt_stubs_index(const void *addr, uint32_t *index)
 	const uint8_t *a = addr;
 	uint32_t i;
 
+	/* Asked of every GOT slot of every object: most addresses are nowhere near the stubs. */
+	if ((uintptr_t)a < __atomic_load_n(&lowest, __ATOMIC_RELAXED) ||
+	    (uintptr_t)a >= __atomic_load_n(&highest, __ATOMIC_RELAXED))
+		return false;
 	for (i = 0; i < PAGES; i++) {
 		const uint8_t *p = __atomic_load_n(&pages[i], __ATOMIC_ACQUIRE);
 
