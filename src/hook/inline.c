@@ -393,10 +393,14 @@ static unsigned int check_foreign_jumps(unsigned int n)
 	return kept;
 }
 
+/* The entry jumps of a batch, written together (patch.c). */
+static struct tt_patch writes[TT_MAX_FUNCS];
+static uint8_t jumps[TT_MAX_FUNCS][5];
+
 /* Steps 2 and 3 for a planned batch. */
 static unsigned int commit(unsigned int n)
 {
-	unsigned int i, done = 0;
+	unsigned int i, k = 0, done = 0;
 
 	if (tt_pool_seal() < 0) {
 		for (i = 0; i < n; i++) {
@@ -406,20 +410,29 @@ static unsigned int commit(unsigned int n)
 		}
 		return 0;
 	}
+	/* Every stub's target at its copy first: a call reaching a new jump finds it there. */
 	for (i = 0; i < n; i++) {
 		struct planned *p = &batch[i];
-		struct tt_func *f = p->f;
-		uint8_t jump[5];
-		int err;
 
-		if (!f) { /* calibration: its slot is called directly, its entry stays */
+		if (!p->f) { /* calibration: its slot is called directly, its entry stays */
 			calibration_slot = p->slot;
 			continue;
 		}
-		__atomic_store_n(&tt_func_target[f->index], p->slot + SLOT_CODE, __ATOMIC_RELEASE);
-		entry_jump(p, jump);
-		err = tt_patch_write(p->entry, jump, sizeof(jump), p->prot);
-		if (err < 0) {
+		__atomic_store_n(&tt_func_target[p->f->index], p->slot + SLOT_CODE,
+				 __ATOMIC_RELEASE);
+		entry_jump(p, jumps[k]);
+		writes[k] = (struct tt_patch){ p->entry, jumps[k], sizeof(jumps[k]), p->prot, 0 };
+		k++;
+	}
+	tt_patch_write_all(writes, k);
+	for (i = 0, k = 0; i < n; i++) {
+		struct planned *p = &batch[i];
+		struct tt_func *f = p->f;
+
+		if (!f)
+			continue;
+		if (writes[k].err < 0) {
+			k++;
 			__atomic_store_n(&tt_func_target[f->index], f->addr, __ATOMIC_RELEASE);
 			tt_pool_release(p->slot);
 			refused(f, "its code cannot be made writable");
@@ -428,7 +441,7 @@ static unsigned int commit(unsigned int n)
 		f->slot = p->slot;
 		f->patched_addr = f->addr;
 		f->patched_at = p->entry;
-		memcpy(f->jump, jump, sizeof(jump));
+		memcpy(f->jump, jumps[k++], sizeof(f->jump));
 		__atomic_store_n(&f->route, TT_ROUTE_INLINE, __ATOMIC_RELAXED);
 		decided(f);
 		done++;

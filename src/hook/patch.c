@@ -78,26 +78,84 @@ static void store2(uint8_t *at, uint8_t b0, uint8_t b1)
 			 __ATOMIC_RELEASE);
 }
 
-int tt_patch_write(uint8_t *at, const uint8_t *bytes, size_t n, int prot)
+/* Pages made writable for one round of writes, given back their protection after it. */
+#define ROUND_PAGES 256
+
+struct opened {
+	uintptr_t lo, hi;
+	int prot;
+};
+
+/* Make p's pages writable (and still executable) unless this round already did; 0, -errno,
+ * or 1 when the round has no room left for them (p waits for the next round). */
+static int open_pages(const struct tt_patch *p, struct opened *o, size_t *no)
 {
-	uintptr_t lo = (uintptr_t)at & ~(PAGE - 1);
-	uintptr_t hi = ((uintptr_t)at + n + PAGE - 1) & ~(PAGE - 1);
-	uint64_t all = ~0ull, old;
-	long err;
+	uintptr_t lo = (uintptr_t)p->at & ~(PAGE - 1);
+	uintptr_t hi = ((uintptr_t)p->at + p->n + PAGE - 1) & ~(PAGE - 1);
 	size_t i;
+	long err;
+
+	for (i = 0; i < *no; i++)
+		if (o[i].lo == lo && o[i].hi == hi)
+			return 0;
+	if (*no == ROUND_PAGES)
+		return 1;
+	err = tt_sys_mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE | PROT_EXEC);
+	if (err)
+		return (int)err;
+	o[(*no)++] = (struct opened){ lo, hi, p->prot };
+	return 0;
+}
+
+/* One round: as many patches from p as ROUND_PAGES distinct page ranges allow, each in the
+ * three steps with every core serialized between them. Returns how many were taken. */
+static size_t round_of(struct tt_patch *p, size_t n)
+{
+	struct opened o[ROUND_PAGES];
+	size_t no = 0, taken, i, k;
+	int r;
+
+	for (taken = 0; taken < n; taken++) {
+		r = open_pages(&p[taken], o, &no);
+		if (r == 1)
+			break;
+		p[taken].err = r;
+	}
+	for (i = 0; i < taken; i++)
+		if (!p[i].err)
+			store2(p[i].at, 0xeb, 0xfe); /* jmp . */
+	serialize_all();
+	for (i = 0; i < taken; i++)
+		for (k = 2; !p[i].err && k < p[i].n; k++)
+			__atomic_store_n(&p[i].at[k], p[i].bytes[k], __ATOMIC_RELAXED);
+	serialize_all();
+	for (i = 0; i < taken; i++)
+		if (!p[i].err)
+			store2(p[i].at, p[i].bytes[0], p[i].bytes[1]);
+	serialize_all();
+	for (i = 0; i < no; i++)
+		tt_sys_mprotect((void *)o[i].lo, o[i].hi - o[i].lo, o[i].prot);
+	return taken;
+}
+
+size_t tt_patch_write_all(struct tt_patch *p, size_t n)
+{
+	uint64_t all = ~0ull, old;
+	size_t done = 0, failed = 0, i;
 
 	tt_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&old, 8, 0, 0);
-	err = tt_sys_mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE | PROT_EXEC);
-	if (err == 0) {
-		store2(at, 0xeb, 0xfe); /* jmp . */
-		serialize_all();
-		for (i = 2; i < n; i++)
-			__atomic_store_n(&at[i], bytes[i], __ATOMIC_RELAXED);
-		serialize_all();
-		store2(at, bytes[0], bytes[1]);
-		serialize_all();
-		tt_sys_mprotect((void *)lo, hi - lo, prot);
-	}
+	while (done < n)
+		done += round_of(p + done, n - done);
 	tt_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
-	return (int)err;
+	for (i = 0; i < n; i++)
+		failed += p[i].err != 0;
+	return failed;
+}
+
+int tt_patch_write(uint8_t *at, const uint8_t *bytes, size_t n, int prot)
+{
+	struct tt_patch p = { at, bytes, n, prot, 0 };
+
+	tt_patch_write_all(&p, 1);
+	return p.err;
 }

@@ -17,6 +17,21 @@ bool tt_patch_init(void);
  * store), or the process has only one thread (no other can run it meanwhile). */
 bool tt_patch_possible(const uint8_t *at);
 
+/* One write of tt_patch_write_all: n (2..16) bytes at `at`, the protection its pages get back,
+ * and what became of it (0, or -errno from mprotect). */
+struct tt_patch {
+	uint8_t *at;
+	const uint8_t *bytes;
+	size_t n;
+	int prot;
+	int err;
+};
+
+/* tt_patch_write for each of p[0..n), in as few steps as their pages allow: the three steps
+ * once for up to 256 pages' worth of patches, each page made writable once. Returns how many
+ * failed (their err says why). */
+size_t tt_patch_write_all(struct tt_patch *p, size_t n);
+
 /*
  * Replace the n (2..16) bytes at `at` by `bytes`. The code pages are made writable for the
  * write (and executable throughout: other threads may run them) and given back `prot`.

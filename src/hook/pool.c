@@ -49,14 +49,22 @@ static uint8_t *map_at(uintptr_t hint, uintptr_t near, size_t bytes)
 
 uint8_t *tt_pool_map_near(uintptr_t near, size_t bytes)
 {
+	static uintptr_t last_end; /* just after the last mapping made here */
 	uintptr_t start = near & ~(uintptr_t)(STEP - 1), d;
 	uint8_t *p;
 
+	/* Right after the last one first: thousands of hooks would otherwise probe, page after
+	 * page, every hint the earlier pages already took. */
+	if (last_end && near_enough(last_end, near) && (p = map_at(last_end, near, bytes))) {
+		last_end = (uintptr_t)p + bytes;
+		return p;
+	}
 	for (d = STEP; d < REACH - STEP; d += STEP) {
-		if (start > d + (1u << 16) && (p = map_at(start - d, near, bytes)))
+		if ((start > d + (1u << 16) && (p = map_at(start - d, near, bytes))) ||
+		    (start + d < (1ull << 47) - STEP && (p = map_at(start + d, near, bytes)))) {
+			last_end = (uintptr_t)p + bytes;
 			return p;
-		if (start + d < (1ull << 47) - STEP && (p = map_at(start + d, near, bytes)))
-			return p;
+		}
 	}
 	return NULL;
 }
