@@ -7,8 +7,8 @@
  *
  * An entry is [object:]name[@version]. Names are symbol characters (letters, digits, '_', '.',
  * '$') or the glob characters * ? [...]; versions add '-'. Exact duplicates are merged so that
- * one function never gets two stubs (found through a hash of the entries kept: a list of
- * thousands of names costs no more than a list of ten). Entries beyond what the shim can trace
+ * one function never gets two stubs (found through a hash set of the entries kept: a list
+ * of thousands of names costs no more than a list of ten). Entries beyond what the shim can trace
  * are skipped with one line.
  */
 #include "config/config_funcs.h"
@@ -17,8 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <uthash.h>
 
 /* TSC_FUNCS entries kept: as many functions as the shim's tables hold (TT_MAX_FUNCS - 1 in
  * hot/tramp_layout.h, which this pure layer does not include). */
@@ -36,17 +34,12 @@ struct entry {
 	bool glob;
 };
 
-/* An entry kept, by its parts: "object\001name\001version" (absent parts empty). */
-struct seen {
-	UT_hash_handle hh;
-	char key[];
-};
-
 struct funcs_parser {
 	struct tt_config *cfg;
 	const struct tt_config_diag *diag;
-	size_t funcs_cap;  /* slots allocated in cfg->funcs */
-	struct seen *seen; /* every entry kept */
+	size_t funcs_cap; /* slots allocated in cfg->funcs */
+	uint32_t *set;	  /* entries kept, for duplicates: index by hash, FREE_SLOT when free */
+	size_t set_size;  /* a power of two, at least twice the entries */
 };
 
 static bool is_symchar(char c)
@@ -170,21 +163,80 @@ out_free:
 	return -ENOMEM;
 }
 
-/* The hash key of e into key (when not NULL); returns its length. */
-static size_t key_of(const struct entry *e, char *key)
-{
-	const struct span *parts[3] = { &e->object, &e->name, &e->version };
-	size_t n = 0, i;
+#define FREE_SLOT UINT32_MAX
 
-	for (i = 0; i < 3; i++) {
-		if (i && key)
-			key[n] = '\001';
-		n += i > 0;
-		if (parts[i]->s && key)
-			memcpy(key + n, parts[i]->s, parts[i]->len);
-		n += parts[i]->s ? parts[i]->len : 0;
+/* FNV-1a over the parts of an entry, each followed by a byte no part holds. */
+static uint64_t hash_part(uint64_t h, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+	return (h ^ 1) * 0x100000001b3ull;
+}
+
+static uint64_t hash_entry(const struct entry *e)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	h = hash_part(h, e->object.s, e->object.s ? e->object.len : 0);
+	h = hash_part(h, e->name.s, e->name.len);
+	return hash_part(h, e->version.s, e->version.s ? e->version.len : 0);
+}
+
+static uint64_t hash_spec(const struct tt_func_spec *f)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	h = hash_part(h, f->object, f->object ? strlen(f->object) : 0);
+	h = hash_part(h, f->name, strlen(f->name));
+	return hash_part(h, f->version, f->version ? strlen(f->version) : 0);
+}
+
+static bool part_is(const char *str, struct span sp)
+{
+	if (!str || !sp.s)
+		return !str && !sp.s;
+	return strlen(str) == sp.len && !memcmp(str, sp.s, sp.len);
+}
+
+static bool same(const struct tt_func_spec *f, const struct entry *e)
+{
+	return part_is(f->name, e->name) && part_is(f->version, e->version) &&
+	       part_is(f->object, e->object);
+}
+
+/* The set's slot for e: the one holding its duplicate, or the free one it would take. */
+static uint32_t *slot_of(const struct funcs_parser *p, const struct entry *e)
+{
+	size_t mask = p->set_size - 1, i = (size_t)hash_entry(e) & mask;
+
+	while (p->set[i] != FREE_SLOT && !same(&p->cfg->funcs[p->set[i]], e))
+		i = (i + 1) & mask;
+	return &p->set[i];
+}
+
+/* Room in the set for one more entry: doubled (and refilled) at half full. 0 or -ENOMEM. */
+static int set_room(struct funcs_parser *p)
+{
+	size_t size = p->set_size ? p->set_size * 2 : 64, i, j;
+	uint32_t *set;
+
+	if (p->set_size && (p->cfg->nfuncs + 1) * 2 <= p->set_size)
+		return 0;
+	set = malloc(size * sizeof(*set));
+	if (!set)
+		return -ENOMEM;
+	memset(set, 0xff, size * sizeof(*set)); /* FREE_SLOT everywhere */
+	for (i = 0; i < p->cfg->nfuncs; i++) {
+		for (j = (size_t)hash_spec(&p->cfg->funcs[i]) & (size - 1); set[j] != FREE_SLOT;)
+			j = (j + 1) & (size - 1);
+		set[j] = (uint32_t)i;
 	}
-	return n;
+	free(p->set);
+	p->set = set;
+	p->set_size = size;
+	return 0;
 }
 
 /* One TSC_FUNCS entry s[0..len): 0 when kept, merged or reported, 1 when the cap ends the list,
@@ -194,9 +246,9 @@ static int add_entry(struct funcs_parser *p, const char *s, size_t len)
 	const struct tt_config *cfg = p->cfg;
 	const struct tt_config_diag *d = p->diag;
 	char why[48] = "", sv[TT_SHOW_SIZE];
-	struct seen *seen, *dup;
 	const char *bad;
 	struct entry e;
+	uint32_t *slot;
 	int err;
 
 	bad = split_entry(s, len, &e, why, sizeof(why));
@@ -205,28 +257,21 @@ static int add_entry(struct funcs_parser *p, const char *s, size_t len)
 				   tt_config_diag_show(sv, s, len), bad);
 		return 0;
 	}
-	len = key_of(&e, NULL);
-	seen = malloc(sizeof(*seen) + len);
-	if (!seen)
-		return -ENOMEM;
-	key_of(&e, seen->key);
-	HASH_FIND(hh, p->seen, seen->key, len, dup);
-	if (dup) {
-		free(seen);
-		return 0;
-	}
+	err = set_room(p);
+	if (err)
+		return err;
+	slot = slot_of(p, &e);
+	if (*slot != FREE_SLOT)
+		return 0; /* a duplicate */
 	if (cfg->nfuncs == MAX_FUNCS) {
-		free(seen);
 		tt_config_diag_say(d, "TSC_FUNCS has more than %d entries, the rest are skipped",
 				   MAX_FUNCS);
 		return 1;
 	}
 	err = append(p, &e);
-	if (err < 0) {
-		free(seen);
+	if (err)
 		return err;
-	}
-	HASH_ADD(hh, p->seen, key, len, seen);
+	*slot = (uint32_t)(cfg->nfuncs - 1);
 	return 0;
 }
 
@@ -238,7 +283,6 @@ static bool is_sep(char c)
 int tt_config_funcs_parse(const char *val, struct tt_config *cfg, const struct tt_config_diag *d)
 {
 	struct funcs_parser p = { .cfg = cfg, .diag = d };
-	struct seen *seen, *next;
 	const char *s = val, *e;
 	int err = 0;
 
@@ -254,9 +298,6 @@ int tt_config_funcs_parse(const char *val, struct tt_config *cfg, const struct t
 			break;
 		s = e;
 	}
-	HASH_ITER(hh, p.seen, seen, next) {
-		HASH_DEL(p.seen, seen);
-		free(seen);
-	}
+	free(p.set);
 	return err < 0 ? err : 0;
 }
