@@ -13,6 +13,12 @@
  * see fields that change after an entry is published through atomic loads and stores, and
  * strings that are replaced are never freed: a reader may still hold the old one.
  */
+/* uthash's own allocations may fail: then a name is not added (its function is not traced)
+ * or a function is not found by its address (dlsym answers its own address), instead of the
+ * traced program ending, as uthash's default would have it. */
+#define HASH_NONFATAL_OOM 1
+#define uthash_nonfatal_oom(obj) (hash_oom = true)
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +29,8 @@
 #include "hook/stubs.h"
 #include "hot/func_table.h"
 #include "tramp/tramp.h"
+
+static bool hash_oom; /* set by uthash when an insertion found no memory */
 
 /* The bodies stubs jump to, one per variant, in TT_VAR_* order (tramp_body.S). */
 static char *const bodies[TT_VAR_COUNT] = {
@@ -102,7 +110,14 @@ static int add_alias(const char *name, const char *version, struct tt_func *f)
 		return -1;
 	}
 	a->func = f;
+	hash_oom = false;
 	HASH_ADD_KEYPTR(hh, by_name, a->name, strlen(a->name), a);
+	if (hash_oom) {
+		free(a->name);
+		free(a->version);
+		free(a);
+		return -1;
+	}
 	return 0;
 }
 
