@@ -190,6 +190,35 @@ void *tt_elf_sym_addr(const struct tt_elf *o, const ElfW(Sym) *sym)
 	return (void *)addr;
 }
 
+const uint8_t *tt_elf_build_id(const struct tt_elf *o, size_t *len)
+{
+	size_t i, off;
+
+	for (i = 0; i < o->phnum; i++) {
+		const ElfW(Phdr) *ph = &o->phdr[i];
+		const uint8_t *p = (const uint8_t *)(o->base + ph->p_vaddr);
+
+		if (ph->p_type != PT_NOTE)
+			continue;
+		for (off = 0; off + sizeof(ElfW(Nhdr)) <= ph->p_memsz;) {
+			const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)(const void *)(p + off);
+			size_t name = (n->n_namesz + 3) & ~(size_t)3,
+			       desc = (n->n_descsz + 3) & ~(size_t)3;
+			const uint8_t *d = p + off + sizeof(*n) + name;
+
+			if (off + sizeof(*n) + name + desc > ph->p_memsz)
+				break;
+			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
+			    !__builtin_memcmp(p + off + sizeof(*n), "GNU", 4) && n->n_descsz) {
+				*len = n->n_descsz;
+				return d;
+			}
+			off += sizeof(*n) + name + desc;
+		}
+	}
+	return NULL;
+}
+
 bool tt_elf_is_shim(const struct tt_elf *o)
 {
 	return tt_elf_in_exec(o, (uintptr_t)&tt_elf_is_shim);

@@ -62,6 +62,9 @@ static inline const char *tt_elf_name(const struct tt_elf *o)
 	return o->name[0] ? o->name : TT_ELF_PROGRAM;
 }
 
+/* o's GNU build ID (the bytes of its NT_GNU_BUILD_ID note, *len of them), or NULL. */
+const uint8_t *tt_elf_build_id(const struct tt_elf *o, size_t *len);
+
 /* True if o is the shim itself (the object holding this code). */
 bool tt_elf_is_shim(const struct tt_elf *o);
 

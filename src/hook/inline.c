@@ -20,6 +20,7 @@
 #include "hook/inline.h"
 #include "hook/patch.h"
 #include "hook/pool.h"
+#include "hook/xref_cache.h"
 #include "hot/func_table.h"
 #include "log/log.h"
 #include "tramp/tramp.h"
@@ -39,6 +40,9 @@ struct planned {
 	int prot;		   /* of the code's segment, restored after the write */
 	uintptr_t seg_lo, seg_hi;  /* that segment */
 	struct tt_xref_range xref; /* jumps from elsewhere into the patched bytes */
+	uintptr_t base;		   /* the object's load address, and its build ID: */
+	const uint8_t *build_id;   /* the check's answer may be kept (xref_cache.h) */
+	size_t build_id_len;
 };
 
 static struct planned batch[TT_MAX_FUNCS];
@@ -78,6 +82,9 @@ struct segment {
 	int prot;
 	size_t eh_size;
 	size_t padded; /* size, or more: the padding after a short function */
+	uintptr_t base;
+	const uint8_t *build_id;
+	size_t build_id_len;
 };
 
 /* Bytes of one padding instruction at p (nop in any of its forms, int3), or 0. */
@@ -146,6 +153,8 @@ static int segment_cb(struct tt_elf *o, void *arg)
 			  (ph->p_flags & PF_W ? PROT_WRITE : 0);
 	}
 	s->eh_size = tt_eh_extent(o, s->addr);
+	s->base = o->base;
+	s->build_id = tt_elf_build_id(o, &s->build_id_len);
 	s->padded = s->size ? s->size : s->eh_size;
 	if (s->padded && s->padded < TT_PATCH_LEN + 4 && tt_disasm_ready())
 		s->padded = with_padding(o, (const uint8_t *)s->addr, s->padded, s->end);
@@ -233,6 +242,9 @@ static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t wh
 			  .hi = (uintptr_t)addr + r.patch_at + r.displaced,
 			  .own_lo = (uintptr_t)addr,
 			  .own_hi = (uintptr_t)addr + size },
+		.base = seg.base,
+		.build_id = seg.build_id,
+		.build_id_len = seg.build_id_len,
 	};
 	(*n)++;
 	return NULL;
@@ -347,6 +359,36 @@ static const struct tt_code_ranges *known_code(uintptr_t lo, uintptr_t hi)
 	return c.found ? &c.found->ranges : NULL;
 }
 
+/* The question of p for the cache: offsets from its object's load address. */
+static struct tt_xref_answer question_of(const struct planned *p)
+{
+	return (struct tt_xref_answer){ .lo = p->xref.lo - p->base,
+					.hi = p->xref.hi - p->base,
+					.own_lo = p->xref.own_lo - p->base,
+					.own_hi = p->xref.own_hi - p->base };
+}
+
+/* True, with p->xref answered, when an earlier run kept the answer for p's object. */
+static bool cached_answer(struct planned *p)
+{
+	struct tt_xref_answer a = question_of(p);
+
+	if (!tt_xref_cache_get(p->build_id, p->build_id_len, &a))
+		return false;
+	p->xref.hit = a.hit;
+	p->xref.from = a.from + p->base;
+	return true;
+}
+
+static void keep_answer(const struct planned *p)
+{
+	struct tt_xref_answer a = question_of(p);
+
+	a.hit = p->xref.hit;
+	a.from = p->xref.hit ? p->xref.from - p->base : 0;
+	tt_xref_cache_put(p->build_id, p->build_id_len, &a);
+}
+
 /*
  * Jumps from other code of the same objects into the patched bytes: one scan per segment,
  * its candidates decoded within the segment's known code ranges (byte patterns elsewhere).
@@ -361,21 +403,29 @@ static unsigned int check_foreign_jumps(unsigned int n)
 	for (i = 0; i < n; i++) {
 		uintptr_t lo = batch[i].seg_lo, hi = batch[i].seg_hi;
 		const struct tt_code_ranges *code;
+		bool all_known = true;
 
 		if (!batch[i].f || lo == 0)
 			continue;
 		for (j = i, k = 0; j < n; j++) /* every function of this segment */
-			if (batch[j].f && batch[j].seg_lo == lo)
+			if (batch[j].f && batch[j].seg_lo == lo) {
+				all_known &= cached_answer(&batch[j]);
 				ranges[k++] = batch[j].xref;
-		code = known_code(lo, hi);
-		tt_xref_scan((const uint8_t *)lo, hi - lo, lo, code ? code->r : NULL,
-			     code ? code->n : 0, ranges, k);
+			}
+		if (!all_known) {
+			code = known_code(lo, hi);
+			tt_xref_scan((const uint8_t *)lo, hi - lo, lo, code ? code->r : NULL,
+				     code ? code->n : 0, ranges, k);
+		}
 		for (j = i, k = 0; j < n; j++)
 			if (batch[j].f && batch[j].seg_lo == lo) {
 				batch[j].xref = ranges[k++];
 				batch[j].seg_lo = 0; /* scanned */
+				if (!all_known)
+					keep_answer(&batch[j]);
 			}
 	}
+	tt_xref_cache_flush();
 	for (i = 0; i < n; i++) {
 		struct planned *p = &batch[i];
 

@@ -393,3 +393,48 @@ test_dlopen_threads_inline() {
 	done
 	NOTE="hot_fn calls counted:$calls"
 }
+
+# ---- the foreign-jump check's answers kept between runs (hook/xref_cache.c)
+
+# Run 1 with an empty $XDG_CACHE_HOME writes libwork.so's answers (a 0700 directory, a 0600
+# file); run 2 reads them: same routes. Then every kept answer is forged into "a jump lands
+# inside": run 3 must refuse work_add and work_leaf on the cache's word alone (proof that the
+# scan was skipped), and a file that does not read back whole is ignored (run 4: inline again).
+test_xref_cache() {
+	local c=$T/cache f mode
+	XENV+=(TSC_HOOK=inline "XDG_CACHE_HOME=$c")
+	run_pair xref_cache work_add,work_leaf "$B/t_basic" && one_report && hooked inline work_add ||
+		sub_failed "run 1" || return 1
+	f=$(find "$c/tsctrace" -name '*.xref' -newer "$B/libwork.so" 2>/dev/null | head -1)
+	[ -n "$f" ] || fail_because "no answers kept in $c/tsctrace: $(ls -R "$c" 2>&1 | head -3)" ||
+		return 1
+	mode=$(stat -c %a "$c/tsctrace")/$(stat -c %a "$f")
+	[ "$mode" = 700/600 ] || fail_because "cache modes $mode, expected 700/600" || return 1
+	rm -f "$T"/r.*
+	run_pair xref_cache work_add,work_leaf "$B/t_basic" && one_report && hooked inline work_add ||
+		sub_failed "run 2, answers from the cache" || return 1
+	for f in "$c"/tsctrace/*.xref; do
+		python3 - "$f" <<'PY' || fail_because "test setup: cannot forge $f" || return 1
+import struct, sys
+p = sys.argv[1]
+b = bytearray(open(p, "rb").read())
+n = struct.unpack_from("<I", b, 32)[0]
+for i in range(n):
+    at = 40 + 48 * i
+    lo = struct.unpack_from("<Q", b, at)[0]
+    struct.pack_into("<QI", b, at + 32, lo, 1)   # from = lo, hit = 1
+open(p, "wb").write(b)
+PY
+	done
+	rm -f "$T"/r.*
+	run_pair xref_cache work_add,work_leaf "$B/t_basic" && one_report || return 1
+	hooked got work_add ||
+		fail_because "a forged answer was not used: $(jq -c '[.functions[] | {name, hook}]' "$REPORT")" ||
+		return 1
+	for f in "$c"/tsctrace/*.xref; do
+		head -c 60 "$f" >"$f.cut" && mv "$f.cut" "$f"
+	done
+	rm -f "$T"/r.*
+	run_pair xref_cache work_add,work_leaf "$B/t_basic" && one_report && hooked inline work_add ||
+		sub_failed "run 4, a cut file ignored"
+}

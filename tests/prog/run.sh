@@ -56,6 +56,9 @@ case ",$SANITIZE," in
 esac
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/tsctrace-prog.XXXXXX") || exit 1
+# The shim keeps answers between runs in $XDG_CACHE_HOME/tsctrace: the tests' own, never the
+# user's (and exercised by every test after the first).
+export XDG_CACHE_HOME=$WORK/cache
 NPASS=0
 NFAIL=0
 NSKIP=0
@@ -1363,6 +1366,7 @@ run_test call_entry_inline test_call_entry_inline
 run_test call_entry_auto test_call_entry_auto
 run_test call_entry_throw test_call_entry_throw
 run_test lookalike_inline test_lookalike_inline
+run_test xref_cache test_xref_cache
 run_test dlopen_threads_inline test_dlopen_threads_inline
 run_test names_alias test_names_alias
 run_test names_glob test_names_glob

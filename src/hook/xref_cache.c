@@ -1,0 +1,210 @@
+/*
+ * xref_cache.c - see xref_cache.h. Start-up and dlopen bookkeeping only (one thread at a
+ * time, under the loader lock), with the shim's guard up: libc is used as any code would.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hook/xref_cache.h"
+
+#define MAX_OBJECTS 64
+#define MAX_ANSWERS 65536 /* per object: a whole library's functions, and more */
+
+/* The file: this header, then `count` answers sorted by (lo, own_lo). */
+struct header {
+	char magic[8];	  /* "TTXREF1" */
+	char version[24]; /* the shim's, NUL-padded: answers may change with it */
+	uint32_t count;
+	uint32_t pad;
+};
+
+struct object {
+	char id[2 * 64 + 1]; /* build ID, hex */
+	struct tt_xref_answer *a;
+	size_t n, cap;
+	bool dirty;
+};
+
+static struct object objects[MAX_OBJECTS];
+static size_t nobjects;
+static char dir[512];
+static int dir_state; /* 0 unknown, 1 usable, -1 none */
+
+static int cmp(const void *x, const void *y)
+{
+	const struct tt_xref_answer *a = x, *b = y;
+
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	if (a->own_lo != b->own_lo)
+		return a->own_lo < b->own_lo ? -1 : 1;
+	return (a->hi > b->hi) - (a->hi < b->hi);
+}
+
+/* $XDG_CACHE_HOME/tsctrace or ~/.cache/tsctrace, made 0700; never for a setuid program. */
+static bool find_dir(void)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char parent[sizeof(dir) - 16];
+	int n;
+
+	if (dir_state)
+		return dir_state > 0;
+	dir_state = -1;
+	if (getauxval(AT_SECURE))
+		return false;
+	if (xdg && xdg[0] == '/')
+		n = snprintf(parent, sizeof(parent), "%s", xdg);
+	else if (home && home[0] == '/')
+		n = snprintf(parent, sizeof(parent), "%s/.cache", home);
+	else
+		return false;
+	if (n <= 0 || (size_t)n >= sizeof(parent))
+		return false;
+	(void)mkdir(parent, 0700);
+	snprintf(dir, sizeof(dir), "%s/tsctrace", parent);
+	if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+		return false;
+	dir_state = 1;
+	return true;
+}
+
+static void hex(char *out, const uint8_t *id, size_t len)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < len && i < 64; i++) {
+		out[2 * i] = digits[id[i] >> 4];
+		out[2 * i + 1] = digits[id[i] & 15];
+	}
+	out[2 * i] = 0;
+}
+
+static void header_of(struct header *h, uint32_t count)
+{
+	memset(h, 0, sizeof(*h));
+	memcpy(h->magic, "TTXREF1", 8);
+	snprintf(h->version, sizeof(h->version), "%s", TT_VERSION);
+	h->count = count;
+}
+
+/* The file of o, when it reads back whole and is this version's. */
+static void load(struct object *o)
+{
+	char path[sizeof(dir) + 160];
+	struct header h, want;
+	struct stat st;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s.xref", dir, o->id);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return;
+	header_of(&want, 0);
+	if (fstat(fd, &st) == 0 && read(fd, &h, sizeof(h)) == (ssize_t)sizeof(h) &&
+	    !memcmp(h.magic, want.magic, sizeof(h.magic)) &&
+	    !memcmp(h.version, want.version, sizeof(h.version)) && h.count <= MAX_ANSWERS &&
+	    (size_t)st.st_size == sizeof(h) + h.count * sizeof(*o->a) &&
+	    (o->a = malloc((h.count ? h.count : 1) * sizeof(*o->a)))) {
+		o->cap = h.count ? h.count : 1;
+		if (read(fd, o->a, h.count * sizeof(*o->a)) == (ssize_t)(h.count * sizeof(*o->a)))
+			o->n = h.count;
+	}
+	close(fd);
+	qsort(o->a, o->n, sizeof(*o->a), cmp); /* as written, unless someone else wrote it */
+}
+
+static struct object *object_of(const uint8_t *build_id, size_t len, bool make)
+{
+	char id[sizeof(objects[0].id)];
+	size_t i;
+
+	if (!build_id || !len || !find_dir())
+		return NULL;
+	hex(id, build_id, len);
+	for (i = 0; i < nobjects; i++)
+		if (!strcmp(objects[i].id, id))
+			return &objects[i];
+	if (!make || nobjects == MAX_OBJECTS)
+		return NULL;
+	memcpy(objects[nobjects].id, id, sizeof(id));
+	load(&objects[nobjects]);
+	return &objects[nobjects++];
+}
+
+bool tt_xref_cache_get(const uint8_t *build_id, size_t len, struct tt_xref_answer *a)
+{
+	struct object *o = object_of(build_id, len, true);
+	const struct tt_xref_answer *found;
+
+	if (!o || !o->n)
+		return false;
+	found = bsearch(a, o->a, o->n, sizeof(*a), cmp);
+	if (!found || found->hi != a->hi || found->own_hi != a->own_hi)
+		return false;
+	a->hit = found->hit;
+	a->from = found->from;
+	return true;
+}
+
+void tt_xref_cache_put(const uint8_t *build_id, size_t len, const struct tt_xref_answer *a)
+{
+	struct object *o = object_of(build_id, len, true);
+	struct tt_xref_answer *grown;
+
+	if (!o || o->n == MAX_ANSWERS)
+		return;
+	if (o->n == o->cap) {
+		grown = realloc(o->a, (o->cap ? o->cap * 2 : 64) * sizeof(*o->a));
+		if (!grown)
+			return;
+		o->a = grown;
+		o->cap = o->cap ? o->cap * 2 : 64;
+	}
+	o->a[o->n++] = *a;
+	o->dirty = true;
+}
+
+static void save(struct object *o)
+{
+	char path[sizeof(dir) + 160], tmp[sizeof(path) + 32];
+	struct header h;
+	size_t i, kept = 0;
+	int fd;
+	bool ok;
+
+	qsort(o->a, o->n, sizeof(*o->a), cmp);
+	for (i = 0; i < o->n; i++) /* a question asked twice keeps its first answer */
+		if (!kept || cmp(&o->a[kept - 1], &o->a[i]) || o->a[kept - 1].hi != o->a[i].hi ||
+		    o->a[kept - 1].own_hi != o->a[i].own_hi)
+			o->a[kept++] = o->a[i];
+	o->n = kept;
+	snprintf(path, sizeof(path), "%s/%s.xref", dir, o->id);
+	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return;
+	header_of(&h, (uint32_t)o->n);
+	ok = write(fd, &h, sizeof(h)) == (ssize_t)sizeof(h) &&
+	     write(fd, o->a, o->n * sizeof(*o->a)) == (ssize_t)(o->n * sizeof(*o->a));
+	ok = close(fd) == 0 && ok;
+	if (!ok || rename(tmp, path) != 0)
+		unlink(tmp);
+	o->dirty = false;
+}
+
+void tt_xref_cache_flush(void)
+{
+	size_t i;
+
+	for (i = 0; i < nobjects; i++)
+		if (objects[i].dirty)
+			save(&objects[i]);
+}
