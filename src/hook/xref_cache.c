@@ -118,7 +118,8 @@ static void load(struct object *o)
 			o->n = h.count;
 	}
 	close(fd);
-	qsort(o->a, o->n, sizeof(*o->a), cmp); /* as written, unless someone else wrote it */
+	if (o->n) /* sorted as written, unless someone else wrote it */
+		qsort(o->a, o->n, sizeof(*o->a), cmp);
 }
 
 static struct object *object_of(const uint8_t *build_id, size_t len, bool make)
@@ -180,7 +181,8 @@ static void save(struct object *o)
 	int fd;
 	bool ok;
 
-	qsort(o->a, o->n, sizeof(*o->a), cmp);
+	if (o->n)
+		qsort(o->a, o->n, sizeof(*o->a), cmp);
 	for (i = 0; i < o->n; i++) /* a question asked twice keeps its first answer */
 		if (!kept || cmp(&o->a[kept - 1], &o->a[i]) || o->a[kept - 1].hi != o->a[i].hi ||
 		    o->a[kept - 1].own_hi != o->a[i].own_hi)
