@@ -21,12 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/edit_distance.h"
 #include "config/config_diag.h"
 #include "config/config_funcs.h"
 #include "config/config_value.h"
 
-#define MAX_SUGGEST 2	/* edits up to which an unknown name gets a suggestion (1 if short) */
-#define NAME_MAX_LEN 24 /* longer than any known variable name */
+#define MAX_SUGGEST 2 /* edits up to which an unknown name gets a suggestion (1 if short) */
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 enum var {
@@ -271,35 +271,6 @@ static char upper(char c)
 	return c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : c;
 }
 
-/* Optimal-string-alignment distance (edits and swaps of neighbours) between a[0..la), folded to
- * upper case, and b; anything above MAX_SUGGEST is reported as MAX_SUGGEST + 1. */
-static size_t distance(const char *a, size_t la, const char *b)
-{
-	size_t lb = strlen(b), d[3][NAME_MAX_LEN + 1], i, j, v;
-
-	if (la > lb + MAX_SUGGEST || lb > la + MAX_SUGGEST || lb > NAME_MAX_LEN)
-		return MAX_SUGGEST + 1;
-	for (j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (i = 1; i <= la; i++) {
-		size_t *cur = d[i % 3], *prev = d[(i + 2) % 3], *prev2 = d[(i + 1) % 3];
-
-		cur[0] = i;
-		for (j = 1; j <= lb; j++) {
-			v = prev[j - 1] + (upper(a[i - 1]) != b[j - 1]);
-			if (prev[j] + 1 < v)
-				v = prev[j] + 1;
-			if (cur[j - 1] + 1 < v)
-				v = cur[j - 1] + 1;
-			if (i > 1 && j > 1 && upper(a[i - 1]) == b[j - 2] &&
-			    upper(a[i - 2]) == b[j - 1] && prev2[j - 2] + 1 < v)
-				v = prev2[j - 2] + 1;
-			cur[j] = v;
-		}
-	}
-	return d[la % 3][lb] > MAX_SUGGEST ? MAX_SUGGEST + 1 : d[la % 3][lb];
-}
-
 /* The known name closest to name[0..len): within MAX_SUGGEST edits (1 for the short names), or
  * else one it begins (TSC_OUT for TSC_OUTPUT, with at least 3 characters after TSC_). NULL when
  * none. */
@@ -313,7 +284,8 @@ static const char *suggest(const char *name, size_t len)
 		/* one edit in a 4-letter name is already a different word: TSC_FOOD is not HOOK */
 		size_t limit = strlen(var_names[v]) <= 8 ? 1 : MAX_SUGGEST;
 
-		d = distance(name, len, var_names[v]);
+		d = tt_edit_distance(name, len, var_names[v], strlen(var_names[v]), MAX_SUGGEST,
+				     true);
 		if (d <= limit && d < best_d) {
 			best_d = d;
 			best = var_names[v];

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "base/basename.h"
+#include "base/edit_distance.h"
 #include "elf/elfdyn.h"
 #include "elf/symtab.h"
 #include "hook/funcs.h"
@@ -323,6 +324,46 @@ static bool find_statics(const struct tt_func_spec *sp, const char *what)
 	return st.added > 0;
 }
 
+struct closest {
+	const char *name;
+	size_t len, best_d;
+	char best[128];
+};
+
+static int closest_cb(struct tt_elf *o, void *arg)
+{
+	struct closest *c = arg;
+	size_t i, d;
+
+	if (tt_elf_is_shim(o) || tt_elf_is_loader(o->name) || tt_elf_is_vdso(o))
+		return 0;
+	for (i = 1; i < o->nsyms; i++) {
+		const ElfW(Sym) *s = &o->symtab[i];
+		const char *name = tt_elf_sym_name(o, i);
+
+		if (s->st_shndx == SHN_UNDEF || !is_function(s) || !name[0])
+			continue;
+		d = tt_edit_distance(c->name, c->len, name, strlen(name), c->best_d - 1, false);
+		if (d < c->best_d) {
+			c->best_d = d;
+			snprintf(c->best, sizeof(c->best), "%s", name);
+		}
+	}
+	return 0;
+}
+
+/* " (did you mean strlen?)" for strlne: the exported function of the loaded objects within
+ * one edit of a short name, two of a longer one; "" when none is. Only when a name is missing. */
+static void closest_function(const char *name, char *out, size_t size)
+{
+	struct closest c = { name, strlen(name), 0, "" };
+
+	c.best_d = (c.len <= 4 ? 1 : 2) + 1;
+	tt_elf_foreach(closest_cb, &c);
+	if (c.best[0])
+		snprintf(out, size, " (did you mean %s?)", c.best);
+}
+
 /* Try entry i; `first` says whether this is the start-up pass (which prints more). */
 static void try_entry(size_t i, bool first)
 {
@@ -385,9 +426,12 @@ static void try_entry(size_t i, bool first)
 	} else if (!sp->version && find_statics(sp, what)) {
 		state[i] = tt_inline_enabled() ? DONE : REFUSED;
 	} else if (first) {
-		tt_warn("no function %s in the loaded objects: it will be traced if a later "
+		char hint[160] = "";
+
+		closest_function(sp->name, hint, sizeof(hint));
+		tt_warn("no function %s in the loaded objects%s: it will be traced if a later "
 			"dlopen brings it",
-			what);
+			what, hint);
 	}
 }
 

@@ -450,6 +450,17 @@ test_bad_unknown_name() {
 	ck "no_such_function_xyz is not in the report" 'fn("no_such_function_xyz") == null'
 }
 
+# A typo in a name: the one line about it suggests the loaded function one swap away.
+test_bad_typo_func() {
+	run_pair bad_typo_func strlne,work_add "$B/t_basic" || return 1
+	[ "$(shim_lines 'no function strlne in the loaded objects \(did you mean strlen\?\)')" -eq 1 ] ||
+		fail_because "expected one line suggesting strlen for strlne; got: $(grep strlne "$T/t.shim" | head -2)" ||
+		return 1
+	one_report &&
+		ck "work_add traced, strlne not in the report" 'fn("work_add") != null and fn("strlne") == null' \
+			'[.functions[].name]'
+}
+
 # bad_value VAR VALUE [novalue]: a malformed value gets one line naming the variable and the
 # value (libtsctrace(7), ENVIRONMENT; an unknown variable: one line naming it), output unchanged.
 bad_value() {
@@ -1312,6 +1323,7 @@ run_test real_gzip test_real_gzip
 run_test real_sed test_real_sed
 run_test real_text test_real_text
 run_test bad_unknown_name test_bad_unknown_name
+run_test bad_typo_func test_bad_typo_func
 run_test bad_format test_bad_format
 run_test bad_serialize test_bad_serialize
 run_test bad_typo test_bad_typo
