@@ -12,6 +12,8 @@
  */
 #include "elf/elfdyn.h"
 
+#include <sys/mman.h>
+
 static bool same(const char *a, const char *b)
 {
 	while (*a && *a == *b)
@@ -224,7 +226,7 @@ bool tt_elf_is_shim(const struct tt_elf *o)
 	return tt_elf_in_exec(o, (uintptr_t)&tt_elf_is_shim);
 }
 
-bool tt_elf_in_exec(const struct tt_elf *o, uintptr_t addr)
+const ElfW(Phdr) *tt_elf_exec_phdr(const struct tt_elf *o, uintptr_t addr)
 {
 	size_t i;
 
@@ -233,9 +235,20 @@ bool tt_elf_in_exec(const struct tt_elf *o, uintptr_t addr)
 
 		if (p->p_type == PT_LOAD && (p->p_flags & PF_X) && addr >= o->base + p->p_vaddr &&
 		    addr < o->base + p->p_vaddr + p->p_memsz)
-			return true;
+			return p;
 	}
-	return false;
+	return NULL;
+}
+
+int tt_elf_phdr_prot(const ElfW(Phdr) *p)
+{
+	return (p->p_flags & PF_R ? PROT_READ : 0) | (p->p_flags & PF_W ? PROT_WRITE : 0) |
+	       (p->p_flags & PF_X ? PROT_EXEC : 0);
+}
+
+bool tt_elf_in_exec(const struct tt_elf *o, uintptr_t addr)
+{
+	return tt_elf_exec_phdr(o, addr) != NULL;
 }
 
 void *tt_elf_find_ret(const struct tt_elf *o)

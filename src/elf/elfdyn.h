@@ -50,6 +50,12 @@ const char *tt_elf_ref_version(const struct tt_elf *o, size_t i);
  * picks for this CPU (the resolver is called). */
 void *tt_elf_sym_addr(const struct tt_elf *o, const ElfW(Sym) *sym);
 
+/* The executable PT_LOAD segment of o that holds addr, or NULL. */
+const ElfW(Phdr) *tt_elf_exec_phdr(const struct tt_elf *o, uintptr_t addr);
+
+/* A segment's PROT_* as its flags give them. */
+int tt_elf_phdr_prot(const ElfW(Phdr) *p);
+
 /* True if addr lies in one of o's executable PT_LOAD segments. */
 bool tt_elf_in_exec(const struct tt_elf *o, uintptr_t addr);
 

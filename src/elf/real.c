@@ -9,7 +9,8 @@
 
 struct find_real {
 	const char *name;
-	void *addr;
+	struct tt_elf *obj; /* the object of the definition found, and its symbol */
+	const ElfW(Sym) *sym;
 	bool past_us;
 	bool any; /* any object but the shim, before it too */
 };
@@ -30,24 +31,34 @@ static int find_real_cb(struct tt_elf *o, void *arg)
 	s = tt_elf_lookup(o, f->name, NULL);
 	if (!s || ELF64_ST_TYPE(s->st_info) != STT_FUNC)
 		return 0;
-	f->addr = (void *)(o->base + s->st_value);
+	*f->obj = *o;
+	f->sym = s;
 	return 1;
+}
+
+const ElfW(Sym) *tt_real_def(const char *name, struct tt_elf *obj)
+{
+	struct find_real f = { name, obj, NULL, false, false };
+
+	tt_elf_foreach(find_real_cb, &f);
+	return f.sym;
 }
 
 void *tt_real_find(const char *name)
 {
-	struct find_real f = { name, NULL, false, false };
+	struct tt_elf o;
+	const ElfW(Sym) *s = tt_real_def(name, &o);
 
-	tt_elf_foreach(find_real_cb, &f);
-	return f.addr;
+	return s ? (void *)(o.base + s->st_value) : NULL;
 }
 
 void *tt_real_outside(const char *name)
 {
-	struct find_real f = { name, NULL, false, true };
+	struct tt_elf o;
+	struct find_real f = { name, &o, NULL, false, true };
 
 	tt_elf_foreach(find_real_cb, &f);
-	return f.addr;
+	return f.sym ? (void *)(o.base + f.sym->st_value) : NULL;
 }
 
 void *tt_real_lazy_with(void **slot, const char *name, void *(*find)(const char *name))

@@ -9,9 +9,14 @@
 #ifndef TT_REAL_H
 #define TT_REAL_H
 
+#include "elf/elfdyn.h"
+
 /* The definition of name that follows ours in load order (what RTLD_NEXT would give us),
  * found without calling dlsym; NULL if none. Safe before anything else has started. */
 void *tt_real_find(const char *name);
+
+/* That definition's symbol, with its object copied into *obj; NULL if none. */
+const ElfW(Sym) *tt_real_def(const char *name, struct tt_elf *obj);
 
 /* tt_real_find(name), looked up once and kept in *slot. */
 void *tt_real_lazy(void **slot, const char *name);

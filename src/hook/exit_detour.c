@@ -20,48 +20,13 @@
 #include <sys/mman.h>
 
 #include "elf/elfdyn.h"
+#include "elf/real.h"
 #include "hook/exit_detour.h"
 #include "hook/patch.h"
 #include "hook/pool.h"
 #include "log/log.h"
 #include "x86/disasm.h"
 #include "x86/relocate.h"
-
-struct exit_def {
-	uint8_t *addr;
-	size_t size;
-	int prot; /* of its segment, restored after the write */
-	bool past_us;
-};
-
-/* libc's _exit: the first definition after the shim in load order, with its segment. */
-static int find_exit_cb(struct tt_elf *o, void *arg)
-{
-	struct exit_def *d = arg;
-	const ElfW(Sym) *s;
-	size_t i;
-
-	if (tt_elf_is_shim(o)) {
-		d->past_us = true;
-		return 0;
-	}
-	if (!d->past_us)
-		return 0;
-	s = tt_elf_lookup(o, "_exit", NULL);
-	if (!s || ELF64_ST_TYPE(s->st_info) != STT_FUNC)
-		return 0;
-	d->addr = (uint8_t *)(o->base + s->st_value);
-	d->size = s->st_size;
-	for (i = 0; i < o->phnum; i++) {
-		const ElfW(Phdr) *ph = &o->phdr[i];
-		uintptr_t lo = o->base + ph->p_vaddr;
-
-		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && (uintptr_t)d->addr >= lo &&
-		    (uintptr_t)d->addr < lo + ph->p_memsz)
-			d->prot = PROT_EXEC | (ph->p_flags & PF_R ? PROT_READ : 0);
-	}
-	return 1;
-}
 
 /*
  * The slot's head: save the argument registers _exit may use (and rax), keep %rsp 16-byte
@@ -93,9 +58,19 @@ static size_t write_head(uint8_t *p, void (*before)(void))
 }
 
 /* Why the detour cannot go in, or NULL once it is in. */
+/* libc's _exit, as the patch needs it. */
+struct exit_def {
+	uint8_t *addr;
+	size_t size;
+	int prot; /* of its segment, restored after the write */
+};
+
 static const char *install(void (*before)(void), char *why, size_t why_size)
 {
-	struct exit_def d = { 0 };
+	const ElfW(Sym) *sym;
+	const ElfW(Phdr) *ph;
+	struct exit_def d;
+	struct tt_elf libc;
 	struct tt_insn first;
 	struct tt_reloc r;
 	uint8_t *slot, jump[5];
@@ -103,8 +78,16 @@ static const char *install(void (*before)(void), char *why, size_t why_size)
 	int32_t rel32;
 	const char *err;
 
-	if (!tt_elf_foreach(find_exit_cb, &d) || !d.addr || !d.prot)
+	/* libc's _exit: the first definition after the shim in load order (elf/real.h). */
+	sym = tt_real_def("_exit", &libc);
+	if (!sym)
 		return "no _exit after the shim in load order";
+	d.addr = (uint8_t *)(libc.base + sym->st_value);
+	d.size = sym->st_size;
+	ph = tt_elf_exec_phdr(&libc, (uintptr_t)d.addr);
+	if (!ph)
+		return "its code is not in an executable segment";
+	d.prot = tt_elf_phdr_prot(ph) & ~PROT_WRITE;
 	if (!d.size)
 		return "its length is unknown";
 	slot = tt_pool_take((uintptr_t)d.addr);

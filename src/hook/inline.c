@@ -136,22 +136,13 @@ static size_t with_padding(const struct tt_elf *o, const uint8_t *code, size_t s
 static int segment_cb(struct tt_elf *o, void *arg)
 {
 	struct segment *s = arg;
-	size_t i;
+	const ElfW(Phdr) *ph = tt_elf_exec_phdr(o, s->addr);
 
-	if (!tt_elf_in_exec(o, s->addr))
+	if (!ph)
 		return 0;
-	for (i = 0; i < o->phnum; i++) {
-		const ElfW(Phdr) *ph = &o->phdr[i];
-		uintptr_t lo = o->base + ph->p_vaddr;
-
-		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) || s->addr < lo ||
-		    s->addr >= lo + ph->p_memsz)
-			continue;
-		s->start = lo;
-		s->end = lo + ph->p_memsz;
-		s->prot = PROT_EXEC | (ph->p_flags & PF_R ? PROT_READ : 0) |
-			  (ph->p_flags & PF_W ? PROT_WRITE : 0);
-	}
+	s->start = o->base + ph->p_vaddr;
+	s->end = s->start + ph->p_memsz;
+	s->prot = tt_elf_phdr_prot(ph);
 	s->eh_size = tt_eh_extent(o, s->addr);
 	s->base = o->base;
 	s->build_id = tt_elf_build_id(o, &s->build_id_len);

@@ -19,7 +19,7 @@ test_whole_sqlite() {
 		awk '$2 == "T" || $2 == "i"' | wc -l)
 	ck "every exported function of libsqlite3 is in the report ($n)" \
 		"[.functions[].names[]] | length >= $n - 10" '[.functions | length]' || return 1
-	ck "over 1,023 functions called" '[.functions[] | select(.calls > 0)] | length > 50' \
+	ck "more than 50 of them called" '[.functions[] | select(.calls > 0)] | length > 50' \
 		'[.functions[] | select(.calls > 0) | .name] | length' || return 1
 	NOTE="$(jq '.functions | length' "$REPORT") entries, $(jq '[.functions[] | select(.calls > 0)] | length' "$REPORT") called"
 }
