@@ -10,6 +10,9 @@
 #                  byte with expected/ (UPDATE=1 rewrites expected/: review the diff!)
 #   references     merge against hand-computed data/merge-ab.expected.json and against
 #                  merge-ref.jq (jq) on real reports
+#   runs           cases_analysis.sh: diff of three runs against three of prog/workprog.c
+#                  (no change; three times slower: slower, exit 1 with --fail-on-slower),
+#                  merge's run list and duplicates, -o's format, plot axes, rows never called
 #   bad input      every subcommand: exit status 2, one "tsctrace: " line on stderr, nothing
 #                  on stdout, no output file or temporary file left
 #   limits         endless input (/dev/zero, a pipe or FIFO that never ends) refused within
