@@ -1019,6 +1019,9 @@ t_help() {
 	fi
 }
 
+# Call paths as folded stacks, pprof profiles and flame graphs: paths.sh.
+. "$HERE/paths.sh"
+
 # ---- main ---------------------------------------------------------------------------------
 
 if [ ! -x "$T" ]; then
@@ -1032,6 +1035,7 @@ t_merge
 t_real
 t_plot
 t_export
+t_paths
 t_names
 t_errors
 t_limits
