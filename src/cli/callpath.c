@@ -83,6 +83,13 @@ void tt_frame_split(const char *frame, struct tt_frame *out)
 	}
 }
 
+bool tt_frame_is_shim(const struct tt_frame *fr)
+{
+	static const char shim[] = "libtsctrace.so";
+
+	return fr->objlen == sizeof(shim) - 1 && memcmp(fr->obj, shim, fr->objlen) == 0;
+}
+
 /* functions[fi] (and its callers[ci] when ci >= 0) "self.total" of rep, if there. */
 static bool self_total(const struct cli_report *rep, size_t fi, long ci, uint64_t *out)
 {

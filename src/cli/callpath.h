@@ -69,4 +69,11 @@ struct tt_frame {
 };
 void tt_frame_split(const char *frame, struct tt_frame *out);
 
+/*
+ * The frame lies in the shim (libtsctrace.so): a trampoline standing in for the return
+ * address of an inline-hooked traced function that the unwinder met further up. The
+ * caller it stands for is the next frame, so the exports leave such frames out.
+ */
+bool tt_frame_is_shim(const struct tt_frame *fr);
+
 #endif /* TT_CALLPATH_H */

@@ -41,6 +41,8 @@ static char *stack_text(const struct tt_callpath *p)
 	}
 	q = text;
 	for (i = p->nframes; i-- > 0;) {
+		if (tt_frame_is_shim(&fr[i]))
+			continue;
 		q = put_frame(q, fr[i].fn, fr[i].fnlen);
 		*q++ = ';';
 	}

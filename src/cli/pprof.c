@@ -246,13 +246,15 @@ static int add_sample(const char *cmd, struct builder *b, const struct tt_callpa
 		if (value(cmd, ns, &s->value[2]) < 0)
 			return -1;
 	}
-	s->n_location_id = p->nframes + 1;
-	s->location_id[0] = frame(b, f->name, strlen(f->name), tt_base_name(f->object),
-				  strlen(tt_base_name(f->object)), f->symbol);
+	s->location_id[s->n_location_id++] = frame(b, f->name, strlen(f->name),
+						   tt_base_name(f->object),
+						   strlen(tt_base_name(f->object)), f->symbol);
 	for (i = 0; i < p->nframes; i++) {
 		tt_frame_split(p->frames[i], &fr);
-		s->location_id[i + 1] = frame(b, fr.fn, fr.fnlen, fr.obj ? fr.obj : "", fr.objlen,
-					      NULL);
+		if (!tt_frame_is_shim(&fr))
+			s->location_id[s->n_location_id++] = frame(b, fr.fn, fr.fnlen,
+								   fr.obj ? fr.obj : "", fr.objlen,
+								   NULL);
 	}
 	if ((s->label[0] = label(b, "program", tt_base_name(p->rep->r.program), 0)))
 		s->n_label = 1;
