@@ -27,8 +27,9 @@ static const char *const weight_words[] = {
 	[TT_WEIGHT_SELF] = "self cycles",
 };
 
-static void headings(struct cli_report **reps, size_t n, enum tt_weight w, const char *title,
-		     char *t, size_t tsize, char *sub, size_t subsize)
+/* The default title (a file name is at most 255 bytes: never cut) and the subtitle. */
+static void headings(struct cli_report **reps, size_t n, enum tt_weight w, char *t, size_t tsize,
+		     char *sub, size_t subsize)
 {
 	bool ns = tt_load_in_ns(&reps[0]->r);
 	bool callers = false;
@@ -37,14 +38,11 @@ static void headings(struct cli_report **reps, size_t n, enum tt_weight w, const
 	for (i = 0; i < n; i++)
 		for (j = 0; j < reps[i]->r.nfuncs; j++)
 			callers |= reps[i]->funcs[j].has_callers;
-	if (title)
-		snprintf(t, tsize, "%s", title);
-	else if (n == 1)
+	if (n == 1)
 		snprintf(t, tsize, "Flame graph: %s", tt_base_name(reps[0]->r.program));
 	else
 		snprintf(t, tsize, "Flame graph: %zu reports", n);
-	snprintf(sub, subsize, "tsctrace, width: %s%s per call path%s",
-		 w == TT_WEIGHT_CALLS ? "calls" : weight_words[w],
+	snprintf(sub, subsize, "tsctrace, width: %s%s per call path%s", weight_words[w],
 		 w != TT_WEIGHT_CALLS && ns ? " (ns)" : "",
 		 callers ? "" : " (no TSC_CALLERS paths: one frame per function)");
 }
@@ -56,7 +54,7 @@ int tt_cli_plot_flame(int argc, char **argv)
 	struct tt_stacks st = { NULL, 0 };
 	struct tt_buf out = TT_BUF_INIT;
 	enum tt_weight w = TT_WEIGHT_CYCLES;
-	char head[256], sub[160];
+	char head[320], sub[160];
 	struct cli_report **reps;
 	int c, rc = CLI_EXIT_BAD;
 	size_t n;
@@ -88,8 +86,8 @@ int tt_cli_plot_flame(int argc, char **argv)
 	if (tt_callpaths_collect("plot", reps, n, w, &cp) < 0 ||
 	    tt_stacks_build("plot", &cp, w, &st) < 0)
 		goto out_free;
-	headings(reps, n, w, title, head, sizeof(head), sub, sizeof(sub));
-	if (tt_flame_draw(&out, &st, head, sub,
+	headings(reps, n, w, head, sizeof(head), sub, sizeof(sub));
+	if (tt_flame_draw(&out, &st, title ? title : head, sub,
 			  w == TT_WEIGHT_CALLS	       ? "calls"
 			  : tt_load_in_ns(&reps[0]->r) ? "ns"
 						       : "cycles") < 0)
