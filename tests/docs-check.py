@@ -99,6 +99,15 @@ man_cmds = man_cmds.group(1) if man_cmds else ""
 sections = {}
 for m in re.finditer(r'^\.SS "([a-z]+)(.*?)"$(.*?)(?=^\.SS |\Z)', man_cmds, re.M | re.S):
     sections[m.group(1)] = m.group(2) + m.group(3)
+# A section shared by modes of several commands ("Call paths: plot \-\-flame, export
+# \-\-folded") documents, for each command its heading names, those of its options it
+# mentions (the others belong to the other commands).
+shared_sections = {}
+for m in re.finditer(r'^\.SS "[A-Z][^"]*"$(.*?)(?=^\.SS |\Z)', man_cmds, re.M | re.S):
+    heading = m.group(0).split("\n", 1)[0]
+    for cmd in set(re.findall(r"([a-z]+) \\-\\-", heading)):
+        if cmd in sections:
+            shared_sections[cmd] = shared_sections.get(cmd, "") + heading + m.group(1)
 problems = [] if names else ["no command table found in src/cli/main.c"]
 problems += both_ways(names, set(sections), "subcommand", "tsctrace(1)'s COMMANDS")
 problems += both_ways(names, set(re.findall(r'"  ([a-z]+) {2,}', top_help)), "subcommand",
@@ -115,13 +124,19 @@ def command_help(cmd):
     return "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(1))) if m else ""
 
 
+# Modes a subcommand hands over to another file, with an option table of their own
+# (cmd_export.c -> export_paths.c for --folded and --format pprof; cmd_plot.c ->
+# plot_flame.c for --flame).
+HANDED_OVER = {"export": ["src/cli/export_paths.c"], "plot": ["src/cli/plot_flame.c"]}
+
 problems = []
 for cmd, fn in commands:
     path = f"src/cli/cmd_{fn}.c"
     if not os.path.exists(os.path.join(top, path)):
         problems.append(f"{cmd}: no {path}")
         continue
-    src = read(path)
+    src = read(path) + "".join(read(extra) for extra in HANDED_OVER.get(cmd, [])
+                               if os.path.exists(os.path.join(top, extra)))
     longs = re.findall(r'\{\s*"([a-z][a-z-]*)",\s*(?:no|required|optional)_argument,\s*NULL,'
                        r"\s*'(.)'\s*\}", src)
     optstring = re.search(r'getopt_long\([^,]+,[^,]+,\s*"([^"]*)"', src)
@@ -141,6 +156,9 @@ for cmd, fn in commands:
             continue
         man_longs.add(m.group(2).replace("\\-", "-"))
     man_longs.discard("help")
+    shared = shared_sections.get(cmd, "")
+    man_longs |= {n.replace("\\-", "-") for n in
+                  re.findall(r"\\-\\-([a-z][a-z\\-]*[a-z])", shared)} & code_longs
     problems += both_ways(code_longs, man_longs, f"option of {cmd}",
                           f"tsctrace(1)'s {cmd} section")
     help_longs = set(re.findall(r"(?<![\w-])--([a-z][a-z-]*[a-z])", helptext)) - {"help"}

@@ -30,6 +30,7 @@
 
 #include "base/buf.h"
 #include "cli.h"
+#include "export_paths.h"
 #include "load.h"
 #include "outfile.h"
 
@@ -202,6 +203,9 @@ int tt_cli_export(int argc, char **argv)
 	int c, rc = CLI_EXIT_BAD;
 	size_t n;
 
+	if (tt_cli_argv_has(argc, argv, "--folded", NULL) ||
+	    tt_cli_argv_has(argc, argv, "--format", "pprof"))
+		return tt_cli_export_paths(argc, argv);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:h", export_opts, NULL)) != -1) {
 		switch (c) {

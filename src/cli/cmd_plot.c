@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "export_paths.h"
 #include "load.h"
 #include "outfile.h"
 #include "plot.h"
@@ -75,6 +76,8 @@ int tt_cli_plot(int argc, char **argv)
 	bool log_y = false;
 	int c, rc = CLI_EXIT_BAD;
 
+	if (tt_cli_argv_has(argc, argv, "--flame", NULL))
+		return tt_cli_plot_flame(argc, argv);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":f:o:h", plot_opts, NULL)) != -1) {
 		switch (c) {

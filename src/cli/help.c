@@ -79,14 +79,20 @@ static const struct help helps[] = {
 	  "  -h, --help              this text\n" },
 	{ "plot",
 	  "usage: tsctrace plot [-f NAME] [--log-y] -o OUT.svg FILE\n"
+	  "       tsctrace plot --flame [--weight W] [--title T] -o OUT.svg FILE...\n"
 	  "\n"
 	  "Draw an SVG image of a JSON report: per function its latency histogram (log-scale\n"
-	  "cycles, bar heights in calls) and its percentile curve.\n"
+	  "cycles, bar heights in calls) and its percentile curve. With --flame, a flame graph\n"
+	  "of the reports' call paths (TSC_CALLERS; without them one frame per function).\n"
 	  "\n"
 	  "  -f, --function NAME   only this function, by any of its names (default: every\n"
 	  "                        function with timed calls)\n"
 	  "  -o, --output OUT      the SVG file (written atomically; - for standard output)\n"
 	  "      --log-y           histogram counts on a log scale (shows a rare slow tail)\n"
+	  "      --flame           draw a flame graph\n"
+	  "      --weight W        what a frame's width shows: cycles (total, default), calls,\n"
+	  "                        or self (reports with self time)\n"
+	  "      --title T         the flame graph's title\n"
 	  "  -h, --help            this text\n" },
 	{ "export",
 	  "usage: tsctrace export --openmetrics [-o OUT] FILE...\n"
@@ -95,9 +101,20 @@ static const struct help helps[] = {
 	  "tsctrace_call_cycles (tsctrace_call_seconds for monotonic-clock reports) and a counter\n"
 	  "tsctrace_calls_total, labelled program, function and pid.\n"
 	  "\n"
-	  "      --openmetrics   the output format (the only one so far; required)\n"
+	  "      --openmetrics   the output format (required unless one below is given)\n"
 	  "  -o, --output OUT    write to OUT atomically instead of standard output\n"
-	  "  -h, --help          this text\n" },
+	  "  -h, --help          this text\n"
+	  "\n"
+	  "usage: tsctrace export --folded [--weight W] [-o OUT] FILE...\n"
+	  "       tsctrace export --format pprof -o OUT FILE...\n"
+	  "\n"
+	  "The reports' call paths (TSC_CALLERS; without them one frame per function) as folded\n"
+	  "stacks, \"outer;caller;function weight\" a line (flamegraph.pl, inferno, speedscope),\n"
+	  "or as a gzipped pprof profile with calls, cycles and ns per path (go tool pprof,\n"
+	  "Pyroscope, Parca).\n"
+	  "\n"
+	  "      --weight W      folded stacks weighed by cycles (total, default), calls, or\n"
+	  "                      self (reports with self time)\n" },
 };
 
 static const char top_help[] =
@@ -112,7 +129,7 @@ static const char top_help[] =
 	"  diff      compare reports, or runs of each, with intervals over runs\n"
 	"  merge     merge reports into one\n"
 	"  plot      draw a report as SVG\n"
-	"  export    write reports as OpenMetrics\n"
+	"  export    write reports as OpenMetrics, folded stacks or pprof\n"
 	"\n"
 	"Reports are read up to 256 MiB each (TSCTRACE_MAX_INPUT=SIZE, as 1G, changes that).\n"
 	"\n"

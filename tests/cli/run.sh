@@ -981,6 +981,8 @@ t_help() {
 # diff over runs, merge's runs, -o's format, plot axes, rows never called (cases_analysis.sh)
 # shellcheck source=tests/cli/cases_analysis.sh
 . "$HERE/cases_analysis.sh"
+# Call paths as folded stacks, pprof profiles and flame graphs: paths.sh.
+. "$HERE/paths.sh"
 
 # ---- main ---------------------------------------------------------------------------------
 
@@ -995,6 +997,7 @@ t_merge
 t_real
 t_plot
 t_export
+t_paths
 t_names
 t_errors
 t_limits
