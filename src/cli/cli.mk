@@ -29,7 +29,7 @@ $(B)/cli/%.o: src/cli/%.c | $(B)/cli
 
 $(B)/tsctrace: $(CLI_OBJS) $(B)/libtt_pure.a
 	@echo "  LD      $@"
-	$(Q)$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $(CLI_OBJS) $(B)/libtt_pure.a -ljansson -lm
+	$(Q)$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $(CLI_OBJS) $(B)/libtt_pure.a -ljansson -liberty -lm
 
 clitests:: $(CLI_BIN) $(LIB)
 	$(Q)SANITIZE='$(SANITIZE)' sh tests/cli/run.sh $(abspath $(B))

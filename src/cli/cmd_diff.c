@@ -28,6 +28,7 @@
 #include "load.h"
 #include "merge.h"
 #include "mwu.h"
+#include "names.h"
 #include "outfile.h"
 #include "table.h"
 
@@ -108,9 +109,10 @@ static enum verdict judge(const struct tt_report_func *a, const struct tt_report
 static void row(struct tt_table *t, const char *name, const struct tt_report_func *a,
 		const struct tt_report_func *b, size_t *counts)
 {
+	char shown[TT_CLI_NAME_BYTES];
 	enum verdict v;
 
-	tt_table_add(t, name);
+	tt_table_add(t, tt_cli_display_name(name, shown, sizeof(shown)));
 	stat_cells(t, a, b, ST_MIN);
 	stat_cells(t, a, b, ST_MEDIAN);
 	stat_cells(t, a, b, ST_P99);

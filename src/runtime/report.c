@@ -160,6 +160,7 @@ int tt_report_write(const struct tt_run *run)
 	struct tt_report_func *funcs;
 	struct tt_fstat *s;
 	struct tt_report r;
+	struct tt_callers_objects objs = { 0 };
 	struct tt_buf b = TT_BUF_INIT;
 	const char *hz_source;
 	uint32_t hz_error_ppm;
@@ -190,7 +191,8 @@ int tt_report_write(const struct tt_run *run)
 			funcs[nf].has_callers = true;
 			funcs[nf].ncallers = tt_callers_collect(i, &funcs[nf],
 								run->overhead.subtracted,
-								arena_alloc_cb, &arena, &rows);
+								arena_alloc_cb, &arena, &objs,
+								&rows);
 			funcs[nf].callers = rows;
 		}
 		nf++;
@@ -198,6 +200,8 @@ int tt_report_write(const struct tt_run *run)
 	sort_funcs(funcs, nf);
 	r.funcs = funcs;
 	r.nfuncs = nf;
+	r.objects = objs.v;
+	r.nobjects = objs.n;
 
 	/* Every line the shim printed (names not found, fallbacks) is a warning here too. */
 	r.warnings = warnings;
