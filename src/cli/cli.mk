@@ -15,7 +15,7 @@ endif
 CLI_SRCS := $(wildcard src/cli/*.c)
 CLI_OBJS := $(CLI_SRCS:src/cli/%.c=$(B)/cli/%.o)
 CLI_BIN  += $(B)/tsctrace
-CLI_PKGS += libjansson-dev
+CLI_PKGS += libjansson-dev libdw-dev
 MANDIR   ?= $(PREFIX)/share/man
 CLI_MANS := docs/man/tsctrace.1 docs/man/libtsctrace.7
 
@@ -29,7 +29,7 @@ $(B)/cli/%.o: src/cli/%.c | $(B)/cli
 
 $(B)/tsctrace: $(CLI_OBJS) $(B)/libtt_pure.a
 	@echo "  LD      $@"
-	$(Q)$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $(CLI_OBJS) $(B)/libtt_pure.a -ljansson -liberty -lm
+	$(Q)$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $(CLI_OBJS) $(B)/libtt_pure.a -ljansson -liberty -ldw -lelf -lm
 
 clitests:: $(CLI_BIN) $(LIB)
 	$(Q)SANITIZE='$(SANITIZE)' sh tests/cli/run.sh $(abspath $(B))

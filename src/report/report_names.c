@@ -9,12 +9,18 @@
 
 bool tt_report_func_named(const struct tt_report_func *f, const char *name)
 {
+	char shown[1024];
 	size_t i;
 
 	if (f->name && strcmp(f->name, name) == 0)
 		return true;
 	for (i = 0; i < tt_report_func_nnames(f); i++)
 		if (strcmp(tt_report_func_name(f, i), name) == 0)
+			return true;
+	/* A C++ name as shown ("ns::foo(int)"), not only as its symbol. */
+	for (i = 0; i < tt_report_func_nnames(f); i++)
+		if (tt_report_demangled(tt_report_func_name(f, i), shown, sizeof(shown)) == shown &&
+		    strcmp(shown, name) == 0)
 			return true;
 	return false;
 }

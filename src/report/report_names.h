@@ -28,7 +28,8 @@ static inline const char *tt_report_func_name(const struct tt_report_func *f, si
 	return f->nnames ? f->names[i] : f->name;
 }
 
-/* True when `name` is one of f's names or its display form: what a user may type for it. */
+/* True when `name` is one of f's names or its display form, or a C++ one of them demangled
+ * ("ns::foo(int)" for _ZN2ns3fooEi): what a user may type for it. */
 bool tt_report_func_named(const struct tt_report_func *f, const char *name);
 
 /* One name inside a display form: len bytes from s. */

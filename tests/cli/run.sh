@@ -1019,6 +1019,8 @@ t_help() {
 	fi
 }
 
+. "$HERE/cases_symbols.sh"
+
 # ---- main ---------------------------------------------------------------------------------
 
 if [ ! -x "$T" ]; then
@@ -1033,6 +1035,8 @@ t_real
 t_plot
 t_export
 t_names
+t_cxx_names
+t_debug_sites
 t_errors
 t_limits
 t_run
