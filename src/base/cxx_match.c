@@ -9,6 +9,7 @@
 #include "base/cxx_match.h"
 
 #include <fnmatch.h>
+#include <stdio.h>
 #include <string.h>
 
 #define NORM_BYTES 2048 /* a canonical name; longer ones never match */
@@ -162,6 +163,49 @@ static size_t drop_template_args(const char *d, size_t from, size_t to)
 			return in_operator(d, i) ? to : i;
 	}
 	return to;
+}
+
+size_t tt_cxx_needle(const char *want, char *out, size_t size)
+{
+	struct parts p;
+	size_t n = split(want, &p) ? p.params : strlen(want), i = 0, start, best = 0, best_len = 0;
+	int angle = 0, len;
+
+	while (i < n) {
+		char c = want[i];
+
+		if (c == '(' && strncmp(want + i, "(anonymous namespace)", 21) == 0) {
+			i += 21;
+			continue;
+		}
+		if ((c == '<' || c == '>') && tt_cxx_in_operator(want, i)) {
+			i++;
+			continue;
+		}
+		angle += c == '<' ? 1 : c == '>' && angle > 0 ? -1 : 0;
+		if (!is_word(c)) {
+			i++;
+			continue;
+		}
+		for (start = i; i < n && is_word(want[i]); i++)
+			;
+		if (angle)
+			continue;
+		if (i - start == 8 && memcmp(want + start, "operator", 8) == 0)
+			break; /* an operator's name is encoded, not spelled */
+		/* Part of a glob's word ("fo*") is not a whole identifier; std is "St". */
+		if ((start > 0 && strchr("*?]", want[start - 1])) ||
+		    (i < n && strchr("*?[", want[i])) ||
+		    (i - start == 3 && memcmp(want + start, "std", 3) == 0) ||
+		    (want[start] >= '0' && want[start] <= '9'))
+			continue;
+		best = start;
+		best_len = i - start;
+	}
+	if (!best_len)
+		return 0;
+	len = snprintf(out, size, "%zu%.*s", best_len, (int)best_len, want + best);
+	return len > 0 && (size_t)len < size ? (size_t)len : 0;
 }
 
 bool tt_cxx_match(const char *want, const char *demangled, bool glob)

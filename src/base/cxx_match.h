@@ -35,4 +35,13 @@ bool tt_cxx_in_operator(const char *s, size_t i);
  */
 bool tt_cxx_match(const char *want, const char *demangled, bool glob);
 
+/*
+ * A quick test before demangling: a piece every mangled symbol that tt_cxx_match(want, ...)
+ * accepts holds, "<length><identifier>" ("6method" for ns::Klass::method): the function's own
+ * name, or the class or namespace before an operator or a glob, is always spelled out once in
+ * the Itanium mangling. Written to out (size bytes); returns its length, 0 when want has no
+ * such word (a global operator, std::...), and then every symbol must be demangled.
+ */
+size_t tt_cxx_needle(const char *want, char *out, size_t size);
+
 #endif /* TT_CXX_MATCH_H */

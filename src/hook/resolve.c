@@ -378,6 +378,7 @@ static int try_plain(const struct tt_func_spec *sp, const char *what, bool first
 /* The mangled symbols a C++ name matches, each once, in the order first seen. */
 struct cxx_find {
 	const struct tt_func_spec *spec;
+	char needle[128]; /* a piece every match holds (tt_cxx_needle), "" when none */
 	char **syms;
 	size_t n, cap;
 	bool capped;
@@ -390,7 +391,7 @@ static void cxx_consider(struct cxx_find *c, const char *sym)
 	size_t len = strlen(sym), full, i;
 	char **bigger;
 
-	if (!tt_is_mangled(sym, len) || c->capped)
+	if (!tt_is_mangled(sym, len) || c->capped || (c->needle[0] && !strstr(sym, c->needle)))
 		return;
 	full = tt_demangle(sym, len, d, sizeof(d));
 	if (!full || full >= sizeof(d) || !tt_cxx_match(c->spec->name, d, c->spec->glob))
@@ -466,6 +467,7 @@ static int try_cxx(const struct tt_func_spec *sp, const char *what, bool first)
 	char shown[512] = "", d[256], one_what[512];
 	size_t i, len = 0, traced = 0;
 
+	tt_cxx_needle(sp->name, c.needle, sizeof(c.needle));
 	tt_elf_foreach(cxx_dynsym_cb, &c);
 	tt_elf_foreach(cxx_symtab_cb, &c);
 	for (i = 0; i < c.n; i++) {

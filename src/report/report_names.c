@@ -115,15 +115,22 @@ static bool demangle_text(const char *s, struct out *o)
 	return any;
 }
 
+/* The common case: no C++ symbol in s, nothing to copy. */
+static bool has_mangled(const char *s)
+{
+	const char *p;
+
+	for (p = s; *p; p++)
+		if (p[0] == '_' && p[1] == 'Z')
+			return true;
+	return false;
+}
+
 const char *tt_report_demangled(const char *s, char *buf, size_t size)
 {
 	struct out o = { buf, size, 0, NULL };
-	const char *p;
 
-	for (p = s; *p; p++) /* the common case: no C++ name, nothing copied */
-		if (p[0] == '_' && p[1] == 'Z')
-			break;
-	if (!*p || !size)
+	if (!size || !has_mangled(s))
 		return s;
 	buf[0] = '\0';
 	return demangle_text(s, &o) ? buf : s;
@@ -133,7 +140,7 @@ bool tt_report_demangled_buf(const char *s, struct tt_buf *b)
 {
 	struct tt_buf tmp = TT_BUF_INIT;
 	struct out o = { NULL, 0, 0, &tmp };
-	bool any = demangle_text(s, &o) && !tmp.failed;
+	bool any = has_mangled(s) && demangle_text(s, &o) && !tmp.failed;
 
 	if (any)
 		tt_buf_append(b, tmp.data, tmp.len);

@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <string.h>
+
 #include "base/cxx_match.h"
 
 #define STR "std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >"
@@ -85,12 +87,39 @@ static void test_glob(void **state)
 	assert_false(tt_cxx_match("ns::Klass::*", "ns::foo(int)", true));
 }
 
+static void check_needle(const char *want, const char *needle)
+{
+	char out[64];
+
+	assert_int_equal(tt_cxx_needle(want, out, sizeof(out)), strlen(needle));
+	if (*needle)
+		assert_string_equal(out, needle);
+}
+
+static void test_needle(void **state)
+{
+	(void)state;
+	check_needle("ns::foo", "3foo");
+	check_needle("ns::foo(std::string const&)", "3foo");
+	check_needle("ns::Klass::method(int) const", "6method");
+	check_needle("int ns::max<int>(int, int)", "3max");
+	check_needle("ns::V<int, long>::push", "4push");
+	check_needle("ns::Klass::~Klass", "5Klass");
+	check_needle("ns::A::operator<<", "1A");
+	check_needle("ns::*", "2ns");
+	check_needle("ns::fo*", "2ns");
+	check_needle("(anonymous namespace)::helper", "6helper");
+	check_needle("operator new", "");
+	check_needle("std::*", "");
+	check_needle("*::get", "3get");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_is_name), cmocka_unit_test(test_qualified),
 		cmocka_unit_test(test_params),	cmocka_unit_test(test_templates_operators),
-		cmocka_unit_test(test_glob),
+		cmocka_unit_test(test_glob),	cmocka_unit_test(test_needle),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
