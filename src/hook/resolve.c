@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/altstack.h"
 #include "base/basename.h"
 #include "base/cxx_match.h"
 #include "base/demangle.h"
@@ -375,7 +376,8 @@ static int try_plain(const struct tt_func_spec *sp, const char *what, bool first
 
 #define CXX_SHOWN 4 /* overloads named in the line that says what an entry matched */
 
-/* The mangled symbols a C++ name matches, each once, in the order first seen. */
+/* The mangled symbols a C++ name matches, each once, in the order first seen; each string
+ * is followed by its demangled form ("_ZN2ns3fooEi\0ns::foo(int)"). */
 struct cxx_find {
 	const struct tt_func_spec *spec;
 	char needle[128]; /* a piece every match holds (tt_cxx_needle), "" when none */
@@ -410,9 +412,12 @@ static void cxx_consider(struct cxx_find *c, const char *sym)
 		c->syms = bigger;
 		c->cap = c->cap ? c->cap * 2 : 8;
 	}
-	c->syms[c->n] = strdup(sym);
-	if (c->syms[c->n])
-		c->n++;
+	c->syms[c->n] = malloc(len + 1 + full + 1);
+	if (!c->syms[c->n])
+		return;
+	memcpy(c->syms[c->n], sym, len + 1);
+	memcpy(c->syms[c->n] + len + 1, d, full + 1);
+	c->n++;
 }
 
 static bool cxx_object_wanted(const struct cxx_find *c, const struct tt_elf *o)
@@ -458,24 +463,32 @@ static int cxx_symtab_cb(struct tt_elf *o, void *arg)
 	return 0;
 }
 
+/* The symbols c->spec names, on a stack of their own (demangling, base/altstack.h). */
+static void cxx_collect(void *arg)
+{
+	struct cxx_find *c = arg;
+
+	tt_cxx_needle(c->spec->name, c->needle, sizeof(c->needle));
+	tt_elf_foreach(cxx_dynsym_cb, c);
+	tt_elf_foreach(cxx_symtab_cb, c);
+}
+
 /* Entry sp is a C++ name: trace every function it names, each as if named by its symbol.
  * Returns the entry's state: DONE once something matched (overloads a later dlopen brings
  * are not looked for then), PENDING while nothing has. */
 static int try_cxx(const struct tt_func_spec *sp, const char *what, bool first)
 {
 	struct cxx_find c = { .spec = sp };
-	char shown[512] = "", d[256], one_what[512];
+	char shown[512] = "", one_what[512];
 	size_t i, len = 0, traced = 0;
 
-	tt_cxx_needle(sp->name, c.needle, sizeof(c.needle));
-	tt_elf_foreach(cxx_dynsym_cb, &c);
-	tt_elf_foreach(cxx_symtab_cb, &c);
+	tt_altstack_run(cxx_collect, &c);
 	for (i = 0; i < c.n; i++) {
 		struct tt_func_spec one = *sp;
+		const char *d = c.syms[i] + strlen(c.syms[i]) + 1;
 
 		one.name = c.syms[i];
 		one.glob = one.cxx = false;
-		tt_demangle(c.syms[i], strlen(c.syms[i]), d, sizeof(d));
 		snprintf(one_what, sizeof(one_what), "%s (%s)", d, c.syms[i]);
 		if (!tt_funcs_by_name(c.syms[i], NULL) && try_plain(&one, one_what, first) == DONE)
 			traced++;

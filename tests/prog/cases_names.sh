@@ -150,3 +150,21 @@ test_cxx_names() {
 		! grep -q '_ZN2ns3fooEi ' <(grep -v '  inline  \|  got  ' "$REPORT") ||
 		fail_because "text report: not the demangled names: $(head -c 600 "$REPORT")"
 }
+
+# t_cxxstack: ns::wide, whose 490 parameters take the demangler about 200 KiB of stack, called
+# 33 times from a thread with a 64 KiB stack that then calls exit(): the report is written on
+# that thread, in both formats, and the program ends as it would untraced (the shim demangles
+# on a stack of its own, base/altstack.h).
+test_cxx_small_stack() {
+	run_pair cxx_small_stack 'ns::wide' "$B/t_cxxstack" || return 1
+	one_report && ck "ns::wide: 33 calls, demangled whole (490 parameters)" \
+		'[.functions[] | select(.demangled // "" | startswith("ns::wide(int, int, "))
+		  | [.calls, (.demangled | length) > 2000]] == [[33, true]]' \
+		'[.functions[] | {name: .name[0:40], calls, demangled: (.demangled // "")[0:40]}]' ||
+		return 1
+	rm -f "$T"/r.*
+	FORMAT=text OUTTPL="$T/r.%p.txt"
+	run_pair cxx_small_stack 'ns::wide' "$B/t_cxxstack" || sub_failed "text" || return 1
+	[ -n "$REPORT" ] && grep -qE '^ns::wide\(int, int, int' "$REPORT" ||
+		fail_because "text: no row of ns::wide(int, int, ...): $(head -c 300 "${REPORT:-/dev/null}")"
+}
