@@ -22,7 +22,7 @@ B       := build$(if $(SANITIZE),/san)
 V       ?= 0
 Q       := $(if $(filter 1,$(V)),,@)
 
-BUILD_PKGS = gcc make libc6-dev uthash-dev libunwind-dev libzydis-dev $(CLI_PKGS)
+BUILD_PKGS = gcc make libc6-dev uthash-dev libunwind-dev libzydis-dev libiberty-dev $(CLI_PKGS)
 CHECK_PKGS = $(BUILD_PKGS) libcmocka-dev libjansson-dev jq g++ binutils python3 python3-jsonschema \
 	clang-format libsqlite3-0 protobuf-compiler
 NEED       := sh tests/need-packages.sh
@@ -110,7 +110,7 @@ $(B)/%.o: src/%.S
 $(LIB): $(SHIM_OBJS) src/libtsctrace.map
 	@echo "  LD      $@"
 	$(Q)$(CC) -shared $(SAN_FLAGS) -o $@ $(SHIM_OBJS) -Wl,-z,now -Wl,-z,noexecstack \
-		-Wl,--version-script=src/libtsctrace.map -Wl,-soname,libtsctrace.so -ldl -lpthread
+		-Wl,--version-script=src/libtsctrace.map -Wl,-soname,libtsctrace.so -liberty -ldl -lpthread
 
 $(B)/libtt_pure.a: $(PURE_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -120,16 +120,17 @@ $(B):
 
 # ---- tests --------------------------------------------------------------------------------
 # Not pure, but unit-tested too: the Zydis loader (relocate.o decodes through it; the tests
-# load libZydis with dlopen like the shim does), the .symtab reader and the code ranges.
+# load libZydis with dlopen like the shim does), the .symtab reader, the code ranges and the
+# switch to a stack of the shim's own (base/altstack_switch.S, assembly).
 UNIT_OBJS := $(B)/x86/disasm.o $(B)/x86/slotuse.o $(B)/elf/symtab.o $(B)/elf/real.o \
 	$(B)/elf/coderange.o $(B)/elf/ehframe.o \
-	$(B)/elf/elfdyn.o
+	$(B)/elf/elfdyn.o $(B)/base/altstack_switch.o
 
 $(B)/unit/%: tests/unit/%.c $(B)/libtt_pure.a $(UNIT_OBJS)
 	@echo "  CC test $@"
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SAN_FLAGS) $< -o $@ $(B)/libtt_pure.a $(UNIT_OBJS) \
-		-lcmocka -ljansson -lm -ldl
+		-lcmocka -ljansson -liberty -lm -ldl
 
 unit: check-deps $(UNIT_BINS)
 	$(Q)sh tests/run-unit.sh $(UNIT_BINS)

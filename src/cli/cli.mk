@@ -17,7 +17,7 @@ CLI_SRCS := $(wildcard src/cli/*.c)
 CLI_OBJS := $(CLI_SRCS:src/cli/%.c=$(B)/cli/%.o)
 CLI_BIN  += $(B)/tsctrace
 CLI_PKGS += libjansson-dev libprotobuf-c-dev protobuf-c-compiler golang-github-google-pprof-dev \
-	zlib1g-dev
+	zlib1g-dev libdw-dev
 MANDIR   ?= $(PREFIX)/share/man
 CLI_MANS := docs/man/tsctrace.1 docs/man/libtsctrace.7
 
@@ -54,7 +54,7 @@ $(B)/cli/pprof.o: $(CLI_GEN)/profile.pb-c.h
 $(B)/tsctrace: $(CLI_OBJS) $(CLI_GEN)/profile.pb-c.o $(B)/libtt_pure.a
 	@echo "  LD      $@"
 	$(Q)$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $(CLI_OBJS) $(CLI_GEN)/profile.pb-c.o \
-		$(B)/libtt_pure.a -ljansson -lprotobuf-c -lz -lm
+		$(B)/libtt_pure.a -ljansson -lprotobuf-c -lz -liberty -ldw -lelf -lm
 
 clitests:: $(CLI_BIN) $(LIB)
 	$(Q)SANITIZE='$(SANITIZE)' sh tests/cli/run.sh $(abspath $(B))

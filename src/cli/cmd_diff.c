@@ -37,6 +37,7 @@
 #include "group.h"
 #include "load.h"
 #include "merge.h"
+#include "names.h"
 #include "outfile.h"
 #include "runlist.h"
 #include "runstats.h"
@@ -152,6 +153,7 @@ static enum verdict rows(struct tt_table *t, const char *name,
 			 const struct opts *o, double *x)
 {
 	bool runs = s->na > 1 && s->nb > 1, any = false, one_side;
+	char shown[TT_CLI_NAME_BYTES];
 	enum verdict v = V_END, vs;
 	struct tt_runs a, b;
 	struct tt_change c;
@@ -167,7 +169,7 @@ static enum verdict rows(struct tt_table *t, const char *name,
 		tt_runs_change(&a, &b, &c);
 		vs = judge(&a, &b, &c, o);
 		one_side = vs == V_ONLY_BASE || vs == V_ONLY_NEW;
-		tt_table_add(t, st == 0 ? name : "");
+		tt_table_add(t, st == 0 ? tt_cli_display_name(name, shown, sizeof(shown)) : "");
 		if (runs && st == 0)
 			tt_table_addf(t, "%zu:%zu", a.n, b.n);
 		else if (runs)

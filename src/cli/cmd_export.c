@@ -32,6 +32,7 @@
 #include "cli.h"
 #include "export_paths.h"
 #include "load.h"
+#include "names.h"
 #include "outfile.h"
 
 static const struct option export_opts[] = {
@@ -74,10 +75,12 @@ static void label_value(struct tt_buf *out, const char *s)
 
 static void labels(struct tt_buf *out, const struct cli_report *rep, const struct tt_report_func *f)
 {
+	char name[TT_CLI_NAME_BYTES];
+
 	tt_buf_puts(out, "{program=\"");
 	label_value(out, rep->r.program);
 	tt_buf_puts(out, "\",function=\"");
-	label_value(out, f->name);
+	label_value(out, tt_cli_display_name(f->name, name, sizeof(name)));
 	tt_buf_printf(out, "\",pid=\"%" PRId64 "\"", rep->r.pid);
 }
 

@@ -6,6 +6,10 @@
  * what TSC_FORMAT=text would have written (up to the order options chosen here). Without
  * --callers the per-call-site tables are left out: with TSC_CALLERS=N they can be long.
  *
+ * With --callers, frames are named from the objects' symbols and debug information where the
+ * report says which object and address each is (sites.h): function+offset and file:line,
+ * also for stripped programs whose debug files are found by build ID (--debug-dir adds places).
+ *
  * With --top, the total% column is a share of the functions shown (the formatter sums what it
  * is given); a note under the table says so. Functions never called get no row (a line counts
  * them), as in the shim's own text report, unless --all.
@@ -19,6 +23,7 @@
 #include "load.h"
 #include "outfile.h"
 #include "report/report_fmt.h"
+#include "sites.h"
 #include "table.h"
 
 enum sort_key { SORT_FILE, SORT_TOTAL, SORT_CALLS, SORT_MEDIAN, SORT_P99, SORT_NAME };
@@ -33,6 +38,7 @@ struct order {
 static const struct option report_opts[] = {
 	{ "sort", required_argument, NULL, 's' }, { "top", required_argument, NULL, 'n' },
 	{ "callers", no_argument, NULL, 'c' },	  { "all", no_argument, NULL, 'a' },
+	{ "debug-dir", required_argument, NULL, 'd' },
 	{ "help", no_argument, NULL, 'h' },	  { NULL, 0, NULL, 0 },
 };
 
@@ -124,37 +130,62 @@ int tt_cli_report(int argc, char **argv)
 	enum sort_key key = SORT_FILE;
 	bool callers = false, all = false;
 	struct cli_report **reps;
-	size_t top = SIZE_MAX, nfiles, i;
+	struct tt_sites **sites = NULL;
+	const char **dirs = calloc((size_t)argc + 1, sizeof(*dirs));
+	size_t top = SIZE_MAX, nfiles, ndirs = 0, i;
 	int c, rc = CLI_EXIT_BAD;
 
+	if (!dirs) {
+		tt_cli_err("report: out of memory");
+		return CLI_EXIT_BAD;
+	}
+
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:n:ch", report_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:n:cad:h", report_opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (parse_sort(optarg, &key) < 0)
-				return CLI_EXIT_BAD;
+				goto out_dirs;
 			break;
 		case 'n':
 			if (!tt_cli_parse_count(optarg, &top)) {
 				tt_cli_err("report: --top takes a positive count, not '%s'",
 					   optarg);
-				return CLI_EXIT_BAD;
+				goto out_dirs;
 			}
 			break;
 		case 'c': callers = true; break;
 		case 'a': all = true; break;
-		case 'h': tt_cli_help("report"); return CLI_EXIT_OK;
-		default: return tt_cli_opt_error("report", c, argv);
+		case 'd':
+			if (!optarg[0]) {
+				tt_cli_err("report: --debug-dir takes a directory, not ''");
+				goto out_dirs;
+			}
+			dirs[ndirs++] = optarg;
+			break;
+		case 'h':
+			tt_cli_help("report");
+			free(dirs);
+			return CLI_EXIT_OK;
+		default: free(dirs); return tt_cli_opt_error("report", c, argv);
 		}
 	}
 	nfiles = (size_t)(argc - optind);
 	if (!nfiles) {
 		tt_cli_err("report: no report given (see tsctrace report --help)");
-		return CLI_EXIT_BAD;
+		goto out_dirs;
 	}
 	reps = tt_load_reports(argv + optind, nfiles);
 	if (!reps)
-		return CLI_EXIT_BAD;
+		goto out_dirs;
+	sites = calloc(nfiles, sizeof(*sites));
+	for (i = 0; callers && sites && i < nfiles; i++)
+		if (tt_sites_resolve(reps[i], dirs, ndirs, &sites[i]) < 0)
+			goto out;
+	if (!sites) {
+		tt_cli_err("report: out of memory");
+		goto out;
+	}
 	for (i = 0; i < nfiles; i++) {
 		if (nfiles > 1) {
 			tt_buf_puts(&out, i ? "\n==> " : "==> ");
@@ -168,7 +199,13 @@ int tt_cli_report(int argc, char **argv)
 		tt_cli_err("report: out of memory");
 	else if (tt_outfile_write(NULL, out.data, out.len) == 0)
 		rc = CLI_EXIT_OK;
+out:
 	tt_buf_free(&out);
 	tt_load_free_all(reps, nfiles);
+	for (i = 0; sites && i < nfiles; i++)
+		tt_sites_free(sites[i]);
+	free(sites);
+out_dirs:
+	free(dirs);
 	return rc;
 }

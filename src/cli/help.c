@@ -33,18 +33,24 @@ static const struct help helps[] = {
 	  "../lib64 or ../lib/x86_64-linux-gnu relative to it. Other TSC_* variables pass\n"
 	  "through: see libtsctrace(7).\n" },
 	{ "report",
-	  "usage: tsctrace report [--sort KEY] [--top N] [--callers] [--all] FILE...\n"
+	  "usage: tsctrace report [--sort KEY] [--top N] [--callers [--debug-dir DIR]...] [--all]\n"
+	  "                       FILE...\n"
 	  "\n"
 	  "Print JSON reports (TSC_FORMAT=json) as the shim's text report, one after another.\n"
 	  "\n"
 	  "  -s, --sort KEY   order functions by total, calls, median, p99 (largest first) or\n"
 	  "                   name; default: as in the file (by total)\n"
 	  "  -n, --top N      only the first N functions\n"
-	  "  -c, --callers    also the per-call-site tables (reports taken with TSC_CALLERS)\n"
+	  "  -c, --callers    also the per-call-site tables (reports taken with TSC_CALLERS),\n"
+	  "                   each frame named function+offset at file:line from the\n"
+	  "                   object's symbols and debug information\n"
+	  "  -d, --debug-dir DIR\n"
+	  "                   also look for debug files here (DIR/.build-id/xx/yyyy.debug, or\n"
+	  "                   by .gnu_debuglink), before /usr/lib/debug; may be repeated\n"
 	  "  -a, --all        also the functions never called (left out by default)\n"
 	  "  -h, --help       this text\n"
 	  "\n"
-	  "FILE may be - for standard input.\n" },
+	  "FILE may be - for standard input. C++ names are shown demangled.\n" },
 	{ "diff",
 	  "usage: tsctrace diff [OPTIONS] BASE NEW\n"
 	  "       tsctrace diff [OPTIONS] BASE... -- NEW...\n"

@@ -20,6 +20,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "names.h"
 #include "svg.h"
 
 #define TOP 50 /* chart area below the panel's top edge, px */
@@ -277,11 +278,11 @@ static void percentiles(struct tt_buf *out, double y, const struct tt_report_fun
 
 static void title(struct tt_buf *out, double y, const struct tt_report_func *f, const char *unit)
 {
-	char stats[256];
+	char stats[256], name[TT_CLI_NAME_BYTES];
 
 	tt_buf_printf(out, "<text x=\"20\" y=\"%.2f\" font-size=\"15\" font-weight=\"bold\">",
 		      y + 22);
-	tt_svg_escape(out, f->name);
+	tt_svg_escape(out, tt_cli_display_name(f->name, name, sizeof(name)));
 	tt_buf_puts(out, "</text>\n");
 	if (f->timed)
 		snprintf(stats, sizeof(stats),

@@ -34,7 +34,8 @@ struct tt_func_spec {
 	char *name;    /* symbol name or glob pattern; never empty */
 	char *version; /* after '@', or NULL */
 	char *object;  /* before ':', or NULL */
-	bool glob;     /* name contains *, ? or [ */
+	bool glob;     /* name contains *, ? or [ (C++ names: * or ?, and no parameter list) */
+	bool cxx;      /* name is a C++ name ("ns::foo", "f(int)"), matched demangled */
 };
 
 struct tt_config {

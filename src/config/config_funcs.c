@@ -6,12 +6,17 @@
  * traced, so malloc is fine here.
  *
  * An entry is [object:]name[@version]. Names are symbol characters (letters, digits, '_', '.',
- * '$') or the glob characters * ? [...]; versions add '-'. Exact duplicates are merged so that
+ * '$') or the glob characters * ? [...]; versions add '-'. A name holding "::" or '(' is a C++
+ * name as c++filt prints it ("ns::Klass::method", "ns::foo(std::string const&)"): any
+ * printable characters, with white space and commas inside its () and <> nesting, which do
+ * not end the entry; a ':' of "::" never ends an object. Exact duplicates are merged so that
  * one function never gets two stubs (found through a hash set of the entries kept: a list
  * of thousands of names costs no more than a list of ten). Entries beyond what the shim can trace
  * are skipped with one line.
  */
 #include "config/config_funcs.h"
+
+#include "base/cxx_match.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -31,7 +36,7 @@ struct span {
 /* A TSC_FUNCS entry cut into its parts, still pointing into the variable's value. */
 struct entry {
 	struct span object, name, version;
-	bool glob;
+	bool glob, cxx;
 };
 
 struct funcs_parser {
@@ -89,11 +94,69 @@ static const char *check_name(struct entry *e, char *why, size_t size)
 	return NULL;
 }
 
-/* Cut s[0..len) into [object:]name[@version]; the object is what precedes the first ':' unless
- * an '@' comes first. NULL when well formed, else the reason. */
+/* The ':' that ends an object in s[0..len): the first one that is not half of "::", before
+ * any '(' '<' '[' of a C++ name; NULL when none. */
+static const char *object_colon(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len && !strchr("(<[", s[i]); i++) {
+		if (s[i] != ':')
+			continue;
+		if (i + 1 < len && s[i + 1] == ':') {
+			i++;
+			continue;
+		}
+		return s + i;
+	}
+	return NULL;
+}
+
+/* "::" or '(' : a C++ name. */
+static bool is_cxx(struct span name)
+{
+	size_t i;
+
+	for (i = 0; i < name.len; i++)
+		if (name.s[i] == '(' ||
+		    (name.s[i] == ':' && i + 1 < name.len && name.s[i + 1] == ':'))
+			return true;
+	return false;
+}
+
+/* A C++ name: printable ASCII, () balanced. Sets e->cxx, and e->glob when it has * or ? and
+ * no parameter list. NULL when fine, else the reason. */
+static const char *check_cxx_name(struct entry *e, char *why, size_t size)
+{
+	const char *s = e->name.s;
+	size_t n = e->name.len, i;
+	bool params = false, wild = false;
+	int depth = 0;
+
+	e->cxx = true;
+	for (i = 0; i < n; i++) {
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f)
+			return bad_char(why, size, s[i], "name");
+		if (s[i] == '(' && n - i >= 21 && memcmp(s + i, "(anonymous namespace)", 21) == 0)
+			i += 20;
+		else if (s[i] == '(' && ++depth)
+			params = true;
+		else if (s[i] == ')' && --depth < 0)
+			return "unbalanced ) in name";
+		else if (s[i] == '*' || s[i] == '?')
+			wild = true;
+	}
+	if (depth)
+		return "unclosed ( in name";
+	e->glob = wild && !params;
+	return NULL;
+}
+
+/* Cut s[0..len) into [object:]name[@version]; the object is what precedes the first ':' that
+ * is not half of "::", unless an '@' comes first. NULL when well formed, else the reason. */
 static const char *split_entry(const char *s, size_t len, struct entry *e, char *why, size_t size)
 {
-	const char *end = s + len, *colon = memchr(s, ':', len), *at = memchr(s, '@', len), *bad;
+	const char *end = s + len, *colon = object_colon(s, len), *at = memchr(s, '@', len), *bad;
 	size_t i;
 
 	memset(e, 0, sizeof(*e));
@@ -112,7 +175,7 @@ static const char *split_entry(const char *s, size_t len, struct entry *e, char 
 		if (!e->version.len)
 			return "empty version";
 	}
-	bad = check_name(e, why, size);
+	bad = is_cxx(e->name) ? check_cxx_name(e, why, size) : check_name(e, why, size);
 	if (bad)
 		return bad;
 	for (i = 0; i < e->version.len; i++)
@@ -151,6 +214,7 @@ static int append(struct funcs_parser *p, const struct entry *e)
 	f->version = e->version.s ? span_dup(e->version) : NULL;
 	f->object = e->object.s ? span_dup(e->object) : NULL;
 	f->glob = e->glob;
+	f->cxx = e->cxx;
 	if (!f->name || (e->version.s && !f->version) || (e->object.s && !f->object))
 		goto out_free;
 	cfg->nfuncs++;
@@ -280,6 +344,28 @@ static bool is_sep(char c)
 	return c == ',' || c == ' ' || (c >= '\t' && c <= '\r'); /* \t \n \v \f \r */
 }
 
+/* The end of the entry at s: the first separator outside () and <> (a C++ name's parameter
+ * or template argument list may hold ", "; the '<' of operator<< nests nothing). */
+static const char *entry_end(const char *s)
+{
+	const char *e;
+	int paren = 0, angle = 0;
+
+	for (e = s; *e && (paren > 0 || angle > 0 || !is_sep(*e)); e++) {
+		if (*e == '(')
+			paren++;
+		else if (*e == ')' && paren > 0)
+			paren--;
+		else if ((*e == '<' || *e == '>') && tt_cxx_in_operator(s, (size_t)(e - s)))
+			continue;
+		else if (*e == '<')
+			angle++;
+		else if (*e == '>' && angle > 0)
+			angle--;
+	}
+	return e;
+}
+
 int tt_config_funcs_parse(const char *val, struct tt_config *cfg, const struct tt_config_diag *d)
 {
 	struct funcs_parser p = { .cfg = cfg, .diag = d };
@@ -291,8 +377,7 @@ int tt_config_funcs_parse(const char *val, struct tt_config *cfg, const struct t
 			s++;
 		if (!*s)
 			break;
-		for (e = s; *e && !is_sep(*e); e++)
-			;
+		e = entry_end(s);
 		err = add_entry(&p, s, (size_t)(e - s));
 		if (err)
 			break;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "base/basename.h"
+#include "elf/elfdyn.h"
 #include "elf/symbolize.h"
 #include "elf/symtab.h"
 
@@ -81,6 +82,49 @@ static const char *symtab_find(uint64_t off, uint64_t *start)
 	return c.name;
 }
 
+static const char *program_path(void)
+{
+	static char exe[4096];
+
+	if (!exe[0] && readlink("/proc/self/exe", exe, sizeof(exe) - 1) <= 0)
+		snprintf(exe, sizeof(exe), "/proc/self/exe");
+	return exe;
+}
+
+struct holder {
+	uint64_t addr;
+	struct tt_code_object *out;
+};
+
+static int holds(struct tt_elf *o, void *arg)
+{
+	static const char hex[] = "0123456789abcdef";
+	struct holder *h = arg;
+	const uint8_t *id;
+	size_t len = 0, i;
+
+	if (!tt_elf_in_exec(o, (uintptr_t)h->addr))
+		return 0;
+	snprintf(h->out->path, sizeof(h->out->path), "%s", o->name[0] ? o->name : program_path());
+	h->out->bias = o->base;
+	id = tt_elf_build_id(o, &len);
+	if (!id || len > (sizeof(h->out->build_id) - 1) / 2)
+		len = 0;
+	for (i = 0; i < len; i++) {
+		h->out->build_id[2 * i] = hex[id[i] >> 4];
+		h->out->build_id[2 * i + 1] = hex[id[i] & 15];
+	}
+	h->out->build_id[2 * len] = '\0';
+	return 1;
+}
+
+bool tt_symbolize_object(uint64_t addr, struct tt_code_object *out)
+{
+	struct holder h = { addr, out };
+
+	return tt_elf_foreach(holds, &h) != 0;
+}
+
 void tt_symbolize(uint64_t addr, char *out, size_t size)
 {
 	Dl_info info;
@@ -92,13 +136,8 @@ void tt_symbolize(uint64_t addr, char *out, size_t size)
 		return;
 	}
 	object = info.dli_fname;
-	if (!object[0]) { /* the program itself */
-		static char exe[4096];
-
-		if (!exe[0] && readlink("/proc/self/exe", exe, sizeof(exe) - 1) <= 0)
-			snprintf(exe, sizeof(exe), "/proc/self/exe");
-		object = exe;
-	}
+	if (!object[0]) /* the program itself */
+		object = program_path();
 	if (load(object)) {
 		/* Shared objects and PIE link at 0, so the file's addresses are offsets from the
 		 * load base; a fixed-address program (ET_EXEC) uses run-time addresses. */

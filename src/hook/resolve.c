@@ -4,7 +4,10 @@
  * A plain name resolves as the dynamic linker's global lookup would: the first loaded object
  * (in load order: program, preloads, libraries) that exports it, with its default version.
  * `name@VER` asks for that version, `object:name` for that object only, a glob for every
- * exported function that matches. Lookups read the objects' dynamic symbol tables directly
+ * exported function that matches. A C++ name ("ns::foo", "ns::foo(int)") is first turned into
+ * the mangled symbols it names, by demangling the "_Z" symbols of the loaded objects (dynamic
+ * and .symtab) and comparing (base/cxx_match.h): only entries written that way pay for it.
+ * Each symbol found is then resolved as if named alone, so overloads are each their own entry. Lookups read the objects' dynamic symbol tables directly
  * (elfdyn.c) rather than calling dlsym: dlsym would leave its error string for the program's
  * next dlerror() to find. An IFUNC is resolved by calling its resolver, as the loader does,
  * so the implementation chosen for this CPU is what gets traced.
@@ -22,7 +25,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/altstack.h"
 #include "base/basename.h"
+#include "base/cxx_match.h"
+#include "base/demangle.h"
 #include "base/edit_distance.h"
 #include "elf/elfdyn.h"
 #include "elf/symtab.h"
@@ -381,6 +387,147 @@ static void closest_function(const char *name, char *out, size_t size)
 		snprintf(out, size, " (did you mean %s?)", c.best);
 }
 
+static int try_plain(const struct tt_func_spec *sp, const char *what, bool first);
+
+/* ---- C++ names ------------------------------------------------------------------------- */
+
+#define CXX_SHOWN 4 /* overloads named in the line that says what an entry matched */
+
+/* The mangled symbols a C++ name matches, each once, in the order first seen; each string
+ * is followed by its demangled form ("_ZN2ns3fooEi\0ns::foo(int)"). */
+struct cxx_find {
+	const struct tt_func_spec *spec;
+	char needle[128]; /* a piece every match holds (tt_cxx_needle), "" when none */
+	char **syms;
+	size_t n, cap;
+	bool capped;
+};
+
+/* sym joins c->syms when it demangles to a name c->spec names. */
+static void cxx_consider(struct cxx_find *c, const char *sym)
+{
+	char d[4096];
+	size_t len = strlen(sym), full, i;
+	char **bigger;
+
+	if (!tt_is_mangled(sym, len) || c->capped || (c->needle[0] && !strstr(sym, c->needle)))
+		return;
+	full = tt_demangle(sym, len, d, sizeof(d));
+	if (!full || full >= sizeof(d) || !tt_cxx_match(c->spec->name, d, c->spec->glob))
+		return;
+	for (i = 0; i < c->n; i++)
+		if (strcmp(c->syms[i], sym) == 0)
+			return;
+	if (c->n >= GLOB_CAP) {
+		c->capped = true;
+		return;
+	}
+	if (c->n == c->cap) {
+		bigger = realloc(c->syms, (c->cap ? c->cap * 2 : 8) * sizeof(*bigger));
+		if (!bigger)
+			return;
+		c->syms = bigger;
+		c->cap = c->cap ? c->cap * 2 : 8;
+	}
+	c->syms[c->n] = malloc(len + 1 + full + 1);
+	if (!c->syms[c->n])
+		return;
+	memcpy(c->syms[c->n], sym, len + 1);
+	memcpy(c->syms[c->n] + len + 1, d, full + 1);
+	c->n++;
+}
+
+static bool cxx_object_wanted(const struct cxx_find *c, const struct tt_elf *o)
+{
+	if (tt_elf_is_shim(o) || tt_elf_is_loader(o->name) || tt_elf_is_vdso(o))
+		return false;
+	return !c->spec->object || object_matches(tt_elf_name(o), c->spec->object) ||
+	       (o->name[0] == 0 && object_matches(program_path(), c->spec->object));
+}
+
+/* Exported functions; inside dl_iterate_phdr (demangling is pure: no lock, no dl* call). */
+static int cxx_dynsym_cb(struct tt_elf *o, void *arg)
+{
+	struct cxx_find *c = arg;
+	size_t i;
+
+	if (!cxx_object_wanted(c, o))
+		return 0;
+	for (i = 1; i < o->nsyms; i++) {
+		const ElfW(Sym) *s = &o->symtab[i];
+
+		if (s->st_shndx != SHN_UNDEF && is_function(s) &&
+		    !(o->versym && (o->versym[i] & 0x8000)))
+			cxx_consider(c, tt_elf_sym_name(o, i));
+	}
+	return 0;
+}
+
+static int cxx_symtab_sym(const char *name, uint64_t value, uint64_t size, void *arg)
+{
+	(void)value;
+	(void)size;
+	cxx_consider(arg, name);
+	return 0;
+}
+
+/* Functions not exported (a program's own, not linked with -rdynamic): the files' .symtab. */
+static int cxx_symtab_cb(struct tt_elf *o, void *arg)
+{
+	if (cxx_object_wanted(arg, o))
+		tt_symtab_find(o->name[0] ? o->name : "/proc/self/exe", NULL, false, cxx_symtab_sym,
+			       arg);
+	return 0;
+}
+
+/* The symbols c->spec names, on a stack of their own (demangling, base/altstack.h). */
+static void cxx_collect(void *arg)
+{
+	struct cxx_find *c = arg;
+
+	tt_cxx_needle(c->spec->name, c->needle, sizeof(c->needle));
+	tt_elf_foreach(cxx_dynsym_cb, c);
+	tt_elf_foreach(cxx_symtab_cb, c);
+}
+
+/* Entry sp is a C++ name: trace every function it names, each as if named by its symbol.
+ * Returns the entry's state: DONE once something matched (overloads a later dlopen brings
+ * are not looked for then), PENDING while nothing has. */
+static int try_cxx(const struct tt_func_spec *sp, const char *what, bool first)
+{
+	struct cxx_find c = { .spec = sp };
+	char shown[512] = "", one_what[512];
+	size_t i, len = 0, traced = 0;
+
+	tt_altstack_run(cxx_collect, &c);
+	for (i = 0; i < c.n; i++) {
+		struct tt_func_spec one = *sp;
+		const char *d = c.syms[i] + strlen(c.syms[i]) + 1;
+
+		one.name = c.syms[i];
+		one.glob = one.cxx = false;
+		snprintf(one_what, sizeof(one_what), "%s (%s)", d, c.syms[i]);
+		if (!tt_funcs_by_name(c.syms[i], NULL) && try_plain(&one, one_what, first) == DONE)
+			traced++;
+		if (i < CXX_SHOWN && len < sizeof(shown))
+			len += (size_t)snprintf(shown + len, sizeof(shown) - len, "%s%s",
+						i ? "; " : "", d);
+		free(c.syms[i]);
+	}
+	free(c.syms);
+	if (c.capped)
+		tt_warn("%s matches more than %d functions: only the first %d are traced", what,
+			GLOB_CAP, GLOB_CAP);
+	if (c.n > 1 || (c.n && sp->glob))
+		tt_info("%s: %zu functions, %zu traced (%s%s)", what, c.n, traced, shown,
+			c.n > CXX_SHOWN ? "; ..." : "");
+	if (!c.n && first)
+		tt_warn("no C++ function %s in the loaded objects: it will be traced if a later "
+			"dlopen brings it",
+			what);
+	return c.n ? DONE : PENDING;
+}
+
 /* Try entry i; `first` says whether this is the start-up pass (which prints more). */
 static void try_entry(size_t i, bool first)
 {
@@ -392,6 +539,10 @@ static void try_entry(size_t i, bool first)
 	f.spec = sp;
 	f.name = sp->name;
 	describe(sp, what, sizeof(what));
+	if (sp->cxx) {
+		state[i] = (unsigned char)try_cxx(sp, what, first);
+		return;
+	}
 	if (sp->glob) {
 		tt_elf_foreach(glob_cb, &f);
 		if (!f.glob_capped && tt_inline_enabled()) { /* static functions too */
@@ -420,22 +571,30 @@ static void try_entry(size_t i, bool first)
 			tt_warn("%s matches no function in the loaded objects yet", what);
 		return;
 	}
+	state[i] = (unsigned char)try_plain(sp, what, first);
+}
+
+/* One function name (not a glob): its new state. */
+static int try_plain(const struct tt_func_spec *sp, const char *what, bool first)
+{
+	struct find f;
+
+	memset(&f, 0, sizeof(f));
+	f.spec = sp;
+	f.name = sp->name;
 	if (tt_unbracketable_why(sp->name)) {
 		tt_warn("%s cannot be timed: it %s; not traced", what,
 			tt_unbracketable_why(sp->name));
-		state[i] = REFUSED;
-		return;
+		return REFUSED;
 	}
 	if (strncmp(sp->name, "tsctrace_", 9) == 0 && shim_exports(sp->name)) {
 		tt_warn("%s is part of tsctrace itself: not traced", what);
-		state[i] = REFUSED;
-		return;
+		return REFUSED;
 	}
 	if (sp->object && shim_exports(sp->name)) {
 		tt_warn("%s: tsctrace wraps %s, name it without an object to trace it", what,
 			sp->name);
-		state[i] = REFUSED;
-		return;
+		return REFUSED;
 	}
 	tt_elf_foreach(find_cb, &f);
 	if (f.have_def && f.def.in_shim)
@@ -443,14 +602,14 @@ static void try_entry(size_t i, bool first)
 			what);
 	if (f.in_loader) {
 		tt_warn("%s is inside the dynamic loader: not traced", what);
-		state[i] = REFUSED;
+		return REFUSED;
 	} else if (f.not_function) {
 		tt_warn("%s is not a function (a variable?): not traced", what);
-		state[i] = REFUSED;
+		return REFUSED;
 	} else if (f.have_def) {
-		state[i] = add_found(&f, false) == 0 ? DONE : REFUSED;
+		return add_found(&f, false) == 0 ? DONE : REFUSED;
 	} else if (!sp->version && find_statics(sp, what)) {
-		state[i] = tt_inline_enabled() ? DONE : REFUSED;
+		return tt_inline_enabled() ? DONE : REFUSED;
 	} else if (first) {
 		char hint[160] = "";
 
@@ -459,6 +618,7 @@ static void try_entry(size_t i, bool first)
 			"dlopen brings it",
 			what, hint);
 	}
+	return PENDING;
 }
 
 void tt_resolve_all(const struct tt_config *cfg)
@@ -484,7 +644,7 @@ unsigned int tt_resolve_pending(void)
 		const struct tt_func_spec *sp = &config->funcs[i];
 
 		/* Its function was unloaded (dlclose): look for it again. */
-		if (state[i] == DONE && !sp->glob && !tt_funcs_by_name(sp->name, NULL))
+		if (state[i] == DONE && !sp->glob && !sp->cxx && !tt_funcs_by_name(sp->name, NULL))
 			state[i] = PENDING;
 		if (state[i] == PENDING)
 			try_entry(i, false);

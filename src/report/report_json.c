@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "base/utf8.h"
+#include "report/report_names.h"
 
 #define REPLACEMENT "\xef\xbf\xbd" /* U+FFFD in UTF-8 */
 
@@ -143,6 +144,38 @@ static void summary(struct tt_buf *out, const char *k, const struct tt_summary *
 	tt_buf_puts(out, ",\n");
 }
 
+/* "locations": per frame, its object in the report's "objects" and its address in that file. */
+static void locations(struct tt_buf *out, const struct tt_report_caller *c)
+{
+	size_t k;
+
+	tt_buf_puts(out, "], \"locations\": [");
+	for (k = 0; k < c->nframes; k++) {
+		tt_buf_puts(out, k ? ", {\"object\": " : "{\"object\": ");
+		if (c->locations[k].object < 0)
+			tt_buf_puts(out, "null");
+		else
+			tt_buf_printf(out, "%" PRId64, c->locations[k].object);
+		tt_buf_printf(out, ", \"address\": \"0x%" PRIx64 "\"}", c->locations[k].address);
+	}
+}
+
+/* "objects": the files the callers' frames are in, one line each. */
+static void objects(struct tt_buf *out, const struct tt_report *r)
+{
+	size_t i;
+
+	tt_buf_puts(out, "  \"objects\": [");
+	for (i = 0; i < r->nobjects; i++) {
+		tt_buf_puts(out, i ? ",\n    {\"path\": " : "\n    {\"path\": ");
+		tt_json_string(out, r->objects[i].path);
+		tt_buf_puts(out, ", \"build_id\": ");
+		tt_json_string(out, r->objects[i].build_id);
+		tt_buf_puts(out, "}");
+	}
+	tt_buf_puts(out, "\n  ],\n");
+}
+
 /* TSC_CALLERS: one object per call site, on one line each. */
 static void callers(struct tt_buf *out, const struct tt_report_func *f)
 {
@@ -159,6 +192,8 @@ static void callers(struct tt_buf *out, const struct tt_report_func *f)
 			tt_buf_puts(out, k ? ", " : "");
 			tt_json_string(out, c->frames[k]);
 		}
+		if (c->locations)
+			locations(out, c);
 		tt_buf_printf(out,
 			      "], \"calls\": %" PRIu64 ", \"timed\": %" PRIu64
 			      ", \"unwound\": %" PRIu64 ", \"migrated\": %" PRIu64
@@ -206,6 +241,17 @@ static void names(struct tt_buf *out, const char *ind, const struct tt_report_fu
 	tt_buf_puts(out, "],\n");
 }
 
+/* "demangled": the name with its C++ symbols demangled, when it has any ("name" keeps the raw
+ * symbols, which tools and TSC_FUNCS match). */
+static void demangled(struct tt_buf *out, const char *ind, const char *name)
+{
+	struct tt_buf tmp = TT_BUF_INIT;
+
+	if (tt_report_demangled_buf(name, &tmp))
+		field_str(out, ind, "demangled", tmp.data);
+	tt_buf_free(&tmp);
+}
+
 static void function(struct tt_buf *out, const struct tt_report_func *f, bool last)
 {
 	const char *ind = "      ";
@@ -215,6 +261,7 @@ static void function(struct tt_buf *out, const struct tt_report_func *f, bool la
 	tt_buf_puts(out, "    {\n");
 	field_str(out, ind, "name", f->name);
 	names(out, ind, f);
+	demangled(out, ind, f->name);
 	field_str(out, ind, "symbol", f->symbol);
 	field_str(out, ind, "object", f->object);
 	if (f->has_offset) {
@@ -298,6 +345,8 @@ void tt_report_json(struct tt_buf *out, const struct tt_report *r)
 	}
 	tt_buf_puts(out, r->nwarnings ? "\n  ],\n" : "],\n");
 
+	if (r->nobjects)
+		objects(out, r);
 	tt_buf_puts(out, r->nfuncs ? "  \"functions\": [\n" : "  \"functions\": [");
 	for (i = 0; i < r->nfuncs; i++)
 		function(out, &r->funcs[i], i + 1 == r->nfuncs);

@@ -31,11 +31,26 @@ struct tt_bucket {
 	uint64_t low, high, count;
 };
 
+/* An object the frames of call sites are in (the report's "objects"): what a symbolizer needs
+ * to find it again, even stripped, moved or rebuilt (the build ID tells). */
+struct tt_report_object {
+	const char *path;     /* its file when the report was taken */
+	const char *build_id; /* GNU build ID in hex, "" when it has none */
+};
+
+/* Where one frame of a call site is: an index into tt_report.objects (-1: in no object) and
+ * the address in that file's own terms (run-time address minus load bias). */
+struct tt_report_location {
+	int64_t object;
+	uint64_t address;
+};
+
 /* TSC_CALLERS: one call site (N = 1) or call path (N > 1) of a function. */
 struct tt_report_caller {
 	const char *site;	   /* "main+0x4c (app)", a path's frames joined by " <- " */
 	const char *const *frames; /* the path, innermost first (nframes == 1 for N = 1) */
 	size_t nframes;
+	const struct tt_report_location *locations; /* one per frame; optional (NULL) */
 	uint64_t calls, timed, unwound, migrated, dropped;
 	struct tt_summary cycles;
 };
@@ -105,6 +120,8 @@ struct tt_report {
 	const struct tt_report_run *merged; /* a merged report's runs (nmerged > 0; the header
 					     * above is the first one's); NULL for one run */
 	size_t nmerged;
+	const struct tt_report_object *objects; /* of the callers' locations; optional */
+	size_t nobjects;
 };
 
 #endif /* TT_REPORT_MODEL_H */

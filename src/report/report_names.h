@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/buf.h"
 #include "report/report_model.h"
 
 /* How many names f has: its list, or its display name alone when it has no list. */
@@ -27,7 +28,8 @@ static inline const char *tt_report_func_name(const struct tt_report_func *f, si
 	return f->nnames ? f->names[i] : f->name;
 }
 
-/* True when `name` is one of f's names or its display form: what a user may type for it. */
+/* True when `name` is one of f's names or its display form, or a C++ one of them demangled
+ * ("ns::foo(int)" for _ZN2ns3fooEi): what a user may type for it. */
 bool tt_report_func_named(const struct tt_report_func *f, const char *name);
 
 /* One name inside a display form: len bytes from s. */
@@ -42,5 +44,18 @@ struct tt_name_span {
  * how many there are (call with max 0 to count).
  */
 size_t tt_report_name_split(const char *display, struct tt_name_span *spans, size_t max);
+
+/*
+ * C++ names for people. In s (a display name "a|b", or a call site "f+0x1c (app) <- g+0x9
+ * (app)"), every run of symbol characters that starts with "_Z" and demangles is replaced by
+ * its demangled form (base/demangle.h); the rest is kept. The report keeps the raw symbols
+ * (the JSON's "name", "names", "frames") and shows these.
+ *
+ * tt_report_demangled: the result into buf[0..size), cut at size - 1 bytes; returns s itself
+ * when nothing in it demangles, else buf.
+ * tt_report_demangled_buf: appended whole to b; false (b unchanged) when nothing demangles.
+ */
+const char *tt_report_demangled(const char *s, char *buf, size_t size);
+bool tt_report_demangled_buf(const char *s, struct tt_buf *b);
 
 #endif /* TT_REPORT_NAMES_H */

@@ -22,9 +22,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/report_names.h"
 #include "report/text_clean.h"
 
 #define GAP 2	     /* spaces between columns */
+#define NAME 512     /* a function's name as shown: C++ names demangled, cut */
 #define CELL 48	     /* a formatted cell: a 20-digit uint64 or a "%.3e" double, with room */
 #define HIST_ROWS 12 /* histogram rows per function, at most */
 #define BAR 40	     /* columns of the longest bar */
@@ -153,7 +155,7 @@ static void table(struct tt_buf *out, const struct tt_report *r, enum col c0, en
 		  double sum, bool all)
 {
 	size_t w[C_END], namew = strlen("function"), i;
-	char buf[CELL];
+	char buf[CELL], name[NAME];
 	enum col c;
 
 	for (c = c0; c < c1; c++)
@@ -161,7 +163,10 @@ static void table(struct tt_buf *out, const struct tt_report *r, enum col c0, en
 	for (i = 0; i < r->nfuncs; i++) {
 		if (!listed(&r->funcs[i], all))
 			continue;
-		namew = max(namew, tt_text_put_clean(NULL, r->funcs[i].name, false));
+		namew = max(namew,
+			    tt_text_put_clean(NULL,
+					      tt_report_demangled(r->funcs[i].name, name, NAME),
+					      false));
 		for (c = c0; c < c1; c++)
 			w[c] = max(w[c],
 				   tt_text_put_clean(NULL, cell(buf, &r->funcs[i], c, sum), false));
@@ -169,7 +174,9 @@ static void table(struct tt_buf *out, const struct tt_report *r, enum col c0, en
 	for (i = 0; i <= r->nfuncs; i++) { /* row 0 is the header */
 		if (i && !listed(&r->funcs[i - 1], all))
 			continue;
-		put_cell(out, i ? r->funcs[i - 1].name : "function", namew, true, false);
+		put_cell(out,
+			 i ? tt_report_demangled(r->funcs[i - 1].name, name, NAME) : "function",
+			 namew, true, false);
 		for (c = c0; c < c1; c++) {
 			pad(out, GAP);
 			put_cell(out, i ? cell(buf, &r->funcs[i - 1], c, sum) : heads[c], w[c],
@@ -285,7 +292,7 @@ static void histogram(struct tt_buf *out, const struct tt_report *r, const struc
 	static const char bar[BAR + 1] = "########################################";
 	struct tt_bucket rows[HIST_ROWS];
 	size_t n = hist_rows(f, rows), i, len;
-	char low[CELL], high[CELL], pct[CELL];
+	char low[CELL], high[CELL], pct[CELL], name[NAME];
 	size_t wl = 1, wh = 1, wc = 1;
 	const char *slash;
 	uint64_t most = 0;
@@ -301,7 +308,7 @@ static void histogram(struct tt_buf *out, const struct tt_report *r, const struc
 	/* The object is named here, not in the table, where it would pass 100 columns. */
 	slash = f->object ? strrchr(f->object, '/') : NULL;
 	tt_buf_puts(out, "\nhistogram of ");
-	tt_text_put_clean(out, f->name, false);
+	tt_text_put_clean(out, tt_report_demangled(f->name, name, NAME), false);
 	tt_buf_puts(out, " in ");
 	tt_text_put_clean(out, slash && slash[1] ? slash + 1 : f->object, false);
 	if (f->has_offset)

@@ -7,18 +7,21 @@
 #include <string.h>
 
 #include "report/report_fmt.h"
+#include "report/report_names.h"
 #include "report/text_clean.h"
 
-#define MAX_ROWS 20 /* per function in the text; the JSON has them all */
+#define MAX_ROWS 20	 /* per function in the text; the JSON has them all */
+#define SHOWN_BYTES 1024 /* a name or site as shown: C++ names demangled, cut */
 
 void tt_report_text_callers(struct tt_buf *out, const struct tt_report_func *f)
 {
 	size_t i, shown = f->ncallers < MAX_ROWS ? f->ncallers : MAX_ROWS;
+	char buf[SHOWN_BYTES];
 
 	if (!f->has_callers || !f->ncallers)
 		return;
 	tt_buf_puts(out, "\ncallers of ");
-	tt_text_put_clean(out, f->name, false);
+	tt_text_put_clean(out, tt_report_demangled(f->name, buf, sizeof(buf)), false);
 	tt_buf_printf(out, " (%zu site%s)\n", f->ncallers, f->ncallers == 1 ? "" : "s");
 	tt_buf_printf(out, "  %10s %10s %8s %8s %8s  %s\n", "calls", "timed", "min", "median",
 		      "p99", "site");
@@ -32,7 +35,7 @@ void tt_report_text_callers(struct tt_buf *out, const struct tt_report_func *f)
 		else
 			tt_buf_printf(out, " %8s %8s %8s", "-", "-", "-");
 		tt_buf_puts(out, "  ");
-		tt_text_put_clean(out, c->site, false);
+		tt_text_put_clean(out, tt_report_demangled(c->site, buf, sizeof(buf)), false);
 		tt_buf_puts(out, "\n");
 	}
 	if (shown < f->ncallers)

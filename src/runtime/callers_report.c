@@ -54,16 +54,53 @@ static void count_site(const struct tt_site *s, void *arg)
 	((struct collect_ctx *)arg)->cap++;
 }
 
-/* "a+0x1 (x) <- b+0x2 (y)": the site's frames, innermost first, and their joined name. */
+#define MAX_OBJECTS 1024 /* in a report's "objects"; frames in more are in none */
+
+/* The index in objs of the object holding addr (added when new), -1 when none; *address is
+ * then addr in that file's terms. */
+static int64_t object_of(uint64_t addr, struct tt_callers_objects *objs, tt_alloc_fn alloc,
+			 void *ctx, uint64_t *address)
+{
+	struct tt_code_object o;
+	struct tt_report_object *v;
+	char *path, *id;
+	size_t i;
+
+	*address = addr;
+	if (!tt_symbolize_object(addr, &o))
+		return -1;
+	*address = addr - o.bias;
+	for (i = 0; i < objs->n; i++)
+		if (objs->bias[i] == o.bias && strcmp(objs->v[i].path, o.path) == 0)
+			return (int64_t)i;
+	if (!objs->v) {
+		objs->v = alloc(ctx, MAX_OBJECTS * sizeof(*objs->v));
+		objs->bias = alloc(ctx, MAX_OBJECTS * sizeof(*objs->bias));
+		objs->cap = objs->v && objs->bias ? MAX_OBJECTS : 0;
+	}
+	path = alloc(ctx, strlen(o.path) + 1);
+	id = alloc(ctx, strlen(o.build_id) + 1);
+	if (objs->n == objs->cap || !path || !id)
+		return -1;
+	v = &objs->v[objs->n];
+	v->path = strcpy(path, o.path);
+	v->build_id = strcpy(id, o.build_id);
+	objs->bias[objs->n] = o.bias;
+	return (int64_t)objs->n++;
+}
+
+/* "a+0x1 (x) <- b+0x2 (y)": the site's frames, innermost first, their joined name and where
+ * each is (object and address, for symbolizers that read debug files). */
 static void name_site(const struct tt_site *s, struct tt_report_caller *row, tt_alloc_fn alloc,
-		      void *ctx)
+		      void *ctx, struct tt_callers_objects *objs)
 {
 	static const size_t frame_bytes = 320;
 	char **frames = alloc(ctx, (s->depth + 1) * sizeof(char *));
 	char *joined = alloc(ctx, (s->depth + 1) * (frame_bytes + 4));
+	struct tt_report_location *locs = alloc(ctx, (s->depth + 1) * sizeof(*locs));
 	size_t i, len = 0;
 
-	if (!frames || !joined) {
+	if (!frames || !joined || !locs) {
 		row->site = "?";
 		return;
 	}
@@ -77,12 +114,14 @@ static void name_site(const struct tt_site *s, struct tt_report_caller *row, tt_
 		if (!frames[i])
 			break;
 		tt_symbolize(s->ips[i], frames[i], frame_bytes);
+		locs[i].object = object_of(s->ips[i], objs, alloc, ctx, &locs[i].address);
 		len += (size_t)snprintf(joined + len, frame_bytes + 4, "%s%s", i ? " <- " : "",
 					frames[i]);
 	}
 	row->site = joined;
 	row->frames = (const char *const *)frames;
 	row->nframes = i;
+	row->locations = i ? locs : NULL;
 }
 
 static void fill_row(struct tt_report_caller *row, const struct tt_fstat *st, uint64_t subtract)
@@ -101,7 +140,8 @@ static uint64_t less(uint64_t a, uint64_t b)
 }
 
 size_t tt_callers_collect(uint32_t func, const struct tt_report_func *fn, uint64_t subtract,
-			  tt_alloc_fn alloc, void *ctx, struct tt_report_caller **out)
+			  tt_alloc_fn alloc, void *ctx, struct tt_callers_objects *objs,
+			  struct tt_report_caller **out)
 {
 	struct collect_ctx c = { NULL, 0, 0, func };
 	struct tt_report_caller *rows, rest;
@@ -137,7 +177,7 @@ size_t tt_callers_collect(uint32_t func, const struct tt_report_func *fn, uint64
 	for (i = 0; i < c.n; i++) {
 		memset(&rows[i], 0, sizeof(rows[i]));
 		fill_row(&rows[i], c.u[i].sum, subtract);
-		name_site(&c.u[i].site, &rows[i], alloc, ctx);
+		name_site(&c.u[i].site, &rows[i], alloc, ctx, objs);
 		tt_fstat_free(c.u[i].sum);
 		rest.calls = less(rest.calls, rows[i].calls);
 		rest.timed = less(rest.timed, rows[i].timed);

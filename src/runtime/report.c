@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "base/altstack.h"
 #include "base/buf.h"
 #include "base/sys.h"
 #include "hook/funcs.h"
@@ -76,6 +77,24 @@ static void arena_free(struct arena *a)
 		a->n--;
 		tt_sys_munmap(a->chunks[a->n].p, a->chunks[a->n].size);
 	}
+}
+
+/* Formatting the report demangles C++ names, which takes stack in proportion to a name's
+ * length (base/demangle.h): it runs on a stack of its own, whatever thread is exiting. */
+struct format_job {
+	bool json;
+	const struct tt_report *r;
+	struct tt_buf *out;
+};
+
+static void format(void *arg)
+{
+	struct format_job *j = arg;
+
+	if (j->json)
+		tt_report_json(j->out, j->r);
+	else
+		tt_report_text(j->out, j->r);
 }
 
 /* Fill one function's entry from its merged counters. */
@@ -160,6 +179,8 @@ int tt_report_write(const struct tt_run *run)
 	struct tt_report_func *funcs;
 	struct tt_fstat *s;
 	struct tt_report r;
+	struct tt_callers_objects objs = { 0 };
+	struct format_job fmt;
 	struct tt_buf b = TT_BUF_INIT;
 	const char *hz_source;
 	uint32_t hz_error_ppm;
@@ -190,7 +211,8 @@ int tt_report_write(const struct tt_run *run)
 			funcs[nf].has_callers = true;
 			funcs[nf].ncallers = tt_callers_collect(i, &funcs[nf],
 								run->overhead.subtracted,
-								arena_alloc_cb, &arena, &rows);
+								arena_alloc_cb, &arena, &objs,
+								&rows);
 			funcs[nf].callers = rows;
 		}
 		nf++;
@@ -198,6 +220,8 @@ int tt_report_write(const struct tt_run *run)
 	sort_funcs(funcs, nf);
 	r.funcs = funcs;
 	r.nfuncs = nf;
+	r.objects = objs.v;
+	r.nobjects = objs.n;
 
 	/* Every line the shim printed (names not found, fallbacks) is a warning here too. */
 	r.warnings = warnings;
@@ -226,10 +250,10 @@ int tt_report_write(const struct tt_run *run)
 	r.threads.traced = tt_thread_traced();
 	r.threads.pinned = tt_pin_count();
 
-	if (run->cfg.format == TT_FMT_JSON)
-		tt_report_json(&b, &r);
-	else
-		tt_report_text(&b, &r);
+	fmt.json = run->cfg.format == TT_FMT_JSON;
+	fmt.r = &r;
+	fmt.out = &b;
+	tt_altstack_run(format, &fmt);
 	if (b.failed || !b.data) {
 		tt_warn("out of memory while writing the report");
 		goto out;

@@ -983,6 +983,7 @@ t_help() {
 . "$HERE/cases_analysis.sh"
 # Call paths as folded stacks, pprof profiles and flame graphs: paths.sh.
 . "$HERE/paths.sh"
+. "$HERE/cases_symbols.sh"
 
 # ---- main ---------------------------------------------------------------------------------
 
@@ -999,6 +1000,8 @@ t_plot
 t_export
 t_paths
 t_names
+t_cxx_names
+t_debug_sites
 t_errors
 t_limits
 t_run

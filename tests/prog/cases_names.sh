@@ -107,3 +107,64 @@ test_names_memcpy() {
 	text_finds memcpy 'memmove|memcpy' libc.so.6 && text_finds memmove 'memmove|memcpy' libc.so.6 ||
 		sub_failed "TSC_FUNCS=memmove,memcpy, text"
 }
+
+# C++ names as c++filt prints them (t_cxxnames, libcxxn.so). TSC_FUNCS='ns::foo,
+# ns::Klass::method prog::local': both overloads of ns::foo, each its own entry, the method,
+# and the program's own function (not exported: found in its .symtab), with exact counts;
+# "name" keeps the mangled symbol, "demangled" the signature. A parameter list picks one
+# overload (std::string for the long basic_string<char...>), an object limits the search, and
+# the text report shows the demangled signatures.
+CXX_STR='ns::foo(std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > const&)'
+test_cxx_names() {
+	run_pair cxx_names 'ns::foo,ns::Klass::method prog::local' "$B/t_cxxnames" || return 1
+	one_report || return 1
+	ck "four entries: ns::foo(string) 300, ns::foo(int) 200, ns::Klass::method(int) 150, prog::local(int) 70, named by symbol, demangled beside" \
+		"[.functions[] | {name, demangled, calls}] | sort_by(.name) == [
+		 {name: \"_ZN2ns3fooERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE\",
+		  demangled: \"$CXX_STR\", calls: 300},
+		 {name: \"_ZN2ns3fooEi\", demangled: \"ns::foo(int)\", calls: 200},
+		 {name: \"_ZN2ns5Klass6methodEi\", demangled: \"ns::Klass::method(int)\", calls: 150},
+		 {name: \"_ZN4prog5localEi\", demangled: \"prog::local(int)\", calls: 70}]" \
+		'[.functions[] | {name, demangled, calls}]' || return 1
+	ck "calls == timed + unwound + migrated + dropped" \
+		'all(.functions[]; .calls == .timed + .unwound + .migrated + .dropped)' \
+		'[.functions[] | counts]' || return 1
+
+	rm -f "$T"/r.*
+	run_pair cxx_names 'ns::foo(std::string const&), ns::foo( int ) libcxxn.so:ns::Klass::method(int)' \
+		"$B/t_cxxnames" || sub_failed "parameter lists" || return 1
+	one_report && ck "parameter lists: one entry per overload named, exact counts" \
+		'[.functions[] | {demangled, calls}] | sort_by(.calls) == [
+		 {demangled: "ns::Klass::method(int)", calls: 150},
+		 {demangled: "ns::foo(int)", calls: 200},
+		 {demangled: "'"$CXX_STR"'", calls: 300}]' \
+		'[.functions[] | {name, demangled, calls}]' || sub_failed "parameter lists" || return 1
+
+	rm -f "$T"/r.*
+	FORMAT=text OUTTPL="$T/r.%p.txt"
+	run_pair cxx_names 'ns::foo,ns::Klass::method' "$B/t_cxxnames" || sub_failed "text" || return 1
+	[ -n "$REPORT" ] || fail_because "text: no single report: $(ls -A "$T" | tr '\n' ' ')" ||
+		return 1
+	grep -qF "histogram of ns::Klass::method(int) in libcxxn.so" "$REPORT" &&
+		grep -qE '^ns::foo\(int\) +200 ' "$REPORT" && grep -qF "$CXX_STR" "$REPORT" &&
+		! grep -q '_ZN2ns3fooEi ' <(grep -v '  inline  \|  got  ' "$REPORT") ||
+		fail_because "text report: not the demangled names: $(head -c 600 "$REPORT")"
+}
+
+# t_cxxstack: ns::wide, whose 490 parameters take the demangler about 200 KiB of stack, called
+# 33 times from a thread with a 64 KiB stack that then calls exit(): the report is written on
+# that thread, in both formats, and the program ends as it would untraced (the shim demangles
+# on a stack of its own, base/altstack.h).
+test_cxx_small_stack() {
+	run_pair cxx_small_stack 'ns::wide' "$B/t_cxxstack" || return 1
+	one_report && ck "ns::wide: 33 calls, demangled whole (490 parameters)" \
+		'[.functions[] | select(.demangled // "" | startswith("ns::wide(int, int, "))
+		  | [.calls, (.demangled | length) > 2000]] == [[33, true]]' \
+		'[.functions[] | {name: .name[0:40], calls, demangled: (.demangled // "")[0:40]}]' ||
+		return 1
+	rm -f "$T"/r.*
+	FORMAT=text OUTTPL="$T/r.%p.txt"
+	run_pair cxx_small_stack 'ns::wide' "$B/t_cxxstack" || sub_failed "text" || return 1
+	[ -n "$REPORT" ] && grep -qE '^ns::wide\(int, int, int' "$REPORT" ||
+		fail_because "text: no row of ns::wide(int, int, ...): $(head -c 300 "${REPORT:-/dev/null}")"
+}

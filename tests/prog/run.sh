@@ -1394,6 +1394,8 @@ run_test dlopen_threads_inline test_dlopen_threads_inline
 run_test names_alias test_names_alias
 run_test names_glob test_names_glob
 run_test names_memcpy test_names_memcpy
+run_test cxx_names test_cxx_names
+run_test cxx_small_stack test_cxx_small_stack
 run_test delivery_stderr_sort test_delivery_stderr_sort
 run_test delivery_stderr_grep test_delivery_stderr_grep
 run_test delivery_bad_dir test_delivery_bad_dir

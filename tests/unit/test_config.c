@@ -348,6 +348,37 @@ static void test_funcs_globs(void **state)
 	tt_config_free(&cfg);
 }
 
+/* C++ names: "::" is no object separator, the spaces and commas of a parameter or template
+ * argument list do not end the entry, '*' in a parameter list is a pointer, not a glob. */
+static void test_funcs_cxx(void **state)
+{
+	struct tt_config cfg;
+	size_t i;
+
+	(void)state;
+	parse_good(&cfg, "TSC_FUNCS=ns::foo, ns::Klass::method ns::foo(std::string const&),"
+			 "ns::bar(int, char const*) libx.so:ns::baz ns::* ns::f(char*)\t"
+			 "(anonymous namespace)::h ns::operator<<(std::ostream&, int) "
+			 "ns::max<int, long> ns::g@V1 strlen");
+	assert_int_equal(cfg.nfuncs, 12);
+	assert_func(&cfg.funcs[0], "ns::foo", NULL, NULL, false);
+	assert_func(&cfg.funcs[1], "ns::Klass::method", NULL, NULL, false);
+	assert_func(&cfg.funcs[2], "ns::foo(std::string const&)", NULL, NULL, false);
+	assert_func(&cfg.funcs[3], "ns::bar(int, char const*)", NULL, NULL, false);
+	assert_func(&cfg.funcs[4], "ns::baz", NULL, "libx.so", false);
+	assert_func(&cfg.funcs[5], "ns::*", NULL, NULL, true);
+	assert_func(&cfg.funcs[6], "ns::f(char*)", NULL, NULL, false);
+	assert_func(&cfg.funcs[7], "(anonymous namespace)::h", NULL, NULL, false);
+	assert_func(&cfg.funcs[8], "ns::operator<<(std::ostream&, int)", NULL, NULL, false);
+	assert_func(&cfg.funcs[9], "ns::max<int, long>", NULL, NULL, false);
+	assert_func(&cfg.funcs[10], "ns::g", "V1", NULL, false);
+	assert_func(&cfg.funcs[11], "strlen", NULL, NULL, false);
+	for (i = 0; i < 11; i++)
+		assert_true(cfg.funcs[i].cxx);
+	assert_false(cfg.funcs[11].cxx);
+	tt_config_free(&cfg);
+}
+
 static void check_bad_entry(const char *entry, const char *why)
 {
 	char assignment[128], line[256];
@@ -370,7 +401,10 @@ static void test_funcs_malformed(void **state)
 	check_bad_entry("lib:foo@", "empty version");
 	check_bad_entry("fo-o", "bad character '-' in name");
 	check_bad_entry("a:b:c", "bad character ':' in name");
-	check_bad_entry("f(x)", "bad character '(' in name");
+	check_bad_entry("f)x(", "unbalanced ) in name");
+	check_bad_entry("ns::f(x", "unclosed ( in name");
+	check_bad("TSC_FUNCS=ns::f\x7f",
+		  "TSC_FUNCS entry \"ns::f?\" malformed (bad character 0x7f in name), skipped");
 	check_bad_entry("foo@@GLIBC_2.2.5", "bad character '@' in version");
 	check_bad_entry("foo@V*", "bad character '*' in version");
 	check_bad_entry("foo@V:1", "bad character ':' in version");
@@ -1044,6 +1078,7 @@ int main(void)
 		cmocka_unit_test(test_funcs_separators),
 		cmocka_unit_test(test_funcs_forms),
 		cmocka_unit_test(test_funcs_globs),
+		cmocka_unit_test(test_funcs_cxx),
 		cmocka_unit_test(test_funcs_malformed),
 		cmocka_unit_test(test_funcs_malformed_others_kept),
 		cmocka_unit_test(test_funcs_duplicates_merged),

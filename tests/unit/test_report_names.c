@@ -10,6 +10,7 @@
 
 #include <string.h>
 
+#include "base/demangle.h"
 #include "report/report_names.h"
 
 static const char *const both[] = { "memcpy", "memmove" };
@@ -77,12 +78,65 @@ static void test_split_truncated(void **state)
 	assert_int_equal(spans[1].len, 2);
 }
 
+/* C++ names shown demangled: each symbol of a display name or a site, the rest kept. */
+static void test_demangled(void **state)
+{
+	char buf[256], tiny[8];
+	struct tt_buf b = TT_BUF_INIT;
+
+	(void)state;
+	assert_string_equal(tt_report_demangled("_ZN2ns3fooEv", buf, sizeof(buf)), "ns::foo()");
+	assert_string_equal(tt_report_demangled("_ZN2ns3fooERKNSt7__cxx1112basic_stringIcSt11char_"
+						"traitsIcESaIcEEE|_Z3bari",
+						buf, sizeof(buf)),
+			    "ns::foo(std::__cxx11::basic_string<char, std::char_traits<char>, "
+			    "std::allocator<char> > const&)|bar(int)");
+	assert_string_equal(
+		tt_report_demangled("_ZN2ns5Klass6methodEi+0x1c (app) <- main+0x9 (app)", buf,
+				    sizeof(buf)),
+		"ns::Klass::method(int)+0x1c (app) <- main+0x9 (app)");
+	assert_string_equal(tt_report_demangled("_ZN2ns3fooEv.cold", buf, sizeof(buf)),
+			    "ns::foo() [clone .cold]");
+	/* Nothing to demangle: the string itself, not a copy. */
+	const char *same = "strlen|memcpy";
+	assert_ptr_equal(tt_report_demangled(same, buf, sizeof(buf)), same);
+	const char *notcxx = "_Zx_strlen";
+	assert_ptr_equal(tt_report_demangled(notcxx, buf, sizeof(buf)), notcxx);
+	/* Cut to the buffer, always terminated. */
+	assert_string_equal(tt_report_demangled("_ZN2ns3fooEv", tiny, sizeof(tiny)), "ns::foo");
+	assert_true(tt_report_demangled_buf("x|_ZN2ns3fooEi", &b));
+	assert_string_equal(b.data, "x|ns::foo(int)");
+	assert_false(tt_report_demangled_buf("strlen", &b));
+	assert_int_equal(b.len, strlen("x|ns::foo(int)"));
+	tt_buf_free(&b);
+}
+
+/* Past TT_DEMANGLE_MAX a name is kept as it is (the demangler's stack grows with it). */
+static void test_demangle_bound(void **state)
+{
+	char name[TT_DEMANGLE_MAX + 8], out[64];
+	size_t i;
+
+	(void)state;
+	memcpy(name, "_Z3fooPPPPv", 12); /* valid; then pad it into a long valid name */
+	assert_int_equal(tt_demangle(name, strlen(name), out, sizeof(out)),
+			 strlen("foo(void****)"));
+	assert_string_equal(out, "foo(void****)");
+	for (i = 0; i < sizeof(name) - 1; i++)
+		name[i] = 'x';
+	name[0] = '_';
+	name[1] = 'Z';
+	name[sizeof(name) - 1] = 0;
+	assert_int_equal(tt_demangle(name, strlen(name), out, sizeof(out)), 0);
+	assert_string_equal(out, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_named),
-		cmocka_unit_test(test_split),
-		cmocka_unit_test(test_split_truncated),
+		cmocka_unit_test(test_named),		cmocka_unit_test(test_split),
+		cmocka_unit_test(test_split_truncated), cmocka_unit_test(test_demangled),
+		cmocka_unit_test(test_demangle_bound),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
