@@ -36,10 +36,13 @@ struct order {
 };
 
 static const struct option report_opts[] = {
-	{ "sort", required_argument, NULL, 's' }, { "top", required_argument, NULL, 'n' },
-	{ "callers", no_argument, NULL, 'c' },	  { "all", no_argument, NULL, 'a' },
+	{ "sort", required_argument, NULL, 's' },
+	{ "top", required_argument, NULL, 'n' },
+	{ "callers", no_argument, NULL, 'c' },
+	{ "all", no_argument, NULL, 'a' },
 	{ "debug-dir", required_argument, NULL, 'd' },
-	{ "help", no_argument, NULL, 'h' },	  { NULL, 0, NULL, 0 },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
 };
 
 static int cmp_u64_desc(uint64_t a, uint64_t b)
