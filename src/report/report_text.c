@@ -393,6 +393,7 @@ void tt_report_text(struct tt_buf *out, const struct tt_report *r)
 	table(out, r, C_CALLS, C_TIMED, sum);
 	tt_buf_puts(out, "\n");
 	table(out, r, C_TIMED, C_END, sum);
+	tt_report_text_sampling(out, r);
 	for (i = 0; i < r->nfuncs; i++)
 		if (r->funcs[i].timed && r->funcs[i].nbuckets)
 			histogram(out, r, &r->funcs[i]);
