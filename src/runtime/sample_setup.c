@@ -2,10 +2,12 @@
  * sample_setup.c - sampling settings at start-up, and the cost of a timed call measured on
  * this machine (sample_setup.h).
  *
- * The cost a budget is spent in is the difference between a timed call and one passed over,
- * through the same entry: the fences, the frame, the clock reads and the exit's work. It is
- * taken as the smallest of a few rounds of each, alternated, in the clock's own unit (ticks,
- * or nanoseconds without a TSC), as the hot path compares it with elapsed clock readings.
+ * The cost a budget is spent in is what a timed call adds to calls passed over, through the
+ * same entry: the fences, the frame, the clock reads, the exit's work, and the mispredicted
+ * branch into that path from the counting one, which a loop of timed calls alone would not
+ * pay. So one round times 1 call in STRIDE among calls passed over, the other passes over
+ * every call; the smallest of a few rounds of each, alternated, in the clock's own unit
+ * (ticks, or nanoseconds without a TSC), as the hot path compares it with clock readings.
  */
 #include <time.h>
 
@@ -17,7 +19,8 @@
 
 #define FLOOR 1000 /* calls of each function per thread all timed under a budget */
 #define ROUNDS 5   /* alternated rounds of each kind */
-#define ROUND_CALLS 200
+#define ROUND_CALLS 2048
+#define STRIDE 32 /* one timed call in STRIDE: no predictor learns a pattern that long here */
 
 static uint64_t now(int variant)
 {
@@ -56,6 +59,7 @@ static uint64_t measure_cost(int variant, void *entry)
 		return 0;
 	for (r = 0; r < ROUNDS; r++) {
 		s->skip = 0;
+		s->next_skip = STRIDE - 1; /* each timed call sets the countdown to this */
 		t = round_of(fn, variant);
 		best_timed = t < best_timed ? t : best_timed;
 		s->skip = 1ull << 40;
@@ -63,7 +67,8 @@ static uint64_t measure_cost(int variant, void *entry)
 		best_passed = t < best_passed ? t : best_passed;
 	}
 	s->skip = 0;
-	return best_timed > best_passed ? (best_timed - best_passed) / ROUND_CALLS : 0;
+	s->next_skip = 0; /* index 0 is always timed again */
+	return best_timed > best_passed ? (best_timed - best_passed) / (ROUND_CALLS / STRIDE) : 0;
 }
 
 void tt_sample_start(const struct tt_config *cfg, int variant, void *entry)
