@@ -114,6 +114,7 @@ void tt_sample_thread_init(struct tt_thread *t)
 	uint64_t z = (uint64_t)t->tid * 0x9e3779b97f4a7c15ull ^ (uint64_t)(uintptr_t)t ^
 		     __atomic_add_fetch(&seed_counter, 0x9e3779b97f4a7c15ull, __ATOMIC_RELAXED);
 
+	t->sample = (struct tt_sample_thread){ 0 };
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 	z ^= z >> 31;

@@ -42,7 +42,8 @@ extern uint8_t tt_sample_framed;
 void tt_sample_configure(enum tt_sample_mode mode, uint64_t period, uint64_t budget_ppm,
 			 uint64_t floor, uint8_t framed);
 
-/* A new thread's generator and allowance (first-call path). */
+/* A new thread's sampling state, its generator seeded anew (first-call path; and a fork
+ * child's thread, whose functions start from zero). */
 void tt_sample_thread_init(struct tt_thread *t);
 
 /* At the end of a timed (framed, not passed over) call of s in thread t, outside the timed

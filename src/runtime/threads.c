@@ -14,6 +14,7 @@
 #include "base/sys.h"
 #include "hook/funcs.h"
 #include "hot/func_table.h"
+#include "hot/sample.h"
 #include "runtime/callers_merge.h"
 #include "runtime/fstat.h"
 #include "runtime/threads.h"
@@ -129,6 +130,7 @@ void tt_thread_after_fork_child(void)
 	}
 	self->next = self->prev = NULL;
 	self->tid = tt_sys_gettid();
+	tt_sample_thread_init(self); /* its own draws, and no share held by a function */
 	tt_thread_list = self;
 	tt_tls.cpu_aux = UINT32_MAX;
 }

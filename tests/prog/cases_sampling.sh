@@ -217,3 +217,10 @@ test_sample_values() {
 	ck "no sampling: every call timed" '.sampling == null and fn("work_add").skipped == null' \
 		'{sampling, f: fn("work_add") | counts}'
 }
+
+# fork (exit and _exit) and exec under sampling: each process image's report counts its own
+# calls exactly (a fork child's sampling starts afresh, as its counters do).
+test_sample_fork_exec() {
+	XENV+=(TSC_SAMPLE=3)
+	test_fork_exec
+}

@@ -1419,6 +1419,7 @@ run_test sample_serialize_modes test_sample_serialize_modes
 run_test sample_alternating test_sample_alternating
 run_test sample_budget test_sample_budget
 run_test sample_values test_sample_values
+run_test sample_fork_exec test_sample_fork_exec
 
 # Every JSON report the tests left must match docs/report.schema.json: one check over all of
 # them (one Python start), a FAIL line naming each test whose report does not match. Debian's
