@@ -123,8 +123,14 @@ static void fill_func(const struct tt_run *run, const struct tt_func *fn, const 
 	out->dropped = s->dropped;
 	out->timed = s->hist.count;
 	out->skipped = skipped;
-	if (tt_sample_mode != TT_SAMPLE_OFF)
+	if (tt_sample_mode != TT_SAMPLE_OFF) {
 		fill_sampling(s, sub, out);
+	} else {
+		/* Without sampling a call is passed over only by a signal handler's call landing
+		 * between the countdown's test and its reload (tramp_body.S): counted, not timed. */
+		out->dropped += skipped;
+		out->skipped = 0;
+	}
 	/*
 	 * Calls entered but not ended when the report is taken will not return before it is
 	 * written (exit from inside a traced call, frames left by longjmp or an exception and

@@ -196,6 +196,10 @@ test_sample_budget() {
 	}
 	cost=$(jq '.sampling.timed_cost' "$REPORT")
 	NOTE="$NOTE; the shim measured $cost"
+	if [ -n "$SANITIZE" ]; then # the program's loop runs instrumented: another cost
+		NOTE="$NOTE; cross-check not asserted under a sanitizer"
+		return 0
+	fi
 	# Runs of one kind more than 15% apart: the machine is too busy for the outside figure.
 	if [ $((${count[0]} + ${count[1]} + ${count[2]})) -gt $((mc * 345 / 100)) ] ||
 		[ $((${full[0]} + ${full[1]} + ${full[2]})) -gt $((mf * 345 / 100)) ]; then
