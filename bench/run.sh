@@ -12,6 +12,10 @@
 # accuracy: functions of known duration (tests/prog/spin.c) traced by tsctrace while
 #   tests/prog/t_accuracy times the same calls itself; the report's tsc_hz against the kernel's.
 # memory: resident bytes per traced function per thread (8 threads x 16 functions; goal <= 16 KiB).
+# sampling (sampling.sh): a call TSC_SAMPLE passes over against an untraced one (goal <= 10
+#   ticks added); sort of 200,000 lines with memcmp,strlen,malloc,free traced, every call
+#   timed, TSC_SAMPLE=16 and TSC_BUDGET=2% against untraced (goal <= 1.03 for the budget); the
+#   median and p90 of memcmp under the budget against every call timed (within 3% or a bucket).
 # inline coverage (coverage.sh): of every function of libc, libz, libsqlite3 and of three test
 #   programs at -O0 and -O2, how many TSC_HOOK=inline traces inline, through GOT slots only or
 #   not at all, and why (target 100% traced, >= 99% inline of the functions of 5 bytes or more).
@@ -779,6 +783,12 @@ if [ -s "$W/mem.traced.kb" ] && [ -s "$W/mem.idle.kb" ]; then
 	row memory "memory per traced function per thread, KiB" "$per" "<= 16 KiB" "$(le "$per" 16)" \
 		"RSS $mt vs $mi kB: +$((mt - mi)) kB over $MEM_THREADS threads x 16 functions"
 fi
+
+# ---- sampling -------------------------------------------------------------------------------
+# Its own script (TSC_SAMPLE, TSC_BUDGET: a counted call, sort, memcmp's percentiles).
+echo
+SAMP_ROWS=$W/rows.tsv sh "$HERE/sampling.sh" "$B" "$LIB" ||
+	fail "sampling: a traced run broke (see its BROKEN lines)"
 
 # ---- inline coverage ------------------------------------------------------------------------
 # Its own script, so that it can be run alone after each change to the inline hooks.

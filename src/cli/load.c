@@ -164,7 +164,8 @@ static int load_header(struct cli_report *rep)
 	    tt_jget_u64(&lt, t, "traced", &r->threads.traced) < 0 ||
 	    tt_jget_u64(&lt, t, "pinned", &r->threads.pinned) < 0 ||
 	    tt_jget_u64(&lt, t, "migrations", &r->threads.migrations) < 0 ||
-	    string_array(&top, root, "warnings", &rep->warnings, &r->nwarnings) < 0)
+	    string_array(&top, root, "warnings", &rep->warnings, &r->nwarnings) < 0 ||
+	    tt_load_sampling_header(rep->file, root, r) < 0)
 		return -1;
 	r->warnings = rep->warnings;
 	rep->merged_from = 1;

@@ -69,6 +69,15 @@ void tt_load_free_all(struct cli_report **reps, size_t n);
  */
 int tt_load_func(const char *file, size_t index, json_t *obj, struct tt_report_func *f);
 
+/*
+ * Sampling (load_sampling.c): the top-level "sampling" object into r->sampling (mode NULL when
+ * absent), and a function's "sampling" object (path: "functions[N]") into f->sampling with
+ * f->has_sampling. Both optional; -1 after a message when present but malformed.
+ */
+int tt_load_sampling_header(const char *file, json_t *root, struct tt_report *r);
+int tt_load_sampling_func(const char *file, const char *path, json_t *obj,
+			  struct tt_report_func *f);
+
 /* Free what tt_load_func allocated for f (buckets, callers and their frames). */
 void tt_load_func_free(struct tt_report_func *f);
 

@@ -134,21 +134,26 @@ static int load_frames(const struct jloc *l, json_t *obj, struct tt_report_calle
 	return 0;
 }
 
-/* timed, unwound, migrated and dropped, which must add up to calls exactly. */
+/* timed, skipped (sampling; absent: 0), unwound, migrated and dropped, which must add up to
+ * calls exactly. */
 static int load_split(const struct jloc *l, json_t *obj, uint64_t calls, uint64_t *timed,
-		      uint64_t *unwound, uint64_t *migrated, uint64_t *dropped)
+		      uint64_t *skipped, uint64_t *unwound, uint64_t *migrated, uint64_t *dropped)
 {
 	uint64_t sum;
 
+	*skipped = 0;
 	if (tt_jget_u64(l, obj, "timed", timed) < 0 ||
+	    (json_object_get(obj, "skipped") && tt_jget_u64(l, obj, "skipped", skipped) < 0) ||
 	    tt_jget_u64(l, obj, "unwound", unwound) < 0 ||
 	    tt_jget_u64(l, obj, "migrated", migrated) < 0 ||
 	    tt_jget_u64(l, obj, "dropped", dropped) < 0)
 		return -1;
 	if (__builtin_add_overflow(*timed, *unwound, &sum) ||
+	    __builtin_add_overflow(sum, *skipped, &sum) ||
 	    __builtin_add_overflow(sum, *migrated, &sum) ||
 	    __builtin_add_overflow(sum, *dropped, &sum) || sum != calls)
-		return tt_jbad(l, NULL, "timed + unwound + migrated + dropped is not calls");
+		return tt_jbad(l, NULL,
+			       "timed + skipped + unwound + migrated + dropped is not calls");
 	return 0;
 }
 
@@ -163,7 +168,8 @@ static int load_caller_counts(const struct jloc *l, json_t *obj, struct tt_repor
 		c->timed = c->calls;
 		return 0;
 	}
-	return load_split(l, obj, c->calls, &c->timed, &c->unwound, &c->migrated, &c->dropped);
+	return load_split(l, obj, c->calls, &c->timed, &c->skipped, &c->unwound, &c->migrated,
+			  &c->dropped);
 }
 
 static int load_callers(const struct jloc *l, json_t *obj, struct tt_report_func *f)
@@ -205,7 +211,8 @@ static int load_counts(const struct jloc *l, json_t *obj, struct tt_report_func 
 {
 	if (tt_jget_u64(l, obj, "calls", &f->calls) < 0)
 		return -1;
-	return load_split(l, obj, f->calls, &f->timed, &f->unwound, &f->migrated, &f->dropped);
+	return load_split(l, obj, f->calls, &f->timed, &f->skipped, &f->unwound, &f->migrated,
+			  &f->dropped);
 }
 
 static int load_first(const struct jloc *l, json_t *obj, struct tt_report_func *f)
@@ -307,7 +314,7 @@ int tt_load_func(const char *file, size_t index, json_t *obj, struct tt_report_f
 	    load_block(&l, obj, "raw", &f->raw) < 0 ||
 	    tt_jget_opt(&l, obj, "ns", JSON_OBJECT, &ns) < 0 ||
 	    (ns && load_ns(&l, ns, &f->ns) < 0) || load_histogram(&l, obj, f) < 0 ||
-	    load_callers(&l, obj, f) < 0)
+	    load_callers(&l, obj, f) < 0 || tt_load_sampling_func(file, path, obj, f) < 0)
 		goto out_free;
 	f->has_ns = ns != NULL;
 	if (load_offset(&l, obj, f) < 0)

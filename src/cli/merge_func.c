@@ -36,6 +36,7 @@
 
 #include "buckets.h"
 #include "cli.h"
+#include "report/sample_ci.h"
 
 struct extremes {
 	bool any; /* some report timed the function */
@@ -48,6 +49,7 @@ static bool add_counts(struct tt_report_func *out, const struct tt_report_func *
 {
 	return !__builtin_add_overflow(out->calls, f->calls, &out->calls) &&
 	       !__builtin_add_overflow(out->timed, f->timed, &out->timed) &&
+	       !__builtin_add_overflow(out->skipped, f->skipped, &out->skipped) &&
 	       !__builtin_add_overflow(out->unwound, f->unwound, &out->unwound) &&
 	       !__builtin_add_overflow(out->migrated, f->migrated, &out->migrated) &&
 	       !__builtin_add_overflow(out->dropped, f->dropped, &out->dropped);
@@ -116,6 +118,37 @@ static int union_of(struct cli_report *const *reps, const struct tt_group_member
 	return rc;
 }
 
+/* The value at rank (1-based) of the merged buckets: its bucket's low edge (low) or high one,
+ * clamped to [min, max]. */
+static uint64_t at_rank(const struct tt_bucket *b, size_t n, uint64_t rank, bool low, uint64_t min,
+			uint64_t max)
+{
+	uint64_t seen = 0, v = max;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		seen += b[i].count;
+		if (seen >= rank) {
+			v = low ? b[i].low : b[i].high;
+			break;
+		}
+	}
+	return v < min ? min : v > max ? max : v;
+}
+
+/* The 95% bounds of a sampled percentile p (0 < p < 1), from the merged buckets. */
+static struct tt_ci merged_ci(const struct tt_bucket *b, size_t n, uint64_t count, double p,
+			      const struct tt_summary *s)
+{
+	struct tt_ci ci;
+	uint64_t lo, hi;
+
+	tt_sample_ci_ranks(count, p, &lo, &hi);
+	ci.lo = at_rank(b, n, lo, true, s->min, s->max);
+	ci.hi = at_rank(b, n, hi, false, s->min, s->max);
+	return ci;
+}
+
 /* Fold entry f into out: counts, extremes, identity; false on overflow. */
 static bool add_entry(struct tt_report_func *out, const struct tt_report_func *f,
 		      struct extremes *cyc, struct extremes *raw, bool *all_ns)
@@ -130,6 +163,15 @@ static bool add_entry(struct tt_report_func *out, const struct tt_report_func *f
 		out->first = f->first;
 	}
 	*all_ns = *all_ns && f->has_ns;
+	if (f->has_sampling) {
+		struct tt_report_sampling *m = &out->sampling;
+
+		if (!out->has_sampling || f->sampling.period_min < m->period_min)
+			m->period_min = f->sampling.period_min;
+		if (f->sampling.period_max > m->period_max)
+			m->period_max = f->sampling.period_max;
+		out->has_sampling = true;
+	}
 	if (!add_counts(out, f))
 		return false;
 	return !f->timed || (add_extremes(cyc, &f->cycles, f->has_ns ? &f->ns : NULL) &&
@@ -162,6 +204,12 @@ int tt_merge_func(struct cli_report *const *reps, const struct tt_group *g,
 	}
 	summarise(&out->cycles, &cyc, b, nb, count);
 	summarise(&out->raw, &raw, rawb, nraw, count);
+	if (out->has_sampling && out->skipped && count) { /* the sample's bounds, merged */
+		out->sampling.has_ci = true;
+		out->sampling.median = merged_ci(b, nb, count, 0.50, &out->cycles);
+		out->sampling.p90 = merged_ci(b, nb, count, 0.90, &out->cycles);
+		out->sampling.p99 = merged_ci(b, nb, count, 0.99, &out->cycles);
+	}
 	free(rawb);
 	out->has_ns = all_ns && tsc_hz;
 	if (out->has_ns)

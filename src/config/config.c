@@ -43,6 +43,8 @@ enum var {
 	V_QUIET,
 	V_CPU,
 	V_FOLLOW,
+	V_SAMPLE,
+	V_BUDGET,
 	V_COUNT
 };
 
@@ -53,7 +55,8 @@ static const char *const var_names[V_COUNT] = {
 	[V_OVERHEAD] = "TSC_OVERHEAD", [V_HOOK] = "TSC_HOOK",
 	[V_CALLERS] = "TSC_CALLERS",   [V_DUMP_SIGNAL] = "TSC_DUMP_SIGNAL",
 	[V_QUIET] = "TSC_QUIET",       [V_CPU] = "TSC_CPU",
-	[V_FOLLOW] = "TSC_FOLLOW",
+	[V_FOLLOW] = "TSC_FOLLOW",     [V_SAMPLE] = "TSC_SAMPLE",
+	[V_BUDGET] = "TSC_BUDGET",
 };
 
 /* Indexed by the enum values of config.h. */
@@ -152,6 +155,51 @@ static void set_callers(const struct parser *p, const char *val)
 		return;
 	}
 	p->cfg->callers = (unsigned int)n;
+}
+
+/* TSC_SAMPLE=N: about one call in N timed, every call counted (1: every call timed). */
+static void set_sample(const struct parser *p, const char *val)
+{
+	uint64_t n;
+	int err = tt_config_value_u64(val, &n);
+
+	if (err == -EINVAL) {
+		bad_value(p, V_SAMPLE, val, number_why(val), "timing every call");
+		return;
+	}
+	if (err || n < 1 || n > TT_CONFIG_MAX_SAMPLE) {
+		bad_value(p, V_SAMPLE, val, "out of range 1-4294967296", "timing every call");
+		return;
+	}
+	p->cfg->sample = n > 1 ? n : 0;
+}
+
+/* TSC_BUDGET=2% (or 2, or 0.5%): the share of the run timing may add, in ppm. */
+static void set_budget(const struct parser *p, const char *val)
+{
+	uint64_t ppm = 0, scale = 10000;
+	const char *c = val;
+	bool digits = false;
+
+	for (; *c >= '0' && *c <= '9'; c++, digits = true)
+		if (ppm <= 100) /* past 100 it is out of range anyway: no overflow */
+			ppm = ppm * 10 + (uint64_t)(*c - '0');
+	ppm *= 10000;
+	if (*c == '.')
+		for (c++; *c >= '0' && *c <= '9'; c++, digits = true)
+			if ((scale /= 10) > 0)
+				ppm += (uint64_t)(*c - '0') * scale;
+	if (*c == '%')
+		c++;
+	if (!digits || *c) {
+		bad_value(p, V_BUDGET, val, number_why(val), "no budget");
+		return;
+	}
+	if (ppm == 0 || ppm > 1000000) {
+		bad_value(p, V_BUDGET, val, "out of range 0.0001%-100%", "no budget");
+		return;
+	}
+	p->cfg->budget_ppm = (uint32_t)ppm;
 }
 
 static void set_pin(const struct parser *p, const char *val)
@@ -261,6 +309,8 @@ static int set_var(struct parser *p, enum var v, const char *val)
 		i = choose(p, v, val, follow_names, ARRAY_SIZE(follow_names), "using 1");
 		cfg->follow = i != 0;
 		break;
+	case V_SAMPLE: set_sample(p, val); break;
+	case V_BUDGET: set_budget(p, val); break;
 	case V_COUNT: break;
 	}
 	return 0;
@@ -363,6 +413,10 @@ int tt_config_parse(char *const envp[], struct tt_config *cfg, tt_config_diag_fn
 			tt_config_free(cfg);
 			return err;
 		}
+	}
+	if (cfg->sample && cfg->budget_ppm) {
+		tt_config_diag_say(&p.diag, "TSC_SAMPLE and TSC_BUDGET both set: using TSC_BUDGET");
+		cfg->sample = 0;
 	}
 	return 0;
 }

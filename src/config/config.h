@@ -28,6 +28,7 @@ enum tt_hook_mode { TT_HOOK_AUTO, TT_HOOK_INLINE, TT_HOOK_GOT };
 
 #define TT_CONFIG_MAX_CPUS 1024
 #define TT_CONFIG_MAX_CALLERS 32
+#define TT_CONFIG_MAX_SAMPLE (1ull << 32)
 
 /* One TSC_FUNCS entry: `name`, `name@VERSION`, `object:name`, or a glob, possibly combined. */
 struct tt_func_spec {
@@ -55,6 +56,8 @@ struct tt_config {
 	int dump_signal;      /* signal number, 0 when unset */
 	bool quiet;
 	bool follow;		   /* TSC_FOLLOW: children of the traced process traced too */
+	uint64_t sample;	   /* TSC_SAMPLE: about 1 call in N timed; 0 when every call is */
+	uint32_t budget_ppm;	   /* TSC_BUDGET in parts per million; 0 when unset */
 	struct tt_cpu_persona cpu; /* TSC_CPU: another CPU's facts, for tests */
 };
 

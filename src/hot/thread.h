@@ -34,12 +34,22 @@ struct tt_frame {
 
 /* One function in one thread (or, merged, in the whole process). */
 struct tt_fstat {
-	uint64_t calls;	     /* entries, bumped by the trampoline */
-	uint64_t unwound;    /* left by longjmp/exception: counted, not timed */
-	uint64_t migrated;   /* thread changed CPU inside the call: not timed */
-	uint64_t dropped;    /* first call of the thread (cold), or too deep: not timed */
-	uint32_t func;	     /* function index */
-	uint32_t warm;	     /* a call has completed in this thread */
+	uint64_t calls;	   /* entries, bumped by the trampoline */
+	uint64_t unwound;  /* left by longjmp/exception: counted, not timed */
+	uint64_t migrated; /* thread changed CPU inside the call: not timed */
+	uint64_t dropped;  /* first call of the thread (cold), or too deep: not timed */
+	uint32_t func;	   /* function index */
+	uint32_t warm;	   /* a call has completed in this thread */
+	/* Sampling (hot/sample.h); calls = framed + those passed over at entry. */
+	uint64_t skip;	     /* calls to pass over before the next timed one (trampoline) */
+	uint64_t next_skip;  /* what the next timed call sets skip to (drawn at a timed exit) */
+	uint64_t framed;     /* calls not passed over at entry: given a frame or the slow path */
+	uint64_t sampled;    /* framed calls whose time sampling did not take (TSC_CALLERS) */
+	uint64_t period;     /* mean period (1 in N) of the current draw; 0 before the first */
+	uint64_t scale;	     /* 1 / -ln(1 - 1/period), Q16: turns an Exp(1) draw into skip */
+	uint64_t period_min; /* smallest and largest periods drawn with; 0: none */
+	uint64_t period_max;
+	uint64_t budgeted;   /* TSC_BUDGET: past its floor, one of the thread's shares */
 	struct tt_hist hist; /* raw ticks of timed calls */
 };
 
@@ -50,12 +60,17 @@ struct tt_site_table;
 struct tt_thread {
 	struct tt_thread *next, *prev; /* list of live threads, under tt_thread_lock */
 	int64_t tid;
-	size_t map_bytes;			   /* size of this mapping */
-	uint64_t own_mask[TT_CPU_WORDS];	   /* the thread's affinity before we pinned it */
-	uint64_t pin_mask[TT_CPU_WORDS];	   /* the one CPU we pinned it to */
-	uint32_t mask_bytes;			   /* bytes of mask the kernel uses */
-	uint8_t pin_tried;			   /* tt_pin_thread has run for this thread */
-	uint8_t pinned;				   /* and pinned it: pin_mask is in force */
+	size_t map_bytes;		 /* size of this mapping */
+	uint64_t own_mask[TT_CPU_WORDS]; /* the thread's affinity before we pinned it */
+	uint64_t pin_mask[TT_CPU_WORDS]; /* the one CPU we pinned it to */
+	uint32_t mask_bytes;		 /* bytes of mask the kernel uses */
+	uint8_t pin_tried;		 /* tt_pin_thread has run for this thread */
+	uint8_t pinned;			 /* and pinned it: pin_mask is in force */
+	struct tt_sample_thread {	 /* sampling (hot/sample.c) */
+		uint64_t rng;		 /* xorshift state, seeded per thread */
+		uint64_t start;		 /* clock reading of its first timed call */
+		uint64_t hot;		 /* TSC_BUDGET: functions past their floor */
+	} sample;
 	struct tt_fstat *stats[TT_MAX_FUNCS];	   /* by function index, NULL until first call */
 	struct tt_site_table *sites[TT_MAX_FUNCS]; /* TSC_CALLERS: call sites, lazily */
 	struct tt_frame frames[TT_SHADOW_FRAMES];  /* the shadow stack */

@@ -17,6 +17,7 @@
 #include "hot/callers.h"
 #include "hot/func_table.h"
 #include "hot/pin.h"
+#include "hot/sample.h"
 #include "hot/thread.h"
 #include "hot/traced_call.h"
 #include "report/hist.h"
@@ -37,6 +38,13 @@ static struct tt_fstat *site_of(const struct tt_frame *f)
 	return tt_callers_unknown(t, f->func); /* its path can no longer be taken */
 }
 
+/* A call counted at a site: sites are counted in C, every call framed (see sample.h). */
+static void count_site(struct tt_fstat *site)
+{
+	TT_OWNER_ADD(site->calls, 1);
+	TT_OWNER_ADD(site->framed, 1);
+}
+
 /*
  * Frames above f belong to calls that were left without returning (longjmp, an exception, a
  * signal handler that jumped out): count them as unwound and drop them.
@@ -50,14 +58,14 @@ static void __attribute__((noinline)) drop_abandoned(struct tt_frame *f, struct 
 
 		TT_OWNER_ADD(dead->stat->unwound, 1);
 		if (site) {
-			TT_OWNER_ADD(site->calls, 1);
+			count_site(site);
 			TT_OWNER_ADD(site->unwound, 1);
 		}
 	}
 }
 
 /* What becomes of an ended call. */
-enum outcome { TIMED, MIGRATED, COLD };
+enum outcome { TIMED, MIGRATED, COLD, SAMPLED };
 
 static enum outcome judge(uint32_t cpu_then, uint32_t aux, const struct tt_fstat *s)
 {
@@ -80,6 +88,8 @@ static void apply(struct tt_fstat *s, enum outcome o, uint64_t raw)
 		tt_hist_record(&s->hist, raw);
 	else if (o == MIGRATED)
 		TT_OWNER_ADD(s->migrated, 1);
+	else if (o == SAMPLED)
+		TT_OWNER_ADD(s->sampled, 1);
 	else
 		TT_OWNER_ADD(s->dropped, 1);
 }
@@ -104,6 +114,7 @@ void tt_call_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fs
 {
 	struct tt_fstat *s = f->stat;
 	uint32_t func = f->func, cpu_then = f->cpu;
+	uint64_t start = f->start_ticks;
 	struct tt_frame *top = tt_tls.top;
 	enum outcome o;
 
@@ -119,14 +130,18 @@ void tt_call_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fs
 	__atomic_store_n(&tt_tls.top, f, __ATOMIC_RELAXED);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 
-	o = judge(cpu_then, aux, s);
+	/* Start 0: a call sampling passed over that still took a frame (its end is seen for
+	 * TSC_CALLERS), never read the clock. Every other one may revise the sampling. */
+	o = start == 0 ? SAMPLED : judge(cpu_then, aux, s);
 	apply(s, o, raw);
 	if (__builtin_expect(o == COLD, 0))
 		note_first(s, func, raw);
 	if (site) {
-		TT_OWNER_ADD(site->calls, 1);
+		count_site(site);
 		apply(site, o, raw);
 	}
+	if (__builtin_expect(tt_sample_mode != TT_SAMPLE_OFF, 0) && o != SAMPLED && tt_tls.thread)
+		tt_sample_after(tt_tls.thread, s, start + raw);
 }
 
 /*
@@ -162,7 +177,7 @@ void tt_call_untimed(struct tt_frame *f)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	TT_OWNER_ADD(f->stat->dropped, 1);
 	if (site) {
-		TT_OWNER_ADD(site->calls, 1);
+		count_site(site);
 		TT_OWNER_ADD(site->dropped, 1);
 	}
 }
@@ -223,6 +238,7 @@ static int setup_thread(void)
 		return -1;
 	t->map_bytes = TT_THREAD_ALIGN;
 	t->tid = tt_sys_gettid();
+	tt_sample_thread_init(t);
 	tt_tls.thread = t;
 	find_rseq_cpu();
 	tt_tls.top = t->frames;
@@ -286,6 +302,7 @@ int tt_call_first(uint32_t func, uintptr_t sp)
 	if (tt_tls.notsc) {
 		/* This thread may not read the TSC (notsc.c): counted, not timed. */
 		TT_OWNER_ADD(s->calls, 1);
+		TT_OWNER_ADD(s->framed, 1);
 		TT_OWNER_ADD(s->dropped, 1);
 		goto out;
 	}
@@ -294,6 +311,7 @@ int tt_call_first(uint32_t func, uintptr_t sp)
 	if (tt_tls.top >= tt_tls.limit) {
 		/* Deeper than the shadow stack: counted, not timed. */
 		TT_OWNER_ADD(s->calls, 1);
+		TT_OWNER_ADD(s->framed, 1);
 		TT_OWNER_ADD(s->dropped, 1);
 		goto out;
 	}

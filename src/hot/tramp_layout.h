@@ -18,13 +18,14 @@
 #define TT_IN_HANDLER \
 	2		  /* in_shim's value in a program's signal handler that
 				   interrupted the shim (signals.c): calls counted, not timed */
+#define TT_TLS_THREAD 24  /* struct tt_thread *: this thread's block, NULL before setup */
 #define TT_TLS_CPU_NOW 32 /* const uint32_t *: the kernel's rseq cpu_id of this thread */
 
 /* struct tt_thread (thread.h) is mapped at a multiple of its own power-of-two size, so the
  * trampoline finds a thread's stats table from its shadow-stack pointer with an and, not a
  * dependent load before the first TSC read. */
 #define TT_THREAD_ALIGN (2048 * 1024)
-#define TT_THREAD_STATS 296 /* offsetof(struct tt_thread, stats) */
+#define TT_THREAD_STATS 320 /* offsetof(struct tt_thread, stats) */
 
 /* struct tt_frame: one traced call in flight. */
 #define TT_FRAME_RET 0	 /* caller's return address */
@@ -36,7 +37,11 @@
 #define TT_FRAME_CPU 44	 /* uint32_t CPU at entry (rseq cpu_id), ~0 unknown */
 #define TT_FRAME_SIZE 48
 
-/* struct tt_fstat: the trampoline bumps `calls` itself. */
+/* struct tt_fstat: the trampoline bumps `calls` and `framed` itself, counts `skip` down and
+ * reloads it from `next_skip` (sampling, hot/sample.h). */
 #define TT_FSTAT_CALLS 0
+#define TT_FSTAT_SKIP 40
+#define TT_FSTAT_NEXT_SKIP 48
+#define TT_FSTAT_FRAMED 56
 
 #endif /* TT_TRAMP_LAYOUT_H */

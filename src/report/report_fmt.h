@@ -24,6 +24,9 @@ void tt_report_text_rows(struct tt_buf *out, const struct tt_report *r, bool all
 /* Append the call-site table of f (TSC_CALLERS), if it has one. */
 void tt_report_text_callers(struct tt_buf *out, const struct tt_report_func *f);
 
+/* Append the sampling lines (TSC_SAMPLE, TSC_BUDGET): "timed 1 in ~N" per function. */
+void tt_report_text_sampling(struct tt_buf *out, const struct tt_report *r);
+
 /* Append s as a JSON string literal, quotes included; bytes that are not valid UTF-8 become
  * U+FFFD so the output is always valid JSON. */
 void tt_json_string(struct tt_buf *out, const char *s);

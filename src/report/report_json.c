@@ -200,6 +200,8 @@ static void callers(struct tt_buf *out, const struct tt_report_func *f)
 			      ", \"dropped\": %" PRIu64 ", \"cycles\": ",
 			      c->calls, c->timed, c->unwound, c->migrated, c->dropped);
 		summary_obj(out, &c->cycles);
+		if (f->has_sampling)
+			tt_buf_printf(out, ", \"skipped\": %" PRIu64, c->skipped);
 		tt_buf_puts(out, "}");
 	}
 	tt_buf_puts(out, f->ncallers ? "\n      ]" : "]");
@@ -252,6 +254,25 @@ static void demangled(struct tt_buf *out, const char *ind, const char *name)
 	tt_buf_free(&tmp);
 }
 
+/* Sampling: "skipped" beside the counts, and "sampling" with the periods and the 95% bounds of
+ * the percentiles (only when some calls were passed over: otherwise they are exact). */
+static void sampling(struct tt_buf *out, const char *ind, const struct tt_report_func *f)
+{
+	const struct tt_report_sampling *m = &f->sampling;
+
+	field_u64(out, ind, "skipped", f->skipped);
+	tt_buf_printf(out, "%s\"sampling\": {\"period_min\": %" PRIu64 ", \"period_max\": %" PRIu64,
+		      ind, m->period_min, m->period_max);
+	if (m->has_ci)
+		tt_buf_printf(out,
+			      ", \"ci95\": {\"median\": [%" PRIu64 ", %" PRIu64
+			      "], \"p90\": [%" PRIu64 ", %" PRIu64 "], \"p99\": [%" PRIu64
+			      ", %" PRIu64 "]}",
+			      m->median.lo, m->median.hi, m->p90.lo, m->p90.hi, m->p99.lo,
+			      m->p99.hi);
+	tt_buf_puts(out, "},\n");
+}
+
 static void function(struct tt_buf *out, const struct tt_report_func *f, bool last)
 {
 	const char *ind = "      ";
@@ -274,6 +295,8 @@ static void function(struct tt_buf *out, const struct tt_report_func *f, bool la
 	field_u64(out, ind, "unwound", f->unwound);
 	field_u64(out, ind, "migrated", f->migrated);
 	field_u64(out, ind, "dropped", f->dropped);
+	if (f->has_sampling)
+		sampling(out, ind, f);
 	/* Always present, so readers need not test for the key: null says "never completed". */
 	if (f->has_first)
 		field_u64(out, ind, "first", f->first);
@@ -337,6 +360,14 @@ void tt_report_json(struct tt_buf *out, const struct tt_report *r)
 		      "},\n  \"threads\": {\"traced\": %" PRIu64 ", \"pinned\": %" PRIu64
 		      ", \"migrations\": %" PRIu64 "},\n",
 		      r->threads.traced, r->threads.pinned, r->threads.migrations);
+	if (r->sampling.mode) {
+		tt_buf_puts(out, "  \"sampling\": {\"mode\": ");
+		tt_json_string(out, r->sampling.mode);
+		tt_buf_printf(out, ", \"period\": %" PRIu64 ", \"budget\": ", r->sampling.period);
+		put_double(out, r->sampling.budget_ppm / 1e6);
+		tt_buf_printf(out, ", \"floor\": %" PRIu64 ", \"timed_cost\": %" PRIu64 "},\n",
+			      r->sampling.floor, r->sampling.timed_cost);
+	}
 
 	tt_buf_puts(out, "  \"warnings\": [");
 	for (i = 0; i < r->nwarnings; i++) {

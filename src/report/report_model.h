@@ -45,6 +45,19 @@ struct tt_report_location {
 	uint64_t address;
 };
 
+/* 95% bounds of a percentile estimated from a sample (order statistics): lo <= hi. */
+struct tt_ci {
+	uint64_t lo, hi;
+};
+
+/* Sampling of one function (TSC_SAMPLE, TSC_BUDGET): what was timed, and how sure its
+ * percentiles are. */
+struct tt_report_sampling {
+	uint64_t period_min, period_max; /* 1 in N drawn with, per thread over time; 0: none */
+	bool has_ci;			 /* some calls passed over and some timed */
+	struct tt_ci median, p90, p99;	 /* of cycles */
+};
+
 /* TSC_CALLERS: one call site (N = 1) or call path (N > 1) of a function. */
 struct tt_report_caller {
 	const char *site;	   /* "main+0x4c (app)", a path's frames joined by " <- " */
@@ -52,6 +65,7 @@ struct tt_report_caller {
 	size_t nframes;
 	const struct tt_report_location *locations; /* one per frame; optional (NULL) */
 	uint64_t calls, timed, unwound, migrated, dropped;
+	uint64_t skipped; /* passed over by sampling: counted, not timed */
 	struct tt_summary cycles;
 };
 
@@ -67,6 +81,9 @@ struct tt_report_func {
 	uint64_t offset;    /* its address minus its object's load base */
 	const char *hook;   /* "got", "inline" or "none" */
 	uint64_t calls, timed, unwound, migrated, dropped;
+	uint64_t skipped;  /* passed over by sampling: counted, not timed (0 without sampling) */
+	bool has_sampling; /* the run sampled: skipped and sampling are written */
+	struct tt_report_sampling sampling;
 	bool has_first; /* false when the function was never completed */
 	uint64_t first; /* cycles of the process's very first call */
 	struct tt_summary cycles, raw;
@@ -113,6 +130,13 @@ struct tt_report {
 	struct {
 		uint64_t traced, pinned, migrations;
 	} threads;
+	struct {
+		const char *mode;    /* "fixed" (TSC_SAMPLE) or "budget"; NULL: every call timed */
+		uint64_t period;     /* TSC_SAMPLE=N */
+		uint32_t budget_ppm; /* TSC_BUDGET */
+		uint64_t floor;	     /* TSC_BUDGET: calls of each function per thread all timed */
+		uint64_t timed_cost; /* clock units a timed call costs over a passed-over one */
+	} sampling;
 	const char *const *warnings;
 	size_t nwarnings;
 	const struct tt_report_func *funcs; /* sorted by cycles.total, largest first */

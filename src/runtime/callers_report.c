@@ -131,6 +131,7 @@ static void fill_row(struct tt_report_caller *row, const struct tt_fstat *st, ui
 	row->unwound = st->unwound;
 	row->migrated = st->migrated;
 	row->dropped = st->dropped;
+	row->skipped = tt_fstat_skipped(st);
 	tt_stats_summarise(&st->hist, subtract, &row->cycles);
 }
 
@@ -174,6 +175,7 @@ size_t tt_callers_collect(uint32_t func, const struct tt_report_func *fn, uint64
 	rest.unwound = fn->unwound;
 	rest.migrated = fn->migrated;
 	rest.dropped = fn->dropped;
+	rest.skipped = fn->skipped;
 	for (i = 0; i < c.n; i++) {
 		memset(&rows[i], 0, sizeof(rows[i]));
 		fill_row(&rows[i], c.u[i].sum, subtract);
@@ -184,6 +186,7 @@ size_t tt_callers_collect(uint32_t func, const struct tt_report_func *fn, uint64
 		rest.unwound = less(rest.unwound, rows[i].unwound);
 		rest.migrated = less(rest.migrated, rows[i].migrated);
 		rest.dropped = less(rest.dropped, rows[i].dropped);
+		rest.skipped = less(rest.skipped, rows[i].skipped);
 	}
 	n = c.n;
 	if (rest.calls) {

@@ -6,6 +6,13 @@
 
 #include "hot/thread.h"
 
+/* Widen dst's range of sampling periods to take in [min, max] (0: none). */
+void tt_fstat_merge_periods(struct tt_fstat *dst, uint64_t min, uint64_t max);
+
+/* Calls sampling passed over: at entry (calls that took no frame) and at the end (framed
+ * ones whose time was not taken, TSC_CALLERS). */
+uint64_t tt_fstat_skipped(const struct tt_fstat *s);
+
 /* Add every count of src into dst. */
 void tt_fstat_merge(struct tt_fstat *dst, const struct tt_fstat *src);
 

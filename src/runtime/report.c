@@ -20,12 +20,15 @@
 #include "hot/callers.h"
 #include "hot/func_table.h"
 #include "hot/pin.h"
+#include "hot/sample.h"
 #include "hot/thread.h"
 #include "log/log.h"
 #include "report/report_fmt.h"
 #include "report/report_model.h"
+#include "report/sample_ci.h"
 #include "report/stats.h"
 #include "runtime/callers_report.h"
+#include "runtime/fstat.h"
 #include "runtime/report.h"
 #include "runtime/report_out.h"
 #include "runtime/threads.h"
@@ -97,6 +100,23 @@ static void format(void *arg)
 		tt_report_text(j->out, j->r);
 }
 
+/* Sampling: the periods used, and how sure the percentiles are when some calls were passed
+ * over (the timed ones are then a sample of them). */
+static void fill_sampling(const struct tt_fstat *s, uint64_t sub, struct tt_report_func *out)
+{
+	struct tt_report_sampling *m = &out->sampling;
+
+	out->has_sampling = true;
+	m->period_min = s->period_min;
+	m->period_max = s->period_max;
+	m->has_ci = out->skipped > 0 && s->hist.count > 0;
+	if (!m->has_ci)
+		return;
+	m->median = tt_sample_ci(&s->hist, 0.50, sub);
+	m->p90 = tt_sample_ci(&s->hist, 0.90, sub);
+	m->p99 = tt_sample_ci(&s->hist, 0.99, sub);
+}
+
 /* Fill one function's entry from its merged counters. */
 static void fill_func(const struct tt_run *run, const struct tt_func *fn, const struct tt_fstat *s,
 		      uint64_t hz, struct arena *a, struct tt_report_func *out)
@@ -104,7 +124,8 @@ static void fill_func(const struct tt_run *run, const struct tt_func *fn, const 
 	uint64_t sub = run->overhead.subtracted;
 	size_t nb;
 
-	uint64_t ended = s->hist.count + s->unwound + s->migrated + s->dropped;
+	uint64_t skipped = tt_fstat_skipped(s);
+	uint64_t ended = s->hist.count + s->unwound + s->migrated + s->dropped + skipped;
 
 	memset(out, 0, sizeof(*out));
 	out->name = fn->name;
@@ -120,12 +141,22 @@ static void fill_func(const struct tt_run *run, const struct tt_func *fn, const 
 	out->migrated = s->migrated;
 	out->dropped = s->dropped;
 	out->timed = s->hist.count;
+	out->skipped = skipped;
+	if (tt_sample_mode != TT_SAMPLE_OFF) {
+		fill_sampling(s, sub, out);
+	} else {
+		/* Without sampling a call is passed over only by a signal handler's call landing
+		 * between the countdown's test and its reload (tramp_body.S): counted, not timed. */
+		out->dropped += skipped;
+		out->skipped = 0;
+	}
 	/*
 	 * Calls entered but not ended when the report is taken will not return before it is
 	 * written (exit from inside a traced call, frames left by longjmp or an exception and
 	 * not reconciled yet): they are unwound. A thread still running while the process exits
 	 * may end calls between our reads of its counters; then the ends are what was seen.
-	 * Either way calls = timed + unwound + migrated + dropped, exactly when quiescent.
+	 * Either way calls = timed + skipped + unwound + migrated + dropped, exactly when
+	 * quiescent.
 	 */
 	if (out->calls > ended)
 		out->unwound += out->calls - ended;
@@ -249,6 +280,13 @@ int tt_report_write(const struct tt_run *run)
 	r.overhead.source = run->overhead.source ? run->overhead.source : "none";
 	r.threads.traced = tt_thread_traced();
 	r.threads.pinned = tt_pin_count();
+	if (tt_sample_mode != TT_SAMPLE_OFF) {
+		r.sampling.mode = tt_sample_mode == TT_SAMPLE_FIXED ? "fixed" : "budget";
+		r.sampling.period = tt_sample_period;
+		r.sampling.budget_ppm = (uint32_t)tt_sample_budget_ppm;
+		r.sampling.floor = tt_sample_floor;
+		r.sampling.timed_cost = tt_sample_cost;
+	}
 
 	fmt.json = run->cfg.format == TT_FMT_JSON;
 	fmt.r = &r;

@@ -14,6 +14,7 @@
 #include "base/sys.h"
 #include "hook/funcs.h"
 #include "hot/func_table.h"
+#include "hot/sample.h"
 #include "runtime/callers_merge.h"
 #include "runtime/fstat.h"
 #include "runtime/threads.h"
@@ -129,6 +130,7 @@ void tt_thread_after_fork_child(void)
 	}
 	self->next = self->prev = NULL;
 	self->tid = tt_sys_gettid();
+	tt_sample_thread_init(self); /* its own draws, and no share held by a function */
 	tt_thread_list = self;
 	tt_tls.cpu_aux = UINT32_MAX;
 }
@@ -154,6 +156,7 @@ void tt_thread_collect(uint32_t func, struct tt_fstat *out)
 	/* Calls made by handlers that interrupted the shim: in no thread's counters. */
 	in_handlers = __atomic_load_n(&tt_func_handler_calls[func], __ATOMIC_RELAXED);
 	out->calls += in_handlers;
+	out->framed += in_handlers;
 	out->dropped += in_handlers;
 }
 

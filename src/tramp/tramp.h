@@ -53,6 +53,7 @@ extern void (*tt_callers_exit_c)(struct tt_frame *f, uint64_t raw, uint32_t aux)
 _Static_assert(__builtin_offsetof(struct tt_tls, top) == TT_TLS_TOP, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_tls, limit) == TT_TLS_LIMIT, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_tls, in_shim) == TT_TLS_IN_SHIM, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_tls, thread) == TT_TLS_THREAD, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_tls, cpu_now) == TT_TLS_CPU_NOW, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_frame, ret) == TT_FRAME_RET, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_frame, start_ticks) == TT_FRAME_START,
@@ -64,6 +65,10 @@ _Static_assert(__builtin_offsetof(struct tt_frame, func) == TT_FRAME_FUNC, "tram
 _Static_assert(__builtin_offsetof(struct tt_frame, cpu) == TT_FRAME_CPU, "tramp_layout.h");
 _Static_assert(sizeof(struct tt_frame) == TT_FRAME_SIZE, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_fstat, calls) == TT_FSTAT_CALLS, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_fstat, skip) == TT_FSTAT_SKIP, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_fstat, next_skip) == TT_FSTAT_NEXT_SKIP,
+	       "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_fstat, framed) == TT_FSTAT_FRAMED, "tramp_layout.h");
 _Static_assert(sizeof(struct tt_thread) <= TT_THREAD_ALIGN, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_thread, stats) == TT_THREAD_STATS, "tramp_layout.h");
 

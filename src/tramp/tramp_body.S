@@ -142,29 +142,51 @@
 .endm
 
 /*
- * ---- the entry shared by both bodies: up to the first TSC read --------------------------
- * In: %r11d = index. Saves rax, rcx, rdx at -8/-16/-24(%rsp) first. Out: %rbx = the shadow
- * frame (reserved, filled), %r11 = the target, %rsp moved up by 8 (the caller's stack), the
- * CFI saying so; or a jump to `shim` (the guard is up: see SHIM_CALL) or `slow` (first call
- * in this thread or function, or the shadow stack full) with %rsp untouched.
+ * ---- the entry shared by both bodies: up to the sampling decision -----------------------
+ * In: %r11d = index. Saves rax, rcx, rdx at -8/-16/-24(%rsp) first. Out, falling through:
+ * %rax = the TLS offset, %rdx = this function's counters in this thread, and the call is one
+ * sampling passes over (its countdown was above zero, and is now one less); or a jump to
+ * `timed` (the countdown was zero: time this one), `shim` (the guard is up: see SHIM_CALL) or
+ * `slow` (first call in this thread or function), with %rsp untouched. No fence, no clock
+ * read before the decision (hot/sample.h). With sampling off the countdown stays at zero:
+ * one `sub` and a jump taken every time.
  */
-.macro FRAME_ENTER shim, slow
+.macro PROLOGUE shim, slow, timed
 	movq	%rax, -8(%rsp)
 	movq	%rcx, -16(%rsp)
 	movq	%rdx, -24(%rsp)
 	movq	tt_tls@gottpoff(%rip), %rax
 	cmpb	$0, %fs:TT_TLS_IN_SHIM(%rax)
 	jne	\shim
-	movq	%fs:TT_TLS_TOP(%rax), %rcx
-	cmpq	%fs:TT_TLS_LIMIT(%rax), %rcx
-	jae	\slow				/* no thread setup yet, or shadow stack full */
-	movq	%rcx, %rdx			/* the thread block holds the shadow stack: */
-	andq	$-TT_THREAD_ALIGN, %rdx		/* its stats table is one and away, no load */
+	movq	%fs:TT_TLS_THREAD(%rax), %rdx
+	testq	%rdx, %rdx
+	jz	\slow				/* no thread setup yet */
 	movq	TT_THREAD_STATS(%rdx,%r11,8), %rdx
 	testq	%rdx, %rdx
 	jz	\slow				/* first call of this function in this thread */
+	subq	$1, TT_FSTAT_SKIP(%rdx)		/* owner-only countdown, one instruction */
+	jb	\timed				/* it was zero */
+.endm
+
+/*
+ * ---- a call to time (or, with TSC_CALLERS, one passed over that still needs its end) -----
+ * In: as PROLOGUE leaves it. `reload`: set the countdown to the one drawn for after this
+ * timed call (first, so that no path leaves it at its borrowed value). Out: %rbx = the shadow
+ * frame (reserved, filled), %r11 = the target, %rsp moved up by 8 (the caller's stack), the
+ * CFI saying so; or a jump to `slow` (the shadow stack full, or the thread may not read the
+ * TSC) with %rsp untouched.
+ */
+.macro FRAME_ENTER slow, reload
+.if \reload
+	movq	TT_FSTAT_NEXT_SKIP(%rdx), %rcx
+	movq	%rcx, TT_FSTAT_SKIP(%rdx)
+.endif
+	movq	%fs:TT_TLS_TOP(%rax), %rcx
+	cmpq	%fs:TT_TLS_LIMIT(%rax), %rcx
+	jae	\slow				/* shadow stack full, or no TSC for this thread */
 	addq	$TT_FRAME_SIZE, %fs:TT_TLS_TOP(%rax)	/* reserve: one instruction */
-	incq	TT_FSTAT_CALLS(%rdx)			/* owner-only counter, no lock */
+	incq	TT_FSTAT_CALLS(%rdx)			/* owner-only counters, no lock */
+	incq	TT_FSTAT_FRAMED(%rdx)
 	movq	%rdx, TT_FRAME_STAT(%rcx)
 	movl	%r11d, TT_FRAME_FUNC(%rcx)
 	movq	%fs:TT_TLS_CPU_NOW(%rax), %rdx	/* CPU now, for the migration check at exit */
@@ -280,7 +302,19 @@
 TT_ENTRY(\name)
 	.cfi_startproc
 	/* CFA = rsp + 8, return address at (%rsp): a normal function entry. */
-	FRAME_ENTER .Lshim_\@, .Lslow_\@
+	PROLOGUE .Lshim_\@, .Lslow_\@, .Ltimed_\@
+	/* Passed over by sampling: counted, then on to the function as if never stopped. */
+	cmpb	$0, tt_sample_framed(%rip)
+	jne	.Lframed_\@
+	incq	TT_FSTAT_CALLS(%rdx)
+	leaq	tt_func_target(%rip), %rax
+	movq	(%rax,%r11,8), %r11
+	movq	-8(%rsp), %rax
+	movq	-24(%rsp), %rdx
+	jmp	*%r11
+
+.Ltimed_\@:
+	FRAME_ENTER .Lslow_\@, 1
 	ENTRY_READ \var
 	call	*%r11
 	/* rax rdx xmm0 xmm1 st0 st1 hold the result; rbx = our frame (callee-saved). */
@@ -290,6 +324,7 @@ TT_ENTRY(\name)
 	shlq	$32, %rdx
 	orq	%rdx, %rax
 	subq	TT_FRAME_START(%rbx), %rax	/* raw ticks of this call */
+.Lexit_\@:				/* %rax = raw, %ecx = CPU id, result in rsi, rdi */
 	pushq	TT_FRAME_RET(%rbx)		/* the return address back where `ret` wants it */
 	.cfi_def_cfa_offset 8
 	.cfi_restore %rsp
@@ -314,6 +349,21 @@ TT_ENTRY(\name)
 	popq	%rax
 	.cfi_adjust_cfa_offset -8
 	ret
+
+.Lframed_\@:				/* passed over, with TSC_CALLERS: a frame, no read */
+	.cfi_remember_state
+	FRAME_ENTER .Lslow_\@, 0
+	movq	$0, TT_FRAME_START(%rbx)	/* start 0: tt_call_finish counts it sampled */
+	movq	-16(%rsp), %rax
+	movq	-24(%rsp), %rcx
+	movq	-32(%rsp), %rdx
+	call	*%r11
+	movq	%rax, %rsi
+	movq	%rdx, %rdi
+	xorl	%eax, %eax
+	movl	$-1, %ecx
+	jmp	.Lexit_\@
+	.cfi_restore_state
 
 .Lshim_\@:
 	SHIM_CALL
@@ -358,7 +408,21 @@ TT_END(\name)
 .macro IBODY var, name
 TT_ENTRY(\name)
 	.cfi_startproc
-	FRAME_ENTER .Lishim_\@, .Lislow_\@
+	PROLOGUE .Lishim_\@, .Lislow_\@, .Litimed_\@
+	/* Passed over by sampling: counted, then on with every register as the caller left it. */
+	cmpb	$0, tt_sample_framed(%rip)
+	jne	.Liframed_\@
+	incq	TT_FSTAT_CALLS(%rdx)
+	leaq	tt_func_target(%rip), %rax
+	movq	(%rax,%r11,8), %rax
+	movq	%rax, -40(%rsp)
+	movq	-8(%rsp), %rax
+	movq	-24(%rsp), %rdx
+	movq	INL_R11(%rsp), %r11
+	jmp	*-40(%rsp)
+
+.Litimed_\@:
+	FRAME_ENTER .Lislow_\@, 1
 	/* Before the first read (no read touches r11 or -96(%rsp) for good): the target, for a
 	 * memory-indirect call, and the caller's r11 back in place. */
 	movq	%r11, -96(%rsp)
@@ -380,6 +444,7 @@ TT_ENTRY(\name)
 	shlq	$32, %rdx
 	orq	%rdx, %rax
 	subq	TT_FRAME_START(%rbx), %rax	/* raw ticks of this call */
+.Liexit_\@:				/* %rax = raw, %ecx = CPU id, registers saved below */
 	subq	$80, %rsp			/* the saves are now in our frame */
 	.cfi_adjust_cfa_offset 80
 	movq	TT_FRAME_RET(%rbx), %rsi
@@ -405,6 +470,25 @@ TT_ENTRY(\name)
 	addq	$72, %rsp
 	.cfi_def_cfa_offset 8
 	ret
+
+.Liframed_\@:				/* passed over, with TSC_CALLERS: a frame, no read */
+	.cfi_remember_state
+	FRAME_ENTER .Lislow_\@, 0
+	movq	%r11, -96(%rsp)
+	movq	INL_R11-8(%rsp), %r11
+	movq	$0, TT_FRAME_START(%rbx)	/* start 0: tt_call_finish counts it sampled */
+	movq	-16(%rsp), %rax
+	movq	-24(%rsp), %rcx
+	movq	-32(%rsp), %rdx
+	call	*-96(%rsp)
+	movq	%rax, -16(%rsp)
+	movq	%rdx, -24(%rsp)
+	movq	%rcx, -32(%rsp)
+	SAVE_REST
+	xorl	%eax, %eax
+	movl	$-1, %ecx
+	jmp	.Liexit_\@
+	.cfi_restore_state
 
 .Lishim_\@:
 	SHIM_CALL

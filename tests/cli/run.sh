@@ -644,7 +644,7 @@ t_errors() {
 	bad errors/no-schema "no \"schema\" member" report "$in/noschema.json"
 	bad errors/truncated "truncated.json: not a JSON report" report "$in/truncated.json"
 	bad errors/missing-field "functions[1].cycles.p99: missing" report "$in/nop99.json"
-	bad errors/counts "functions[1]: timed + unwound + migrated + dropped is not calls" \
+	bad errors/counts "functions[1]: timed + skipped + unwound + migrated + dropped is not calls" \
 		report "$in/timed.json"
 	bad errors/bucket-order "functions[1].histogram.buckets[1]: buckets are not in ascending order" \
 		report "$in/order.json"
@@ -653,7 +653,7 @@ t_errors() {
 	bad errors/unordered-stats "functions[1].cycles: min <= median" report "$in/unordered.json"
 	bad errors/clock-source "clock.source: expected \"tsc\" or \"monotonic\"" report "$in/clock.json"
 	bad errors/duplicate-key "duplicate object key" report "$in/dupkey.json"
-	bad errors/caller-counts "functions[1].callers[0]: timed + unwound" \
+	bad errors/caller-counts "functions[1].callers[0]: timed + skipped + unwound" \
 		report "$in/caller-counts.json"
 	bad errors/caller-cycles "functions[1].callers[1].cycles: missing" \
 		report "$in/caller-cycles.json"

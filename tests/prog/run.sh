@@ -186,8 +186,8 @@ one_report() {
 check_expects() {
 	local kind fn n hook=${2:-}
 	ck "schema is 1" '.schema == 1' '.schema' || return 1
-	ck "calls == timed + unwound + migrated + dropped for every function" \
-		'all(.functions[]; .calls == .timed + .unwound + .migrated + .dropped)' \
+	ck "calls == timed + skipped + unwound + migrated + dropped for every function" \
+		'all(.functions[]; .calls == .timed + (.skipped // 0) + .unwound + .migrated + .dropped)' \
 		'[.functions[] | counts]' || return 1
 	while read -r kind fn n; do
 		if [ -n "$hook" ] && ! jq -e -s ".[0] | $JQDEFS fn(\"$fn\").hook == \"$hook\"" \
@@ -400,8 +400,8 @@ test_real_sort() {
 		'[.functions[].name | split("|")[]] as $n |
 		 all("strlen", "memcpy", "malloc", "free"; . as $x | any($n[]; . == $x))' \
 		'[.functions[].name]' || return 1
-	ck "calls == timed + unwound + migrated + dropped for every function" \
-		'all(.functions[]; .calls == .timed + .unwound + .migrated + .dropped)' \
+	ck "calls == timed + skipped + unwound + migrated + dropped for every function" \
+		'all(.functions[]; .calls == .timed + (.skipped // 0) + .unwound + .migrated + .dropped)' \
 		'[.functions[] | counts]'
 }
 
@@ -410,8 +410,8 @@ test_real_gzip() {
 	run_pair real_gzip "$REAL_FUNCS" gzip -c -n -6 in.txt || return 1
 	one_report || return 1
 	ck "schema is 1" '.schema == 1' || return 1
-	ck "calls == timed + unwound + migrated + dropped for every function" \
-		'all(.functions[]; .calls == .timed + .unwound + .migrated + .dropped)' \
+	ck "calls == timed + skipped + unwound + migrated + dropped for every function" \
+		'all(.functions[]; .calls == .timed + (.skipped // 0) + .unwound + .migrated + .dropped)' \
 		'[.functions[] | counts]'
 }
 
@@ -1309,6 +1309,10 @@ test_prctl_inprocess() {
 # shellcheck source=cases_whole.sh
 . "${BASH_SOURCE[0]%/*}/cases_whole.sh"
 
+# TSC_SAMPLE and TSC_BUDGET: counts exact under sampling, no aliasing, the budget held.
+# shellcheck source=cases_sampling.sh
+. "${BASH_SOURCE[0]%/*}/cases_sampling.sh"
+
 # ---- main -----------------------------------------------------------------------------------
 
 echo "program tests: $B with $LIB${SANITIZE:+ (SANITIZE=$SANITIZE)}${HOOK_ALL:+ (TSC_HOOK=$HOOK_ALL unless a test sets its own)}${CPU_ALL:+ (TSC_CPU=$CPU_ALL: emulating that CPU)}"
@@ -1417,6 +1421,18 @@ run_test dlstress_same_got test_dlstress_same_got
 run_test dlstress_diff_got test_dlstress_diff_got
 run_test whole_sqlite test_whole_sqlite
 run_test whole_libc test_whole_libc
+run_test sample_threads test_sample_threads
+run_test sample_signals test_sample_signals
+run_test sample_recursion test_sample_recursion
+run_test sample_longjmp test_sample_longjmp
+run_test sample_signatures test_sample_signatures
+run_test sample_callers test_sample_callers
+run_test sample_callers_paths test_sample_callers_paths
+run_test sample_serialize_modes test_sample_serialize_modes
+run_test sample_alternating test_sample_alternating
+run_test sample_budget test_sample_budget
+run_test sample_values test_sample_values
+run_test sample_fork_exec test_sample_fork_exec
 
 # Every JSON report the tests left must match docs/report.schema.json: one check over all of
 # them (one Python start), a FAIL line naming each test whose report does not match. Debian's

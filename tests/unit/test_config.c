@@ -97,6 +97,8 @@ static void assert_defaults(const struct tt_config *cfg)
 	assert_int_equal(cfg->dump_signal, 0);
 	assert_false(cfg->quiet);
 	assert_true(cfg->follow);
+	assert_int_equal(cfg->sample, 0);
+	assert_int_equal(cfg->budget_ppm, 0);
 }
 
 /* One variable that must be refused with exactly `line`, leaving every default. */
@@ -763,6 +765,61 @@ static void test_callers(void **state)
 	check_bad("TSC_CALLERS=", "TSC_CALLERS is empty, using 0");
 }
 
+/* ---- TSC_SAMPLE, TSC_BUDGET ------------------------------------------------------------------ */
+
+static void test_sample(void **state)
+{
+	struct tt_config cfg;
+
+	(void)state;
+	parse_good(&cfg, "TSC_SAMPLE=16");
+	assert_int_equal(cfg.sample, 16);
+	parse_good(&cfg, "TSC_SAMPLE=1");
+	assert_int_equal(cfg.sample, 0); /* every call timed */
+	parse_good(&cfg, "TSC_SAMPLE=4294967296");
+	assert_int_equal(cfg.sample, 4294967296ull);
+	check_bad("TSC_SAMPLE=0",
+		  "TSC_SAMPLE=0 not understood (out of range 1-4294967296), timing every call");
+	check_bad("TSC_SAMPLE=4294967297",
+		  "TSC_SAMPLE=4294967297 not understood (out of range 1-4294967296), timing every "
+		  "call");
+	check_bad("TSC_SAMPLE=-2", "TSC_SAMPLE=-2 not understood (negative), timing every call");
+	check_bad("TSC_SAMPLE=x", "TSC_SAMPLE=x not understood, timing every call");
+	check_bad("TSC_SAMPLE=", "TSC_SAMPLE is empty, timing every call");
+}
+
+static void test_budget(void **state)
+{
+	struct tt_config cfg;
+
+	(void)state;
+	parse_good(&cfg, "TSC_BUDGET=2%");
+	assert_int_equal(cfg.budget_ppm, 20000);
+	parse_good(&cfg, "TSC_BUDGET=2");
+	assert_int_equal(cfg.budget_ppm, 20000);
+	parse_good(&cfg, "TSC_BUDGET=0.5%");
+	assert_int_equal(cfg.budget_ppm, 5000);
+	parse_good(&cfg, "TSC_BUDGET=0.0001%");
+	assert_int_equal(cfg.budget_ppm, 1);
+	parse_good(&cfg, "TSC_BUDGET=100%");
+	assert_int_equal(cfg.budget_ppm, 1000000);
+	check_bad("TSC_BUDGET=0%", "TSC_BUDGET=0% not understood (out of range 0.0001%-100%), "
+				   "no budget");
+	check_bad("TSC_BUDGET=200%", "TSC_BUDGET=200% not understood (out of range "
+				     "0.0001%-100%), no budget");
+	check_bad("TSC_BUDGET=99999999999%", "TSC_BUDGET=99999999999% not understood (out of "
+					     "range 0.0001%-100%), no budget");
+	check_bad("TSC_BUDGET=2x", "TSC_BUDGET=2x not understood, no budget");
+	check_bad("TSC_BUDGET=-1%", "TSC_BUDGET=-1% not understood (negative), no budget");
+	check_bad("TSC_BUDGET=%", "TSC_BUDGET=% not understood, no budget");
+	check_bad("TSC_BUDGET=", "TSC_BUDGET is empty, no budget");
+	assert_int_equal(parse(&cfg, ENV("TSC_SAMPLE=8", "TSC_BUDGET=1%")), 0);
+	EXPECT_LINES("TSC_SAMPLE and TSC_BUDGET both set: using TSC_BUDGET");
+	assert_int_equal(cfg.sample, 0);
+	assert_int_equal(cfg.budget_ppm, 10000);
+	tt_config_free(&cfg);
+}
+
 /* ---- TSC_DUMP_SIGNAL ------------------------------------------------------------------------- */
 
 static void check_signal(const char *assignment, int want)
@@ -1100,6 +1157,8 @@ int main(void)
 		cmocka_unit_test(test_dump_signal_realtime),
 		cmocka_unit_test(test_dump_signal_numbers),
 		cmocka_unit_test(test_dump_signal_refused),
+		cmocka_unit_test(test_sample),
+		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_dump_signal_bad),
 		cmocka_unit_test(test_unknown_variables),
 		cmocka_unit_test(test_unknown_variable_once),

@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "report/sample_ci.h"
 #include "report/stats.h"
 
 #define NRAND 5000 /* samples per random round */
@@ -500,6 +501,53 @@ static void test_buckets_random_cover_samples(void **state)
 	free(v);
 }
 
+/* Order-statistic bounds: n p -+ 1.96 sqrt(n p (1-p)), widened to whole ranks, within 1..n. */
+static void test_sample_ci_ranks(void **state)
+{
+	uint64_t lo, hi;
+
+	(void)state;
+	tt_sample_ci_ranks(10000, 0.5, &lo, &hi); /* 5000 -+ 98 */
+	assert_int_equal(lo, 4902);
+	assert_int_equal(hi, 5099);
+	tt_sample_ci_ranks(10000, 0.99, &lo, &hi); /* 9900 -+ 19.5 */
+	assert_int_equal(lo, 9880);
+	assert_int_equal(hi, 9921);
+	tt_sample_ci_ranks(1, 0.5, &lo, &hi);
+	assert_int_equal(lo, 1);
+	assert_int_equal(hi, 1);
+	tt_sample_ci_ranks(20, 0.99, &lo, &hi);
+	assert_true(lo >= 1 && lo <= hi && hi == 20);
+}
+
+/* Through the histogram: exact values below 1024, the bucket's low and high edges above. */
+static void test_sample_ci_values(void **state)
+{
+	struct tt_hist *h = calloc(1, sizeof(*h));
+	struct tt_ci ci;
+	uint64_t i;
+
+	(void)state;
+	assert_non_null(h);
+	tt_hist_init(h);
+	for (i = 1; i <= 1000; i++)
+		tt_hist_record(h, i);
+	ci = tt_sample_ci(h, 0.5, 0); /* ranks 469..532 */
+	assert_int_equal(ci.lo, 469);
+	assert_int_equal(ci.hi, 532);
+	ci = tt_sample_ci(h, 0.5, 100);
+	assert_int_equal(ci.lo, 369);
+	assert_int_equal(ci.hi, 432);
+	tt_hist_init(h);
+	for (i = 0; i < 1000; i++)
+		tt_hist_record(h, 100000 + i);
+	ci = tt_sample_ci(h, 0.5, 0);
+	assert_true(ci.lo <= 100468 && ci.lo >= 100000);
+	assert_true(ci.hi >= 100531 && ci.hi <= 100999);
+	assert_true(ci.hi - ci.lo < 1000 * 2);
+	free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -520,6 +568,8 @@ int main(void)
 		cmocka_unit_test(test_buckets_straddling_bucket_combines),
 		cmocka_unit_test(test_buckets_truncate_at_max),
 		cmocka_unit_test(test_buckets_random_cover_samples),
+		cmocka_unit_test(test_sample_ci_ranks),
+		cmocka_unit_test(test_sample_ci_values),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

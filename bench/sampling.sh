@@ -1,0 +1,154 @@
+#!/bin/sh
+# sampling.sh B LIB - what TSC_SAMPLE and TSC_BUDGET cost and what they keep (run.sh's
+# "sampling" section; `make -C bench sampling` runs it alone).
+#
+# (a) counted: bench_fn through percall's loop with every call passed over (TSC_SAMPLE=
+#     4294967296: counted, not timed) against the bare loop: ticks added per call, per hook
+#     mode (goal <= 10 ticks).
+# (b) sort: `sort` of a 200,000-line file with memcmp,strlen,malloc,free traced, whole-run wall
+#     time over the untraced run: every call timed, TSC_SAMPLE=16, TSC_BUDGET=2% (goal <= 1.03).
+# (c) the median and p90 of memcmp under the budget against every call timed (medians over the
+#     repetitions; goal: within 3% or one histogram bucket); calls identical in all three.
+#
+# Runs alternate (A B C D, then D C B A, ...), BENCH_REPS times (default 9, at least 5); each
+# figure is the median. Rows go to $SAMP_ROWS (run.sh's rows.tsv) when set. Exit status 1 only
+# when something broke (a crash, a missing report, counts that differ).
+set -u
+
+B=$1
+LIB=$2
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPS=${BENCH_REPS:-9}
+[ "$REPS" -ge 5 ] 2>/dev/null || REPS=5
+W=$B/work-sampling
+ROWS=${SAMP_ROWS:-$W/rows.tsv}
+broken=0
+mkdir -p "$W"
+rm -rf "${W:?}"/*
+
+fail() {
+	echo "bench: BROKEN: $*"
+	broken=1
+}
+median() { sort -g "$1" | sed -n "$((($(wc -l <"$1") + 1) / 2))p"; }
+le() { awk -v v="$1" -v l="$2" 'BEGIN { print (v <= l) ? "met" : "missed" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "inf" }'; }
+row() { printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" "$6" >>"$ROWS"; }
+kv() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1; }
+now_ns() { date +%s%N; }
+
+# ---- (a) the path that only counts ----------------------------------------------------------
+N=2000000
+echo "sampling (a): bench_fn, $N calls per run, every call passed over (TSC_SAMPLE=4294967296)"
+r=1
+while [ "$r" -le "$REPS" ]; do
+	order="bare got inline"
+	[ $((r % 2)) = 0 ] && order="inline got bare"
+	for v in $order; do
+		case $v in
+		bare) out=$("$B/percall" plain $N) ;;
+		*) out=$(LD_PRELOAD=$LIB TSC_FUNCS=bench_fn TSC_SAMPLE=4294967296 TSC_HOOK=$v \
+			TSC_FORMAT=json TSC_OUTPUT="$W/a.$v.json" TSC_QUIET=1 "$B/percall" plain $N) ||
+			fail "percall under tsctrace (TSC_HOOK=$v) exited $?"
+			calls=$(jq '[.functions[] | select(.name == "bench_fn") | .calls] | add' \
+				"$W/a.$v.json" 2>/dev/null)
+			[ "$calls" = "$N" ] || fail "TSC_HOOK=$v: $calls calls reported, $N made"
+			jq -r '.functions[] | select(.name == "bench_fn") | .hook' "$W/a.$v.json" \
+				>"$W/a.$v.hook" ;;
+		esac
+		kv "$out" per_call_ticks >>"$W/a.$v.ticks"
+	done
+	r=$((r + 1))
+done
+bare=$(median "$W/a.bare.ticks")
+for v in got inline; do
+	t=$(median "$W/a.$v.ticks")
+	hook=$(cat "$W/a.$v.hook" 2>/dev/null)
+	add=$(awk -v a="$t" -v b="$bare" 'BEGIN { printf "%.1f", a - b }')
+	printf '  TSC_HOOK=%-6s %6s ticks/call, untraced %s: %s ticks added (hook "%s")\n' "$v" "$t" \
+		"$bare" "$add" "$hook"
+	if [ "$hook" != "$v" ]; then
+		row "sampling.counted.$v" "sampling: a counted call, ticks above untraced (TSC_HOOK=$v)" \
+			skipped "<= 10" skipped "bench_fn hooked \"$hook\", not $v"
+		continue
+	fi
+	row "sampling.counted.$v" "sampling: a counted call, ticks above untraced (TSC_HOOK=$v)" \
+		"$add" "<= 10" "$(le "$add" 10)" "$t/$bare ticks per call ($(ratio "$t" "$bare")x)"
+done
+
+# ---- (b), (c) sort ----------------------------------------------------------------------------
+FUNCS=memcmp,strlen,malloc,free
+awk 'BEGIN { x = 12345; for (i = 0; i < 200000; i++) { x = (x * 1103515245 + 12345) % 2147483648;
+	printf "%010d %s %d\n", x, (x % 7 ? "gamma" : "delta"), i } }' >"$W/in.txt"
+echo "sampling (b): LC_ALL=C sort --parallel=1 of 200,000 lines, $FUNCS traced; wall time of the whole run"
+r=1
+while [ "$r" -le "$REPS" ]; do
+	order="bare full s16 budget"
+	[ $((r % 2)) = 0 ] && order="budget s16 full bare"
+	for v in $order; do
+		case $v in
+		bare) set -- ;;
+		full) set -- LD_PRELOAD="$LIB" TSC_FUNCS=$FUNCS ;;
+		s16) set -- LD_PRELOAD="$LIB" TSC_FUNCS=$FUNCS TSC_SAMPLE=16 ;;
+		budget) set -- LD_PRELOAD="$LIB" TSC_FUNCS=$FUNCS TSC_BUDGET=2% ;;
+		esac
+		t0=$(now_ns)
+		env LC_ALL=C TSC_FORMAT=json TSC_OUTPUT="$W/s.$v.$r.json" TSC_QUIET=1 "$@" \
+			sort --parallel=1 "$W/in.txt" >"$W/out.$v" || fail "sort ($v) exited $?"
+		t1=$(now_ns)
+		echo $((t1 - t0)) >>"$W/s.$v.ns"
+		if [ "$v" != bare ]; then
+			[ -s "$W/s.$v.$r.json" ] || fail "sort ($v): no report"
+			jq -c '[.functions[] | {name, calls}] | sort_by(.name)' "$W/s.$v.$r.json" \
+				>"$W/s.$v.$r.calls"
+			jq -r '.functions[] | select(.name | split("|") | any(. == "memcmp")) |
+				"\(.cycles.median) \(.cycles.p90) \(.timed)"' "$W/s.$v.$r.json" \
+				>>"$W/s.$v.memcmp"
+		fi
+		cmp -s "$W/out.$v" "$W/out.bare" 2>/dev/null || [ ! -f "$W/out.bare" ] ||
+			fail "sort ($v): output differs from the untraced run's"
+	done
+	for v in s16 budget; do
+		cmp -s "$W/s.full.$r.calls" "$W/s.$v.$r.calls" ||
+			fail "sort: calls under $v differ from full timing: $(cat "$W/s.$v.$r.calls") vs $(cat "$W/s.full.$r.calls")"
+	done
+	r=$((r + 1))
+done
+bare=$(median "$W/s.bare.ns")
+for v in full s16 budget; do
+	t=$(median "$W/s.$v.ns")
+	ra=$(ratio "$t" "$bare")
+	case $v in
+	full) what="every call timed" goal="-" verdict="-" ;;
+	s16) what="TSC_SAMPLE=16" goal="-" verdict="-" ;;
+	budget) what="TSC_BUDGET=2%" goal="<= 1.03" verdict=$(le "$ra" 1.03) ;;
+	esac
+	timed=$(jq '[.functions[] | select(.name | split("|") | any(. == "memcmp")) | .timed] | add' \
+		"$W/s.$v.1.json")
+	calls=$(jq '[.functions[] | select(.name | split("|") | any(. == "memcmp")) | .calls] | add' \
+		"$W/s.$v.1.json")
+	printf '  %-18s %8.1f ms / untraced %8.1f ms = %s (memcmp: %s calls, %s timed)\n' "$what" \
+		"$(awk -v t="$t" 'BEGIN { print t / 1e6 }')" "$(awk -v t="$bare" 'BEGIN { print t / 1e6 }')" \
+		"$ra" "$calls" "$timed"
+	row "sampling.sort.$v" "sampling: sort 200,000 lines, $what, wall / untraced" "$ra" "$goal" \
+		"$verdict" "$(awk -v t="$t" -v b="$bare" 'BEGIN { printf "%.1f/%.1f ms", t / 1e6, b / 1e6 }'); memcmp $calls calls, $timed timed; calls identical in all three"
+done
+
+echo "sampling (c): memcmp cycles under the budget against every call timed (medians of $REPS runs)"
+for k in 1 2; do
+	awk -v k=$k '{ print $k }' "$W/s.full.memcmp" >"$W/c.full.$k"
+	awk -v k=$k '{ print $k }' "$W/s.budget.memcmp" >"$W/c.budget.$k"
+	f=$(median "$W/c.full.$k")
+	b=$(median "$W/c.budget.$k")
+	name=$([ $k = 1 ] && echo median || echo p90)
+	# One bucket at f: 1 tick below 1024, then 1/128 of the power of two below it.
+	bucket=$(awk -v f="$f" 'BEGIN { if (f < 1024) print 1; else { p = 1; while (p * 2 <= f) p *= 2; print p / 128 } }')
+	verdict=$(awk -v f="$f" -v b="$b" -v w="$bucket" 'BEGIN { d = b - f; if (d < 0) d = -d;
+		print (d <= w || d <= 0.03 * f) ? "met" : "missed" }')
+	printf '  %-6s full %s, budget %s cycles (one bucket here: %s)\n' "$name" "$f" "$b" "$bucket"
+	row "sampling.memcmp.$name" "sampling: memcmp $name, budget vs every call timed" \
+		"$(ratio "$b" "$f")" "within 3% or 1 bucket" "$verdict" "$b/$f cycles (bucket $bucket)"
+done
+
+[ "$broken" = 0 ] || exit 1
+exit 0

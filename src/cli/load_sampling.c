@@ -1,0 +1,81 @@
+/*
+ * load_sampling.c - what a report says of sampling (TSC_SAMPLE, TSC_BUDGET), checked and
+ * filled into the model (load.h): the top-level "sampling" object, and per function
+ * "skipped" (read with the other counts, load_func.c) and "sampling": the periods used and
+ * the 95% bounds of the percentiles ("ci95"). All optional: reports without sampling have
+ * none of them.
+ */
+#include "load.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "jget.h"
+
+int tt_load_sampling_header(const char *file, json_t *root, struct tt_report *r)
+{
+	struct jloc top = { file, "" }, l = { file, "sampling" };
+	double budget;
+	json_t *s;
+
+	if (tt_jget_opt(&top, root, "sampling", JSON_OBJECT, &s) < 0)
+		return -1;
+	if (!s)
+		return 0;
+	if (tt_jget_str(&l, s, "mode", &r->sampling.mode) < 0 ||
+	    tt_jget_u64(&l, s, "period", &r->sampling.period) < 0 ||
+	    tt_jget_num(&l, s, "budget", &budget) < 0 ||
+	    tt_jget_u64(&l, s, "floor", &r->sampling.floor) < 0 ||
+	    tt_jget_u64(&l, s, "timed_cost", &r->sampling.timed_cost) < 0)
+		return -1;
+	if (strcmp(r->sampling.mode, "fixed") != 0 && strcmp(r->sampling.mode, "budget") != 0)
+		return tt_jbad(&l, "mode", "expected \"fixed\" or \"budget\"");
+	if (!(budget >= 0 && budget <= 1))
+		return tt_jbad(&l, "budget", "expected a fraction from 0 to 1");
+	r->sampling.budget_ppm = (uint32_t)(budget * 1e6 + 0.5);
+	return 0;
+}
+
+/* "median": [lo, hi], lo <= hi. */
+static int load_bound(const struct jloc *l, json_t *ci, const char *key, struct tt_ci *out)
+{
+	json_t *arr;
+
+	if (tt_jget(l, ci, key, JSON_ARRAY, &arr) < 0)
+		return -1;
+	if (json_array_size(arr) != 2 || tt_jget_index_u64(l, arr, 0, &out->lo) < 0 ||
+	    tt_jget_index_u64(l, arr, 1, &out->hi) < 0 || out->lo > out->hi)
+		return tt_jbad(l, key, "expected [low, high] with low <= high");
+	return 0;
+}
+
+int tt_load_sampling_func(const char *file, const char *path, json_t *obj, struct tt_report_func *f)
+{
+	char sp[160], cp[176];
+	struct jloc l = { file, path }, ls = { file, sp }, lc = { file, cp };
+	struct tt_report_sampling *m = &f->sampling;
+	json_t *s, *ci;
+
+	if (tt_jget_opt(&l, obj, "sampling", JSON_OBJECT, &s) < 0)
+		return -1;
+	if (!s)
+		return 0;
+	snprintf(sp, sizeof(sp), "%s.sampling", path);
+	snprintf(cp, sizeof(cp), "%s.ci95", sp);
+	f->has_sampling = true;
+	if (tt_jget_u64(&ls, s, "period_min", &m->period_min) < 0 ||
+	    tt_jget_u64(&ls, s, "period_max", &m->period_max) < 0 ||
+	    tt_jget_opt(&ls, s, "ci95", JSON_OBJECT, &ci) < 0)
+		return -1;
+	if (m->period_min > m->period_max)
+		return tt_jbad(&ls, NULL, "period_min > period_max");
+	if (!ci)
+		return 0;
+	m->has_ci = true;
+	return load_bound(&lc, ci, "median", &m->median) < 0 ||
+			       load_bound(&lc, ci, "p90", &m->p90) < 0 ||
+			       load_bound(&lc, ci, "p99", &m->p99) < 0
+		       ? -1
+		       : 0;
+}

@@ -1,0 +1,239 @@
+# cases_sampling.sh - program tests sourced by run.sh (which has the helpers and the run_test
+# lines): TSC_SAMPLE and TSC_BUDGET. Every call is counted exactly while about one in N is
+# timed: the existing programs' exact expectations are checked again under sampling, and
+# t_sample stages what only sampling has (aliasing, a budget, a rarely called function).
+# shellcheck shell=bash disable=SC2016,SC2034,SC2015
+# (jq programs single-quoted on purpose; XENV, NOTE... are read by run.sh's helpers)
+
+# The expectations of FILE under sampling: `expect` exact as always; an `expect_unwound` count
+# is an upper bound (a call passed over has no frame to leave behind: it is counted as skipped
+# at entry), and the calls timed, skipped and unwound together cover it.
+check_expects_sampled() {
+	local kind fn n
+	ck "calls == timed + skipped + unwound + migrated + dropped for every function" \
+		'all(.functions[]; .calls == .timed + .skipped + .unwound + .migrated + .dropped)' \
+		'[.functions[] | counts + {skipped}]' || return 1
+	ck "the report says it sampled" '.sampling.mode != null' '.sampling' || return 1
+	while read -r kind fn n; do
+		case $kind in
+		expect)
+			ck "$fn: calls == $n (sampled)" "fn(\"$fn\").calls == $n" \
+				"fn(\"$fn\") | counts + {skipped}" || return 1 ;;
+		expect_min)
+			ck "$fn: calls >= $n (sampled)" "fn(\"$fn\").calls >= $n" \
+				"fn(\"$fn\") | counts + {skipped}" || return 1 ;;
+		expect_unwound)
+			ck "$fn: unwound <= $n (sampled)" "fn(\"$fn\").unwound <= $n" \
+				"fn(\"$fn\") | counts + {skipped}" || return 1 ;;
+		esac
+	done < <(grep -E '^expect(_min|_unwound)? ' "$1")
+}
+
+# Some calls of FN were passed over and some timed, at about 1 in N (within a factor 2: the
+# countdown is random, these runs are long enough for that never to fail).
+sampled_about() {
+	local fn=$1 n=$2
+	ck "$fn: timed about 1 in $n (skipped > 0)" \
+		"fn(\"$fn\") | .skipped > 0 and .timed > 0 and
+		 (.calls / (.timed + .dropped + .migrated)) > $n / 2 and
+		 (.calls / (.timed + .dropped + .migrated)) < $n * 2" \
+		"fn(\"$fn\") | counts + {skipped, sampling}"
+}
+
+# 8 threads x 100,000 calls, sampled at 1 in 3: counts exact, each thread's first call cold.
+test_sample_threads() {
+	XENV+=(TSC_SAMPLE=3)
+	run_pair sample_threads work_add "$B/t_threads" || return 1
+	one_report && check_expects_sampled "$T/t.out" || return 1
+	ck "work_add: dropped == 8 (the first call of each thread is timed, and cold)" \
+		'fn("work_add").dropped == 8' 'fn("work_add") | counts' || return 1
+	sampled_about work_add 3
+}
+
+# Handlers making traced calls while the interrupted code makes them too, sampled at 1 in 2.
+test_sample_signals() {
+	XENV+=(TSC_SAMPLE=2)
+	run_pair sample_signals work_add,work_leaf "$B/t_signals" "$T/side" || return 1
+	one_report && check_expects_sampled "$T/side"
+}
+
+# Recursion through the PLT (frames timed inside frames passed over, and the reverse).
+test_sample_recursion() {
+	XENV+=(TSC_SAMPLE=3)
+	run_pair sample_recursion rec_fib "$B/t_recursion" || return 1
+	one_report && check_expects_sampled "$T/t.out" && sampled_about rec_fib 3
+}
+
+# longjmp out of traced calls, timed or passed over.
+test_sample_longjmp() {
+	XENV+=(TSC_SAMPLE=2)
+	run_pair sample_longjmp lj_outer,lj_inner,lj_raise "$B/t_longjmp" || return 1
+	one_report && check_expects_sampled "$T/t.out"
+}
+
+# Every awkward signature, sampled: the path that only counts keeps every register too
+# (stdout holds the programs' checksums).
+test_sample_signatures() {
+	XENV+=(TSC_SAMPLE=2)
+	run_pair sample_signatures "$SIG_FUNCS" "$B/t_signatures" || return 1
+	one_report && check_expects_sampled "$T/t.out"
+}
+
+# TSC_CALLERS with sampling: every call counted at its site, times sampled.
+test_sample_callers() {
+	XENV+=(TSC_CALLERS=1 TSC_SAMPLE=4)
+	run_pair sample_callers work_add,spin_1k "$B/t_callers" || return 1
+	one_report && check_expects_sampled "$T/t.out" || return 1
+	ck "work_add callers: sites with 250, 100, 90+60 (leaf), 40 calls, exactly" \
+		'[fn("work_add").callers[].calls] == [250, 150, 100, 40]' \
+		'[fn("work_add").callers[] | {site, calls}]' || return 1
+	ck "every field of the sites adds up to the function's, skipped too" \
+		'fn("work_add") as $f | all(["calls","timed","skipped","unwound","migrated","dropped"][];
+		 . as $k | ([$f.callers[][$k]] | add) == $f[$k])' \
+		'fn("work_add") | {calls, timed, skipped, callers: [.callers[] | {calls, timed, skipped}]}' ||
+		return 1
+	ck "some sites' calls were passed over" 'fn("work_add").skipped > 0' 'fn("work_add") | counts'
+}
+
+# The call-path exit (TSC_CALLERS=8, xsave around libunwind) with calls passed over.
+test_sample_callers_paths() {
+	XENV+=(TSC_CALLERS=8 TSC_SAMPLE=4)
+	run_pair sample_callers_paths work_add,spin_1k "$B/t_callers" || return 1
+	one_report && check_expects_sampled "$T/t.out" || return 1
+	ck "leaf's site splits into two paths: 90 via p2, 60 via p1, exactly" \
+		'[fn("work_add").callers[] | select(.site | startswith("leaf+")) |
+		  {calls, via: .frames[1] | split("+")[0]}] == [{calls: 90, via: "p2"}, {calls: 60, via: "p1"}]' \
+		'[fn("work_add").callers[] | {site, calls}]'
+}
+
+# Every trampoline variant (TSC_SERIALIZE, and the kernel's clock): counts exact, sampled.
+test_sample_serialize_modes() {
+	local m
+	for m in rdtscp lfence mfence cpuid none monotonic; do
+		rm -f "$T"/r.*
+		XENV=(TSC_SAMPLE=5)
+		if [ "$m" = monotonic ]; then
+			XENV+=(TSC_CLOCK=monotonic)
+		else
+			XENV+=("TSC_SERIALIZE=$m")
+		fi
+		run_pair sample_serialize_modes work_add "$B/t_threads" &&
+			one_report && check_expects_sampled "$T/t.out" && sampled_about work_add 5 ||
+			sub_failed "$m" || return 1
+	done
+}
+
+# A function whose cost alternates long/short on every call: any sample taken at a fixed
+# stride of 2 would see one kind only. At 1 in 2 and 1 in 16 both halves are in the histogram,
+# each at least a quarter of the timed calls (expected half; with >= 2,000 timed calls a
+# quarter is more than 20 standard deviations away).
+test_sample_alternating() {
+	local n
+	for n in 2 16; do
+		rm -f "$T"/r.*
+		XENV=("TSC_SAMPLE=$n")
+		run_pair sample_alternating work_spin "$B/t_sample" alt 40000 &&
+			one_report && check_expects_sampled "$T/t.out" || sub_failed "TSC_SAMPLE=$n" ||
+			return 1
+		# Short calls: 20 multiply-adds; long ones 2000 (> 4000 cycles on any CPU here).
+		ck "TSC_SAMPLE=$n: both halves of the alternating costs sampled" \
+			'fn("work_spin") as $f | ([$f.histogram.buckets[] | select(.[1] < 1000) | .[2]] | add // 0) as $short |
+			 ([$f.histogram.buckets[] | select(.[0] >= 1000) | .[2]] | add // 0) as $long |
+			 $f.timed >= 2000 and $short * 4 >= $f.timed and $long * 4 >= $f.timed' \
+			'fn("work_spin") | {timed, skipped, buckets: [.histogram.buckets[] | [.[0], .[2]]] | .[0:6]}' ||
+			return 1
+		ck "TSC_SAMPLE=$n: percentiles with 95% bounds around them" \
+			'fn("work_spin") | .sampling.ci95 as $c | $c.median[0] <= .cycles.median and
+			 .cycles.median <= $c.median[1] and $c.p90[0] <= .cycles.p90 and .cycles.p90 <= $c.p90[1]' \
+			'fn("work_spin") | {cycles, sampling}' || return 1
+	done
+}
+
+# TSC_BUDGET=2% on a tight loop of a tiny function, with a rarely called one (50 calls) that
+# must stay fully timed. The budget is held in the shim's own account: its timed calls past
+# the floor, times the cost of a timed call it measured at start-up, within twice the budget
+# of the run's wall time. That account is then checked from outside, robustly on a noisy
+# machine: the loop (timed by the program itself) with every call counted only
+# (TSC_SAMPLE=4294967296) against every call timed gives what a timed call costs here, a large
+# difference (minimum of 3 alternated runs of each): the shim's figure must be within a factor
+# 2.5 of it, when the machine is not shared (load average at most the CPUs but one) and the
+# runs agree within 15% (on a busy machine the fences cost two or three times what they do at
+# start-up, and the budget is a share of wall time: then the figures are only shown). The
+# added time they imply is shown in the note.
+test_sample_budget() {
+	local i k n=8000000 count=() full=() budget=() mc mf mb timed per cost load
+	for i in 1 2 3; do
+		for k in count full budget; do
+			rm -f "$T"/r.* "$T/side"
+			case $k in
+			count) XENV=(TSC_SAMPLE=4294967296) ;;
+			full) XENV=() ;;
+			budget) XENV=(TSC_BUDGET=2%) ;;
+			esac
+			run_pair sample_budget work_add,work_leaf "$B/t_sample" tight $n "$T/side" ||
+				return 1
+			eval "$k+=(\"\$(side loop_ticks)\")"
+		done
+	done
+	one_report && check_expects_sampled "$T/t.out" || return 1
+	ck "work_leaf (50 calls): every call timed, none passed over" \
+		'fn("work_leaf") | .skipped == 0 and .timed + .dropped + .migrated == 50' \
+		'fn("work_leaf") | counts + {skipped}' || return 1
+	ck "work_add: sampled (skipped > 0), more than its floor of 1000 timed" \
+		'fn("work_add") | .skipped > 0 and .timed >= 1000' 'fn("work_add") | counts + {skipped}' ||
+		return 1
+	ck "the shim's account: timed calls past the floor x timed_cost within 2x the budget of the run" \
+		'(fn("work_add").timed - 1000) * .sampling.timed_cost <= 0.04 * (.wall_ns * .clock.tsc_hz / 1e9)' \
+		'{timed: fn("work_add").timed, sampling, wall_ns, hz: .clock.tsc_hz}' || return 1
+	mc=$(printf '%s\n' "${count[@]}" | sort -n | head -1)
+	mf=$(printf '%s\n' "${full[@]}" | sort -n | head -1)
+	mb=$(printf '%s\n' "${budget[@]}" | sort -n | head -1)
+	timed=$(jq '[.functions[] | .timed + .dropped + .migrated] | add' "$REPORT")
+	per=$(((mf - mc) / n))
+	NOTE="a timed call costs ~$per ticks here; $timed timed: $((timed * per * 1000 / mc))/1000 of the counted-only loop added (budget 20/1000); loops: counted $mc, budget $mb, full $mf ticks"
+	[ "$mf" -gt "$mc" ] || {
+		NOTE="$NOTE; timing every call was not slower than counting: nothing to compare"
+		return 0
+	}
+	cost=$(jq '.sampling.timed_cost' "$REPORT")
+	NOTE="$NOTE; the shim measured $cost"
+	if [ -n "$SANITIZE" ]; then # the program's loop runs instrumented: another cost
+		NOTE="$NOTE; cross-check not asserted under a sanitizer"
+		return 0
+	fi
+	# Other jobs running (load above the CPUs but one): under contention a fence costs two
+	# or three times what it does alone, more when every call has two; the start-up figure
+	# and the outside one then measure different machines.
+	load=$(cut -d' ' -f1 /proc/loadavg)
+	if awk -v l="$load" -v n="$(nproc)" 'BEGIN { exit !(l > n - 1) }'; then
+		NOTE="$NOTE; cross-check not asserted: load average $load on $(nproc) CPUs"
+		return 0
+	fi
+	# Runs of one kind more than 15% apart: the machine is too busy for the outside figure.
+	if [ $((${count[0]} + ${count[1]} + ${count[2]})) -gt $((mc * 345 / 100)) ] ||
+		[ $((${full[0]} + ${full[1]} + ${full[2]})) -gt $((mf * 345 / 100)) ]; then
+		NOTE="$NOTE; cross-check not asserted: runs of one kind vary by more than 15% here"
+		return 0
+	fi
+	[ $((cost * 5)) -ge $((per * 2)) ] && [ $((cost * 2)) -le $((per * 5)) ] ||
+		fail_because "the shim's cost of a timed call ($cost ticks) is not within 2.5x of the one measured outside ($per ticks): counted ${count[*]}, full ${full[*]}, budget ${budget[*]}"
+}
+
+# TSC_SAMPLE and TSC_BUDGET values: one line each for what is refused, the run unchanged.
+test_sample_values() {
+	XENV+=(TSC_SAMPLE=0 TSC_BUDGET=2x)
+	run_pair sample_values work_add "$B/t_threads" || return 1
+	one_report && check_expects "$T/t.out" || return 1
+	grep -q 'TSC_SAMPLE=0 not understood (out of range' "$T/t.shim" &&
+		grep -q 'TSC_BUDGET=2x not understood' "$T/t.shim" ||
+		fail_because "expected one line for each refused value: $(head -3 "$T/t.shim")" || return 1
+	ck "no sampling: every call timed" '.sampling == null and fn("work_add").skipped == null' \
+		'{sampling, f: fn("work_add") | counts}'
+}
+
+# fork (exit and _exit) and exec under sampling: each process image's report counts its own
+# calls exactly (a fork child's sampling starts afresh, as its counters do).
+test_sample_fork_exec() {
+	XENV+=(TSC_SAMPLE=3)
+	test_fork_exec
+}

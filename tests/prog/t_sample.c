@@ -1,0 +1,68 @@
+/*
+ * t_sample.c MODE [ARG] [SIDE-FILE] - the sampling tests (TSC_SAMPLE, TSC_BUDGET).
+ *
+ *   alt N       N calls of work_spin whose cost alternates on every call: 20 and 2000
+ *               multiply-adds. A sample taken every other call would see one kind only.
+ *   tight N S   a tight loop of N calls of work_add (the tiny function a budget must spare),
+ *               with work_leaf called once every N/50 (rarely: 50 calls, all to be timed);
+ *               the loop's own time, in ticks (lfence;rdtsc), to the side file S.
+ *
+ * Prints the expect lines (exact counts) and a checksum of what it computed.
+ */
+#include <string.h>
+
+#include "tp.h"
+#include "tp_tsc.h"
+
+long work_add(long a, long b);
+uint64_t work_spin(unsigned n);
+long work_leaf(long x);
+
+static int alt(long n)
+{
+	uint64_t h = TP_FNV_INIT, v;
+	long i;
+
+	for (i = 0; i < n; i++) {
+		v = work_spin(i & 1 ? 2000 : 20);
+		tp_fold(&h, &v, sizeof(v));
+	}
+	tp_expect(stdout, "work_spin", (unsigned long)n);
+	printf("checksum %016llx\n", (unsigned long long)h);
+	return 0;
+}
+
+static int tight(long n, int argc, char **argv)
+{
+	long i, every = n / 50, sum = 0, leaf = 0;
+	uint64_t t0, t;
+	FILE *side = tp_side_open(argc, argv, 3);
+
+	t0 = rd_fenced();
+	for (i = 0; i < n; i++) {
+		sum = work_add(sum, i);
+		if (i % every == 0) {
+			sum += work_leaf(i);
+			leaf++;
+		}
+	}
+	t = rd_fenced() - t0;
+	fprintf(side, "loop_ticks %llu\n", (unsigned long long)t);
+	fclose(side);
+	tp_expect(stdout, "work_add", (unsigned long)n);
+	tp_expect(stdout, "work_leaf", (unsigned long)leaf);
+	printf("sum %ld\n", sum);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	long n = argc > 2 ? atol(argv[2]) : 0;
+
+	if (argc > 2 && !strcmp(argv[1], "alt") && n > 0)
+		return alt(n);
+	if (argc > 3 && !strcmp(argv[1], "tight") && n >= 50)
+		return tight(n, argc, argv);
+	fprintf(stderr, "usage: t_sample alt N | tight N SIDE-FILE\n");
+	return 2;
+}
