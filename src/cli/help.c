@@ -73,15 +73,21 @@ static const struct help helps[] = {
 	  "  -o, --output OUT      the SVG file (written atomically; - for standard output)\n"
 	  "  -h, --help            this text\n" },
 	{ "export",
-	  "usage: tsctrace export --openmetrics [-o OUT] FILE...\n"
+	  "usage: tsctrace export --format FORMAT [--label NAME=VALUE]... [--label-pid]\n"
+	  "                       [-o OUT] FILE...\n"
 	  "\n"
-	  "Write JSON reports in the OpenMetrics text format: per function a histogram\n"
-	  "tsctrace_call_cycles (tsctrace_call_seconds for monotonic-clock reports) and a counter\n"
-	  "tsctrace_calls_total, labelled program, function and pid.\n"
+	  "Write JSON reports as metrics: per function a histogram tsctrace_call_cycles\n"
+	  "(tsctrace_call_seconds for monotonic-clock reports) with the fixed buckets\n"
+	  "le = 2^k - 1 for k = 4..30 and +Inf, and a counter tsctrace_calls (samples\n"
+	  "tsctrace_calls_total), labelled function, program and hook. Reports with the same\n"
+	  "labels are added into one series.\n"
 	  "\n"
-	  "      --openmetrics   the output format (the only one so far; required)\n"
-	  "  -o, --output OUT    write to OUT atomically instead of standard output\n"
-	  "  -h, --help          this text\n" },
+	  "  -f, --format FORMAT   prometheus (text format 0.0.4) or openmetrics (required)\n"
+	  "      --openmetrics     the same as --format openmetrics\n"
+	  "      --label NAME=VALUE  a constant label on every series (host, service...)\n"
+	  "      --label-pid       a pid label: one series per process\n"
+	  "  -o, --output OUT      write to OUT atomically instead of standard output\n"
+	  "  -h, --help            this text\n" },
 };
 
 static const char top_help[] =
@@ -96,7 +102,7 @@ static const char top_help[] =
 	"  diff      compare two reports, with a significance test\n"
 	"  merge     merge reports into one\n"
 	"  plot      draw a report as SVG\n"
-	"  export    write reports as OpenMetrics\n"
+	"  export    write reports as Prometheus or OpenMetrics metrics\n"
 	"\n"
 	"Reports are read up to 256 MiB each (TSCTRACE_MAX_INPUT=SIZE, as 1G, changes that).\n"
 	"\n"

@@ -18,8 +18,9 @@
 #                  SCALE_LIMIT times what 4,000 take (linear: 11-16; quadratic: 100)
 #
 # Optional tools: python3 (p-values, XML parsing; else xmllint), promtool (Debian prometheus),
-# groff (man page lint), rsvg-convert. A test whose tool is missing is a SKIP with a note;
-# PY= or PROMTOOL= (set empty) pretends that one is missing.
+# groff (man page lint), rsvg-convert, prometheus_client (Debian python3-prometheus-client, for
+# its OpenMetrics parser). A test whose tool is missing is a SKIP with a note; PY=, PROMTOOL=
+# or PYPROM= (set empty) pretends that one is missing.
 # KEEP=1 keeps the scratch directory (always kept when a test failed).
 
 # shellcheck disable=SC2016	# programs for sh -c, jq and awk are single-quoted on purpose
@@ -43,6 +44,16 @@ SANITIZE=${SANITIZE:-}
 # Optional tools; setting one empty (PROMTOOL= run.sh ...) tests the skip path.
 PY=${PY-$(command -v python3 2>/dev/null)}
 PROMTOOL=${PROMTOOL-$(command -v promtool 2>/dev/null)}
+# A Python that has prometheus_client (Debian's, when python3 in PATH is another one).
+if [ -z "${PYPROM+set}" ]; then
+	PYPROM=""
+	for p in python3 /usr/bin/python3; do
+		if "$p" -c 'import prometheus_client.openmetrics.parser' 2>/dev/null; then
+			PYPROM=$p
+			break
+		fi
+	done
+fi
 
 unset LD_PRELOAD TSCTRACE_LIB
 for v in $(compgen -e); do
@@ -104,6 +115,21 @@ tsc() {
 	(cd "$DATA" && { [ -z "${MEMLIMIT:-}" ] || [ -n "$SANITIZE" ] || ulimit -v "$MEMLIMIT"; } &&
 	 exec timeout -k 5 "${TIMEOUT:-300}" "$T" "$@") >"$WORK/out" 2>"$WORK/err"
 	RC=$?
+}
+
+# openmetrics_check FILE: nothing when prometheus_client's OpenMetrics parser reads FILE whole
+# (it checks the families, names, +Inf = _count and # EOF), else its complaint.
+openmetrics_check() {
+	"$PYPROM" -c '
+import sys
+from prometheus_client.openmetrics.parser import text_string_to_metric_families
+try:
+    n = sum(len(f.samples) for f in text_string_to_metric_families(open(sys.argv[1]).read()))
+    if n == 0:
+        print("no samples")
+except Exception as e:
+    print("openmetrics parser: %s" % str(e)[:300])
+' "$1" 2>&1
 }
 
 # golden NAME EXPECTED ARGS...: tsctrace ARGS succeeds silently and prints expected/EXPECTED.
@@ -405,6 +431,7 @@ t_merge() {
 t_real() {
 	local why="" r=$WORK/real i
 	selected merge/reference-real || selected run/trace-sort || selected export/promtool-real ||
+		selected export/openmetrics-real ||
 		return 0
 	mkdir -p "$r"
 	seq 1 20000 | awk '{ print ($1 * 7919) % 20011 }' >"$r/in.txt"
@@ -447,10 +474,18 @@ t_real() {
 			skip export/promtool-real "promtool is not installed (apt-get install prometheus)"
 		else
 			why=""
-			tsc export --openmetrics "$r"/rep.*.json
+			tsc export --format prometheus "$r"/rep.*.json
 			"$PROMTOOL" check metrics <"$WORK/out" >"$WORK/promtool.out" 2>&1 ||
 				why="promtool: $(head -c 300 "$WORK/promtool.out")"
 			verdict export/promtool-real "$why"
+		fi
+	fi
+	if selected export/openmetrics-real; then
+		if [ -z "$PYPROM" ]; then
+			skip export/openmetrics-real "python3-prometheus-client is not installed (apt-get install python3-prometheus-client)"
+		else
+			tsc export --format openmetrics --label-pid "$r"/rep.*.json
+			verdict export/openmetrics-real "$(openmetrics_check "$WORK/out")"
 		fi
 	fi
 }
@@ -521,36 +556,80 @@ t_plot() {
 # ---- export -------------------------------------------------------------------------------
 
 t_export() {
-	local why
+	local why f
 	golden export/golden export-basic-mono.txt export --openmetrics basic.json mono.json
-	bad export/same-pid "their series would be the same" export --openmetrics basic.json basic.json
-	bad export/no-format "--openmetrics" export basic.json
+	golden export/golden-prometheus export-prometheus.txt export --format prometheus \
+		--label host=db1 --label-pid basic.json mono.json
+	bad export/no-format "--format prometheus|openmetrics" export basic.json
+	bad export/unknown-format "unknown format xml" export --format xml basic.json
+	bad export/label-syntax "--label host: expected NAME=VALUE" export -f prometheus \
+		--label host basic.json
+	bad export/label-name "--label 1x: a label name is letters" export -f prometheus \
+		--label 1x=y basic.json
+	bad export/label-reserved "--label function: tsctrace sets this label itself" \
+		export -f prometheus --label function=y basic.json
+	bad export/label-twice "--label host given twice" export -f prometheus --label host=a \
+		--label host=b basic.json
 
-	# Cumulative counts never fall, +Inf equals _count, in every series.
-	if selected export/cumulative; then
-		tsc export --openmetrics basic.json mono.json odd.json base.json
+	# Cumulative counts never fall, +Inf equals _count, every series has the same 27 finite
+	# edges 2^k - 1 (k = 4..30), in both formats.
+	for f in prometheus openmetrics; do
+		selected "export/layout-$f" || continue
+		tsc export --format $f basic.json mono.json odd.json base.json
 		why=$(awk '
 			/_bucket\{/ {
 				key = $0; sub(/,le="[^"]*"\} [0-9]+$/, "", key); sub(/_bucket/, "", key)
 				if (key in last && $NF < last[key]) print "falls: " $0
 				last[key] = $NF
-				if ($0 ~ /le="\+Inf"/) inf[key] = $NF
+				le = $0; sub(/.*le="/, "", le); sub(/".*/, "", le)
+				if (le == "+Inf") { inf[key] = $NF; if (nle[key] != 27) print nle[key] " edges: " key; next }
+				k = nle[key] + 4; nle[key]++
+				want = 2 ^ k - 1
+				if (key ~ /^tsctrace_call_seconds/) want = sprintf("%.9f", want / 1e9)
+				if (le != want "") print "edge " le " != " want ": " key
 			}
 			/_count\{/ { key = $0; sub(/\} [0-9]+$/, "", key); sub(/_count/, "", key)
 				if (inf[key] != $NF) print "+Inf != _count: " $0 }
 			END { if (!NR) print "no output" }' "$WORK/out" | head -3)
-		tail -n 1 "$WORK/out" | grep -qx '# EOF' || why="${why}does not end with # EOF"
-		verdict export/cumulative "$why"
+		if [ $f = openmetrics ]; then
+			tail -n 1 "$WORK/out" | grep -qx '# EOF' || why="${why}does not end with # EOF"
+		else
+			grep -q '# EOF' "$WORK/out" && why="${why}# EOF in the Prometheus format"
+		fi
+		verdict "export/layout-$f" "$why"
+	done
+	# Two reports of one program with no pid label are one series: the sum of both.
+	if selected export/sum; then
+		tsc export -f prometheus basic.json basic.json
+		why=""
+		grep -qx 'tsctrace_calls_total{function="strlen",program="app",hook="got"} 2000' \
+			"$WORK/out" || why="strlen calls not 2 x 1000: $(grep calls_total "$WORK/out" | head -2)"
+		grep -qx 'tsctrace_call_cycles_count{function="strlen",program="app",hook="got"} 1994' \
+			"$WORK/out" || why="${why}strlen count not 2 x 997"
+		grep -qx 'tsctrace_call_cycles_sum{function="strlen",program="app",hook="got"} 66532' \
+			"$WORK/out" || why="${why}strlen sum not 2 x 33266"
+		verdict export/sum "$why"
 	fi
 	if selected export/promtool; then
 		if [ -z "$PROMTOOL" ]; then
 			skip export/promtool "promtool is not installed (apt-get install prometheus)"
 		else
 			why=""
-			tsc export --openmetrics basic.json mono.json odd.json new.json merge-a.json
+			tsc export --format prometheus --label host=a --label-pid basic.json mono.json \
+				odd.json new.json merge-a.json
 			"$PROMTOOL" check metrics <"$WORK/out" >"$WORK/promtool.out" 2>&1 ||
 				why="promtool: $(head -c 300 "$WORK/promtool.out")"
 			verdict export/promtool "$why"
+		fi
+	fi
+	if selected export/openmetrics-parser; then
+		if [ -z "$PYPROM" ]; then
+			skip export/openmetrics-parser "python3-prometheus-client is not installed (apt-get install python3-prometheus-client)"
+		else
+			tsc export --format openmetrics --label 'host=a"b' basic.json mono.json odd.json \
+				new.json merge-a.json
+			why=$(openmetrics_check "$WORK/out")
+			verdict export/openmetrics-parser "$why"
 		fi
 	fi
 	if selected export/to-file; then
@@ -639,7 +718,7 @@ t_names() {
 		tsc merge -o "$o/abc.json" alias-a.json alias-b.json alias-c.json
 		tsc export --openmetrics "$o/abc.json"
 		[ "$(grep -c '^tsctrace_calls_total{' "$WORK/out")" = 2 ] &&
-			grep -q '^tsctrace_calls_total{.*,function="memcpy|memmove",.*} 124$' "$WORK/out" ||
+			grep -q '^tsctrace_calls_total{function="memcpy|memmove",.*} 124$' "$WORK/out" ||
 			why="not one tsctrace_calls_total series per function, function=\"memcpy|memmove\" 124: $(grep '^tsctrace_calls_total{' "$WORK/out" | tr '\n' ' ')"
 		verdict names/export "$why"
 	fi
