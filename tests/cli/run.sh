@@ -641,6 +641,57 @@ t_export() {
 	fi
 }
 
+# ---- fleet: the live export through the real node_exporter and Prometheus ----------------
+# examples/fleet/fleet.sh: two "machines" (a node_exporter each, textfile collector) whose
+# traced sort writes TSC_EXPORT, one Prometheus scraping both every second. Prometheus's sums
+# must be the reports' exactly, and its fleet-wide median and p99 (histogram_quantile over
+# sum by (le)) must lie in the fixed bucket (le = 2^k - 1) of the merged report's, or in the
+# next one when the merged figure is within 1% of the edge between them (a report bucket
+# straddling the edge, expo.h).
+t_fleet() {
+	local why="" res=$WORK/fleet.res rc
+	selected fleet/prometheus || return 0
+	if [ -n "$SANITIZE" ]; then
+		skip fleet/prometheus "runs in the plain build only (the shim's export runs under sanitizers in the program tests export_*)"
+		return 0
+	fi
+	TSCTRACE=$T timeout -k 5 180 bash "$TOP/examples/fleet/fleet.sh" -o "$res" \
+		>"$WORK/fleet.out" 2>"$WORK/fleet.err"
+	rc=$?
+	if [ $rc -eq 3 ]; then
+		skip fleet/prometheus "$(head -1 "$WORK/fleet.err")"
+		return 0
+	fi
+	if [ $rc -ne 0 ] || [ ! -s "$res" ]; then
+		verdict fleet/prometheus "fleet.sh: status $rc: $(head -c 300 "$WORK/fleet.err")"
+		return 0
+	fi
+	sed 's/^/  cli     fleet: /' "$WORK/fleet.out"
+	why=$(python3 - "$res" <<'EOF'
+import sys
+r = dict(l.strip().split("=", 1) for l in open(sys.argv[1]) if "=" in l)
+def bucket(v):
+    k = 4
+    while k < 31 and v > 2 ** k - 1:
+        k += 1
+    return k
+out = []
+if r["calls_prom"] != r["calls_reports"]:
+    out.append("calls: Prometheus %s, reports %s" % (r["calls_prom"], r["calls_reports"]))
+if r["count_prom"] != r["timed_reports"]:
+    out.append("timed: Prometheus %s, merged report %s" % (r["count_prom"], r["timed_reports"]))
+for q in ("median", "p99"):
+    p, m = float(r[q + "_prom"]), float(r[q + "_merge"])
+    bp, bm = bucket(p), bucket(m)
+    if not (bp == bm or (bp == bm + 1 and m >= 0.99 * (2 ** bm - 1))):
+        out.append("%s: Prometheus %.1f (le=%d), merged report %d (le=%d)"
+                   % (q, p, 2 ** bp - 1, m, 2 ** bm - 1))
+print("; ".join(out))
+EOF
+)
+	verdict fleet/prometheus "$why"
+}
+
 # ---- names: every name of an entry finds it ------------------------------------------------
 # data/alias-a.json has memcpy and memmove as one entry ("memcpy|memmove", names in order);
 # alias-b.json, from before "names", has memcpy alone; alias-c.json has them apart (another
@@ -1111,6 +1162,7 @@ t_merge
 t_real
 t_plot
 t_export
+t_fleet
 t_names
 t_errors
 t_limits
