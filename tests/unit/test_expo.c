@@ -282,7 +282,7 @@ static void two_reports(struct tt_report *a, struct tt_report *b, struct tt_repo
 	b->funcs = fb;
 }
 
-static char *write(const struct tt_report *const *r, size_t n, const struct tt_expo_opts *o)
+static char *expo_text(const struct tt_report *const *r, size_t n, const struct tt_expo_opts *o)
 {
 	struct tt_buf out = TT_BUF_INIT;
 	char *s;
@@ -303,7 +303,7 @@ static void test_same_labels_are_added(void **state)
 
 	(void)state;
 	two_reports(&a, &b, &fa, &fb);
-	s = write(r, 2, &o);
+	s = expo_text(r, 2, &o);
 	assert_non_null(strstr(s, "# HELP tsctrace_call_cycles Duration"));
 	assert_non_null(strstr(s, "# TYPE tsctrace_call_cycles histogram\n"));
 	assert_non_null(strstr(s, "tsctrace_call_cycles_bucket{function=\"strlen\",program=\"app\","
@@ -339,7 +339,7 @@ static void test_pid_label_splits(void **state)
 
 	(void)state;
 	two_reports(&a, &b, &fa, &fb);
-	s = write(r, 2, &o);
+	s = expo_text(r, 2, &o);
 	assert_non_null(strstr(s, "# TYPE tsctrace_call_cycles histogram\n"
 				  "# UNIT tsctrace_call_cycles cycles\n"));
 	assert_non_null(strstr(s, "# TYPE tsctrace_calls counter\n# HELP tsctrace_calls "));
@@ -364,7 +364,7 @@ static void test_monotonic_clock_in_seconds(void **state)
 	(void)state;
 	two_reports(&a, &b, &fa, &fb);
 	b.clock.source = "monotonic";
-	s = write(r, 2, &o);
+	s = expo_text(r, 2, &o);
 	/* one series (same labels): a cycles histogram, a seconds one, one counter */
 	assert_non_null(strstr(s,
 			       "tsctrace_call_seconds_bucket{function=\"strlen\",program=\"app\","
@@ -384,11 +384,11 @@ static void test_empty(void **state)
 	char *s;
 
 	(void)state;
-	s = write(NULL, 0, &o);
+	s = expo_text(NULL, 0, &o);
 	assert_string_equal(s, "# EOF\n");
 	free(s);
 	o.format = TT_EXPO_PROMETHEUS;
-	s = write(NULL, 0, &o);
+	s = expo_text(NULL, 0, &o);
 	assert_string_equal(s, "");
 	free(s);
 }
@@ -416,7 +416,7 @@ static void test_many_functions(void **state)
 	}
 	a.funcs = f;
 	a.nfuncs = N;
-	s = write(r, 2, &o);
+	s = expo_text(r, 2, &o);
 	for (p = strstr(s, "tsctrace_calls_total{"); p; p = strstr(p + 1, "tsctrace_calls_total{"))
 		lines++;
 	assert_int_equal(lines, N);
