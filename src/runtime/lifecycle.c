@@ -124,10 +124,15 @@ static void identify_process(void)
 	read_argv();
 }
 
+/* The forking thread's in_shim before fork_prepare: the locks below are held across the
+ * fork, so a fatal signal's report must wait until they are let go (tt_shim_leave). */
+static __thread uint8_t fork_was;
+
 /* In lock order (dllock.h): no dl* bookkeeping is half done in the child. A report or an
  * export in another thread is let finish first: the child would wait for it for ever. */
 static void fork_prepare(void)
 {
+	fork_was = tt_shim_enter();
 	busy_lock();
 	tt_dl_fork_prepare();
 	tt_funcs_lock();
@@ -140,6 +145,7 @@ static void fork_parent(void)
 	tt_funcs_unlock();
 	tt_dl_fork_parent();
 	busy_unlock();
+	tt_shim_leave(fork_was);
 }
 
 static void fork_child(void)
@@ -156,6 +162,7 @@ static void fork_child(void)
 	busy_unlock();
 	if (tt_follow_reports_here())
 		tt_export_after_fork_child(&run);
+	tt_shim_leave(fork_was);
 }
 
 static void calibrate(void)

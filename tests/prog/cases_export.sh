@@ -86,3 +86,12 @@ test_export_per_process() {
 	[ "$(cd "$T" && ls m.*.prom | wc -l)" = 2 ] ||
 		fail_because "expected two metrics files: $(cd "$T" && ls -A | tr '\n' ' ')"
 }
+
+# A fatal signal: the report written by the shim's handler, and the metrics with it.
+test_export_fatal() {
+	XENV+=(TSC_EXPORT="$T/m.prom")
+	WANT_STATUS=143 # 128 + SIGTERM: the untraced run dies of it too
+	run_pair export_fatal px_add,px_raise "$B/t_fatal" raise TERM || return 1
+	grep -q '^tsctrace_calls_total{function="px_add",program="t_fatal",.*} 1000$' "$T/m.prom" ||
+		fail_because "m.prom written at the fatal SIGTERM does not count 1000 px_add calls: $(grep '^tsctrace_calls_total' "$T/m.prom" 2>&1 | head -2)"
+}

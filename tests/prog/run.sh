@@ -1369,6 +1369,7 @@ run_test export_exit test_export_exit
 run_test export__exit test_export__exit
 run_test export_bad_interval test_export_bad_interval
 run_test export_per_process test_export_per_process
+run_test export_fatal test_export_fatal
 run_test exit_paths test_exit_paths
 run_test vfork test_vfork
 run_test own_deps test_own_deps
