@@ -1,8 +1,9 @@
 # shellcheck shell=bash
 # cases_export.sh - TSC_EXPORT (sourced by run.sh): the metrics file rewritten by the shim's
-# helper thread while the program runs, and at its end (return from main, _exit); counters
-# never fall between two writes; the last write is the report's numbers, byte for byte what
-# `tsctrace export --format prometheus` makes of the report; a fork child writes none.
+# helper thread while the program runs, and at its end (return from main, _exit, a fatal
+# signal); counters never fall between two writes; the last write is the report's numbers,
+# byte for byte what `tsctrace export --format prometheus` makes of the report; a fork child
+# writes none, or its own file when the template has %p.
 
 # export_case MODE: t_export under TSC_EXPORT=$T/m.prom, ending by MODE (exit or _exit).
 export_case() {
