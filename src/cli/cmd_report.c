@@ -7,7 +7,8 @@
  * --callers the per-call-site tables are left out: with TSC_CALLERS=N they can be long.
  *
  * With --top, the total% column is a share of the functions shown (the formatter sums what it
- * is given); a note under the table says so.
+ * is given); a note under the table says so. Functions never called get no row (a line counts
+ * them), as in the shim's own text report, unless --all.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -30,11 +31,9 @@ struct order {
 };
 
 static const struct option report_opts[] = {
-	{ "sort", required_argument, NULL, 's' },
-	{ "top", required_argument, NULL, 'n' },
-	{ "callers", no_argument, NULL, 'c' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+	{ "sort", required_argument, NULL, 's' }, { "top", required_argument, NULL, 'n' },
+	{ "callers", no_argument, NULL, 'c' },	  { "all", no_argument, NULL, 'a' },
+	{ "help", no_argument, NULL, 'h' },	  { NULL, 0, NULL, 0 },
 };
 
 static int cmp_u64_desc(uint64_t a, uint64_t b)
@@ -73,7 +72,7 @@ static bool any_callers(const struct cli_report *rep)
 
 /* One report as text into out; -1 when out of memory. */
 static int one(struct tt_buf *out, const struct cli_report *rep, enum sort_key key, size_t top,
-	       bool callers)
+	       bool callers, bool all)
 {
 	size_t n = rep->r.nfuncs, shown = top < n ? top : n, i;
 	struct order *ord = calloc(n ? n : 1, sizeof(*ord));
@@ -94,7 +93,7 @@ static int one(struct tt_buf *out, const struct cli_report *rep, enum sort_key k
 	}
 	r.funcs = funcs;
 	r.nfuncs = shown;
-	tt_report_text(out, &r);
+	tt_report_text_rows(out, &r, all);
 	if (shown < n)
 		tt_buf_printf(out, "\n(%zu of %zu functions shown, by %s; total%% is of those)\n",
 			      shown, n, sort_names[key == SORT_FILE ? SORT_TOTAL : key]);
@@ -123,7 +122,7 @@ int tt_cli_report(int argc, char **argv)
 {
 	struct tt_buf out = TT_BUF_INIT;
 	enum sort_key key = SORT_FILE;
-	bool callers = false;
+	bool callers = false, all = false;
 	struct cli_report **reps;
 	size_t top = SIZE_MAX, nfiles, i;
 	int c, rc = CLI_EXIT_BAD;
@@ -143,6 +142,7 @@ int tt_cli_report(int argc, char **argv)
 			}
 			break;
 		case 'c': callers = true; break;
+		case 'a': all = true; break;
 		case 'h': tt_cli_help("report"); return CLI_EXIT_OK;
 		default: return tt_cli_opt_error("report", c, argv);
 		}
@@ -161,7 +161,7 @@ int tt_cli_report(int argc, char **argv)
 			tt_table_clean(&out, reps[i]->file);
 			tt_buf_puts(&out, " <==\n");
 		}
-		if (one(&out, reps[i], key, top, callers) < 0)
+		if (one(&out, reps[i], key, top, callers, all) < 0)
 			out.failed = true;
 	}
 	if (out.failed)
