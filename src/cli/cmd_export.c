@@ -25,13 +25,12 @@ static const struct {
 	{ "openmetrics", tt_export_metrics },
 };
 
-enum { OPT_OPENMETRICS = 256, OPT_LABEL, OPT_LABEL_PID };
-
+/* Long-only options have values that are not in getopt's string. */
 static const struct option export_opts[] = {
 	{ "format", required_argument, NULL, 'f' },
-	{ "openmetrics", no_argument, NULL, OPT_OPENMETRICS },
-	{ "label", required_argument, NULL, OPT_LABEL },
-	{ "label-pid", no_argument, NULL, OPT_LABEL_PID },
+	{ "openmetrics", no_argument, NULL, 'M' },
+	{ "label", required_argument, NULL, 'L' },
+	{ "label-pid", no_argument, NULL, 'P' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -97,12 +96,12 @@ int tt_cli_export(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":f:o:h", export_opts, NULL)) != -1) {
 		switch (c) {
 		case 'f': a.format = optarg; break;
-		case OPT_OPENMETRICS: a.format = "openmetrics"; break;
-		case OPT_LABEL:
+		case 'M': a.format = "openmetrics"; break;
+		case 'L':
 			if (add_label(&a, optarg, (size_t)argc) < 0)
 				goto out_args;
 			break;
-		case OPT_LABEL_PID: a.label_pid = true; break;
+		case 'P': a.label_pid = true; break;
 		case 'o': output = optarg; break;
 		case 'h':
 			tt_cli_help("export");
