@@ -45,17 +45,28 @@ enum var {
 	V_FOLLOW,
 	V_SAMPLE,
 	V_BUDGET,
+	V_EXPORT,
+	V_EXPORT_INTERVAL,
 	V_COUNT
 };
 
 static const char *const var_names[V_COUNT] = {
-	[V_FUNCS] = "TSC_FUNCS",       [V_OUTPUT] = "TSC_OUTPUT",
-	[V_FORMAT] = "TSC_FORMAT",     [V_SERIALIZE] = "TSC_SERIALIZE",
-	[V_CLOCK] = "TSC_CLOCK",       [V_PIN] = "TSC_PIN",
-	[V_OVERHEAD] = "TSC_OVERHEAD", [V_HOOK] = "TSC_HOOK",
-	[V_CALLERS] = "TSC_CALLERS",   [V_DUMP_SIGNAL] = "TSC_DUMP_SIGNAL",
-	[V_QUIET] = "TSC_QUIET",       [V_CPU] = "TSC_CPU",
-	[V_FOLLOW] = "TSC_FOLLOW",     [V_SAMPLE] = "TSC_SAMPLE",
+	[V_FUNCS] = "TSC_FUNCS",
+	[V_OUTPUT] = "TSC_OUTPUT",
+	[V_FORMAT] = "TSC_FORMAT",
+	[V_SERIALIZE] = "TSC_SERIALIZE",
+	[V_CLOCK] = "TSC_CLOCK",
+	[V_PIN] = "TSC_PIN",
+	[V_OVERHEAD] = "TSC_OVERHEAD",
+	[V_HOOK] = "TSC_HOOK",
+	[V_CALLERS] = "TSC_CALLERS",
+	[V_DUMP_SIGNAL] = "TSC_DUMP_SIGNAL",
+	[V_QUIET] = "TSC_QUIET",
+	[V_CPU] = "TSC_CPU",
+	[V_FOLLOW] = "TSC_FOLLOW",
+	[V_EXPORT] = "TSC_EXPORT",
+	[V_EXPORT_INTERVAL] = "TSC_EXPORT_INTERVAL",
+	[V_SAMPLE] = "TSC_SAMPLE",
 	[V_BUDGET] = "TSC_BUDGET",
 };
 
@@ -86,6 +97,7 @@ static void set_defaults(struct tt_config *cfg)
 	cfg->overhead_auto = true;
 	cfg->hook = TT_HOOK_AUTO;
 	cfg->follow = true;
+	cfg->export_ms = TT_CONFIG_EXPORT_MS;
 }
 
 /* One line for a value not understood; fallback says what is used instead ("using text"). */
@@ -246,19 +258,38 @@ static void set_dump_signal(const struct parser *p, const char *val)
 	p->cfg->dump_signal = sig;
 }
 
-/* malloc, not strdup: the tests count and fail allocations through malloc. */
-static int set_output(const struct parser *p, const char *val)
+static void set_export_interval(const struct parser *p, const char *val)
+{
+	uint64_t ms;
+	int err = tt_config_value_ms(val, &ms);
+
+	if (err == -EINVAL) {
+		bad_value(p, V_EXPORT_INTERVAL, val, "a number of s or ms, as 10s or 500ms",
+			  "using 10s");
+		return;
+	}
+	if (err || ms < TT_CONFIG_EXPORT_MIN_MS || ms > TT_CONFIG_EXPORT_MAX_MS) {
+		bad_value(p, V_EXPORT_INTERVAL, val, "out of range 100ms-3600s", "using 10s");
+		return;
+	}
+	p->cfg->export_ms = ms;
+}
+
+/* A copy of a path template into *out; empty: one line saying what is used instead.
+ * malloc, not strdup: the tests count and fail allocations through malloc. */
+static int set_path(const struct parser *p, enum var v, const char *val, char **out,
+		    const char *fallback)
 {
 	size_t len = strlen(val);
 
 	if (!len) {
-		tt_config_diag_say(&p->diag, "TSC_OUTPUT is empty, using the default");
+		tt_config_diag_say(&p->diag, "%s is empty, %s", var_names[v], fallback);
 		return 0;
 	}
-	p->cfg->output = malloc(len + 1);
-	if (!p->cfg->output)
+	*out = malloc(len + 1);
+	if (!*out)
 		return -ENOMEM;
-	memcpy(p->cfg->output, val, len + 1);
+	memcpy(*out, val, len + 1);
 	return 0;
 }
 
@@ -270,7 +301,9 @@ static int set_var(struct parser *p, enum var v, const char *val)
 
 	switch (v) {
 	case V_FUNCS: return tt_config_funcs_parse(val, cfg, &p->diag);
-	case V_OUTPUT: return set_output(p, val);
+	case V_OUTPUT: return set_path(p, v, val, &cfg->output, "using the default");
+	case V_EXPORT: return set_path(p, v, val, &cfg->export_path, "no live export");
+	case V_EXPORT_INTERVAL: set_export_interval(p, val); break;
 	case V_FORMAT:
 		i = choose(p, v, val, format_names, ARRAY_SIZE(format_names), "using text");
 		if (i >= 0)
@@ -434,5 +467,6 @@ void tt_config_free(struct tt_config *cfg)
 	}
 	free(cfg->funcs);
 	free(cfg->output);
+	free(cfg->export_path);
 	set_defaults(cfg);
 }

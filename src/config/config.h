@@ -29,6 +29,10 @@ enum tt_hook_mode { TT_HOOK_AUTO, TT_HOOK_INLINE, TT_HOOK_GOT };
 #define TT_CONFIG_MAX_CPUS 1024
 #define TT_CONFIG_MAX_CALLERS 32
 #define TT_CONFIG_MAX_SAMPLE (1ull << 32)
+/* TSC_EXPORT_INTERVAL: default and bounds, in ms */
+#define TT_CONFIG_EXPORT_MS 10000
+#define TT_CONFIG_EXPORT_MIN_MS 100
+#define TT_CONFIG_EXPORT_MAX_MS 3600000
 
 /* One TSC_FUNCS entry: `name`, `name@VERSION`, `object:name`, or a glob, possibly combined. */
 struct tt_func_spec {
@@ -58,6 +62,8 @@ struct tt_config {
 	bool follow;		   /* TSC_FOLLOW: children of the traced process traced too */
 	uint64_t sample;	   /* TSC_SAMPLE: about 1 call in N timed; 0 when every call is */
 	uint32_t budget_ppm;	   /* TSC_BUDGET in parts per million; 0 when unset */
+	char *export_path;	   /* TSC_EXPORT template, or NULL: no live export */
+	uint64_t export_ms;	   /* TSC_EXPORT_INTERVAL */
 	struct tt_cpu_persona cpu; /* TSC_CPU: another CPU's facts, for tests */
 };
 

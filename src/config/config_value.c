@@ -54,6 +54,35 @@ int tt_config_value_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
+int tt_config_value_ms(const char *s, uint64_t *ms)
+{
+	size_t n = strlen(s), digits;
+	uint64_t v, scale;
+	char num[24];
+	int err;
+
+	if (n > 2 && !strcmp(s + n - 2, "ms")) {
+		digits = n - 2;
+		scale = 1;
+	} else if (n > 1 && s[n - 1] == 's') {
+		digits = n - 1;
+		scale = 1000;
+	} else {
+		return -EINVAL;
+	}
+	if (digits >= sizeof(num))
+		return -ERANGE;
+	memcpy(num, s, digits);
+	num[digits] = 0;
+	err = tt_config_value_u64(num, &v);
+	if (err)
+		return err;
+	if (v > UINT64_MAX / scale)
+		return -ERANGE;
+	*ms = v * scale;
+	return 0;
+}
+
 /* One CPU number at *s, advancing *s; values above the limit are kept at the limit. */
 static int read_cpu(const char **s, unsigned int *cpu)
 {

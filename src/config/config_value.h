@@ -16,6 +16,10 @@
  * *out is set only on success. */
 int tt_config_value_u64(const char *s, uint64_t *out);
 
+/* A duration "10s" or "500ms" (digits, then s or ms) in milliseconds. 0, -EINVAL (junk or no
+ * unit) or -ERANGE (too big); *ms is set only on success. */
+int tt_config_value_ms(const char *s, uint64_t *ms);
+
 /* A list such as "0,2-3" into a bit set of TT_CONFIG_MAX_CPUS bits (always cleared first).
  * 0, -EINVAL (junk), -ERANGE (CPU above TT_CONFIG_MAX_CPUS - 1) or -EDOM (reversed range). */
 int tt_config_value_cpus(const char *s, uint64_t cpus[TT_CONFIG_MAX_CPUS / 64]);

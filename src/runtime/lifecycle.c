@@ -35,6 +35,7 @@
 #include "runtime/callers_deep.h"
 #include "runtime/clock.h"
 #include "runtime/dllock.h"
+#include "runtime/export.h"
 #include "runtime/follow.h"
 #include "runtime/lifecycle.h"
 #include "runtime/overhead.h"
@@ -52,6 +53,20 @@ extern char **environ;
 
 static int state = TT_UNINIT;
 static struct tt_run run;
+static int busy; /* a report or an export is being written (report()) */
+
+/* One report or export at a time: the dump thread, the export thread, tsctrace_dump, exit
+ * and a fatal signal may all want to at once, and the report's scratch memory is shared. */
+static void busy_lock(void)
+{
+	while (__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE))
+		sched_yield();
+}
+
+static void busy_unlock(void)
+{
+	__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+}
 
 /* True while calls are being traced. */
 static bool tt_active(void)
@@ -110,9 +125,16 @@ static void identify_process(void)
 	read_argv();
 }
 
-/* In lock order (dllock.h): no dl* bookkeeping is half done in the child. */
+/* The forking thread's in_shim before fork_prepare: the locks below are held across the
+ * fork, so a fatal signal's report must wait until they are let go (tt_shim_leave). */
+static __thread uint8_t fork_was;
+
+/* In lock order (dllock.h): no dl* bookkeeping is half done in the child. A report or an
+ * export in another thread is let finish first: the child would wait for it for ever. */
 static void fork_prepare(void)
 {
+	fork_was = tt_shim_enter();
+	busy_lock();
 	tt_dl_fork_prepare();
 	tt_funcs_lock();
 	tt_thread_lock();
@@ -123,6 +145,8 @@ static void fork_parent(void)
 	tt_thread_unlock();
 	tt_funcs_unlock();
 	tt_dl_fork_parent();
+	busy_unlock();
+	tt_shim_leave(fork_was);
 }
 
 static void fork_child(void)
@@ -136,6 +160,10 @@ static void fork_child(void)
 	run.pid = getpid();
 	run.clock.start_real_ns = tt_clock_ns(CLOCK_REALTIME);
 	run.clock.start_wall_ns = tt_clock_ns(CLOCK_MONOTONIC);
+	busy_unlock();
+	if (tt_follow_reports_here())
+		tt_export_after_fork_child(&run);
+	tt_shim_leave(fork_was);
 }
 
 static void calibrate(void)
@@ -178,24 +206,36 @@ static void note_unreachable(void)
 }
 
 /*
- * Write the report. One at a time: the dump thread, tsctrace_dump, exit and a fatal signal
- * may all want to at once, and the report's scratch memory is shared. A writer waits for the
- * other to finish (its own thread never holds the lock here: a signal handler interrupting
- * a report sees in_shim set and writes none).
+ * Write the report (and the export, TSC_EXPORT). One at a time (busy_lock): a writer waits
+ * for the other to finish (its own thread never holds the lock here: a signal handler
+ * interrupting a report sees in_shim set and writes none).
  */
 static int report(void)
 {
-	static int busy;
 	int saved = errno, ret;
 	uint8_t was;
 
 	if (!tt_follow_reports_here())
 		return -1; /* a fork child under TSC_FOLLOW=0 */
 	was = tt_shim_enter();
-	while (__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE))
-		sched_yield();
+	busy_lock();
 	ret = tt_report_write(&run);
-	__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+	busy_unlock();
+	tt_shim_leave(was);
+	errno = saved;
+	return ret;
+}
+
+/* The export thread's periodic write: while tracing, never once the exit report began. */
+static int export_now(void)
+{
+	int saved = errno, ret = -1;
+	uint8_t was = tt_shim_enter();
+
+	busy_lock();
+	if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) == TT_ON)
+		ret = tt_report_export(&run);
+	busy_unlock();
 	tt_shim_leave(was);
 	errno = saved;
 	return ret;
@@ -268,6 +308,7 @@ static enum state start(void)
 	tt_dl_unlock();
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
 	tt_signals_start(run.cfg.dump_signal, report);
+	tt_export_start(&run, export_now);
 	return TT_ON;
 }
 

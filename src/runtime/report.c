@@ -23,11 +23,13 @@
 #include "hot/sample.h"
 #include "hot/thread.h"
 #include "log/log.h"
+#include "report/expo.h"
 #include "report/report_fmt.h"
 #include "report/report_model.h"
 #include "report/sample_ci.h"
 #include "report/stats.h"
 #include "runtime/callers_report.h"
+#include "runtime/export.h"
 #include "runtime/fstat.h"
 #include "runtime/report.h"
 #include "runtime/report_out.h"
@@ -202,31 +204,26 @@ static void sort_funcs(struct tt_report_func *f, size_t n)
 	}
 }
 
-int tt_report_write(const struct tt_run *run)
+/* What the report and the export are built from; the strings and arrays live in the arena.
+ * The export has no use for call sites, the costliest part to collect. */
+static int build(const struct tt_run *run, struct arena *arena, bool callers, struct tt_report *r)
 {
-	static struct arena arena; /* too big for a small thread stack; one report at a time */
 	static const char *warnings[MAX_WARNINGS];
 	uint32_t i, n = tt_funcs_count();
 	struct tt_report_func *funcs;
 	struct tt_fstat *s;
-	struct tt_report r;
 	struct tt_callers_objects objs = { 0 };
-	struct format_job fmt;
-	struct tt_buf b = TT_BUF_INIT;
 	const char *hz_source;
 	uint32_t hz_error_ppm;
 	uint64_t hz = tt_clock_hz(&run->clock, run->overhead.granularity, &hz_source,
 				  &hz_error_ppm);
-	int ret = -1;
 	size_t nf = 0;
 
-	memset(&r, 0, sizeof(r));
-	funcs = arena_alloc(&arena, (n + 1) * sizeof(*funcs));
-	s = arena_alloc(&arena, sizeof(*s)); /* a big one: a chunk of its own */
-	if (!funcs || !s) {
-		tt_warn("out of memory: no report");
-		goto out;
-	}
+	memset(r, 0, sizeof(*r));
+	funcs = arena_alloc(arena, (n + 1) * sizeof(*funcs));
+	s = arena_alloc(arena, sizeof(*s)); /* a big one: a chunk of its own */
+	if (!funcs || !s)
+		return -1;
 	for (i = 1; i < n; i++) {
 		struct tt_func *fn = tt_funcs_get(i);
 
@@ -234,71 +231,134 @@ int tt_report_write(const struct tt_run *run)
 		if (!fn || fn->route == TT_ROUTE_NONE)
 			continue;
 		tt_thread_collect(i, s);
-		fill_func(run, fn, s, hz, &arena, &funcs[nf]);
-		r.threads.migrations += funcs[nf].migrated;
-		if (tt_callers_depth) {
+		fill_func(run, fn, s, hz, arena, &funcs[nf]);
+		r->threads.migrations += funcs[nf].migrated;
+		if (tt_callers_depth && callers) {
 			struct tt_report_caller *rows = NULL;
 
 			funcs[nf].has_callers = true;
 			funcs[nf].ncallers = tt_callers_collect(i, &funcs[nf],
 								run->overhead.subtracted,
-								arena_alloc_cb, &arena, &objs,
+								arena_alloc_cb, arena, &objs,
 								&rows);
 			funcs[nf].callers = rows;
 		}
 		nf++;
 	}
 	sort_funcs(funcs, nf);
-	r.funcs = funcs;
-	r.nfuncs = nf;
-	r.objects = objs.v;
-	r.nobjects = objs.n;
+	r->funcs = funcs;
+	r->nfuncs = nf;
+	r->objects = objs.v;
+	r->nobjects = objs.n;
 
 	/* Every line the shim printed (names not found, fallbacks) is a warning here too. */
-	r.warnings = warnings;
-	r.nwarnings = tt_log_lines(warnings, MAX_WARNINGS);
+	r->warnings = warnings;
+	r->nwarnings = tt_log_lines(warnings, MAX_WARNINGS);
 
-	r.tool = "tsctrace " TT_VERSION;
-	r.program = run->exe;
-	r.argv = (const char *const *)run->argv;
-	r.argc = run->argc;
-	r.pid = run->pid;
-	r.start_unix_ns = run->clock.start_real_ns;
-	r.wall_ns = tt_clock_ns(1 /* CLOCK_MONOTONIC */) - run->clock.start_wall_ns;
-	r.clock.source = run->clock.source;
-	r.clock.serialize = run->clock.serialize;
-	r.clock.tsc_hz = hz;
-	r.clock.tsc_hz_source = hz_source;
-	r.clock.tsc_hz_error_ppm = hz_error_ppm;
-	r.clock.invariant = run->clock.invariant;
-	r.clock.hypervisor = run->clock.hypervisor;
-	r.clock.granularity = run->overhead.granularity;
-	r.clock.cpu = run->clock.cpu;
-	r.overhead.min = run->overhead.min;
-	r.overhead.median = run->overhead.median;
-	r.overhead.subtracted = run->overhead.subtracted;
-	r.overhead.source = run->overhead.source ? run->overhead.source : "none";
-	r.threads.traced = tt_thread_traced();
-	r.threads.pinned = tt_pin_count();
+	r->tool = "tsctrace " TT_VERSION;
+	r->program = run->exe;
+	r->argv = (const char *const *)run->argv;
+	r->argc = run->argc;
+	r->pid = run->pid;
+	r->start_unix_ns = run->clock.start_real_ns;
+	r->wall_ns = tt_clock_ns(1 /* CLOCK_MONOTONIC */) - run->clock.start_wall_ns;
+	r->clock.source = run->clock.source;
+	r->clock.serialize = run->clock.serialize;
+	r->clock.tsc_hz = hz;
+	r->clock.tsc_hz_source = hz_source;
+	r->clock.tsc_hz_error_ppm = hz_error_ppm;
+	r->clock.invariant = run->clock.invariant;
+	r->clock.hypervisor = run->clock.hypervisor;
+	r->clock.granularity = run->overhead.granularity;
+	r->clock.cpu = run->clock.cpu;
+	r->overhead.min = run->overhead.min;
+	r->overhead.median = run->overhead.median;
+	r->overhead.subtracted = run->overhead.subtracted;
+	r->overhead.source = run->overhead.source ? run->overhead.source : "none";
+	r->threads.traced = tt_thread_traced();
+	r->threads.pinned = tt_pin_count();
 	if (tt_sample_mode != TT_SAMPLE_OFF) {
-		r.sampling.mode = tt_sample_mode == TT_SAMPLE_FIXED ? "fixed" : "budget";
-		r.sampling.period = tt_sample_period;
-		r.sampling.budget_ppm = (uint32_t)tt_sample_budget_ppm;
-		r.sampling.floor = tt_sample_floor;
-		r.sampling.timed_cost = tt_sample_cost;
+		r->sampling.mode = tt_sample_mode == TT_SAMPLE_FIXED ? "fixed" : "budget";
+		r->sampling.period = tt_sample_period;
+		r->sampling.budget_ppm = (uint32_t)tt_sample_budget_ppm;
+		r->sampling.floor = tt_sample_floor;
+		r->sampling.timed_cost = tt_sample_cost;
 	}
+	return 0;
+}
 
-	fmt.json = run->cfg.format == TT_FMT_JSON;
-	fmt.r = &r;
-	fmt.out = &b;
-	tt_altstack_run(format, &fmt);
-	if (b.failed || !b.data) {
-		tt_warn("out of memory while writing the report");
+/* TSC_EXPORT: the metrics of r, in the Prometheus text format (export.h). */
+static int export(const struct tt_report *r)
+{
+	const struct tt_expo_opts o = { .format = TT_EXPO_PROMETHEUS,
+					.label_pid = tt_export_per_process() };
+	struct tt_buf b = TT_BUF_INIT;
+	int ret = -1;
+
+	if (tt_expo_write(&b, &r, 1, &o) < 0)
+		tt_warn("out of memory while writing the metrics of TSC_EXPORT");
+	else
+		ret = tt_export_deliver(&b);
+	tt_buf_free(&b);
+	return ret;
+}
+
+struct export_job {
+	const struct tt_report *r;
+	int ret;
+};
+
+static void export_on_altstack(void *arg)
+{
+	struct export_job *j = arg;
+
+	j->ret = export(j->r);
+}
+
+static int produce(const struct tt_run *run, bool report)
+{
+	static struct arena arena; /* too big for a small thread stack; one report at a time */
+	struct tt_buf b = TT_BUF_INIT;
+	struct format_job fmt;
+	struct tt_report r;
+	int ret = -1;
+
+	if (build(run, &arena, report, &r) < 0) {
+		tt_warn("out of memory: no %s", report ? "report" : "metrics for TSC_EXPORT");
 		goto out;
 	}
-	ret = tt_report_deliver(run, &b);
+	if (report) {
+		fmt.json = run->cfg.format == TT_FMT_JSON;
+		fmt.r = &r;
+		fmt.out = &b;
+		tt_altstack_run(format, &fmt);
+		if (b.failed || !b.data)
+			tt_warn("out of memory while writing the report");
+		else
+			ret = tt_report_deliver(run, &b);
+	}
+	if (tt_export_enabled()) {
+		struct export_job ej = { .r = &r, .ret = -1 };
+		int e;
+
+		tt_altstack_run(export_on_altstack, &ej); /* it demangles too */
+		e = ej.ret;
+
+		if (!report)
+			ret = e;
+	}
 out:
 	tt_buf_free(&b);
 	arena_free(&arena);
 	return ret;
+}
+
+int tt_report_write(const struct tt_run *run)
+{
+	return produce(run, true);
+}
+
+int tt_report_export(const struct tt_run *run)
+{
+	return produce(run, false);
 }

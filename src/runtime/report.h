@@ -28,9 +28,15 @@ struct tt_run {
 /*
  * Summarise every traced function and write the report where TSC_OUTPUT says (report_out.h:
  * a file, beside a file that must be kept, stderr, or $TMPDIR as a last resort; one line says
- * where). Memory comes from mmap, output goes through raw syscalls. Returns 0 when written to
+ * where), then the metrics when TSC_EXPORT is on. Memory comes from mmap, output goes through raw syscalls. Returns 0 when written to
  * the intended place, -1 otherwise.
  */
 int tt_report_write(const struct tt_run *run);
+
+/*
+ * The same, but only the metrics of TSC_EXPORT (export.h), which tt_report_write also
+ * writes after the report. 0, or -1 when not written.
+ */
+int tt_report_export(const struct tt_run *run);
 
 #endif /* TT_REPORT_H */

@@ -86,7 +86,7 @@ static void dump_handler(int sig)
 	tt_sys_write(dump_pipe[1], &c, 1);
 }
 
-static void block_fatal_signals(void)
+void tt_signals_block_fatal(void)
 {
 	sigset_t set;
 	size_t i;
@@ -106,8 +106,8 @@ static void *dump_thread(void *arg)
 	char c;
 
 	(void)arg;
-	tt_shim_enter();       /* for good: this thread is ours, nothing it calls is traced */
-	block_fatal_signals(); /* it never leaves the shim: a fatal one must go elsewhere */
+	tt_shim_enter();	  /* for good: this thread is ours, nothing it calls is traced */
+	tt_signals_block_fatal(); /* it never leaves the shim: a fatal one must go elsewhere */
 	for (;;) {
 		long n = tt_syscall3(SYS_read, dump_pipe[0], &c, 1);
 

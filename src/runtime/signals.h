@@ -18,6 +18,10 @@ void tt_signals_start(int dump_signal, int (*report)(void));
 /* In a fork child: the dump helper thread did not come along; start another. */
 void tt_signals_after_fork_child(void);
 
+/* For the shim's own threads, which never leave the shim: the fatal signals whose handler
+ * writes the report are blocked, so that they go to a thread of the program. */
+void tt_signals_block_fatal(void);
+
 /* For sigaction.c: the shim's handler standing in for sig's default action (and the
  * flags it is installed with), or NULL when the shim manages no handler for sig. */
 void (*tt_signals_stand_in(int sig, int *flags))(int);

@@ -20,8 +20,9 @@
 #                  SCALE_LIMIT times what 4,000 take (linear: 11-16; quadratic: 100)
 #
 # Optional tools: python3 (p-values, XML parsing; else xmllint), promtool (Debian prometheus),
-# groff (man page lint), rsvg-convert. A test whose tool is missing is a SKIP with a note;
-# PY= or PROMTOOL= (set empty) pretends that one is missing.
+# groff (man page lint), rsvg-convert, prometheus_client (Debian python3-prometheus-client, for
+# its OpenMetrics parser). A test whose tool is missing is a SKIP with a note; PY=, PROMTOOL=
+# or PYPROM= (set empty) pretends that one is missing.
 # KEEP=1 keeps the scratch directory (always kept when a test failed).
 
 # shellcheck disable=SC2016	# programs for sh -c, jq and awk are single-quoted on purpose
@@ -45,6 +46,16 @@ SANITIZE=${SANITIZE:-}
 # Optional tools; setting one empty (PROMTOOL= run.sh ...) tests the skip path.
 PY=${PY-$(command -v python3 2>/dev/null)}
 PROMTOOL=${PROMTOOL-$(command -v promtool 2>/dev/null)}
+# A Python that has prometheus_client (Debian's, when python3 in PATH is another one).
+if [ -z "${PYPROM+set}" ]; then
+	PYPROM=""
+	for p in python3 /usr/bin/python3; do
+		if "$p" -c 'import prometheus_client.openmetrics.parser' 2>/dev/null; then
+			PYPROM=$p
+			break
+		fi
+	done
+fi
 
 unset LD_PRELOAD TSCTRACE_LIB
 for v in $(compgen -e); do
@@ -106,6 +117,21 @@ tsc() {
 	(cd "$DATA" && { [ -z "${MEMLIMIT:-}" ] || [ -n "$SANITIZE" ] || ulimit -v "$MEMLIMIT"; } &&
 	 exec timeout -k 5 "${TIMEOUT:-300}" "$T" "$@") >"$WORK/out" 2>"$WORK/err"
 	RC=$?
+}
+
+# openmetrics_check FILE: nothing when prometheus_client's OpenMetrics parser reads FILE whole
+# (it checks the families, names, +Inf = _count and # EOF), else its complaint.
+openmetrics_check() {
+	"$PYPROM" -c '
+import sys
+from prometheus_client.openmetrics.parser import text_string_to_metric_families
+try:
+    n = sum(len(f.samples) for f in text_string_to_metric_families(open(sys.argv[1]).read()))
+    if n == 0:
+        print("no samples")
+except Exception as e:
+    print("openmetrics parser: %s" % str(e)[:300])
+' "$1" 2>&1
 }
 
 # golden NAME EXPECTED ARGS...: tsctrace ARGS succeeds silently and prints expected/EXPECTED.
@@ -364,6 +390,7 @@ t_merge() {
 t_real() {
 	local why="" r=$WORK/real i
 	selected merge/reference-real || selected run/trace-sort || selected export/promtool-real ||
+		selected export/openmetrics-real ||
 		return 0
 	mkdir -p "$r"
 	seq 1 20000 | awk '{ print ($1 * 7919) % 20011 }' >"$r/in.txt"
@@ -406,10 +433,18 @@ t_real() {
 			skip export/promtool-real "promtool is not installed (apt-get install prometheus)"
 		else
 			why=""
-			tsc export --openmetrics "$r"/rep.*.json
+			tsc export --format prometheus "$r"/rep.*.json
 			"$PROMTOOL" check metrics <"$WORK/out" >"$WORK/promtool.out" 2>&1 ||
 				why="promtool: $(head -c 300 "$WORK/promtool.out")"
 			verdict export/promtool-real "$why"
+		fi
+	fi
+	if selected export/openmetrics-real; then
+		if [ -z "$PYPROM" ]; then
+			skip export/openmetrics-real "python3-prometheus-client is not installed (apt-get install python3-prometheus-client)"
+		else
+			tsc export --format openmetrics --label-pid "$r"/rep.*.json
+			verdict export/openmetrics-real "$(openmetrics_check "$WORK/out")"
 		fi
 	fi
 }
@@ -480,36 +515,80 @@ t_plot() {
 # ---- export -------------------------------------------------------------------------------
 
 t_export() {
-	local why
+	local why f
 	golden export/golden export-basic-mono.txt export --openmetrics basic.json mono.json
-	bad export/same-pid "their series would be the same" export --openmetrics basic.json basic.json
-	bad export/no-format "--openmetrics" export basic.json
+	golden export/golden-prometheus export-prometheus.txt export --format prometheus \
+		--label host=db1 --label-pid basic.json mono.json
+	bad export/no-format "--format prometheus|openmetrics" export basic.json
+	bad export/unknown-format "unknown format xml" export --format xml basic.json
+	bad export/label-syntax "--label host: expected NAME=VALUE" export -f prometheus \
+		--label host basic.json
+	bad export/label-name "--label 1x: a label name is letters" export -f prometheus \
+		--label 1x=y basic.json
+	bad export/label-reserved "--label function: tsctrace sets this label itself" \
+		export -f prometheus --label function=y basic.json
+	bad export/label-twice "--label host given twice" export -f prometheus --label host=a \
+		--label host=b basic.json
 
-	# Cumulative counts never fall, +Inf equals _count, in every series.
-	if selected export/cumulative; then
-		tsc export --openmetrics basic.json mono.json odd.json base.json
+	# Cumulative counts never fall, +Inf equals _count, every series has the same 27 finite
+	# edges 2^k - 1 (k = 4..30), in both formats.
+	for f in prometheus openmetrics; do
+		selected "export/layout-$f" || continue
+		tsc export --format $f basic.json mono.json odd.json base.json
 		why=$(awk '
 			/_bucket\{/ {
 				key = $0; sub(/,le="[^"]*"\} [0-9]+$/, "", key); sub(/_bucket/, "", key)
 				if (key in last && $NF < last[key]) print "falls: " $0
 				last[key] = $NF
-				if ($0 ~ /le="\+Inf"/) inf[key] = $NF
+				le = $0; sub(/.*le="/, "", le); sub(/".*/, "", le)
+				if (le == "+Inf") { inf[key] = $NF; if (nle[key] != 27) print nle[key] " edges: " key; next }
+				k = nle[key] + 4; nle[key]++
+				want = 2 ^ k - 1
+				if (key ~ /^tsctrace_call_seconds/) want = sprintf("%.9f", want / 1e9)
+				if (le != want "") print "edge " le " != " want ": " key
 			}
 			/_count\{/ { key = $0; sub(/\} [0-9]+$/, "", key); sub(/_count/, "", key)
 				if (inf[key] != $NF) print "+Inf != _count: " $0 }
 			END { if (!NR) print "no output" }' "$WORK/out" | head -3)
-		tail -n 1 "$WORK/out" | grep -qx '# EOF' || why="${why}does not end with # EOF"
-		verdict export/cumulative "$why"
+		if [ $f = openmetrics ]; then
+			tail -n 1 "$WORK/out" | grep -qx '# EOF' || why="${why}does not end with # EOF"
+		else
+			grep -q '# EOF' "$WORK/out" && why="${why}# EOF in the Prometheus format"
+		fi
+		verdict "export/layout-$f" "$why"
+	done
+	# Two reports of one program with no pid label are one series: the sum of both.
+	if selected export/sum; then
+		tsc export -f prometheus basic.json basic.json
+		why=""
+		grep -qx 'tsctrace_calls_total{function="strlen",program="app",hook="got"} 2000' \
+			"$WORK/out" || why="strlen calls not 2 x 1000: $(grep calls_total "$WORK/out" | head -2)"
+		grep -qx 'tsctrace_call_cycles_count{function="strlen",program="app",hook="got"} 1994' \
+			"$WORK/out" || why="${why}strlen count not 2 x 997"
+		grep -qx 'tsctrace_call_cycles_sum{function="strlen",program="app",hook="got"} 66532' \
+			"$WORK/out" || why="${why}strlen sum not 2 x 33266"
+		verdict export/sum "$why"
 	fi
 	if selected export/promtool; then
 		if [ -z "$PROMTOOL" ]; then
 			skip export/promtool "promtool is not installed (apt-get install prometheus)"
 		else
 			why=""
-			tsc export --openmetrics basic.json mono.json odd.json new.json merge-a.json
+			tsc export --format prometheus --label host=a --label-pid basic.json mono.json \
+				odd.json new.json merge-a.json
 			"$PROMTOOL" check metrics <"$WORK/out" >"$WORK/promtool.out" 2>&1 ||
 				why="promtool: $(head -c 300 "$WORK/promtool.out")"
 			verdict export/promtool "$why"
+		fi
+	fi
+	if selected export/openmetrics-parser; then
+		if [ -z "$PYPROM" ]; then
+			skip export/openmetrics-parser "python3-prometheus-client is not installed (apt-get install python3-prometheus-client)"
+		else
+			tsc export --format openmetrics --label 'host=a"b' basic.json mono.json odd.json \
+				new.json merge-a.json
+			why=$(openmetrics_check "$WORK/out")
+			verdict export/openmetrics-parser "$why"
 		fi
 	fi
 	if selected export/to-file; then
@@ -519,6 +598,57 @@ t_export() {
 		cmp -s "$WORK/export.txt" "$EXP/export-basic-mono.txt" || why="file differs from stdout"
 		verdict export/to-file "$why"
 	fi
+}
+
+# ---- fleet: the live export through the real node_exporter and Prometheus ----------------
+# examples/fleet/fleet.sh: two "machines" (a node_exporter each, textfile collector) whose
+# traced sort writes TSC_EXPORT, one Prometheus scraping both every second. Prometheus's sums
+# must be the reports' exactly, and its fleet-wide median and p99 (histogram_quantile over
+# sum by (le)) must lie in the fixed bucket (le = 2^k - 1) of the merged report's, or in the
+# next one when the merged figure is within 1% of the edge between them (a report bucket
+# straddling the edge, expo.h).
+t_fleet() {
+	local why="" res=$WORK/fleet.res rc
+	selected fleet/prometheus || return 0
+	if [ -n "$SANITIZE" ]; then
+		skip fleet/prometheus "runs in the plain build only (the shim's export runs under sanitizers in the program tests export_*)"
+		return 0
+	fi
+	TSCTRACE=$T timeout -k 5 180 bash "$TOP/examples/fleet/fleet.sh" -o "$res" \
+		>"$WORK/fleet.out" 2>"$WORK/fleet.err"
+	rc=$?
+	if [ $rc -eq 3 ]; then
+		skip fleet/prometheus "$(head -1 "$WORK/fleet.err")"
+		return 0
+	fi
+	if [ $rc -ne 0 ] || [ ! -s "$res" ]; then
+		verdict fleet/prometheus "fleet.sh: status $rc: $(head -c 300 "$WORK/fleet.err")"
+		return 0
+	fi
+	sed 's/^/  cli     fleet: /' "$WORK/fleet.out"
+	why=$(python3 - "$res" <<'EOF'
+import sys
+r = dict(l.strip().split("=", 1) for l in open(sys.argv[1]) if "=" in l)
+def bucket(v):
+    k = 4
+    while k < 31 and v > 2 ** k - 1:
+        k += 1
+    return k
+out = []
+if r["calls_prom"] != r["calls_reports"]:
+    out.append("calls: Prometheus %s, reports %s" % (r["calls_prom"], r["calls_reports"]))
+if r["count_prom"] != r["timed_reports"]:
+    out.append("timed: Prometheus %s, merged report %s" % (r["count_prom"], r["timed_reports"]))
+for q in ("median", "p99"):
+    p, m = float(r[q + "_prom"]), float(r[q + "_merge"])
+    bp, bm = bucket(p), bucket(m)
+    if not (bp == bm or (bp == bm + 1 and m >= 0.99 * (2 ** bm - 1))):
+        out.append("%s: Prometheus %.1f (le=%d), merged report %d (le=%d)"
+                   % (q, p, 2 ** bp - 1, m, 2 ** bm - 1))
+print("; ".join(out))
+EOF
+)
+	verdict fleet/prometheus "$why"
 }
 
 # ---- names: every name of an entry finds it ------------------------------------------------
@@ -598,7 +728,7 @@ t_names() {
 		tsc merge -o "$o/abc.json" alias-a.json alias-b.json alias-c.json
 		tsc export --openmetrics "$o/abc.json"
 		[ "$(grep -c '^tsctrace_calls_total{' "$WORK/out")" = 2 ] &&
-			grep -q '^tsctrace_calls_total{.*,function="memcpy|memmove",.*} 124$' "$WORK/out" ||
+			grep -q '^tsctrace_calls_total{function="memcpy|memmove",.*} 124$' "$WORK/out" ||
 			why="not one tsctrace_calls_total series per function, function=\"memcpy|memmove\" 124: $(grep '^tsctrace_calls_total{' "$WORK/out" | tr '\n' ' ')"
 		verdict names/export "$why"
 	fi
@@ -999,6 +1129,7 @@ t_real
 t_plot
 t_export
 t_paths
+t_fleet
 t_names
 t_cxx_names
 t_debug_sites

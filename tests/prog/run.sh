@@ -1312,6 +1312,9 @@ test_prctl_inprocess() {
 # TSC_SAMPLE and TSC_BUDGET: counts exact under sampling, no aliasing, the budget held.
 # shellcheck source=cases_sampling.sh
 . "${BASH_SOURCE[0]%/*}/cases_sampling.sh"
+# TSC_EXPORT: metrics written while the program runs and at its end.
+# shellcheck source=cases_export.sh
+. "${BASH_SOURCE[0]%/*}/cases_export.sh"
 
 # ---- main -----------------------------------------------------------------------------------
 
@@ -1376,6 +1379,11 @@ run_test longjmp_many test_longjmp_many
 run_test signals_more test_signals_more
 run_test fatal_signals test_fatal_signals
 run_test dump_signal test_dump_signal
+run_test export_exit test_export_exit
+run_test export__exit test_export__exit
+run_test export_bad_interval test_export_bad_interval
+run_test export_per_process test_export_per_process
+run_test export_fatal test_export_fatal
 run_test exit_paths test_exit_paths
 run_test vfork test_vfork
 run_test own_deps test_own_deps

@@ -99,6 +99,8 @@ static void assert_defaults(const struct tt_config *cfg)
 	assert_true(cfg->follow);
 	assert_int_equal(cfg->sample, 0);
 	assert_int_equal(cfg->budget_ppm, 0);
+	assert_null(cfg->export_path);
+	assert_int_equal(cfg->export_ms, TT_CONFIG_EXPORT_MS);
 }
 
 /* One variable that must be refused with exactly `line`, leaving every default. */
@@ -520,6 +522,50 @@ static void test_output(void **state)
 	assert_string_equal(cfg.output, " spaced name ");
 	tt_config_free(&cfg);
 	check_bad("TSC_OUTPUT=", "TSC_OUTPUT is empty, using the default");
+}
+
+static void test_export(void **state)
+{
+	struct tt_config cfg;
+
+	(void)state;
+	parse_good(&cfg, "TSC_EXPORT=/var/lib/node/%e.prom");
+	assert_string_equal(cfg.export_path, "/var/lib/node/%e.prom");
+	assert_int_equal(cfg.export_ms, 10000);
+	tt_config_free(&cfg);
+	assert_null(cfg.export_path);
+	check_bad("TSC_EXPORT=", "TSC_EXPORT is empty, no live export");
+	parse_good(&cfg, "TSC_EXPORT_INTERVAL=1s");
+	assert_int_equal(cfg.export_ms, 1000);
+	parse_good(&cfg, "TSC_EXPORT_INTERVAL=250ms");
+	assert_int_equal(cfg.export_ms, 250);
+	parse_good(&cfg, "TSC_EXPORT_INTERVAL=100ms");
+	assert_int_equal(cfg.export_ms, 100);
+	parse_good(&cfg, "TSC_EXPORT_INTERVAL=3600s");
+	assert_int_equal(cfg.export_ms, 3600000);
+	check_bad("TSC_EXPORT_INTERVAL=10",
+		  "TSC_EXPORT_INTERVAL=10 not understood (a number of s or ms, as 10s or 500ms), "
+		  "using 10s");
+	check_bad("TSC_EXPORT_INTERVAL=1m",
+		  "TSC_EXPORT_INTERVAL=1m not understood (a number of s or ms, as 10s or 500ms), "
+		  "using 10s");
+	check_bad("TSC_EXPORT_INTERVAL=-1s",
+		  "TSC_EXPORT_INTERVAL=-1s not understood (a number of s or ms, as 10s or 500ms), "
+		  "using 10s");
+	check_bad("TSC_EXPORT_INTERVAL=s",
+		  "TSC_EXPORT_INTERVAL=s not understood (a number of s or ms, as 10s or 500ms), "
+		  "using 10s");
+	check_bad("TSC_EXPORT_INTERVAL=99ms",
+		  "TSC_EXPORT_INTERVAL=99ms not understood (out of range 100ms-3600s), using 10s");
+	check_bad("TSC_EXPORT_INTERVAL=3601s",
+		  "TSC_EXPORT_INTERVAL=3601s not understood (out of range 100ms-3600s), using 10s");
+	check_bad("TSC_EXPORT_INTERVAL=99999999999999999999s",
+		  "TSC_EXPORT_INTERVAL=99999999999999999999s not understood (out of range "
+		  "100ms-3600s), using 10s");
+	check_bad("TSC_EXPORT_INTERVAL=", "TSC_EXPORT_INTERVAL is empty, using 10s");
+	check_bad("TSC_EXPORTS=x", "unknown variable TSC_EXPORTS (did you mean TSC_EXPORT?)");
+	check_bad("TSC_EXPORT_INTERVALL=1s",
+		  "unknown variable TSC_EXPORT_INTERVALL (did you mean TSC_EXPORT_INTERVAL?)");
 }
 
 static void test_format(void **state)
@@ -1142,6 +1188,7 @@ int main(void)
 		cmocka_unit_test(test_funcs_cap),
 		cmocka_unit_test(test_funcs_empty),
 		cmocka_unit_test(test_output),
+		cmocka_unit_test(test_export),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_serialize),
 		cmocka_unit_test(test_clock),
