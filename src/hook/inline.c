@@ -20,6 +20,7 @@
 #include "hook/inline.h"
 #include "hook/patch.h"
 #include "hook/pool.h"
+#include "hook/stop.h"
 #include "hook/xref_cache.h"
 #include "hot/func_table.h"
 #include "log/log.h"
@@ -40,6 +41,11 @@ struct planned {
 	int prot;		   /* of the code's segment, restored after the write */
 	uintptr_t seg_lo, seg_hi;  /* that segment */
 	struct tt_xref_range xref; /* jumps from elsewhere into the patched bytes */
+	uint8_t *func;		   /* the function's first byte; r's offsets count from it */
+	size_t displaced;	   /* bytes from entry the jump replaced */
+	struct tt_reloc_map map;   /* its instructions, where each is in the copy (stop.c) */
+	bool straddles;		   /* the jump's first two bytes cross a cache line */
+	const char *refusal;	   /* why, found with the world stopped: said after it */
 	uintptr_t base;		   /* the object's load address, and its build ID: */
 	const uint8_t *build_id;   /* the check's answer may be kept (xref_cache.h) */
 	size_t build_id_len;
@@ -215,8 +221,6 @@ static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t wh
 	if (!err && r.call_moved && shadow_stack_on())
 		err = "a call among its first instructions, which cannot be moved while the "
 		      "shadow stack is on";
-	if (!err && !tt_patch_possible(addr + r.patch_at))
-		err = "its entry straddles a cache line, which cannot be written atomically";
 	if (err) {
 		tt_pool_release(slot);
 		return err;
@@ -224,6 +228,10 @@ static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t wh
 	write_slot(slot, f ? f->index : 0, &r);
 	batch[*n] = (struct planned){
 		.f = f,
+		.func = addr,
+		.displaced = r.displaced,
+		.map = r.map,
+		.straddles = ((uintptr_t)(addr + r.patch_at) & 63) == 63,
 		.entry = addr + r.patch_at,
 		.slot = slot,
 		.prot = seg.prot,
@@ -438,10 +446,84 @@ static unsigned int check_foreign_jumps(unsigned int n)
 static struct tt_patch writes[TT_MAX_FUNCS];
 static uint8_t jumps[TT_MAX_FUNCS][5];
 
-/* Steps 2 and 3 for a planned batch. */
+/*
+ * A thread asleep in a system call is not moved (stop.c): p is refused when one would resume
+ * inside its displaced bytes, or, when p's entry straddles a cache line (its first two bytes
+ * are written apart), when any thread sleeps at all: it could wake meanwhile. A parked thread
+ * inside them must be at one of its instructions, to resume in the copy.
+ */
+static void check_threads(struct planned *p, struct tt_stop_thread *t, size_t nt)
+{
+	uintptr_t lo = (uintptr_t)p->entry, hi = lo + p->displaced;
+	size_t i;
+
+	for (i = 0; i < nt && !p->refusal; i++) {
+		bool inside = t[i].pc > lo && t[i].pc < hi;
+
+		if (t[i].state == TT_STOP_ASLEEP && p->straddles)
+			p->refusal = "its entry straddles a cache line, and a thread asleep in a "
+				     "system call could wake while it is written";
+		else if (t[i].state == TT_STOP_ASLEEP && inside)
+			p->refusal = "a thread asleep in a system call would resume inside its "
+				     "first instructions";
+		else if (t[i].state == TT_STOP_PARKED && inside &&
+			 tt_reloc_copy_offset(&p->map, t[i].pc - (uintptr_t)p->func) < 0)
+			p->refusal = "a thread is stopped between two of its first instructions";
+	}
+}
+
+/* Parked threads stopped inside p's displaced bytes resume at the same instruction of its
+ * copy, which goes on into the function as they would have. Returns how many. */
+static unsigned int move_threads(const struct planned *p, struct tt_stop_thread *t, size_t nt)
+{
+	uintptr_t lo = (uintptr_t)p->entry, hi = lo + p->displaced;
+	unsigned int moved = 0;
+	size_t i;
+	long off;
+
+	for (i = 0; i < nt; i++) {
+		if (t[i].state != TT_STOP_PARKED || t[i].pc <= lo || t[i].pc >= hi)
+			continue;
+		off = tt_reloc_copy_offset(&p->map, t[i].pc - (uintptr_t)p->func);
+		if (off >= 0) {
+			tt_stop_move(&t[i], (uintptr_t)(p->slot + SLOT_CODE + off));
+			moved++;
+		}
+	}
+	return moved;
+}
+
+/* No thread could be stopped: the batch is refused, its slots given back. */
+static unsigned int refuse_all(unsigned int n, const char *stop_why)
+{
+	char why[256];
+	unsigned int i;
+
+	snprintf(why, sizeof(why), "the other threads could not be stopped to write it: %s",
+		 stop_why);
+	for (i = 0; i < n; i++) {
+		if (!batch[i].f) {
+			calibration_slot = batch[i].slot; /* called directly: never written */
+			continue;
+		}
+		refused(batch[i].f, why);
+		tt_pool_release(batch[i].slot);
+	}
+	return 0;
+}
+
+/*
+ * Steps 2 and 3 for a planned batch. With other threads, they are stopped first (stop.c):
+ * none runs the entries while they are written, and one stopped inside displaced bytes is
+ * moved into the copy.
+ */
 static unsigned int commit(unsigned int n)
 {
-	unsigned int i, k = 0, done = 0;
+	unsigned int i, k = 0, done = 0, moved = 0;
+	struct tt_stop_thread *threads;
+	char stop_why[160];
+	bool settled;
+	size_t nt;
 
 	if (tt_pool_seal() < 0) {
 		for (i = 0; i < n; i++) {
@@ -451,6 +533,11 @@ static unsigned int commit(unsigned int n)
 		}
 		return 0;
 	}
+	if (tt_stop_world(stop_why, sizeof(stop_why)) < 0)
+		return refuse_all(n, stop_why);
+	/* From here to tt_stop_release: no libc, no lock, no allocation (a parked thread may
+	 * hold any of them); lines are said after. */
+	nt = tt_stop_threads(&threads);
 	/* Every stub's target at its copy first: a call reaching a new jump finds it there. */
 	for (i = 0; i < n; i++) {
 		struct planned *p = &batch[i];
@@ -459,6 +546,9 @@ static unsigned int commit(unsigned int n)
 			calibration_slot = p->slot;
 			continue;
 		}
+		check_threads(p, threads, nt);
+		if (p->refusal)
+			continue;
 		__atomic_store_n(&tt_func_target[p->f->index], p->slot + SLOT_CODE,
 				 __ATOMIC_RELEASE);
 		entry_jump(p, jumps[k]);
@@ -466,12 +556,29 @@ static unsigned int commit(unsigned int n)
 		k++;
 	}
 	tt_patch_write_all(writes, k);
+	settled = tt_stop_settle(stop_why, sizeof(stop_why)) == 0;
+	nt = tt_stop_threads(&threads);
+	for (i = 0, k = 0; i < n; i++)
+		if (batch[i].f && !batch[i].refusal && !writes[k++].err)
+			moved += move_threads(&batch[i], threads, nt);
+	tt_stop_release();
+	if (!settled)
+		tt_info("after functions were patched inline, %s", stop_why);
+	if (moved)
+		tt_info("%u thread%s stopped inside the first instructions of a function patched "
+			"inline resumed in its relocated copy",
+			moved, moved == 1 ? "" : "s");
 	for (i = 0, k = 0; i < n; i++) {
 		struct planned *p = &batch[i];
 		struct tt_func *f = p->f;
 
 		if (!f)
 			continue;
+		if (p->refusal) {
+			tt_pool_release(p->slot);
+			refused(f, p->refusal);
+			continue;
+		}
 		if (writes[k].err < 0) {
 			k++;
 			__atomic_store_n(&tt_func_target[f->index], f->addr, __ATOMIC_RELEASE);

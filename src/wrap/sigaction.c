@@ -10,12 +10,16 @@
  * TT_IN_HANDLER, so that its traced calls are counted (not timed) instead of passing as the
  * shim's own (a 10 kHz timer lost a few calls in millions; with TSC_CALLERS=4, which spends
  * most of each call inside the shim, a third of its handler's calls).
+ *
+ * The real-time signal that stops threads while code is patched (hook/stop.c) is shown as
+ * SIG_DFL, and given up to the program as soon as it installs anything for it.
  */
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
 
 #include "elf/real.h"
+#include "hook/stop.h"
 #include "hot/thread.h"
 #include "runtime/signals.h"
 #include "wrap/interpose.h"
@@ -72,6 +76,11 @@ static int current(int sig, struct sigaction *now)
 {
 	if (real_sigaction(sig, NULL, now) != 0)
 		return -1;
+	if (tt_stop_is_handler((const void *)now->sa_handler)) { /* the stop's: not the program's */
+		memset(now, 0, sizeof(*now));
+		now->sa_handler = SIG_DFL;
+		return 0;
+	}
 	if ((now->sa_flags & SA_SIGINFO) && now->sa_sigaction == handler_trampoline && sig > 0 &&
 	    sig < _NSIG) {
 		now->sa_handler = (sighandler_t)program_act[sig].handler;
@@ -115,6 +124,8 @@ static int program_sigaction(int sig, const struct sigaction *act, struct sigact
 	managed = tt_signals_stand_in(sig, &flags) != NULL;
 	if (managed && tt_signals_ours(now.sa_handler))
 		now = *tt_signals_shown(sig); /* before set_default changes it */
+	if (act)
+		tt_stop_program_takes(sig); /* the stop finds itself another signal */
 	if (act && managed && !(act->sa_flags & SA_SIGINFO) && act->sa_handler == SIG_DFL) {
 		if (set_default(sig, act) != 0)
 			return -1;

@@ -249,6 +249,8 @@ const char *tt_reloc_plan(const uint8_t *code, size_t size, uint64_t addr, uint6
 			snprintf(why, why_size, "its entry instructions are too long to move");
 			return why;
 		}
+		out->map.at[out->map.insns] = (uint8_t)off;
+		out->map.copy[out->map.insns++] = (uint8_t)out->copy_len;
 		err = relocate_one(code + off, &in, addr + off, copy_addr + out->copy_len,
 				   addr + out->patch_at, addr + out->patch_at + TT_PATCH_LEN, out,
 				   why, why_size);
@@ -272,4 +274,14 @@ const char *tt_reloc_plan(const uint8_t *code, size_t size, uint64_t addr, uint6
 	put32(out->copy + out->copy_len + 1, (int32_t)back);
 	out->copy_len += 5;
 	return NULL;
+}
+
+long tt_reloc_copy_offset(const struct tt_reloc_map *m, size_t off)
+{
+	size_t i;
+
+	for (i = 1; i < m->insns; i++) /* the first is the entry: a thread there takes the jump */
+		if (m->at[i] == off)
+			return m->copy[i];
+	return -1;
 }

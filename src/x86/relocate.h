@@ -13,6 +13,14 @@
 #define TT_PATCH_LEN 5 /* jmp rel32 */
 #define TT_COPY_MAX 80 /* endbr64, up to 19 displaced bytes widened, jmp back */
 
+/* Where each displaced instruction starts, in the function (from its first byte) and in the
+ * copy: a thread stopped inside the displaced bytes resumes at the same instruction of the
+ * copy (hook/stop.c). */
+struct tt_reloc_map {
+	size_t insns;
+	uint8_t at[TT_PATCH_LEN], copy[TT_PATCH_LEN];
+};
+
 struct tt_reloc {
 	size_t patch_at;	   /* where the jump goes: 4 after an endbr64, which stays first */
 	size_t displaced;	   /* bytes of whole instructions the jump overwrites (>= 5) */
@@ -20,7 +28,12 @@ struct tt_reloc {
 					 * instructions relocated, a jump back */
 	size_t copy_len;
 	bool call_moved; /* the copy ends with a call turned into push + jmp */
+	struct tt_reloc_map map;
 };
+
+/* The offset in the copy of the displaced instruction that starts `off` bytes into the
+ * function, or -1 when none starts there (off is the entry, or not an instruction start). */
+long tt_reloc_copy_offset(const struct tt_reloc_map *m, size_t off);
 
 /*
  * Plan the patch of the function whose `size` bytes are `code`, running at `addr`, with its

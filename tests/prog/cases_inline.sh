@@ -394,6 +394,44 @@ test_dlopen_threads_inline() {
 	NOTE="hot_fn calls counted:$calls"
 }
 
+# t_stopworld (-O2) and t_stopworld0 (-O0): 3 threads call straddle_fn (its entry on the last
+# byte of a cache line, 3 instructions in its first 7 bytes) without pause from the moment
+# libstraddle.so's constructor publishes it, inside main's dlopen, before the shim patches it:
+# the other threads are stopped for the write (hook/stop.c), and any stopped among its first
+# instructions resumes in the relocated copy. Ten runs each: never a wrong result, the same
+# stdout, hooked inline, and every call made after the dlopen returned counted (>= 160,000),
+# none more than were made (<= the program's own total).
+stop_world_case() {
+	local prog=$1 i moved=0 calls="" total
+	XENV+=(TSC_HOOK=inline)
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		rm -f "$T"/r.* "$T/total"
+		run_pair stop_world straddle_fn "$B/$prog" "$T/total" &&
+			one_report && check_expects "$T/t.out" && hooked inline straddle_fn &&
+			grep -q ', 0 wrong$' "$T/t.out" || sub_failed "run $i of 10" || return 1
+		total=$(cat "$T/total")
+		ck "straddle_fn: calls <= $total (all the program made)" \
+			"fn(\"straddle_fn\").calls <= $total" 'fn("straddle_fn") | counts' ||
+			sub_failed "run $i of 10" || return 1
+		grep -q 'resumed in its relocated copy' "$T/t.shim" && moved=$((moved + 1))
+		calls="$calls $(jq -r -s "$JQDEFS .[0] | fn(\"straddle_fn\").calls" "$REPORT")"
+	done
+	NOTE="runs with a thread moved into the copy: $moved of 10; calls:$calls"
+}
+test_stop_world_inline() { stop_world_case t_stopworld; }
+test_stop_world_inline_O0() { stop_world_case t_stopworld0; }
+
+# The same threads blocking every signal (pthread_sigmask) while they run: they cannot be
+# stopped, so straddle_fn is not patched, with one line saying why; the program runs on with
+# the same stdout (its calls through a pointer reach no GOT slot: none counted).
+test_stop_world_blocked() {
+	XENV+=(TSC_HOOK=inline)
+	run_pair stop_world_blocked straddle_fn "$B/t_stopworld" "$T/total" block && one_report &&
+		grep -q ', 0 wrong$' "$T/t.out" || return 1
+	grep -q 'straddle_fn: not patched inline (the other threads could not be stopped to write it: thread [0-9]* blocks signal' "$T/t.shim" ||
+		fail_because "no line saying a thread blocks the stop's signal: $(head -3 "$T/t.shim")"
+}
+
 # ---- the foreign-jump check's answers kept between runs (hook/xref_cache.c)
 
 # Run 1 with an empty $XDG_CACHE_HOME writes libwork.so's answers (a 0700 directory, a 0600

@@ -1380,6 +1380,9 @@ run_test call_entry_throw test_call_entry_throw
 run_test lookalike_inline test_lookalike_inline
 run_test xref_cache test_xref_cache
 run_test dlopen_threads_inline test_dlopen_threads_inline
+run_test stop_world_inline test_stop_world_inline
+run_test stop_world_inline_O0 test_stop_world_inline_O0
+run_test stop_world_blocked test_stop_world_blocked
 run_test names_alias test_names_alias
 run_test names_glob test_names_glob
 run_test names_memcpy test_names_memcpy
