@@ -50,4 +50,17 @@ long tt_reloc_copy_offset(const struct tt_reloc_map *m, size_t off);
 const char *tt_reloc_plan(const uint8_t *code, size_t size, uint64_t addr, uint64_t copy_addr,
 			  struct tt_reloc *out, char *why, size_t why_size);
 
+/*
+ * A function too short for the jump (TSC_HOOK's trap route): all of its instructions
+ * relocated to run at copy_addr, after an endbr64; one int3 byte goes at out->patch_at (4
+ * after an endbr64, else 0; out->displaced is 1). The copy ends with the function's own
+ * ret or jmp, a call moved as in tt_reloc_plan (the callee returns into the original code
+ * after it, which the int3 leaves alone), or a jump back to addr + size when the last
+ * instruction falls through. Refused: bytes that do not decode, instructions running past
+ * size, a jump into the function itself, a loop, j*cxz or xbegin, a call that cannot be moved,
+ * an operand that no longer reaches. Returns NULL or why (written into why).
+ */
+const char *tt_reloc_whole(const uint8_t *code, size_t size, uint64_t addr, uint64_t copy_addr,
+			   struct tt_reloc *out, char *why, size_t why_size);
+
 #endif /* TT_RELOCATE_H */
