@@ -22,6 +22,7 @@
 #include "hook/pool.h"
 #include "hook/stop.h"
 #include "hook/xref_cache.h"
+#include "hook/trap.h"
 #include "hot/func_table.h"
 #include "log/log.h"
 #include "tramp/tramp.h"
@@ -49,6 +50,7 @@ struct planned {
 	uintptr_t base;		   /* the object's load address, and its build ID: */
 	const uint8_t *build_id;   /* the check's answer may be kept (xref_cache.h) */
 	size_t build_id_len;
+	bool trap;		   /* too short for the jump: an int3 (trap.c) */
 };
 
 static struct planned batch[TT_MAX_FUNCS];
@@ -205,6 +207,7 @@ static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t wh
 	size_t size;
 	uint8_t *slot;
 	const char *err;
+	bool trap;
 
 	if (!tt_elf_foreach(segment_cb, &seg) || !seg.end)
 		return "its code is not in a loaded object's executable segment";
@@ -216,8 +219,14 @@ static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t wh
 	slot = tt_pool_take((uintptr_t)addr);
 	if (!slot)
 		return "no memory could be mapped within jump range of it";
-	err = tt_reloc_plan(addr, size, (uint64_t)(uintptr_t)addr,
-			    (uint64_t)(uintptr_t)(slot + SLOT_CODE), &r, why, why_size);
+	trap = f && size < (size >= 4 && memcmp(addr, "\xf3\x0f\x1e\xfa", 4) == 0 ? 4 : 0) +
+				    TT_PATCH_LEN;
+	if (trap) /* the whole function copied; the signal brings its calls to the slot */
+		err = tt_reloc_whole(addr, size, (uint64_t)(uintptr_t)addr,
+				     (uint64_t)(uintptr_t)(slot + SLOT_CODE), &r, why, why_size);
+	else
+		err = tt_reloc_plan(addr, size, (uint64_t)(uintptr_t)addr,
+				    (uint64_t)(uintptr_t)(slot + SLOT_CODE), &r, why, why_size);
 	if (!err && r.call_moved && shadow_stack_on())
 		err = "a call among its first instructions, which cannot be moved while the "
 		      "shadow stack is on";
@@ -231,7 +240,7 @@ static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t wh
 		.func = addr,
 		.displaced = r.displaced,
 		.map = r.map,
-		.straddles = ((uintptr_t)(addr + r.patch_at) & 63) == 63,
+		.straddles = !trap && ((uintptr_t)(addr + r.patch_at) & 63) == 63,
 		.entry = addr + r.patch_at,
 		.slot = slot,
 		.prot = seg.prot,
@@ -244,6 +253,7 @@ static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t wh
 		.base = seg.base,
 		.build_id = seg.build_id,
 		.build_id_len = seg.build_id_len,
+		.trap = trap,
 	};
 	(*n)++;
 	return NULL;
@@ -404,10 +414,11 @@ static unsigned int check_foreign_jumps(unsigned int n)
 		const struct tt_code_ranges *code;
 		bool all_known = true;
 
-		if (!batch[i].f || lo == 0)
+		/* A trap rewrites one byte: no jump can land inside it. */
+		if (!batch[i].f || batch[i].trap || lo == 0)
 			continue;
 		for (j = i, k = 0; j < n; j++) /* every function of this segment */
-			if (batch[j].f && batch[j].seg_lo == lo) {
+			if (batch[j].f && !batch[j].trap && batch[j].seg_lo == lo) {
 				all_known &= cached_answer(&batch[j]);
 				ranges[k++] = batch[j].xref;
 			}
@@ -417,7 +428,7 @@ static unsigned int check_foreign_jumps(unsigned int n)
 				     code ? code->n : 0, ranges, k);
 		}
 		for (j = i, k = 0; j < n; j++)
-			if (batch[j].f && batch[j].seg_lo == lo) {
+			if (batch[j].f && !batch[j].trap && batch[j].seg_lo == lo) {
 				batch[j].xref = ranges[k++];
 				batch[j].seg_lo = 0; /* scanned */
 				if (!all_known)
@@ -428,7 +439,7 @@ static unsigned int check_foreign_jumps(unsigned int n)
 	for (i = 0; i < n; i++) {
 		struct planned *p = &batch[i];
 
-		if (p->f && p->xref.hit) {
+		if (p->f && !p->trap && p->xref.hit) {
 			snprintf(why, sizeof(why),
 				 "a jump from %+lld bytes away lands inside its "
 				 "first instructions",
@@ -445,6 +456,47 @@ static unsigned int check_foreign_jumps(unsigned int n)
 /* The entry jumps of a batch, written together (patch.c). */
 static struct tt_patch writes[TT_MAX_FUNCS];
 static uint8_t jumps[TT_MAX_FUNCS][5];
+
+/*
+ * A trap: the slot's entry is where the handler sends the trap, so the call goes on as an
+ * inline hook's would (every register kept, the inline body); then the int3 itself.
+ */
+static unsigned int commit_trap(const struct planned *p)
+{
+	struct tt_func *f = p->f;
+	const char *err = NULL;
+
+	if (tt_trap_add(p->entry, p->slot) < 0)
+		err = "no memory for its trap";
+	else if (tt_trap_arm() < 0)
+		err = "the SIGTRAP handler could not be installed";
+	else if (tt_trap_write(p->entry, p->prot) < 0)
+		err = "its code cannot be made writable";
+	if (err) {
+		tt_trap_remove(p->entry);
+		__atomic_store_n(&tt_func_target[f->index], f->addr, __ATOMIC_RELEASE);
+		tt_pool_release(p->slot);
+		refused(f, err);
+		return 0;
+	}
+	if (f->local)
+		tt_info("%s (in %s): shorter than the 5-byte jump: traced through a trap (int3), a "
+			"signal per call (~2 us each, outside its times)",
+			f->name, f->object);
+	else
+		tt_info("%s: shorter than the 5-byte jump: traced through a trap (int3), a signal "
+			"per call (~2 us each, outside its times) but for calls through its GOT "
+			"slots",
+			f->name);
+	f->slot = p->slot;
+	f->patched_addr = f->addr;
+	f->patched_at = p->entry;
+	f->jump[0] = 0xcc;
+	f->jump_len = 1;
+	__atomic_store_n(&f->route, TT_ROUTE_TRAP, __ATOMIC_RELAXED);
+	decided(f);
+	return 1;
+}
 
 /*
  * A thread asleep in a system call is not moved (stop.c): p is refused when one would resume
@@ -551,6 +603,8 @@ static unsigned int commit(unsigned int n)
 			continue;
 		__atomic_store_n(&tt_func_target[p->f->index], p->slot + SLOT_CODE,
 				 __ATOMIC_RELEASE);
+		if (p->trap)
+			continue; /* after the jumps, below */
 		entry_jump(p, jumps[k]);
 		writes[k] = (struct tt_patch){ p->entry, jumps[k], sizeof(jumps[k]), p->prot, 0 };
 		k++;
@@ -559,7 +613,7 @@ static unsigned int commit(unsigned int n)
 	settled = tt_stop_settle(stop_why, sizeof(stop_why)) == 0;
 	nt = tt_stop_threads(&threads);
 	for (i = 0, k = 0; i < n; i++)
-		if (batch[i].f && !batch[i].refusal && !writes[k++].err)
+		if (batch[i].f && !batch[i].refusal && !batch[i].trap && !writes[k++].err)
 			moved += move_threads(&batch[i], threads, nt);
 	tt_stop_release();
 	if (!settled)
@@ -579,6 +633,10 @@ static unsigned int commit(unsigned int n)
 			refused(f, p->refusal);
 			continue;
 		}
+		if (p->trap) {
+			done += commit_trap(p);
+			continue;
+		}
 		if (writes[k].err < 0) {
 			k++;
 			__atomic_store_n(&tt_func_target[f->index], f->addr, __ATOMIC_RELEASE);
@@ -590,6 +648,7 @@ static unsigned int commit(unsigned int n)
 		f->patched_addr = f->addr;
 		f->patched_at = p->entry;
 		memcpy(f->jump, jumps[k++], sizeof(f->jump));
+		f->jump_len = sizeof(f->jump);
 		__atomic_store_n(&f->route, TT_ROUTE_INLINE, __ATOMIC_RELAXED);
 		decided(f);
 		done++;
@@ -612,8 +671,10 @@ static void release_stale(void)
 		if (!f || !f->slot)
 			continue;
 		if (!f->unloaded && f->patched_addr == f->addr &&
-		    memcmp(f->patched_at, f->jump, sizeof(f->jump)) == 0)
+		    memcmp(f->patched_at, f->jump, f->jump_len) == 0)
 			continue;
+		if (f->jump_len == 1)
+			tt_trap_remove(f->patched_at);
 		if (!f->unloaded && f->patched_addr == f->addr) { /* reloaded in place */
 			__atomic_store_n(&tt_func_target[f->index], f->addr, __ATOMIC_RELEASE);
 			__atomic_store_n(&f->route, TT_ROUTE_GOT, __ATOMIC_RELAXED);
