@@ -20,6 +20,7 @@
 
 #include "elf/real.h"
 #include "hook/stop.h"
+#include "hook/trap.h"
 #include "hot/thread.h"
 #include "runtime/signals.h"
 #include "wrap/interpose.h"
@@ -55,26 +56,42 @@ static bool is_function(const struct sigaction *act)
 		       : act->sa_sigaction != NULL;
 }
 
+/*
+ * The kernel's sigaction for the program's requests. While trap hooks exist SIGTRAP's
+ * handler must stay the shim's (trap.c): the program's disposition is kept there instead,
+ * and trap.c passes it the traps that are not the shim's.
+ */
+static int kernel_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	if (sig != SIGTRAP || !tt_trap_owned())
+		return real_sigaction(sig, act, old);
+	if (old)
+		tt_trap_program(old);
+	if (act)
+		tt_trap_set_program(act);
+	return 0;
+}
+
 /* Install act, the program's, with handler_trampoline in front of a handler function. */
 static int install_program(int sig, const struct sigaction *act)
 {
 	struct sigaction sa;
 
 	if (!is_function(act) || sig <= 0 || sig >= _NSIG)
-		return real_sigaction(sig, act, NULL);
+		return kernel_sigaction(sig, act, NULL);
 	sa = *act;
 	sa.sa_sigaction = handler_trampoline;
 	sa.sa_flags |= SA_SIGINFO;
 	/* Published before the kernel can run the trampoline for it; the flags last. */
 	__atomic_store_n(&program_act[sig].handler, (void *)act->sa_handler, __ATOMIC_RELAXED);
 	__atomic_store_n(&program_act[sig].flags, act->sa_flags, __ATOMIC_RELEASE);
-	return real_sigaction(sig, &sa, NULL);
+	return kernel_sigaction(sig, &sa, NULL);
 }
 
 /* What the kernel holds for sig, as the program installed it. */
 static int current(int sig, struct sigaction *now)
 {
-	if (real_sigaction(sig, NULL, now) != 0)
+	if (kernel_sigaction(sig, NULL, now) != 0)
 		return -1;
 	if (tt_stop_is_handler((const void *)now->sa_handler)) { /* the stop's: not the program's */
 		memset(now, 0, sizeof(*now));
