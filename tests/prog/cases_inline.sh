@@ -259,7 +259,7 @@ test_refuse_inline() {
 		fail_because "test setup: tight_next does not follow ret_tight directly" || return 1
 	[ $(($(sym_value librefuse.so line_end) % 64)) -eq 63 ] ||
 		fail_because "test setup: line_end does not start on a cache line's last byte" || return 1
-	for f in ret_only ret_tight tight_next line_end loop_back; do
+	for f in ret_only ret_tight tight_next line_end loop_back tight_caller; do
 		plt_call t_refuse main $f || return 1
 	done
 	run_pair refuse_inline ret_only,ret_tight,tight_next,line_end,loop_back "$B/t_refuse" || return 1
@@ -267,13 +267,65 @@ test_refuse_inline() {
 		fail_because "test setup: untraced: $(head -1 "$T/u.out")" || return 1
 	one_report && check_expects "$T/t.out" || return 1
 	hooked inline ret_only tight_next line_end || return 1
-	for f in ret_tight loop_back; do
-		n=$(grep -w -- "$f" "$T/t.shim" | grep -c 'not patched inline')
+	n=$(grep -w -- loop_back "$T/t.shim" | grep -c 'not patched inline')
+	[ "$n" -eq 1 ] ||
+		fail_because "expected one 'tsctrace: ' line naming loop_back with 'not patched inline', got $n: $(grep -w -- loop_back "$T/t.shim" | head -2)$([ "$n" -eq 0 ] && echo "; shim said: $(head -3 "$T/t.shim")")" ||
+		return 1
+	trap_said ret_tight || return 1
+	hooked got loop_back && hooked trap ret_tight && placed ret_only librefuse.so &&
+		placed loop_back librefuse.so
+}
+
+# trap_said FUNCTION...: one 'tsctrace: ' line for each, saying it is traced through a trap.
+trap_said() {
+	local f n
+	for f in "$@"; do
+		n=$(grep -w -- "$f" "$T/t.shim" | grep -c 'traced through a trap')
 		[ "$n" -eq 1 ] ||
-			fail_because "expected one 'tsctrace: ' line naming $f with 'not patched inline', got $n: $(grep -w -- "$f" "$T/t.shim" | head -2)$([ "$n" -eq 0 ] && echo "; shim said: $(head -3 "$T/t.shim")")" ||
+			fail_because "expected one 'tsctrace: ' line naming $f with 'traced through a trap', got $n; shim said: $(head -3 "$T/t.shim")" ||
 			return 1
 	done
-	hooked got ret_tight loop_back && placed ret_only librefuse.so && placed loop_back librefuse.so
+}
+
+# ---- the trap route: t_trap's short statics (trapfn.S), called directly, reached by nothing
+# but their int3; under TSC_HOOK=got (or before the trap route) they were not traced at all.
+TRAP_FUNCS=tiny_ret,tiny_endbr,tiny_inc
+
+# 2000 calls each: counted exactly, stdout identical.
+test_trap_static() {
+	XENV+=(TSC_HOOK=inline)
+	run_pair trap_static "$TRAP_FUNCS" "$B/t_trap" calls || return 1
+	grep -q '^sum 2000$' "$T/u.out" || fail_because "test setup: untraced: $(head -1 "$T/u.out")" ||
+		return 1
+	one_report && check_expects "$T/t.out" && hooked trap tiny_ret tiny_endbr tiny_inc &&
+		trap_said tiny_ret tiny_endbr tiny_inc && placed tiny_ret t_trap
+}
+
+# The program's own SIGTRAP handler (SA_SIGINFO, then signal()'s plain one) runs for each of
+# its 400 int3s and raises, traced or not, and sigaction/signal report it back (stdout
+# compared); the traced calls among them are counted exactly.
+test_trap_own() {
+	XENV+=(TSC_HOOK=auto)
+	run_pair trap_own "$TRAP_FUNCS" "$B/t_trap" own || return 1
+	grep -q '^info handler ran 300 times; sum 600; sigaction shows it, SA_SIGINFO set$' "$T/u.out" &&
+		grep -q '^plain handler ran 100 times; sum 700; sigaction shows it$' "$T/u.out" ||
+		fail_because "test setup: untraced: $(head -3 "$T/u.out")" || return 1
+	one_report && check_expects "$T/t.out" && hooked trap tiny_ret tiny_inc
+}
+
+# SIGTRAP at its default (raise, an int3 of the program's) or ignored (a raise is ignored, an
+# int3 is not): the process dies of SIGTRAP traced as untraced, after the same output.
+test_trap_die() {
+	local mode
+	XENV+=(TSC_HOOK=inline)
+	WANT_STATUS=$((128 + 5)) # SIGTRAP
+	for mode in die-raise die-int3 ign; do
+		rm -f "$T"/r.*
+		run_pair trap_die "$TRAP_FUNCS" "$B/t_trap" "$mode" || return 1
+		trap_said tiny_ret || return 1
+	done
+	grep -q '^raise ignored; sum 10$' "$T/u.out" ||
+		fail_because "test setup: untraced: $(head -3 "$T/u.out")"
 }
 
 # ---- functions that start with a call

@@ -1374,6 +1374,9 @@ run_test direct_got test_direct_got
 run_test glob_statics test_glob_statics
 run_test ambig_inline test_ambig_inline
 run_test refuse_inline test_refuse_inline
+run_test trap_static test_trap_static
+run_test trap_own test_trap_own
+run_test trap_die test_trap_die
 run_test call_entry_inline test_call_entry_inline
 run_test call_entry_auto test_call_entry_auto
 run_test call_entry_throw test_call_entry_throw
