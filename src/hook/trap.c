@@ -24,6 +24,7 @@ struct trap {
 };
 
 struct table {
+	const struct table *older; /* the one it replaced, kept (see above) and reachable */
 	size_t n;
 	struct trap e[];
 };
@@ -78,6 +79,7 @@ static int publish(uintptr_t at, void *to)
 		k++;
 	}
 	t->n = k;
+	t->older = old;
 	__atomic_store_n(&table, t, __ATOMIC_RELEASE);
 	return 0; /* the old table stays: a handler may be reading it */
 }
