@@ -50,7 +50,8 @@ struct tt_func {
 	size_t size;		/* bytes, from its symbol; 0 when unknown (an IFUNC's choice) */
 	bool local;		/* found in .symtab only (static, hidden): no GOT slot reaches it */
 	bool route_decided;	/* inline.c decided its route at its current address */
-	bool refusal_said;	/* inline.c said why it was not patched (said once) */
+	bool refusal_said;	/* inline.c said why it was not patched, or that it traps
+				 * (said once) */
 	uint8_t *slot;		/* inline: its pool slot (stub jump, relocated entry) */
 	void *patched_addr;	/* inline: the address whose entry is patched */
 	uint8_t *patched_at;	/* inline: where the jump is (after an endbr64) */

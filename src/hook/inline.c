@@ -479,7 +479,9 @@ static unsigned int commit_trap(const struct planned *p)
 		refused(f, err);
 		return 0;
 	}
-	if (f->local)
+	if (f->refusal_said) /* once: an object dlopened a thousand times traps each time */
+		;
+	else if (f->local)
 		tt_info("%s (in %s): shorter than the 5-byte jump: traced through a trap (int3), a "
 			"signal per call (~2 us each, outside its times)",
 			f->name, f->object);
@@ -488,6 +490,7 @@ static unsigned int commit_trap(const struct planned *p)
 			"per call (~2 us each, outside its times) but for calls through its GOT "
 			"slots",
 			f->name);
+	f->refusal_said = true;
 	f->slot = p->slot;
 	f->patched_addr = f->addr;
 	f->patched_at = p->entry;
