@@ -37,7 +37,8 @@ static long pid;
 static struct tt_stop_thread *table;
 static size_t count, cap;
 
-static long futex(uint32_t *w, int op, uint32_t val, const struct timespec *ts)
+TT_SIGNAL_SAFE __attribute__((always_inline)) static inline long
+futex(uint32_t *w, int op, uint32_t val, const struct timespec *ts)
 {
 	return tt_syscall6(SYS_futex, (long)w, op, val, (long)ts, 0, 0);
 }
@@ -54,7 +55,7 @@ TT_SIGNAL_SAFE static void on_stop(int sig, siginfo_t *si, void *ucv)
 	__atomic_add_fetch(&inside, 1, __ATOMIC_SEQ_CST);
 	g = __atomic_load_n(&gen, __ATOMIC_ACQUIRE);
 	if ((g & 1) && si->si_code == SI_TKILL && si->si_pid == pid) {
-		tid = tt_sys_gettid();
+		tid = tt_syscall3(SYS_gettid, 0, 0, 0);
 		n = __atomic_load_n(&count, __ATOMIC_ACQUIRE);
 		t = __atomic_load_n(&table, __ATOMIC_ACQUIRE);
 		for (i = 0; i < n; i++) {
