@@ -96,10 +96,12 @@ $(HOT_SRCS:src/%.c=$(B)/%.o): $(B)/%.o: src/%.c
 # own start-up, which calls dlsym: nothing there may be instrumented.
 $(B)/elf/elfdyn.o: CFLAGS += -fno-tree-loop-distribute-patterns
 $(B)/elf/elfdyn.o $(B)/elf/real.o $(B)/wrap/interpose.o $(B)/runtime/dllock.o: SAN_FLAGS :=
-# ThreadSanitizer's own start-up also calls sigaction, which sigaction.c wraps; and patch.c's
+# ThreadSanitizer's own start-up also calls sigaction, which sigaction.c wraps (and stop.c and
+# trap.c under it, whose signal handlers also interrupt the runtime itself); and patch.c's
 # stores into code would go to shadow memory ThreadSanitizer keeps only for data.
 ifneq ($(findstring thread,$(SANITIZE)),)
-$(B)/runtime/signals.o $(B)/wrap/sigaction.o $(B)/hook/patch.o: SAN_FLAGS :=
+$(B)/runtime/signals.o $(B)/wrap/sigaction.o $(B)/hook/patch.o $(B)/hook/stop.o \
+$(B)/hook/trap.o: SAN_FLAGS :=
 endif
 
 $(B)/%.o: src/%.S
