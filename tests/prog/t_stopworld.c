@@ -29,7 +29,7 @@ typedef unsigned (*straddle_t)(unsigned);
 /* Written by libstraddle.so's constructor. */
 __attribute__((visibility("default"))) void *tp_published;
 
-static int after_dlopen, block_all;
+static int after_dlopen, block_all, ready;
 
 struct worker {
 	pthread_t tid;
@@ -50,6 +50,7 @@ static void *worker(void *arg)
 		sigfillset(&all);
 		pthread_sigmask(SIG_BLOCK, &all, NULL);
 	}
+	__atomic_add_fetch(&ready, 1, __ATOMIC_RELEASE);
 	while (!(f = (straddle_t)__atomic_load_n(&tp_published, __ATOMIC_ACQUIRE)))
 		__builtin_ia32_pause();
 	for (i = 0; !__atomic_load_n(&after_dlopen, __ATOMIC_ACQUIRE); i++) {
@@ -91,6 +92,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	while (__atomic_load_n(&ready, __ATOMIC_ACQUIRE) < NT) /* each running, its mask set */
+		__builtin_ia32_pause();
 	if (!dlopen(path, RTLD_NOW | RTLD_LOCAL)) {
 		fprintf(stderr, "dlopen: %s\n", dlerror());
 		return 2;
