@@ -101,7 +101,7 @@ $(B)/elf/elfdyn.o $(B)/elf/real.o $(B)/wrap/interpose.o $(B)/runtime/dllock.o: S
 # stores into code would go to shadow memory ThreadSanitizer keeps only for data.
 ifneq ($(findstring thread,$(SANITIZE)),)
 $(B)/runtime/signals.o $(B)/wrap/sigaction.o $(B)/hook/patch.o $(B)/hook/stop.o \
-$(B)/hook/trap.o: SAN_FLAGS :=
+$(B)/hook/trap.o $(B)/wrap/sigmask.o: SAN_FLAGS :=
 endif
 
 $(B)/%.o: src/%.S

@@ -50,7 +50,7 @@ struct planned {
 	uintptr_t base;		   /* the object's load address, and its build ID: */
 	const uint8_t *build_id;   /* the check's answer may be kept (xref_cache.h) */
 	size_t build_id_len;
-	bool trap;		   /* too short for the jump: an int3 (trap.c) */
+	bool trap; /* too short for the jump: an int3 (trap.c) */
 };
 
 static struct planned batch[TT_MAX_FUNCS];
@@ -70,6 +70,7 @@ void tt_inline_start(enum tt_hook_mode m)
 		return;
 	}
 	tt_patch_init();
+	tt_stop_prepare();
 	enabled = true;
 }
 
@@ -198,6 +199,21 @@ static bool shadow_stack_on(void)
 	return on;
 }
 
+/* True for glibc's own objects (libc, the dynamic loader, its compatibility libraries). */
+static bool of_glibc(const char *path)
+{
+	static const char *const names[] = { "libc.so",	      "libc-",	  "ld-linux",
+					     "libpthread.so", "librt.so", "libdl.so" };
+	const char *base = path ? strrchr(path, '/') : NULL;
+	size_t i;
+
+	base = base ? base + 1 : path;
+	for (i = 0; base && i < sizeof(names) / sizeof(names[0]); i++)
+		if (strncmp(base, names[i], strlen(names[i])) == 0)
+			return true;
+	return false;
+}
+
 /* Plan f (or the calibration function when f is NULL) into batch[*n]; NULL or why not. */
 static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t why_size)
 {
@@ -221,6 +237,13 @@ static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t wh
 		return "no memory could be mapped within jump range of it";
 	trap = f && size < (size >= 4 && memcmp(addr, "\xf3\x0f\x1e\xfa", 4) == 0 ? 4 : 0) +
 				    TT_PATCH_LEN;
+	if (trap && of_glibc(f->object)) {
+		tt_pool_release(slot);
+		return "it is shorter than the 5-byte jump, and glibc's functions get no trap: "
+		       "glibc "
+		       "blocks every signal around some of its own calls, and an int3 met with "
+		       "SIGTRAP blocked kills the process";
+	}
 	if (trap) /* the whole function copied; the signal brings its calls to the slot */
 		err = tt_reloc_whole(addr, size, (uint64_t)(uintptr_t)addr,
 				     (uint64_t)(uintptr_t)(slot + SLOT_CODE), &r, why, why_size);

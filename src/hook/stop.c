@@ -523,6 +523,18 @@ void tt_stop_release(void)
 	tt_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&saved_mask, 0, 8, 0, 0);
 }
 
+void tt_stop_prepare(void)
+{
+	uint64_t all = ~0ull, old;
+
+	tt_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&old, 8, 0, 0);
+	lock();
+	if (!stop_sig)
+		stop_sig = choose_signal();
+	unlock();
+	tt_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
+}
+
 int tt_stop_signal(void)
 {
 	return __atomic_load_n(&stop_sig, __ATOMIC_RELAXED);

@@ -53,6 +53,10 @@ void tt_stop_move(struct tt_stop_thread *t, uintptr_t pc);
 /* Let every parked thread go, and wait until each has left the handler. */
 void tt_stop_release(void);
 
+/* Choose the signal now (at start-up): the program's pthread_sigmask calls keep it unblocked
+ * from the first (wrap/sigmask.c). */
+void tt_stop_prepare(void);
+
 /* The signal the stop uses now (0: none chosen yet), and whether h is its handler. */
 int tt_stop_signal(void);
 bool tt_stop_is_handler(const void *h);

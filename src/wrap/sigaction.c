@@ -24,6 +24,7 @@
 #include "hot/thread.h"
 #include "runtime/signals.h"
 #include "wrap/interpose.h"
+#include "wrap/sigmask.h"
 
 static int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
 
@@ -32,6 +33,7 @@ static int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
 static struct {
 	void *handler; /* sa_handler or sa_sigaction */
 	int flags;     /* the program's sa_flags: SA_SIGINFO says how to call it */
+	uint64_t kept; /* signals of its sa_mask kept out of the kernel's (sigmask.c) */
 } program_act[_NSIG];
 
 static void handler_trampoline(int sig, siginfo_t *info, void *uc)
@@ -39,6 +41,7 @@ static void handler_trampoline(int sig, siginfo_t *info, void *uc)
 	int flags = __atomic_load_n(&program_act[sig].flags, __ATOMIC_ACQUIRE);
 	void *h = __atomic_load_n(&program_act[sig].handler, __ATOMIC_RELAXED);
 	uint8_t was = tt_tls.in_shim;
+	uint64_t view = tt_sigmask_hold(__atomic_load_n(&program_act[sig].kept, __ATOMIC_RELAXED));
 
 	if (was)
 		tt_tls.in_shim = TT_IN_HANDLER;
@@ -47,6 +50,7 @@ static void handler_trampoline(int sig, siginfo_t *info, void *uc)
 	else
 		((void (*)(int))h)(sig);
 	tt_tls.in_shim = was;
+	tt_sigmask_restore(view);
 }
 
 static bool is_function(const struct sigaction *act)
@@ -76,12 +80,21 @@ static int kernel_sigaction(int sig, const struct sigaction *act, struct sigacti
 static int install_program(int sig, const struct sigaction *act)
 {
 	struct sigaction sa;
+	uint64_t kept;
+	int s;
 
 	if (!is_function(act) || sig <= 0 || sig >= _NSIG)
 		return kernel_sigaction(sig, act, NULL);
 	sa = *act;
 	sa.sa_sigaction = handler_trampoline;
 	sa.sa_flags |= SA_SIGINFO;
+	/* A handler that blocks everything may still call a trap-hooked function. */
+	kept = 0;
+	for (s = 1; s <= 64; s++)
+		if ((tt_sigmask_kept() >> (s - 1) & 1) && sigismember(&act->sa_mask, s) == 1)
+			kept |= 1ull << (s - 1);
+	__atomic_store_n(&program_act[sig].kept, kept, __ATOMIC_RELAXED);
+	tt_sigmask_strip(&sa.sa_mask, tt_sigmask_kept());
 	/* Published before the kernel can run the trampoline for it; the flags last. */
 	__atomic_store_n(&program_act[sig].handler, (void *)act->sa_handler, __ATOMIC_RELAXED);
 	__atomic_store_n(&program_act[sig].flags, act->sa_flags, __ATOMIC_RELEASE);
@@ -103,6 +116,7 @@ static int current(int sig, struct sigaction *now)
 		now->sa_handler = (sighandler_t)program_act[sig].handler;
 		now->sa_flags = (now->sa_flags & ~SA_SIGINFO) |
 				(program_act[sig].flags & SA_SIGINFO);
+		tt_sigmask_show(&now->sa_mask, ~0ull, program_act[sig].kept);
 	}
 	return 0;
 }

@@ -328,6 +328,20 @@ test_trap_die() {
 		fail_because "test setup: untraced: $(head -3 "$T/u.out")"
 }
 
+# Trap-hooked functions called where the program blocked every signal (pthread_sigmask in
+# main, sigprocmask in a thread, a thread started so, a handler with a full sa_mask): an int3
+# met with SIGTRAP blocked would kill the process, so the shim keeps SIGTRAP out of those
+# masks (wrap/sigmask.c) while telling the program its masks are what it asked (stdout
+# compared, each says "SIGTRAP blocked"). 400 calls of each, counted exactly.
+test_trap_blocked() {
+	XENV+=(TSC_HOOK=inline)
+	run_pair trap_blocked "$TRAP_FUNCS" "$B/t_trap" blocked || return 1
+	[ "$(grep -c ': SIGTRAP blocked$' "$T/u.out")" = 3 ] && grep -q '^sum 400$' "$T/u.out" &&
+		grep -q 'sa_mask shown with SIGTRAP: yes$' "$T/u.out" ||
+		fail_because "test setup: untraced: $(head -6 "$T/u.out" | tr '\n' '|')" || return 1
+	one_report && check_expects "$T/t.out" && hooked trap tiny_ret tiny_inc
+}
+
 # ---- functions that start with a call
 
 # entry_call OBJECT FUNCTION: FUNCTION's first call starts within the 5 bytes the patch
@@ -473,12 +487,22 @@ stop_world_case() {
 test_stop_world_inline() { stop_world_case t_stopworld; }
 test_stop_world_inline_O0() { stop_world_case t_stopworld0; }
 
-# The same threads blocking every signal (pthread_sigmask) while they run: they cannot be
-# stopped, so straddle_fn is not patched, with one line saying why; the program runs on with
-# the same stdout (its calls through a pointer reach no GOT slot: none counted).
+# The same threads blocking every signal with pthread_sigmask (as server threads do): the
+# shim keeps its stop signal unblocked (wrap/sigmask.c), so straddle_fn is patched inline all
+# the same, and each thread is still told its mask holds every signal it asked for (stdout).
+test_stop_world_sigmask() {
+	XENV+=(TSC_HOOK=inline)
+	run_pair stop_world_sigmask straddle_fn "$B/t_stopworld" "$T/total" sigmask && one_report &&
+		check_expects "$T/t.out" && hooked inline straddle_fn &&
+		grep -q ', 0 wrong$' "$T/t.out" && grep -q 'are not: 0$' "$T/t.out"
+}
+
+# ... and with a raw rt_sigprocmask, which no wrapper sees: those threads cannot be stopped,
+# so straddle_fn is not patched, with one line saying why; the program runs on with the same
+# stdout (its calls through a pointer reach no GOT slot: none counted).
 test_stop_world_blocked() {
 	XENV+=(TSC_HOOK=inline)
-	run_pair stop_world_blocked straddle_fn "$B/t_stopworld" "$T/total" block && one_report &&
+	run_pair stop_world_blocked straddle_fn "$B/t_stopworld" "$T/total" raw && one_report &&
 		grep -q ', 0 wrong$' "$T/t.out" || return 1
 	grep -q 'straddle_fn: not patched inline (the other threads could not be stopped to write it: thread [0-9]* blocks signal' "$T/t.shim" ||
 		fail_because "no line saying a thread blocks the stop's signal: $(head -3 "$T/t.shim")"

@@ -1377,6 +1377,7 @@ run_test refuse_inline test_refuse_inline
 run_test trap_static test_trap_static
 run_test trap_own test_trap_own
 run_test trap_die test_trap_die
+run_test trap_blocked test_trap_blocked
 run_test call_entry_inline test_call_entry_inline
 run_test call_entry_auto test_call_entry_auto
 run_test call_entry_throw test_call_entry_throw
@@ -1385,6 +1386,7 @@ run_test xref_cache test_xref_cache
 run_test dlopen_threads_inline test_dlopen_threads_inline
 run_test stop_world_inline test_stop_world_inline
 run_test stop_world_inline_O0 test_stop_world_inline_O0
+run_test stop_world_sigmask test_stop_world_sigmask
 run_test stop_world_blocked test_stop_world_blocked
 run_test names_alias test_names_alias
 run_test names_glob test_names_glob

@@ -8,7 +8,9 @@
  * stdout is the same however the threads interleave: a checksum of main's and the last
  * N_AFTER results of each thread, and how many results were wrong (0). argv[1], if given,
  * receives the number of calls made in all (the most a report may count). With argv[2]
- * "block", the threads block every signal first (a server's threads often do).
+ * "sigmask", the threads block every signal first with pthread_sigmask (a server's threads
+ * often do) and check that the mask they are told they have is the one they asked for; with
+ * "raw", they block every signal with a raw rt_sigprocmask, which no wrapper sees.
  */
 #define _GNU_SOURCE
 #include "tp.h"
@@ -18,6 +20,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define NT 3
@@ -29,7 +32,8 @@ typedef unsigned (*straddle_t)(unsigned);
 /* Written by libstraddle.so's constructor. */
 __attribute__((visibility("default"))) void *tp_published;
 
-static int after_dlopen, block_all, ready;
+static int after_dlopen, block_all, block_raw, ready;
+static unsigned long mask_wrong;
 
 struct worker {
 	pthread_t tid;
@@ -47,8 +51,21 @@ static void *worker(void *arg)
 	sigset_t all;
 
 	if (block_all) {
+		sigset_t now;
+		int s;
+
 		sigfillset(&all);
 		pthread_sigmask(SIG_BLOCK, &all, NULL);
+		pthread_sigmask(SIG_SETMASK, NULL, &now);
+		for (s = 1; s <= 64; s++)
+			if (s != SIGKILL && s != SIGSTOP && sigismember(&all, s) == 1 &&
+			    sigismember(&now, s) != 1)
+				__atomic_add_fetch(&mask_wrong, 1, __ATOMIC_RELAXED);
+	}
+	if (block_raw) {
+		uint64_t every = ~0ull;
+
+		syscall(SYS_rt_sigprocmask, SIG_BLOCK, &every, NULL, 8);
 	}
 	__atomic_add_fetch(&ready, 1, __ATOMIC_RELEASE);
 	while (!(f = (straddle_t)__atomic_load_n(&tp_published, __ATOMIC_ACQUIRE)))
@@ -83,7 +100,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	strcpy(slash + 1, "libstraddle.so");
-	block_all = argc > 2 && strcmp(argv[2], "block") == 0;
+	block_all = argc > 2 && strcmp(argv[2], "sigmask") == 0;
+	block_raw = argc > 2 && strcmp(argv[2], "raw") == 0;
 	memset(w, 0, sizeof(w));
 	for (i = 0; i < NT; i++) {
 		w[i].id = i;
@@ -111,6 +129,8 @@ int main(int argc, char **argv)
 		wrong += w[i].wrong;
 		total += w[i].before + N_AFTER;
 	}
+	if (block_all)
+		printf("signals a thread asked to block but is told are not: %lu\n", mask_wrong);
 	printf("%d threads x (until the dlopen returned + %d) + %d in main, checksum %016" PRIx64
 	       ", %lu wrong\n",
 	       NT, N_AFTER, N_MAIN, h, wrong);

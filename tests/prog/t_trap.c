@@ -8,7 +8,14 @@
  *   t_trap die-raise    SIGTRAP at its default, raise(SIGTRAP): dies of it.
  *   t_trap die-int3     the same with an int3 of its own.
  *   t_trap ign          SIGTRAP ignored: raise(SIGTRAP) is ignored, an int3 still kills.
+ *   t_trap blocked      call_tiny(100) with every signal blocked: by pthread_sigmask in main,
+ *                       by sigprocmask in a thread, in a thread started with every signal
+ *                       blocked (pthread_attr_setsigmask_np), in a SIGUSR1 handler whose
+ *                       sa_mask is full; each but the thread started so (see sigmask.c) is
+ *                       told SIGTRAP is blocked, as it asked.
  */
+#define _GNU_SOURCE
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 
@@ -75,6 +82,66 @@ static int own(void)
 	return 0;
 }
 
+static int blocked_sum;
+
+/* call_tiny(100) where SIGTRAP was asked to be blocked; prints whether it is said to be. */
+static void *tiny_blocked(void *what)
+{
+	sigset_t now;
+
+	pthread_sigmask(SIG_SETMASK, NULL, &now);
+	__atomic_add_fetch(&blocked_sum, call_tiny(100), __ATOMIC_RELAXED);
+	if (what)
+		printf("%s: SIGTRAP %s\n", (const char *)what,
+		       sigismember(&now, SIGTRAP) == 1 ? "blocked" : "NOT blocked");
+	return NULL;
+}
+
+static void *by_sigprocmask(void *arg)
+{
+	sigset_t all;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, NULL);
+	return tiny_blocked(arg);
+}
+
+static void usr1_handler(int sig)
+{
+	(void)sig;
+	tiny_blocked("SIGUSR1 handler, full sa_mask");
+}
+
+static int blocked(void)
+{
+	struct sigaction sa, old;
+	pthread_attr_t attr;
+	sigset_t all;
+	pthread_t t;
+
+	sigfillset(&all);
+	pthread_create(&t, NULL, by_sigprocmask, "thread, sigprocmask");
+	pthread_join(t, NULL);
+	pthread_attr_init(&attr);
+	pthread_attr_setsigmask_np(&attr, &all);
+	pthread_create(&t, &attr, tiny_blocked, NULL);
+	pthread_join(t, NULL);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = usr1_handler;
+	sigfillset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+	raise(SIGUSR1);
+	sigaction(SIGUSR1, NULL, &old);
+	printf("SIGUSR1's sa_mask shown with SIGTRAP: %s\n",
+	       sigismember(&old.sa_mask, SIGTRAP) == 1 ? "yes" : "no");
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	tiny_blocked("main, pthread_sigmask");
+	printf("sum %d\n", blocked_sum);
+	tp_expect(stdout, "tiny_ret", 4 * 100);
+	tp_expect(stdout, "tiny_inc", 4 * 100);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "calls";
@@ -89,6 +156,8 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(mode, "own") == 0)
 		return own();
+	if (strcmp(mode, "blocked") == 0)
+		return blocked();
 	printf("sum %d\n", call_tiny(10));
 	if (strcmp(mode, "die-raise") == 0)
 		raise(SIGTRAP);
