@@ -523,6 +523,17 @@ void tt_stop_release(void)
 	tt_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&saved_mask, 0, 8, 0, 0);
 }
 
+void tt_stop_after_fork_child(void)
+{
+	/* A thread asleep in fork while another stopped the world: none of it is the child's. */
+	if (__atomic_load_n(&gen, __ATOMIC_RELAXED) & 1)
+		__atomic_add_fetch(&gen, 1, __ATOMIC_RELAXED);
+	stopping = false;
+	count = 0;
+	parked = inside = 0;
+	sig_lock = 0;
+}
+
 void tt_stop_prepare(void)
 {
 	uint64_t all = ~0ull, old;

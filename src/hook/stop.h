@@ -53,6 +53,9 @@ void tt_stop_move(struct tt_stop_thread *t, uintptr_t pc);
 /* Let every parked thread go, and wait until each has left the handler. */
 void tt_stop_release(void);
 
+/* In a fork child: no stop under way, whatever the parent was doing. */
+void tt_stop_after_fork_child(void);
+
 /* Choose the signal now (at start-up): the program's pthread_sigmask calls keep it unblocked
  * from the first (wrap/sigmask.c). */
 void tt_stop_prepare(void);
