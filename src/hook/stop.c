@@ -179,6 +179,21 @@ static bool asleep_in_syscall(int tid, uintptr_t *pc)
 	return true;
 }
 
+/* True when the thread has exited but is still listed: a main thread that called pthread_exit
+ * stays a zombie while the others run (state Z or X in its stat, after the last ')'). */
+static bool dead(int tid)
+{
+	char path[64], buf[512], *p, *end = NULL;
+
+	task_path(path, sizeof(path), tid, "stat");
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return true;
+	for (p = buf; *p; p++)
+		if (*p == ')')
+			end = p;
+	return end && end[1] == ' ' && (end[2] == 'Z' || end[2] == 'X');
+}
+
 /* True when the thread blocks sig (SigBlk in its status). */
 static bool blocks(int tid, int sig)
 {
@@ -252,7 +267,9 @@ static int add(int tid)
 	*t = (struct tt_stop_thread){ .tid = tid, .state = TT_STOP_SIGNALLED };
 	/* The count first: scheduled in after it, the thread shows as woken. */
 	known = pcount_of(tid, &pc0);
-	if (known && asleep_in_syscall(tid, &pc)) {
+	if (dead(tid)) {
+		t->state = TT_STOP_GONE;
+	} else if (known && asleep_in_syscall(tid, &pc)) {
 		t->state = TT_STOP_ASLEEP;
 		t->pc = pc;
 		t->pcount = pc0;
@@ -340,7 +357,8 @@ static int wait_parked(long deadline, char *why, size_t why_size)
 
 			if (__atomic_load_n(&t->state, __ATOMIC_ACQUIRE) != TT_STOP_SIGNALLED)
 				continue;
-			if (tt_syscall3(SYS_tgkill, pid, t->tid, 0) == -3 /* ESRCH */) {
+			if (tt_syscall3(SYS_tgkill, pid, t->tid, 0) == -3 /* ESRCH */ ||
+			    dead(t->tid)) {
 				t->state = TT_STOP_GONE;
 				continue;
 			}

@@ -109,7 +109,7 @@ static void default_action(int sig, const siginfo_t *si, bool ignored)
 	real_sigaction(sig, &dfl, NULL);
 	sigemptyset(&set);
 	sigaddset(&set, sig);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	tt_syscall6(SYS_rt_sigprocmask, SIG_UNBLOCK, (long)&set, 0, 8, 0, 0);
 	tt_syscall3(SYS_tgkill, tt_sys_getpid(), tt_sys_gettid(), sig);
 }
 
@@ -138,12 +138,13 @@ static void forward(int sig, siginfo_t *si, void *uc)
 	 * handler would trap while blocked, and the kernel kills a process for that. */
 	mask = program.sa_mask;
 	sigdelset(&mask, SIGTRAP);
-	sigprocmask(SIG_BLOCK, &mask, &old);
+	/* Raw system calls: the exported sigprocmask is the program's (wrap/sigmask.c). */
+	tt_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, (long)&mask, (long)&old, 8, 0, 0);
 	if (flags & SA_SIGINFO)
 		((void (*)(int, siginfo_t *, void *))h)(sig, si, uc);
 	else
 		((void (*)(int))h)(sig);
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	tt_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
 }
 
 static void on_trap(int sig, siginfo_t *si, void *ucv)
