@@ -71,6 +71,7 @@ void tt_inline_start(enum tt_hook_mode m)
 	}
 	tt_patch_init();
 	tt_stop_prepare();
+	tt_trap_allow();
 	enabled = true;
 }
 
@@ -600,7 +601,7 @@ static unsigned int commit(unsigned int n)
 	unsigned int i, k = 0, done = 0, moved = 0;
 	struct tt_stop_thread *threads;
 	char stop_why[160];
-	bool settled;
+	bool settled, blind;
 	size_t nt;
 
 	if (tt_pool_seal() < 0) {
@@ -616,6 +617,7 @@ static unsigned int commit(unsigned int n)
 	/* From here to tt_stop_release: no libc, no lock, no allocation (a parked thread may
 	 * hold any of them); lines are said after. */
 	nt = tt_stop_threads(&threads);
+	blind = tt_stop_blind();
 	/* Every stub's target at its copy first: a call reaching a new jump finds it there. */
 	for (i = 0; i < n; i++) {
 		struct planned *p = &batch[i];
@@ -625,6 +627,10 @@ static unsigned int commit(unsigned int n)
 			continue;
 		}
 		check_threads(p, threads, nt);
+		if (blind && p->straddles)
+			p->refusal =
+				"its entry straddles a cache line, and without /proc the other "
+				"threads cannot be stopped while it is written";
 		if (p->refusal)
 			continue;
 		__atomic_store_n(&tt_func_target[p->f->index], p->slot + SLOT_CODE,

@@ -432,8 +432,9 @@ static int settle(long deadline, char *why, size_t why_size)
 
 static uint64_t saved_mask;
 static bool stopping; /* the generation was made odd: release makes it even */
+static bool blind;    /* no /proc: the threads cannot be listed, so none is stopped */
 
-/* True when /proc/self/task lists no thread but self. */
+/* True when /proc/self/task lists no thread but self (or cannot be read: blind). */
 static bool alone(int self)
 {
 	char buf[1024];
@@ -441,8 +442,9 @@ static bool alone(int self)
 	long n, off;
 	bool only = true;
 
+	blind = fd < 0;
 	if (fd < 0)
-		return false;
+		return true;
 	while (only && (n = tt_syscall3(SYS_getdents64, fd, buf, sizeof(buf))) > 0)
 		for (off = 0; only && off < n;) {
 			const char *name = buf + off + 19;
@@ -503,6 +505,11 @@ fail:
 int tt_stop_settle(char *why, size_t why_size)
 {
 	return settle(now_ns() + STOP_BOUND_NS, why, why_size);
+}
+
+bool tt_stop_blind(void)
+{
+	return blind;
 }
 
 size_t tt_stop_threads(struct tt_stop_thread **out)

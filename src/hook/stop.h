@@ -40,6 +40,10 @@ struct tt_stop_thread {
  */
 int tt_stop_world(char *why, size_t why_size);
 
+/* After tt_stop_world returned 0: true when /proc/self/task could not be read, so other
+ * threads may exist and run (nothing was stopped). */
+bool tt_stop_blind(void);
+
 /* The other threads, while stopped; how many. */
 size_t tt_stop_threads(struct tt_stop_thread **out);
 

@@ -190,6 +190,18 @@ int tt_trap_arm(void)
 	return 0;
 }
 
+static bool possible;
+
+void tt_trap_allow(void)
+{
+	__atomic_store_n(&possible, true, __ATOMIC_RELEASE);
+}
+
+bool tt_trap_possible(void)
+{
+	return __atomic_load_n(&possible, __ATOMIC_ACQUIRE);
+}
+
 bool tt_trap_owned(void)
 {
 	return __atomic_load_n(&owned, __ATOMIC_ACQUIRE);

@@ -27,6 +27,11 @@ int tt_trap_arm(void);
 /* Write the int3 at `at`, in a segment of protection prot. 0 or -errno. */
 int tt_trap_write(uint8_t *at, int prot);
 
+/* Inline hooks are on, so traps may be armed from now on (the program's masks must keep
+ * SIGTRAP unblocked: wrap/sigmask.c asks, also from a sanitizer runtime's start-up). */
+void tt_trap_allow(void);
+bool tt_trap_possible(void);
+
 /* True once the shim's SIGTRAP handler is installed. */
 bool tt_trap_owned(void);
 

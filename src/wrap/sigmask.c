@@ -25,8 +25,8 @@
 #include <stdint.h>
 
 #include "elf/real.h"
-#include "hook/inline.h"
 #include "hook/stop.h"
+#include "hook/trap.h"
 #include "wrap/interpose.h"
 #include "wrap/sigmask.h"
 
@@ -45,7 +45,7 @@ uint64_t tt_sigmask_kept(void)
 	uint64_t k = 0;
 	int s = tt_stop_signal();
 
-	if (tt_inline_enabled())
+	if (tt_trap_possible())
 		k |= bit(SIGTRAP);
 	if (s > 0 && s <= 64)
 		k |= bit(s);
