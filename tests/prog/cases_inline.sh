@@ -468,13 +468,18 @@ test_dlopen_threads_inline() {
 # stdout, hooked inline, and every call made after the dlopen returned counted (>= 160,000),
 # none more than were made (<= the program's own total).
 stop_world_case() {
-	local prog=$1 i moved=0 calls="" total
+	local prog=$1 i moved=0 calls="" total refused=0
 	XENV+=(TSC_HOOK=inline)
 	for i in 1 2 3 4 5 6 7 8 9 10; do
 		rm -f "$T"/r.* "$T/total"
-		run_pair stop_world straddle_fn "$B/$prog" "$T/total" &&
-			one_report && check_expects "$T/t.out" && hooked inline straddle_fn &&
+		run_pair stop_world straddle_fn "$B/$prog" "$T/total" && one_report &&
 			grep -q ', 0 wrong$' "$T/t.out" || sub_failed "run $i of 10" || return 1
+		if tsan_refused; then
+			refused=$((refused + 1))
+			continue
+		fi
+		check_expects "$T/t.out" && hooked inline straddle_fn || sub_failed "run $i of 10" ||
+			return 1
 		total=$(cat "$T/total")
 		ck "straddle_fn: calls <= $total (all the program made)" \
 			"fn(\"straddle_fn\").calls <= $total" 'fn("straddle_fn") | counts' ||
@@ -483,6 +488,16 @@ stop_world_case() {
 		calls="$calls $(jq -r -s "$JQDEFS .[0] | fn(\"straddle_fn\").calls" "$REPORT")"
 	done
 	NOTE="runs with a thread moved into the copy: $moved of 10; calls:$calls"
+	[ "$refused" = 0 ] || NOTE="$NOTE; $refused runs refused under ThreadSanitizer"
+}
+
+# tsan_refused: under ThreadSanitizer, whose own background thread sleeps in a system call or
+# runs with every signal blocked, straddle_fn may be refused by design (docs/inline-hooks.md):
+# true when it was, with the line saying so; the run must still be correct.
+tsan_refused() {
+	case ${SANITIZE:-} in *thread*) ;; *) return 1 ;; esac
+	grep -q 'straddle_fn: not patched inline (.*\(could wake while it is written\|blocks signal\)' \
+		"$T/t.shim"
 }
 test_stop_world_inline() { stop_world_case t_stopworld; }
 test_stop_world_inline_O0() { stop_world_case t_stopworld0; }
@@ -493,8 +508,9 @@ test_stop_world_inline_O0() { stop_world_case t_stopworld0; }
 test_stop_world_sigmask() {
 	XENV+=(TSC_HOOK=inline)
 	run_pair stop_world_sigmask straddle_fn "$B/t_stopworld" "$T/total" sigmask && one_report &&
-		check_expects "$T/t.out" && hooked inline straddle_fn &&
-		grep -q ', 0 wrong$' "$T/t.out" && grep -q 'are not: 0$' "$T/t.out"
+		grep -q ', 0 wrong$' "$T/t.out" && grep -q 'are not: 0$' "$T/t.out" || return 1
+	tsan_refused && return 0
+	check_expects "$T/t.out" && hooked inline straddle_fn
 }
 
 # ... and with a raw rt_sigprocmask, which no wrapper sees: those threads cannot be stopped,
