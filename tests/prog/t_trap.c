@@ -126,6 +126,7 @@ static int blocked(void)
 	pthread_attr_setsigmask_np(&attr, &all);
 	pthread_create(&t, &attr, tiny_blocked, NULL);
 	pthread_join(t, NULL);
+	pthread_attr_destroy(&attr);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = usr1_handler;
 	sigfillset(&sa.sa_mask);
