@@ -1,7 +1,9 @@
 /*
  * stop.c - see stop.h.
  *
- * The coordinator numbers each stop with an odd generation; a parked thread waits on that
+ * The signal is queued with rt_tgsigqueueinfo and a cookie, so that the handler tells it from
+ * one the program sends (it gets the default action it would have had). The coordinator
+ * numbers each stop with an odd generation; a parked thread waits on that
  * word until it changes. A signal from an earlier stop delivered late (it stayed pending
  * while the thread blocked signals, or queued behind another) finds an even generation, or
  * a table where its thread is not waited for, and returns at once. Everything here is raw
@@ -34,6 +36,9 @@ static uint32_t gen;	/* odd while a stop is under way */
 static uint32_t parked; /* threads parked in this stop */
 static uint32_t inside; /* threads in the handler, whatever the stop */
 static long pid;
+/* The stop's signals carry this address (SI_QUEUE): a raise() or kill() of the program's,
+ * even from its own pid, is told apart and gets its default action (not_ours). */
+static const char cookie;
 static struct tt_stop_thread *table;
 static size_t count, cap;
 
@@ -41,6 +46,30 @@ TT_SIGNAL_SAFE __attribute__((always_inline)) static inline long
 futex(uint32_t *w, int op, uint32_t val, const struct timespec *ts)
 {
 	return tt_syscall6(SYS_futex, (long)w, op, val, (long)ts, 0, 0);
+}
+
+/*
+ * The signal sent by someone else (kill, sigqueue): the program never installed anything for
+ * it, so it gets what it would have had, the default action (for a real-time signal, the end
+ * of the process). The stop gives the signal up (the next takes another) and sends it again.
+ */
+TT_SIGNAL_SAFE static void not_ours(int sig, const siginfo_t *si)
+{
+	struct {
+		void *handler;
+		unsigned long flags;
+		void *restorer;
+		uint64_t mask;
+	} dfl = { SIG_DFL, 0, NULL, 0 };
+	uint64_t bit = 1ull << (sig - 1);
+
+	__atomic_store_n(&stop_sig, 0, __ATOMIC_RELAXED);
+	tt_syscall6(SYS_rt_sigaction, sig, (long)&dfl, 0, 8, 0, 0);
+	tt_syscall6(SYS_rt_sigprocmask, SIG_UNBLOCK, (long)&bit, 0, 8, 0, 0);
+	if (tt_syscall6(SYS_rt_tgsigqueueinfo, tt_syscall3(SYS_getpid, 0, 0, 0),
+			tt_syscall3(SYS_gettid, 0, 0, 0), sig, (long)si, 0, 0) < 0)
+		tt_syscall3(SYS_tgkill, tt_syscall3(SYS_getpid, 0, 0, 0),
+			    tt_syscall3(SYS_gettid, 0, 0, 0), sig);
 }
 
 TT_SIGNAL_SAFE static void on_stop(int sig, siginfo_t *si, void *ucv)
@@ -51,10 +80,14 @@ TT_SIGNAL_SAFE static void on_stop(int sig, siginfo_t *si, void *ucv)
 	size_t i, n;
 	long tid;
 
-	(void)sig;
+	if (si->si_code != SI_QUEUE || si->si_pid != pid ||
+	    si->si_value.sival_ptr != (void *)&cookie) {
+		not_ours(sig, si);
+		return;
+	}
 	__atomic_add_fetch(&inside, 1, __ATOMIC_SEQ_CST);
 	g = __atomic_load_n(&gen, __ATOMIC_ACQUIRE);
-	if ((g & 1) && si->si_code == SI_TKILL && si->si_pid == pid) {
+	if (g & 1) {
 		tid = tt_syscall3(SYS_gettid, 0, 0, 0);
 		n = __atomic_load_n(&count, __ATOMIC_ACQUIRE);
 		t = __atomic_load_n(&table, __ATOMIC_ACQUIRE);
@@ -74,6 +107,20 @@ TT_SIGNAL_SAFE static void on_stop(int sig, siginfo_t *si, void *ucv)
 	}
 	if (__atomic_sub_fetch(&inside, 1, __ATOMIC_SEQ_CST) == 0)
 		futex(&inside, FUTEX_WAKE_PRIVATE, 1, NULL);
+}
+
+/* Queue the stop's signal to thread tid, marked as the stop's. 0 or -errno. */
+static long send(int tid)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	si.si_signo = stop_sig;
+	si.si_code = SI_QUEUE;
+	si.si_pid = (pid_t)pid;
+	si.si_uid = (uid_t)tt_syscall3(SYS_getuid, 0, 0, 0);
+	si.si_value.sival_ptr = (void *)&cookie;
+	return tt_syscall6(SYS_rt_tgsigqueueinfo, pid, tid, stop_sig, (long)&si, 0, 0);
 }
 
 static void lock(void)
@@ -274,9 +321,12 @@ static int add(int tid)
 		t->pc = pc;
 		t->pcount = pc0;
 	}
+	/* Never sent to a thread that blocks it: it would stay pending, for the program's
+	 * sigwait to take. */
+	if (t->state == TT_STOP_SIGNALLED && blocks(tid, stop_sig))
+		t->state = TT_STOP_HELD;
 	__atomic_store_n(&count, count + 1, __ATOMIC_RELEASE);
-	if (t->state == TT_STOP_SIGNALLED &&
-	    tt_syscall3(SYS_tgkill, pid, tid, stop_sig) == -3 /* ESRCH */)
+	if (t->state == TT_STOP_SIGNALLED && send(tid) == -3 /* ESRCH */)
 		t->state = TT_STOP_GONE;
 	return 0;
 }
@@ -339,7 +389,10 @@ static struct tt_stop_thread *woken(void)
 	return NULL;
 }
 
-/* Wait until every signalled thread is parked (or gone). 0, or -1 with why. */
+static void resignal(struct tt_stop_thread *t);
+
+/* Wait until every signalled thread is parked (or gone), and every held one unblocked the
+ * signal and parked. 0, or -1 with why. */
 static int wait_parked(long deadline, char *why, size_t why_size)
 {
 	struct timespec slice = { 0, WAIT_SLICE_NS };
@@ -354,13 +407,19 @@ static int wait_parked(long deadline, char *why, size_t why_size)
 
 		for (i = 0, expect = 0; i < count; i++) {
 			struct tt_stop_thread *t = &table[i];
+			int state = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE);
 
-			if (__atomic_load_n(&t->state, __ATOMIC_ACQUIRE) != TT_STOP_SIGNALLED)
+			if (state != TT_STOP_SIGNALLED && state != TT_STOP_HELD)
 				continue;
 			if (tt_syscall3(SYS_tgkill, pid, t->tid, 0) == -3 /* ESRCH */ ||
 			    dead(t->tid)) {
 				t->state = TT_STOP_GONE;
 				continue;
+			}
+			if (state == TT_STOP_HELD && !blocks(t->tid, stop_sig)) {
+				resignal(t); /* unblocked it (or asleep now) */
+				if (t->state != TT_STOP_SIGNALLED)
+					continue;
 			}
 			expect++;
 			if (blocked < 0 && blocks(t->tid, stop_sig))
@@ -385,7 +444,9 @@ static int wait_parked(long deadline, char *why, size_t why_size)
 			}
 		}
 		if (now_ns() > deadline) {
-			for (i = 0; i < count && table[i].state != TT_STOP_SIGNALLED; i++)
+			for (i = 0; i < count && table[i].state != TT_STOP_SIGNALLED &&
+				    table[i].state != TT_STOP_HELD;
+			     i++)
 				;
 			snprintf(why, why_size, "thread %d did not stop within %ld ms",
 				 i < count ? table[i].tid : 0, STOP_BOUND_NS / 1000000);
@@ -408,7 +469,7 @@ static void resignal(struct tt_stop_thread *t)
 		return;
 	}
 	__atomic_store_n(&t->state, TT_STOP_SIGNALLED, __ATOMIC_RELEASE);
-	if (tt_syscall3(SYS_tgkill, pid, t->tid, stop_sig) == -3)
+	if (send(t->tid) == -3)
 		t->state = TT_STOP_GONE;
 }
 
@@ -565,6 +626,7 @@ void tt_stop_prepare(void)
 
 	tt_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&old, 8, 0, 0);
 	lock();
+	pid = tt_sys_getpid();
 	if (!stop_sig)
 		stop_sig = choose_signal();
 	unlock();

@@ -21,6 +21,7 @@ enum tt_stop_state {
 	TT_STOP_PARKED,	   /* in the handler: pc may be moved */
 	TT_STOP_ASLEEP,	   /* asleep in a system call since before the stop */
 	TT_STOP_GONE,	   /* exited meanwhile */
+	TT_STOP_HELD, /* blocks the signal: not sent (it would stay pending), looked at again */
 };
 
 struct tt_stop_thread {

@@ -1,22 +1,19 @@
 /*
  * sigmask.c - sigprocmask, pthread_sigmask and pthread_attr_setsigmask_np as the program sees
- * them, with the two signals the shim needs delivered kept unblocked:
- *   - SIGTRAP while functions may be traced through traps (hook/trap.c): an int3 met with
- *     SIGTRAP blocked makes the kernel kill the process;
- *   - the signal that stops the other threads while code is patched (hook/stop.c): a running
- *     thread that blocks it cannot be stopped, and a dlopen's functions would not be patched.
- * Server threads block "every signal" (sigfillset) and glibc starts each thread with its
- * creator's mask, so without this the first trap-hooked call in such a thread would be fatal.
+ * them, with SIGTRAP kept unblocked while functions may be traced through traps
+ * (hook/trap.c): an int3 met with SIGTRAP blocked makes the kernel kill the process. Server
+ * threads block "every signal" (sigfillset) and threads inherit their creator's mask, so
+ * without this the first trap-hooked call in such a thread would be fatal.
  *
- * The program still sees the masks it asked for: each thread remembers which of those signals
- * it asked to block, and the old masks it is given back have them. What differs: such a
- * signal sent to that thread is delivered instead of staying pending (a SIGTRAP the program
- * raises while "blocking" it; the stop's signal is never the program's); a new thread starts
- * with its creator's kernel mask but not its view (it is told the kept signals are not
- * blocked), and so does one started with pthread_attr_setsigmask_np. Masks set without
- * these functions (a raw rt_sigprocmask, glibc's own blocking inside pthread_create, fork or
- * posix_spawn) are not seen: trap.c never traps glibc's own functions, and stop.c notices a
- * thread that blocks its signal.
+ * The program still sees the masks it asked for: each thread remembers whether it asked to
+ * block SIGTRAP, and the old masks it is given back have it. What differs: a SIGTRAP sent to
+ * that thread is delivered instead of staying pending (the program's own, raised while it
+ * "blocks" it); a new thread starts with its creator's kernel mask but not its view (it is
+ * told SIGTRAP is not blocked), and so does one started with pthread_attr_setsigmask_np.
+ * Masks set without these functions (a raw rt_sigprocmask, glibc's own blocking inside
+ * pthread_create, fork or posix_spawn) are not seen: trap.c never traps glibc's own
+ * functions. The signal that stops threads (hook/stop.c) is not kept unblocked: a program
+ * may sigwait for it, and only the stop is refused when a running thread blocks it.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -25,7 +22,6 @@
 #include <stdint.h>
 
 #include "elf/real.h"
-#include "hook/stop.h"
 #include "hook/trap.h"
 #include "wrap/interpose.h"
 #include "wrap/sigmask.h"
@@ -42,14 +38,7 @@ static uint64_t bit(int sig)
 
 uint64_t tt_sigmask_kept(void)
 {
-	uint64_t k = 0;
-	int s = tt_stop_signal();
-
-	if (tt_trap_possible())
-		k |= bit(SIGTRAP);
-	if (s > 0 && s <= 64)
-		k |= bit(s);
-	return k;
+	return tt_trap_possible() ? bit(SIGTRAP) : 0;
 }
 
 void tt_sigmask_strip(sigset_t *set, uint64_t kept)
