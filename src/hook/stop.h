@@ -61,8 +61,8 @@ void tt_stop_release(void);
 /* In a fork child: no stop under way, whatever the parent was doing. */
 void tt_stop_after_fork_child(void);
 
-/* Choose the signal now (at start-up): the program's pthread_sigmask calls keep it unblocked
- * from the first (wrap/sigmask.c). */
+/* Choose the signal now (at start-up, with inline hooks): the program's own later use of it
+ * is then seen (sigaction.c gives it up). */
 void tt_stop_prepare(void);
 
 /* The signal the stop uses now (0: none chosen yet), and whether h is its handler. */

@@ -168,6 +168,30 @@ static void test_endbr64_kept(void **state)
 	check_jump_back(&r, ADDR, NEAR);
 }
 
+/* Where each displaced instruction is in the copy: a thread stopped between two of them
+ * resumes there (hook/stop.c); the entry itself and offsets inside an instruction have none. */
+static void test_instruction_map(void **state)
+{
+	/* xor eax,eax | add eax,edi | add eax,3 | ret (straddle_fn of the program tests) */
+	static const uint8_t code[] = { 0x31, 0xc0, 0x01, 0xf8, 0x83, 0xc0, 0x03, 0xc3 };
+	/* endbr64 | push rbp | mov rbp,rsp | sub rsp,16 */
+	static const uint8_t ebr[] = { 0xf3, 0x0f, 0x1e, 0xfa, 0x55, 0x48, 0x89,
+				       0xe5, 0x48, 0x83, 0xec, 0x10, 0xc9, 0xc3 };
+	struct tt_reloc r;
+
+	(void)state;
+	plan_ok(code, sizeof(code), ADDR, NEAR, &r, 0, 7);
+	assert_int_equal(r.map.insns, 3);
+	assert_int_equal(tt_reloc_copy_offset(&r.map, 0), -1); /* the entry takes the jump */
+	assert_int_equal(tt_reloc_copy_offset(&r.map, 2), 4 + 2);
+	assert_int_equal(tt_reloc_copy_offset(&r.map, 4), 4 + 4);
+	assert_int_equal(tt_reloc_copy_offset(&r.map, 3), -1); /* inside add eax,edi */
+	plan_ok(ebr, sizeof(ebr), ADDR, NEAR, &r, 4, 8);
+	assert_int_equal(tt_reloc_copy_offset(&r.map, 5), 4 + 1);
+	assert_int_equal(tt_reloc_copy_offset(&r.map, 8), 4 + 4);
+	assert_int_equal(tt_reloc_copy_offset(&r.map, 4), -1);
+}
+
 static void test_exactly_patch_length(void **state)
 {
 	/* xor eax,eax; inc eax; ret: 5 bytes, all displaced (the ret is copied as is) */
@@ -885,6 +909,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_endbr64),
 		cmocka_unit_test(test_endbr64_kept),
+		cmocka_unit_test(test_instruction_map),
 		cmocka_unit_test(test_exactly_patch_length),
 		cmocka_unit_test(test_shorter_than_patch),
 		cmocka_unit_test(test_why_truncated_to_its_size),
