@@ -97,10 +97,12 @@ $(HOT_SRCS:src/%.c=$(B)/%.o): $(B)/%.o: src/%.c
 # own start-up, which calls dlsym: nothing there may be instrumented.
 $(B)/elf/elfdyn.o: CFLAGS += -fno-tree-loop-distribute-patterns
 $(B)/elf/elfdyn.o $(B)/elf/real.o $(B)/wrap/interpose.o $(B)/runtime/dllock.o: SAN_FLAGS :=
-# ThreadSanitizer's own start-up also calls sigaction, which sigaction.c wraps; and patch.c's
+# ThreadSanitizer's own start-up also calls sigaction, which sigaction.c wraps (and stop.c and
+# trap.c under it, whose signal handlers also interrupt the runtime itself); and patch.c's
 # stores into code would go to shadow memory ThreadSanitizer keeps only for data.
 ifneq ($(findstring thread,$(SANITIZE)),)
-$(B)/runtime/signals.o $(B)/wrap/sigaction.o $(B)/hook/patch.o: SAN_FLAGS :=
+$(B)/runtime/signals.o $(B)/wrap/sigaction.o $(B)/hook/patch.o $(B)/hook/stop.o \
+$(B)/hook/trap.o $(B)/wrap/sigmask.o: SAN_FLAGS :=
 endif
 
 $(B)/%.o: src/%.S
@@ -184,7 +186,7 @@ check: check-deps all
 # tests/prog/tsan.supp lists the reports that are not the shim's (glibc's loader).
 # Races the hot path takes part in are not seen: it is assembly and uninstrumented C.
 TSAN_B     := build/tsan
-TSAN_TESTS := threads thread_churn dlopen_threads_inline 'dlstress_*' sample_threads
+TSAN_TESTS := threads thread_churn dlopen_threads_inline 'dlstress_*' sample_threads 'stop_world_*'
 .PHONY: check-tsan
 check-tsan: check-deps
 	$(Q)$(MAKE) -s B=$(TSAN_B) SANITIZE=thread $(TSAN_B)/libtsctrace.so

@@ -1,6 +1,7 @@
 #!/bin/sh
 # coverage.sh B LIB [TARGET...] - inline coverage: of every function of an object, how many
-# TSC_HOOK=inline traces inline, through its GOT slots only, or not at all, and why.
+# TSC_HOOK=inline traces inline, through a trap, through its GOT slots only, or not at all,
+# and why.
 #
 # TARGETs (default: all of them):
 #   libc libz libsqlite3  every exported function of libc.so.6, libz.so.1, libsqlite3.so.0
@@ -136,7 +137,8 @@ measure() {
 			if ($2 == "?" || $2 + 0 >= 5) e[$1]++; next }
 		FILENAME == ARGV[2] { if ($3 == shim) wrapped[$1] = 1
 			entry[$1] = $4
-			if ($2 == "inline") ri[$1]++; else if ($2 == "got") rg[$1]++; next }
+			if ($2 == "inline") ri[$1]++; else if ($2 == "trap") rt[$1]++
+			else if ($2 == "got") rg[$1]++; next }
 		# names of one address: one line, "a|b"
 		{ np = split($1, part, "|") }
 		$2 == "got" { for (q = 1; q <= np; q++) { x = part[q]; gr[x, ++ng[x]] = $3
@@ -144,13 +146,16 @@ measure() {
 			next }
 		{ for (q = 1; q <= np; q++) nr[part[q], ++nn[part[q]]] = $3 }
 		END { for (j = 1; j <= n; j++) { x = order[j]; i = ri[x] + 0; g = rg[x] + 0
-			if (i > m[x]) i = m[x]; if (g > m[x] - i) g = m[x] - i
+			tp = rt[x] + 0
+			if (i > m[x]) i = m[x]; if (tp > m[x] - i) tp = m[x] - i
+			if (g > m[x] - i - tp) g = m[x] - i - tp
 			for (k = 1; k <= m[x]; k++) {
 				el = k <= e[x] ? 1 : 0
 				if (k <= i) { r = "inline"; why = "-" }
-				else if (k <= i + g) { r = "got"; why = gr[x, k - i]
+				else if (k <= i + tp) { r = "trap"; why = "shorter than the jump: an int3" }
+				else if (k <= i + tp + g) { r = "got"; why = gr[x, k - i - tp]
 					if (why == "" && (x in entry)) why = er[entry[x]] }
-				else { r = "none"; why = nr[x, k - i - g] }
+				else { r = "none"; why = nr[x, k - i - tp - g] }
 				if (why == "") why = "(no line from the shim)"
 				if (wrapped[x]) why = "wrapped by tsctrace: traced at its wrapper"
 				print r "\t" why "\t" el } } }' \
@@ -264,7 +269,7 @@ done
 TOP=3
 echo "inline coverage: TSC_HOOK=inline on every function of each object, at most $BATCH names" \
 	"per traced run ($secs s); target 100% traced and >= 99% inline of the functions of 5 bytes or more"
-printf '  %-16s %9s %7s %6s %6s %8s %20s  %s\n' object functions inline got none traced \
+printf '  %-16s %9s %7s %5s %6s %6s %8s %20s  %s\n' object functions inline trap got none traced \
 	"inline of >=5 bytes" target
 : >"$CW/rows.tsv"
 : >"$CW/reasons.md"
@@ -291,15 +296,15 @@ for t in $TARGETS; do
 		{ n++; c[$1]++; if ($3) { e++; if ($1 == "inline") ei++ }
 		  if ($2 != "-") { k = $1 "\t" $2; if (!(k in rc)) ord[++nk] = k; rc[k]++ } }
 		END {
-			tr = 100 * (c["inline"] + c["got"]) / n; sh = e ? 100 * ei / e : 0
+			tr = 100 * (c["inline"] + c["trap"] + c["got"]) / n; sh = e ? 100 * ei / e : 0
 			v = (tr >= 100 && sh >= 99) ? "met" : "missed"
-			printf "  %-16s %9d %7d %6d %6d %7.1f%% %8.1f%% of %-7d  %s\n", label, n,
-				c["inline"], c["got"], c["none"], tr, sh, e, v
+			printf "  %-16s %9d %7d %5d %6d %6d %7.1f%% %8.1f%% of %-7d  %s\n", label, n,
+				c["inline"], c["trap"], c["got"], c["none"], tr, sh, e, v
 			# reasons by count, then first seen
 			for (i = 1; i <= nk; i++) for (j = i + 1; j <= nk; j++)
 				if (rc[ord[j]] > rc[ord[i]]) { x = ord[i]; ord[i] = ord[j]; ord[j] = x }
-			det = sprintf("%d functions: %d inline, %d GOT only, %d not traced (%.1f%% traced)",
-				n, c["inline"], c["got"], c["none"], tr)
+			det = sprintf("%d functions: %d inline, %d trap, %d GOT only, %d not traced " \
+				"(%.1f%% traced)", n, c["inline"], c["trap"], c["got"], c["none"], tr)
 			if (crt != "") printf "                   %s\n", substr(crt, 2)
 			printf "\n### %s (%s)\n\n%s%s| route | functions | reason |\n|---|---:|---|\n",
 				label, what, det, crt ".\n\n" >> md
@@ -313,7 +318,8 @@ for t in $TARGETS; do
 				">= 99%% inline, 100%% traced\t%s\t%s\n", t, label, sh, v, det >> rows }' \
 		"$CW/$t.inst"
 done
-echo "  (route: got = traced through GOT slots only, none = not traced; reasons from the" \
+echo "  (route: trap = an int3 (too short for the jump), got = traced through GOT slots only," \
+	"none = not traced; reasons from the" \
 	"shim's lines, numbers as N; scratch files in $CW)"
 
 [ -n "${COV_ROWS:-}" ] && cat "$CW/rows.tsv" >>"$COV_ROWS"

@@ -8,7 +8,8 @@
 #   bpftrace) on the same loop; 2 threads against 1. Every traced run's call count is checked.
 # untraced: a CPU-bound program under the shim with TSC_FUNCS naming a function it never
 #   calls, against the same program without the shim (goal <= 1.01); start-up and exit of
-#   /bin/true with the shim and 10 names against without (goal <= 2 ms added).
+#   /bin/true with the shim and 10 names against without (goal <= 2 ms added); start-up and
+#   exit with every function of libsqlite3 traced, per name (reported).
 # accuracy: functions of known duration (tests/prog/spin.c) traced by tsctrace while
 #   tests/prog/t_accuracy times the same calls itself; the report's tsc_hz against the kernel's.
 # memory: resident bytes per traced function per thread (8 threads x 16 functions; goal <= 16 KiB).
@@ -593,6 +594,39 @@ if out=$("$B/startup" "$STARTUP_RUNS" "$LIB" "$STARTUP_FUNCS" "$W/startup.report
 		"median $(awk -v x="$pm" 'BEGIN { printf "%.2f", x / 1e6 }')/$(awk -v x="$bm" 'BEGIN { printf "%.2f", x / 1e6 }') ms = $ra, $STARTUP_RUNS runs each"
 else
 	fail "startup: $(tail -n 1 "$W/startup.err")"
+fi
+
+# ---- start-up with a whole library traced ---------------------------------------------------
+# covload_sqlite3 (built by `make cov` when libsqlite3-0 is installed) with the argument
+# `start` does nothing: what is added is the shim's start-up and its report at exit, with one
+# name against every function of libsqlite3 (libsqlite3.so.0:*). Per name: the difference over
+# the extra names. The foreign-jump answers are kept between runs (the first run fills them).
+WHOLE_RUNS=${BENCH_WHOLE_RUNS:-20}
+sq=$B/cov/covload_sqlite3
+echo
+if [ -x "$sq" ]; then
+	sqlib=$(ldd "$sq" | awk '/libsqlite3/ { print $3 }')
+	nsq=$(nm -D --defined-only "$sqlib" | awk '$2 == "T" || $2 == "i"' | wc -l)
+	echo "startup with a whole library: covload_sqlite3 start, TSC_FUNCS=sqlite3_libversion" \
+		"against libsqlite3.so.0:* ($nsq exported functions), $WHOLE_RUNS alternating runs each"
+	export XDG_CACHE_HOME=$W/cache
+	o1=$("$B/startup" "$WHOLE_RUNS" "$LIB" sqlite3_libversion "$W/whole1.txt" "$sq" start \
+		2>"$W/whole.err") &&
+		oa=$("$B/startup" "$WHOLE_RUNS" "$LIB" 'libsqlite3.so.0:*' "$W/whole.txt" "$sq" start \
+			2>>"$W/whole.err") || fail "startup with a whole library: $(tail -n 1 "$W/whole.err")"
+	unset XDG_CACHE_HOME
+	if [ -n "${oa:-}" ]; then
+		a1=$(kv "$o1" added_median_ns)
+		aa=$(kv "$oa" added_median_ns)
+		per=$(awk -v a="$aa" -v b="$a1" -v n="$nsq" 'BEGIN { printf "%.1f", (a - b) / (n - 1) / 1e3 }')
+		echo "  added: $(awk -v x="$a1" 'BEGIN { printf "%.2f", x / 1e6 }') ms with one name," \
+			"$(awk -v x="$aa" 'BEGIN { printf "%.2f", x / 1e6 }') ms with $nsq: $per us per" \
+			"name (resolution, planning and patching inline, its report entry at exit)"
+		row startup.per_name "startup + exit per traced name, us (whole libsqlite3)" "$per" \
+			"reported" "-" "added $((a1 / 1000000)) ms (1 name) vs $((aa / 1000000)) ms ($nsq names), median of $WHOLE_RUNS"
+	fi
+else
+	echo "startup with a whole library: skipped ($(cat "$sq.why" 2>/dev/null || echo "covload_sqlite3 not built"))"
 fi
 
 # ---- accuracy -------------------------------------------------------------------------------

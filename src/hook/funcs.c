@@ -327,7 +327,7 @@ void *tt_funcs_stub_for(void *addr)
 	/* Until inline.c has decided, hand out no stub: a call through it could reach an entry
 	 * patched meanwhile and be counted twice. */
 	if (f && __atomic_load_n(&f->route_decided, __ATOMIC_ACQUIRE) &&
-	    __atomic_load_n(&f->route, __ATOMIC_RELAXED) == TT_ROUTE_GOT) {
+	    tt_route_uses_got(__atomic_load_n(&f->route, __ATOMIC_RELAXED))) {
 		got = true;
 		index = f->index;
 	}
@@ -337,7 +337,7 @@ void *tt_funcs_stub_for(void *addr)
 
 const char *tt_route_name(enum tt_route route)
 {
-	static const char *const names[] = { "got", "inline", "none" };
+	static const char *const names[] = { "got", "inline", "none", "trap" };
 
 	return route < sizeof(names) / sizeof(names[0]) ? names[route] : "?";
 }

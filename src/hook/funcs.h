@@ -19,9 +19,17 @@ enum tt_route {
 	TT_ROUTE_GOT,	 /* through its GOT slots and dlsym answers, to its stub */
 	TT_ROUTE_INLINE, /* through a jump patched at its own entry */
 	TT_ROUTE_NONE,	 /* neither: not exported and not patchable, never traced */
+	TT_ROUTE_TRAP,	 /* an int3 at its entry (too short for the jump; trap.c), and its GOT
+			  * slots like TT_ROUTE_GOT: those calls skip the trap */
 };
 
-/* "got", "inline", "none". */
+/* True when GOT slots and dlsym answers lead to the stub (got, trap). */
+static inline bool tt_route_uses_got(enum tt_route route)
+{
+	return route == TT_ROUTE_GOT || route == TT_ROUTE_TRAP;
+}
+
+/* "got", "inline", "none", "trap". */
 const char *tt_route_name(enum tt_route route);
 
 struct tt_func {
@@ -42,11 +50,13 @@ struct tt_func {
 	size_t size;		/* bytes, from its symbol; 0 when unknown (an IFUNC's choice) */
 	bool local;		/* found in .symtab only (static, hidden): no GOT slot reaches it */
 	bool route_decided;	/* inline.c decided its route at its current address */
-	bool refusal_said;	/* inline.c said why it was not patched (said once) */
+	bool refusal_said;	/* inline.c said why it was not patched, or that it traps
+				 * (said once) */
 	uint8_t *slot;		/* inline: its pool slot (stub jump, relocated entry) */
 	void *patched_addr;	/* inline: the address whose entry is patched */
 	uint8_t *patched_at;	/* inline: where the jump is (after an endbr64) */
-	uint8_t jump[5];	/* inline: the jump written there */
+	uint8_t jump[5];	/* inline: the jump written there (trap: the int3) */
+	uint8_t jump_len;	/* of jump: 5, or 1 for a trap */
 	bool unloaded;		/* its object was dlclosed: kept for the report, never patched in */
 	UT_hash_handle hh;	/* by name (each alias gets an entry in tt_funcs_alias) */
 	UT_hash_handle hh_addr; /* by address */

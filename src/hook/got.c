@@ -112,7 +112,7 @@ static struct tt_func *lazy_target(const struct tt_elf *o, size_t symidx, void *
 	const ElfW(Sym) *own;
 	const char *want;
 
-	if (!f || f->route != TT_ROUTE_GOT) /* inline: the call reaches the patched entry */
+	if (!f || !tt_route_uses_got(f->route)) /* inline: the call reaches the patched entry */
 		return NULL;
 	/* Already bound to the object's own definition (a local copy): not ours to change. */
 	own = tt_elf_lookup(o, name, NULL);

@@ -20,7 +20,9 @@
 #include "hook/inline.h"
 #include "hook/patch.h"
 #include "hook/pool.h"
+#include "hook/stop.h"
 #include "hook/xref_cache.h"
+#include "hook/trap.h"
 #include "hot/func_table.h"
 #include "log/log.h"
 #include "tramp/tramp.h"
@@ -40,9 +42,15 @@ struct planned {
 	int prot;		   /* of the code's segment, restored after the write */
 	uintptr_t seg_lo, seg_hi;  /* that segment */
 	struct tt_xref_range xref; /* jumps from elsewhere into the patched bytes */
+	uint8_t *func;		   /* the function's first byte; r's offsets count from it */
+	size_t displaced;	   /* bytes from entry the jump replaced */
+	struct tt_reloc_map map;   /* its instructions, where each is in the copy (stop.c) */
+	bool straddles;		   /* the jump's first two bytes cross a cache line */
+	const char *refusal;	   /* why, found with the world stopped: said after it */
 	uintptr_t base;		   /* the object's load address, and its build ID: */
 	const uint8_t *build_id;   /* the check's answer may be kept (xref_cache.h) */
 	size_t build_id_len;
+	bool trap; /* too short for the jump: an int3 (trap.c) */
 };
 
 static struct planned batch[TT_MAX_FUNCS];
@@ -62,6 +70,8 @@ void tt_inline_start(enum tt_hook_mode m)
 		return;
 	}
 	tt_patch_init();
+	tt_stop_prepare();
+	tt_trap_allow();
 	enabled = true;
 }
 
@@ -190,6 +200,21 @@ static bool shadow_stack_on(void)
 	return on;
 }
 
+/* True for glibc's own objects (libc, the dynamic loader, its compatibility libraries). */
+static bool of_glibc(const char *path)
+{
+	static const char *const names[] = { "libc.so",	      "libc-",	  "ld-linux",
+					     "libpthread.so", "librt.so", "libdl.so" };
+	const char *base = path ? strrchr(path, '/') : NULL;
+	size_t i;
+
+	base = base ? base + 1 : path;
+	for (i = 0; base && i < sizeof(names) / sizeof(names[0]); i++)
+		if (strncmp(base, names[i], strlen(names[i])) == 0)
+			return true;
+	return false;
+}
+
 /* Plan f (or the calibration function when f is NULL) into batch[*n]; NULL or why not. */
 static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t why_size)
 {
@@ -199,6 +224,7 @@ static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t wh
 	size_t size;
 	uint8_t *slot;
 	const char *err;
+	bool trap;
 
 	if (!tt_elf_foreach(segment_cb, &seg) || !seg.end)
 		return "its code is not in a loaded object's executable segment";
@@ -210,13 +236,24 @@ static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t wh
 	slot = tt_pool_take((uintptr_t)addr);
 	if (!slot)
 		return "no memory could be mapped within jump range of it";
-	err = tt_reloc_plan(addr, size, (uint64_t)(uintptr_t)addr,
-			    (uint64_t)(uintptr_t)(slot + SLOT_CODE), &r, why, why_size);
+	trap = f && size < (size >= 4 && memcmp(addr, "\xf3\x0f\x1e\xfa", 4) == 0 ? 4 : 0) +
+				    TT_PATCH_LEN;
+	if (trap && of_glibc(f->object)) {
+		tt_pool_release(slot);
+		return "it is shorter than the 5-byte jump, and glibc's functions get no trap: "
+		       "glibc "
+		       "blocks every signal around some of its own calls, and an int3 met with "
+		       "SIGTRAP blocked kills the process";
+	}
+	if (trap) /* the whole function copied; the signal brings its calls to the slot */
+		err = tt_reloc_whole(addr, size, (uint64_t)(uintptr_t)addr,
+				     (uint64_t)(uintptr_t)(slot + SLOT_CODE), &r, why, why_size);
+	else
+		err = tt_reloc_plan(addr, size, (uint64_t)(uintptr_t)addr,
+				    (uint64_t)(uintptr_t)(slot + SLOT_CODE), &r, why, why_size);
 	if (!err && r.call_moved && shadow_stack_on())
 		err = "a call among its first instructions, which cannot be moved while the "
 		      "shadow stack is on";
-	if (!err && !tt_patch_possible(addr + r.patch_at))
-		err = "its entry straddles a cache line, which cannot be written atomically";
 	if (err) {
 		tt_pool_release(slot);
 		return err;
@@ -224,6 +261,10 @@ static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t wh
 	write_slot(slot, f ? f->index : 0, &r);
 	batch[*n] = (struct planned){
 		.f = f,
+		.func = addr,
+		.displaced = r.displaced,
+		.map = r.map,
+		.straddles = !trap && ((uintptr_t)(addr + r.patch_at) & 63) == 63,
 		.entry = addr + r.patch_at,
 		.slot = slot,
 		.prot = seg.prot,
@@ -236,6 +277,7 @@ static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t wh
 		.base = seg.base,
 		.build_id = seg.build_id,
 		.build_id_len = seg.build_id_len,
+		.trap = trap,
 	};
 	(*n)++;
 	return NULL;
@@ -396,10 +438,11 @@ static unsigned int check_foreign_jumps(unsigned int n)
 		const struct tt_code_ranges *code;
 		bool all_known = true;
 
-		if (!batch[i].f || lo == 0)
+		/* A trap rewrites one byte: no jump can land inside it. */
+		if (!batch[i].f || batch[i].trap || lo == 0)
 			continue;
 		for (j = i, k = 0; j < n; j++) /* every function of this segment */
-			if (batch[j].f && batch[j].seg_lo == lo) {
+			if (batch[j].f && !batch[j].trap && batch[j].seg_lo == lo) {
 				all_known &= cached_answer(&batch[j]);
 				ranges[k++] = batch[j].xref;
 			}
@@ -409,7 +452,7 @@ static unsigned int check_foreign_jumps(unsigned int n)
 				     code ? code->n : 0, ranges, k);
 		}
 		for (j = i, k = 0; j < n; j++)
-			if (batch[j].f && batch[j].seg_lo == lo) {
+			if (batch[j].f && !batch[j].trap && batch[j].seg_lo == lo) {
 				batch[j].xref = ranges[k++];
 				batch[j].seg_lo = 0; /* scanned */
 				if (!all_known)
@@ -420,7 +463,7 @@ static unsigned int check_foreign_jumps(unsigned int n)
 	for (i = 0; i < n; i++) {
 		struct planned *p = &batch[i];
 
-		if (p->f && p->xref.hit) {
+		if (p->f && !p->trap && p->xref.hit) {
 			snprintf(why, sizeof(why),
 				 "a jump from %+lld bytes away lands inside its "
 				 "first instructions",
@@ -438,10 +481,128 @@ static unsigned int check_foreign_jumps(unsigned int n)
 static struct tt_patch writes[TT_MAX_FUNCS];
 static uint8_t jumps[TT_MAX_FUNCS][5];
 
-/* Steps 2 and 3 for a planned batch. */
+/*
+ * A trap: the slot's entry is where the handler sends the trap, so the call goes on as an
+ * inline hook's would (every register kept, the inline body); then the int3 itself.
+ */
+static unsigned int commit_trap(const struct planned *p)
+{
+	struct tt_func *f = p->f;
+	const char *err = NULL;
+
+	if (tt_trap_add(p->entry, p->slot) < 0)
+		err = "no memory for its trap";
+	else if (tt_trap_arm() < 0)
+		err = "the SIGTRAP handler could not be installed";
+	else if (tt_trap_write(p->entry, p->prot) < 0)
+		err = "its code cannot be made writable";
+	if (err) {
+		tt_trap_remove(p->entry);
+		__atomic_store_n(&tt_func_target[f->index], f->addr, __ATOMIC_RELEASE);
+		tt_pool_release(p->slot);
+		refused(f, err);
+		return 0;
+	}
+	if (f->refusal_said) /* once: an object dlopened a thousand times traps each time */
+		;
+	else if (f->local)
+		tt_info("%s (in %s): shorter than the 5-byte jump: traced through a trap (int3), a "
+			"signal per call (~2 us each, outside its times)",
+			f->name, f->object);
+	else
+		tt_info("%s: shorter than the 5-byte jump: traced through a trap (int3), a signal "
+			"per call (~2 us each, outside its times) but for calls through its GOT "
+			"slots",
+			f->name);
+	f->refusal_said = true;
+	f->slot = p->slot;
+	f->patched_addr = f->addr;
+	f->patched_at = p->entry;
+	f->jump[0] = 0xcc;
+	f->jump_len = 1;
+	__atomic_store_n(&f->route, TT_ROUTE_TRAP, __ATOMIC_RELAXED);
+	decided(f);
+	return 1;
+}
+
+/*
+ * A thread asleep in a system call is not moved (stop.c): p is refused when one would resume
+ * inside its displaced bytes, or, when p's entry straddles a cache line (its first two bytes
+ * are written apart), when any thread sleeps at all: it could wake meanwhile. A parked thread
+ * inside them must be at one of its instructions, to resume in the copy.
+ */
+static void check_threads(struct planned *p, struct tt_stop_thread *t, size_t nt)
+{
+	uintptr_t lo = (uintptr_t)p->entry, hi = lo + p->displaced;
+	size_t i;
+
+	for (i = 0; i < nt && !p->refusal; i++) {
+		bool inside = t[i].pc > lo && t[i].pc < hi;
+
+		if (t[i].state == TT_STOP_ASLEEP && p->straddles)
+			p->refusal = "its entry straddles a cache line, and a thread asleep in a "
+				     "system call could wake while it is written";
+		else if (t[i].state == TT_STOP_ASLEEP && inside)
+			p->refusal = "a thread asleep in a system call would resume inside its "
+				     "first instructions";
+		else if (t[i].state == TT_STOP_PARKED && inside &&
+			 tt_reloc_copy_offset(&p->map, t[i].pc - (uintptr_t)p->func) < 0)
+			p->refusal = "a thread is stopped between two of its first instructions";
+	}
+}
+
+/* Parked threads stopped inside p's displaced bytes resume at the same instruction of its
+ * copy, which goes on into the function as they would have. Returns how many. */
+static unsigned int move_threads(const struct planned *p, struct tt_stop_thread *t, size_t nt)
+{
+	uintptr_t lo = (uintptr_t)p->entry, hi = lo + p->displaced;
+	unsigned int moved = 0;
+	size_t i;
+	long off;
+
+	for (i = 0; i < nt; i++) {
+		if (t[i].state != TT_STOP_PARKED || t[i].pc <= lo || t[i].pc >= hi)
+			continue;
+		off = tt_reloc_copy_offset(&p->map, t[i].pc - (uintptr_t)p->func);
+		if (off >= 0) {
+			tt_stop_move(&t[i], (uintptr_t)(p->slot + SLOT_CODE + off));
+			moved++;
+		}
+	}
+	return moved;
+}
+
+/* No thread could be stopped: the batch is refused, its slots given back. */
+static unsigned int refuse_all(unsigned int n, const char *stop_why)
+{
+	char why[256];
+	unsigned int i;
+
+	snprintf(why, sizeof(why), "the other threads could not be stopped to write it: %s",
+		 stop_why);
+	for (i = 0; i < n; i++) {
+		if (!batch[i].f) {
+			calibration_slot = batch[i].slot; /* called directly: never written */
+			continue;
+		}
+		refused(batch[i].f, why);
+		tt_pool_release(batch[i].slot);
+	}
+	return 0;
+}
+
+/*
+ * Steps 2 and 3 for a planned batch. With other threads, they are stopped first (stop.c):
+ * none runs the entries while they are written, and one stopped inside displaced bytes is
+ * moved into the copy.
+ */
 static unsigned int commit(unsigned int n)
 {
-	unsigned int i, k = 0, done = 0;
+	unsigned int i, k = 0, done = 0, moved = 0;
+	struct tt_stop_thread *threads;
+	char stop_why[160];
+	bool settled, blind;
+	size_t nt;
 
 	if (tt_pool_seal() < 0) {
 		for (i = 0; i < n; i++) {
@@ -451,6 +612,12 @@ static unsigned int commit(unsigned int n)
 		}
 		return 0;
 	}
+	if (tt_stop_world(stop_why, sizeof(stop_why)) < 0)
+		return refuse_all(n, stop_why);
+	/* From here to tt_stop_release: no libc, no lock, no allocation (a parked thread may
+	 * hold any of them); lines are said after. */
+	nt = tt_stop_threads(&threads);
+	blind = tt_stop_blind();
 	/* Every stub's target at its copy first: a call reaching a new jump finds it there. */
 	for (i = 0; i < n; i++) {
 		struct planned *p = &batch[i];
@@ -459,19 +626,49 @@ static unsigned int commit(unsigned int n)
 			calibration_slot = p->slot;
 			continue;
 		}
+		check_threads(p, threads, nt);
+		if (blind && p->straddles)
+			p->refusal =
+				"its entry straddles a cache line, and without /proc the other "
+				"threads cannot be stopped while it is written";
+		if (p->refusal)
+			continue;
 		__atomic_store_n(&tt_func_target[p->f->index], p->slot + SLOT_CODE,
 				 __ATOMIC_RELEASE);
+		if (p->trap)
+			continue; /* after the jumps, below */
 		entry_jump(p, jumps[k]);
 		writes[k] = (struct tt_patch){ p->entry, jumps[k], sizeof(jumps[k]), p->prot, 0 };
 		k++;
 	}
 	tt_patch_write_all(writes, k);
+	settled = tt_stop_settle(stop_why, sizeof(stop_why)) == 0;
+	nt = tt_stop_threads(&threads);
+	for (i = 0, k = 0; i < n; i++)
+		if (batch[i].f && !batch[i].refusal && !batch[i].trap && !writes[k++].err)
+			moved += move_threads(&batch[i], threads, nt);
+	tt_stop_release();
+	if (!settled)
+		tt_info("after functions were patched inline, %s", stop_why);
+	if (moved)
+		tt_info("%u thread%s stopped inside the first instructions of a function patched "
+			"inline resumed in its relocated copy",
+			moved, moved == 1 ? "" : "s");
 	for (i = 0, k = 0; i < n; i++) {
 		struct planned *p = &batch[i];
 		struct tt_func *f = p->f;
 
 		if (!f)
 			continue;
+		if (p->refusal) {
+			tt_pool_release(p->slot);
+			refused(f, p->refusal);
+			continue;
+		}
+		if (p->trap) {
+			done += commit_trap(p);
+			continue;
+		}
 		if (writes[k].err < 0) {
 			k++;
 			__atomic_store_n(&tt_func_target[f->index], f->addr, __ATOMIC_RELEASE);
@@ -483,6 +680,7 @@ static unsigned int commit(unsigned int n)
 		f->patched_addr = f->addr;
 		f->patched_at = p->entry;
 		memcpy(f->jump, jumps[k++], sizeof(f->jump));
+		f->jump_len = sizeof(f->jump);
 		__atomic_store_n(&f->route, TT_ROUTE_INLINE, __ATOMIC_RELAXED);
 		decided(f);
 		done++;
@@ -505,8 +703,10 @@ static void release_stale(void)
 		if (!f || !f->slot)
 			continue;
 		if (!f->unloaded && f->patched_addr == f->addr &&
-		    memcmp(f->patched_at, f->jump, sizeof(f->jump)) == 0)
+		    memcmp(f->patched_at, f->jump, f->jump_len) == 0)
 			continue;
+		if (f->jump_len == 1)
+			tt_trap_remove(f->patched_at);
 		if (!f->unloaded && f->patched_addr == f->addr) { /* reloaded in place */
 			__atomic_store_n(&tt_func_target[f->index], f->addr, __ATOMIC_RELEASE);
 			__atomic_store_n(&f->route, TT_ROUTE_GOT, __ATOMIC_RELAXED);

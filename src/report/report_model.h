@@ -79,7 +79,7 @@ struct tt_report_func {
 	const char *object; /* file of the object defining it */
 	bool has_offset;    /* false in reports read back from before offsets were written */
 	uint64_t offset;    /* its address minus its object's load base */
-	const char *hook;   /* "got", "inline" or "none" */
+	const char *hook;   /* "got", "inline", "trap" or "none" */
 	uint64_t calls, timed, unwound, migrated, dropped;
 	uint64_t skipped;  /* passed over by sampling: counted, not timed (0 without sampling) */
 	bool has_sampling; /* the run sampled: skipped and sampling are written */

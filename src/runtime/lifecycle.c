@@ -25,6 +25,7 @@
 #include "hook/got.h"
 #include "hook/inline.h"
 #include "hook/resolve.h"
+#include "hook/stop.h"
 #include "hot/callers.h"
 #include "hot/emul_step.h"
 #include "hot/pin.h"
@@ -157,6 +158,7 @@ static void fork_child(void)
 	tt_thread_after_fork_child();
 	tt_pin_after_fork_child();
 	tt_signals_after_fork_child();
+	tt_stop_after_fork_child();
 	run.pid = getpid();
 	run.clock.start_real_ns = tt_clock_ns(CLOCK_REALTIME);
 	run.clock.start_wall_ns = tt_clock_ns(CLOCK_MONOTONIC);

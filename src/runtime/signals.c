@@ -94,7 +94,8 @@ void tt_signals_block_fatal(void)
 	sigemptyset(&set);
 	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
 		sigaddset(&set, fatal[i]);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	/* Raw: the exported pthread_sigmask is the program's (wrap/sigmask.c). */
+	tt_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, (long)&set, 0, 8, 0, 0);
 }
 
 static void *dump_thread(void *arg)

@@ -10,15 +10,21 @@
  * TT_IN_HANDLER, so that its traced calls are counted (not timed) instead of passing as the
  * shim's own (a 10 kHz timer lost a few calls in millions; with TSC_CALLERS=4, which spends
  * most of each call inside the shim, a third of its handler's calls).
+ *
+ * The real-time signal that stops threads while code is patched (hook/stop.c) is shown as
+ * SIG_DFL, and given up to the program as soon as it installs anything for it.
  */
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
 
 #include "elf/real.h"
+#include "hook/stop.h"
+#include "hook/trap.h"
 #include "hot/thread.h"
 #include "runtime/signals.h"
 #include "wrap/interpose.h"
+#include "wrap/sigmask.h"
 
 static int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
 
@@ -27,6 +33,7 @@ static int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
 static struct {
 	void *handler; /* sa_handler or sa_sigaction */
 	int flags;     /* the program's sa_flags: SA_SIGINFO says how to call it */
+	uint64_t kept; /* signals of its sa_mask kept out of the kernel's (sigmask.c) */
 } program_act[_NSIG];
 
 static void handler_trampoline(int sig, siginfo_t *info, void *uc)
@@ -34,6 +41,7 @@ static void handler_trampoline(int sig, siginfo_t *info, void *uc)
 	int flags = __atomic_load_n(&program_act[sig].flags, __ATOMIC_ACQUIRE);
 	void *h = __atomic_load_n(&program_act[sig].handler, __ATOMIC_RELAXED);
 	uint8_t was = tt_tls.in_shim;
+	uint64_t view = tt_sigmask_hold(__atomic_load_n(&program_act[sig].kept, __ATOMIC_RELAXED));
 
 	if (was)
 		tt_tls.in_shim = TT_IN_HANDLER;
@@ -42,6 +50,7 @@ static void handler_trampoline(int sig, siginfo_t *info, void *uc)
 	else
 		((void (*)(int))h)(sig);
 	tt_tls.in_shim = was;
+	tt_sigmask_restore(view);
 }
 
 static bool is_function(const struct sigaction *act)
@@ -51,32 +60,63 @@ static bool is_function(const struct sigaction *act)
 		       : act->sa_sigaction != NULL;
 }
 
+/*
+ * The kernel's sigaction for the program's requests. While trap hooks exist SIGTRAP's
+ * handler must stay the shim's (trap.c): the program's disposition is kept there instead,
+ * and trap.c passes it the traps that are not the shim's.
+ */
+static int kernel_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	if (sig != SIGTRAP || !tt_trap_owned())
+		return real_sigaction(sig, act, old);
+	if (old)
+		tt_trap_program(old);
+	if (act)
+		tt_trap_set_program(act);
+	return 0;
+}
+
 /* Install act, the program's, with handler_trampoline in front of a handler function. */
 static int install_program(int sig, const struct sigaction *act)
 {
 	struct sigaction sa;
+	uint64_t kept;
+	int s;
 
 	if (!is_function(act) || sig <= 0 || sig >= _NSIG)
-		return real_sigaction(sig, act, NULL);
+		return kernel_sigaction(sig, act, NULL);
 	sa = *act;
 	sa.sa_sigaction = handler_trampoline;
 	sa.sa_flags |= SA_SIGINFO;
+	/* A handler that blocks everything may still call a trap-hooked function. */
+	kept = 0;
+	for (s = 1; s <= 64; s++)
+		if ((tt_sigmask_kept() >> (s - 1) & 1) && sigismember(&act->sa_mask, s) == 1)
+			kept |= 1ull << (s - 1);
+	__atomic_store_n(&program_act[sig].kept, kept, __ATOMIC_RELAXED);
+	tt_sigmask_strip(&sa.sa_mask, tt_sigmask_kept());
 	/* Published before the kernel can run the trampoline for it; the flags last. */
 	__atomic_store_n(&program_act[sig].handler, (void *)act->sa_handler, __ATOMIC_RELAXED);
 	__atomic_store_n(&program_act[sig].flags, act->sa_flags, __ATOMIC_RELEASE);
-	return real_sigaction(sig, &sa, NULL);
+	return kernel_sigaction(sig, &sa, NULL);
 }
 
 /* What the kernel holds for sig, as the program installed it. */
 static int current(int sig, struct sigaction *now)
 {
-	if (real_sigaction(sig, NULL, now) != 0)
+	if (kernel_sigaction(sig, NULL, now) != 0)
 		return -1;
+	if (tt_stop_is_handler((const void *)now->sa_handler)) { /* the stop's: not the program's */
+		memset(now, 0, sizeof(*now));
+		now->sa_handler = SIG_DFL;
+		return 0;
+	}
 	if ((now->sa_flags & SA_SIGINFO) && now->sa_sigaction == handler_trampoline && sig > 0 &&
 	    sig < _NSIG) {
 		now->sa_handler = (sighandler_t)program_act[sig].handler;
 		now->sa_flags = (now->sa_flags & ~SA_SIGINFO) |
 				(program_act[sig].flags & SA_SIGINFO);
+		tt_sigmask_show(&now->sa_mask, ~0ull, program_act[sig].kept);
 	}
 	return 0;
 }
@@ -115,6 +155,8 @@ static int program_sigaction(int sig, const struct sigaction *act, struct sigact
 	managed = tt_signals_stand_in(sig, &flags) != NULL;
 	if (managed && tt_signals_ours(now.sa_handler))
 		now = *tt_signals_shown(sig); /* before set_default changes it */
+	if (act)
+		tt_stop_program_takes(sig); /* the stop finds itself another signal */
 	if (act && managed && !(act->sa_flags & SA_SIGINFO) && act->sa_handler == SIG_DFL) {
 		if (set_default(sig, act) != 0)
 			return -1;

@@ -249,6 +249,8 @@ const char *tt_reloc_plan(const uint8_t *code, size_t size, uint64_t addr, uint6
 			snprintf(why, why_size, "its entry instructions are too long to move");
 			return why;
 		}
+		out->map.at[out->map.insns] = (uint8_t)off;
+		out->map.copy[out->map.insns++] = (uint8_t)out->copy_len;
 		err = relocate_one(code + off, &in, addr + off, copy_addr + out->copy_len,
 				   addr + out->patch_at, addr + out->patch_at + TT_PATCH_LEN, out,
 				   why, why_size);
@@ -269,6 +271,73 @@ const char *tt_reloc_plan(const uint8_t *code, size_t size, uint64_t addr, uint6
 		return why;
 	}
 	out->copy[out->copy_len] = 0xe9;
+	put32(out->copy + out->copy_len + 1, (int32_t)back);
+	out->copy_len += 5;
+	return NULL;
+}
+
+long tt_reloc_copy_offset(const struct tt_reloc_map *m, size_t off)
+{
+	size_t i;
+
+	for (i = 1; i < m->insns; i++) /* the first is the entry: a thread there takes the jump */
+		if (m->at[i] == off)
+			return m->copy[i];
+	return -1;
+}
+
+const char *tt_reloc_whole(const uint8_t *code, size_t size, uint64_t addr, uint64_t copy_addr,
+			   struct tt_reloc *out, char *why, size_t why_size)
+{
+	struct tt_insn in;
+	size_t off;
+	int64_t back;
+	const char *err;
+
+	memset(out, 0, sizeof(*out));
+	if (size >= 4 && memcmp(code, endbr64, 4) == 0)
+		out->patch_at = 4;
+	if (size <= out->patch_at) {
+		snprintf(why, why_size, "it has no instruction after its endbr64");
+		return why;
+	}
+	out->displaced = 1; /* the int3 */
+	memcpy(out->copy, endbr64, 4);
+	out->copy_len = 4;
+	for (off = out->patch_at; off < size; off += in.len) {
+		if (tt_disasm_decode(code + off, size - off, addr + off, &in) < 0) {
+			snprintf(why, why_size, "bytes at +0x%zx do not decode as an instruction",
+				 off);
+			return why;
+		}
+		if (off + in.len > size) {
+			snprintf(why, why_size, "its instructions run past its end");
+			return why;
+		}
+		if (out->copy_len + in.len + CALL_COPY_MAX + 5 > TT_COPY_MAX) {
+			snprintf(why, why_size, "its instructions are too long to move");
+			return why;
+		}
+		/* Jumps into [addr, addr + size) are refused: a copy cannot go back into itself
+		 * through the original, whose entry now traps. */
+		err = relocate_one(code + off, &in, addr + off, copy_addr + out->copy_len, addr,
+				   addr + size, out, why, why_size);
+		if (err)
+			return err;
+		if (in.kind == TT_INSN_CALL) {
+			/* It returns into the original code after it: past the int3, unchanged. */
+			out->call_moved = true;
+			return NULL;
+		}
+		if (in.kind == TT_INSN_RET || in.kind == TT_INSN_JMP || in.kind == TT_INSN_INDIRECT)
+			return NULL; /* the function's own way out */
+	}
+	back = (int64_t)((addr + size) - (copy_addr + out->copy_len + 5));
+	if (!fits32(back)) {
+		snprintf(why, why_size, "the copy of it is out of jump range");
+		return why;
+	}
+	out->copy[out->copy_len] = 0xe9; /* it falls through into what follows it */
 	put32(out->copy + out->copy_len + 1, (int32_t)back);
 	out->copy_len += 5;
 	return NULL;

@@ -13,6 +13,14 @@
 #define TT_PATCH_LEN 5 /* jmp rel32 */
 #define TT_COPY_MAX 80 /* endbr64, up to 19 displaced bytes widened, jmp back */
 
+/* Where each displaced instruction starts, in the function (from its first byte) and in the
+ * copy: a thread stopped inside the displaced bytes resumes at the same instruction of the
+ * copy (hook/stop.c). */
+struct tt_reloc_map {
+	size_t insns;
+	uint8_t at[TT_PATCH_LEN], copy[TT_PATCH_LEN];
+};
+
 struct tt_reloc {
 	size_t patch_at;	   /* where the jump goes: 4 after an endbr64, which stays first */
 	size_t displaced;	   /* bytes of whole instructions the jump overwrites (>= 5) */
@@ -20,7 +28,12 @@ struct tt_reloc {
 					 * instructions relocated, a jump back */
 	size_t copy_len;
 	bool call_moved; /* the copy ends with a call turned into push + jmp */
+	struct tt_reloc_map map;
 };
+
+/* The offset in the copy of the displaced instruction that starts `off` bytes into the
+ * function, or -1 when none starts there (off is the entry, or not an instruction start). */
+long tt_reloc_copy_offset(const struct tt_reloc_map *m, size_t off);
 
 /*
  * Plan the patch of the function whose `size` bytes are `code`, running at `addr`, with its
@@ -36,5 +49,18 @@ struct tt_reloc {
  */
 const char *tt_reloc_plan(const uint8_t *code, size_t size, uint64_t addr, uint64_t copy_addr,
 			  struct tt_reloc *out, char *why, size_t why_size);
+
+/*
+ * A function too short for the jump (TSC_HOOK's trap route): all of its instructions
+ * relocated to run at copy_addr, after an endbr64; one int3 byte goes at out->patch_at (4
+ * after an endbr64, else 0; out->displaced is 1). The copy ends with the function's own
+ * ret or jmp, a call moved as in tt_reloc_plan (the callee returns into the original code
+ * after it, which the int3 leaves alone), or a jump back to addr + size when the last
+ * instruction falls through. Refused: bytes that do not decode, instructions running past
+ * size, a jump into the function itself, a loop, j*cxz or xbegin, a call that cannot be moved,
+ * an operand that no longer reaches. Returns NULL or why (written into why).
+ */
+const char *tt_reloc_whole(const uint8_t *code, size_t size, uint64_t addr, uint64_t copy_addr,
+			   struct tt_reloc *out, char *why, size_t why_size);
 
 #endif /* TT_RELOCATE_H */

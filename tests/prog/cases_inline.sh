@@ -259,7 +259,7 @@ test_refuse_inline() {
 		fail_because "test setup: tight_next does not follow ret_tight directly" || return 1
 	[ $(($(sym_value librefuse.so line_end) % 64)) -eq 63 ] ||
 		fail_because "test setup: line_end does not start on a cache line's last byte" || return 1
-	for f in ret_only ret_tight tight_next line_end loop_back; do
+	for f in ret_only ret_tight tight_next line_end loop_back tight_caller; do
 		plt_call t_refuse main $f || return 1
 	done
 	run_pair refuse_inline ret_only,ret_tight,tight_next,line_end,loop_back "$B/t_refuse" || return 1
@@ -267,13 +267,79 @@ test_refuse_inline() {
 		fail_because "test setup: untraced: $(head -1 "$T/u.out")" || return 1
 	one_report && check_expects "$T/t.out" || return 1
 	hooked inline ret_only tight_next line_end || return 1
-	for f in ret_tight loop_back; do
-		n=$(grep -w -- "$f" "$T/t.shim" | grep -c 'not patched inline')
+	n=$(grep -w -- loop_back "$T/t.shim" | grep -c 'not patched inline')
+	[ "$n" -eq 1 ] ||
+		fail_because "expected one 'tsctrace: ' line naming loop_back with 'not patched inline', got $n: $(grep -w -- loop_back "$T/t.shim" | head -2)$([ "$n" -eq 0 ] && echo "; shim said: $(head -3 "$T/t.shim")")" ||
+		return 1
+	trap_said ret_tight || return 1
+	hooked got loop_back && hooked trap ret_tight && placed ret_only librefuse.so &&
+		placed loop_back librefuse.so
+}
+
+# trap_said FUNCTION...: one 'tsctrace: ' line for each, saying it is traced through a trap.
+trap_said() {
+	local f n
+	for f in "$@"; do
+		n=$(grep -w -- "$f" "$T/t.shim" | grep -c 'traced through a trap')
 		[ "$n" -eq 1 ] ||
-			fail_because "expected one 'tsctrace: ' line naming $f with 'not patched inline', got $n: $(grep -w -- "$f" "$T/t.shim" | head -2)$([ "$n" -eq 0 ] && echo "; shim said: $(head -3 "$T/t.shim")")" ||
+			fail_because "expected one 'tsctrace: ' line naming $f with 'traced through a trap', got $n; shim said: $(head -3 "$T/t.shim")" ||
 			return 1
 	done
-	hooked got ret_tight loop_back && placed ret_only librefuse.so && placed loop_back librefuse.so
+}
+
+# ---- the trap route: t_trap's short statics (trapfn.S), called directly, reached by nothing
+# but their int3; under TSC_HOOK=got (or before the trap route) they were not traced at all.
+TRAP_FUNCS=tiny_ret,tiny_endbr,tiny_inc
+
+# 2000 calls each: counted exactly, stdout identical.
+test_trap_static() {
+	XENV+=(TSC_HOOK=inline)
+	run_pair trap_static "$TRAP_FUNCS" "$B/t_trap" calls || return 1
+	grep -q '^sum 2000$' "$T/u.out" || fail_because "test setup: untraced: $(head -1 "$T/u.out")" ||
+		return 1
+	one_report && check_expects "$T/t.out" && hooked trap tiny_ret tiny_endbr tiny_inc &&
+		trap_said tiny_ret tiny_endbr tiny_inc && placed tiny_ret t_trap
+}
+
+# The program's own SIGTRAP handler (SA_SIGINFO, then signal()'s plain one) runs for each of
+# its 400 int3s and raises, traced or not, and sigaction/signal report it back (stdout
+# compared); the traced calls among them are counted exactly.
+test_trap_own() {
+	XENV+=(TSC_HOOK=auto)
+	run_pair trap_own "$TRAP_FUNCS" "$B/t_trap" own || return 1
+	grep -q '^info handler ran 300 times; sum 600; sigaction shows it, SA_SIGINFO set$' "$T/u.out" &&
+		grep -q '^plain handler ran 100 times; sum 700; sigaction shows it$' "$T/u.out" ||
+		fail_because "test setup: untraced: $(head -3 "$T/u.out")" || return 1
+	one_report && check_expects "$T/t.out" && hooked trap tiny_ret tiny_inc
+}
+
+# SIGTRAP at its default (raise, an int3 of the program's) or ignored (a raise is ignored, an
+# int3 is not): the process dies of SIGTRAP traced as untraced, after the same output.
+test_trap_die() {
+	local mode
+	XENV+=(TSC_HOOK=inline)
+	WANT_STATUS=$((128 + 5)) # SIGTRAP
+	for mode in die-raise die-int3 ign; do
+		rm -f "$T"/r.*
+		run_pair trap_die "$TRAP_FUNCS" "$B/t_trap" "$mode" || return 1
+		trap_said tiny_ret || return 1
+	done
+	grep -q '^raise ignored; sum 10$' "$T/u.out" ||
+		fail_because "test setup: untraced: $(head -3 "$T/u.out")"
+}
+
+# Trap-hooked functions called where the program blocked every signal (pthread_sigmask in
+# main, sigprocmask in a thread, a thread started so, a handler with a full sa_mask): an int3
+# met with SIGTRAP blocked would kill the process, so the shim keeps SIGTRAP out of those
+# masks (wrap/sigmask.c) while telling the program its masks are what it asked (stdout
+# compared, each says "SIGTRAP blocked"). 400 calls of each, counted exactly.
+test_trap_blocked() {
+	XENV+=(TSC_HOOK=inline)
+	run_pair trap_blocked "$TRAP_FUNCS" "$B/t_trap" blocked || return 1
+	[ "$(grep -c ': SIGTRAP blocked$' "$T/u.out")" = 3 ] && grep -q '^sum 400$' "$T/u.out" &&
+		grep -q 'sa_mask shown with SIGTRAP: yes$' "$T/u.out" ||
+		fail_because "test setup: untraced: $(head -6 "$T/u.out" | tr '\n' '|')" || return 1
+	one_report && check_expects "$T/t.out" && hooked trap tiny_ret tiny_inc
 }
 
 # ---- functions that start with a call
@@ -392,6 +458,72 @@ test_dlopen_threads_inline() {
 		calls="$calls $(jq -r -s "$JQDEFS .[0] | fn(\"hot_fn\").calls" "$REPORT")"
 	done
 	NOTE="hot_fn calls counted:$calls"
+}
+
+# t_stopworld (-O2) and t_stopworld0 (-O0): 3 threads call straddle_fn (its entry on the last
+# byte of a cache line, 3 instructions in its first 7 bytes) without pause from the moment
+# libstraddle.so's constructor publishes it, inside main's dlopen, before the shim patches it:
+# the other threads are stopped for the write (hook/stop.c), and any stopped among its first
+# instructions resumes in the relocated copy. Ten runs each: never a wrong result, the same
+# stdout, hooked inline, and every call made after the dlopen returned counted (>= 160,000),
+# none more than were made (<= the program's own total).
+stop_world_case() {
+	local prog=$1 i moved=0 calls="" total refused=0
+	XENV+=(TSC_HOOK=inline)
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		rm -f "$T"/r.* "$T/total"
+		run_pair stop_world straddle_fn "$B/$prog" "$T/total" && one_report &&
+			grep -q ', 0 wrong$' "$T/t.out" || sub_failed "run $i of 10" || return 1
+		if tsan_refused; then
+			refused=$((refused + 1))
+			continue
+		fi
+		check_expects "$T/t.out" && hooked inline straddle_fn || sub_failed "run $i of 10" ||
+			return 1
+		total=$(cat "$T/total")
+		ck "straddle_fn: calls <= $total (all the program made)" \
+			"fn(\"straddle_fn\").calls <= $total" 'fn("straddle_fn") | counts' ||
+			sub_failed "run $i of 10" || return 1
+		grep -q 'resumed in its relocated copy' "$T/t.shim" && moved=$((moved + 1))
+		calls="$calls $(jq -r -s "$JQDEFS .[0] | fn(\"straddle_fn\").calls" "$REPORT")"
+	done
+	NOTE="runs with a thread moved into the copy: $moved of 10; calls:$calls"
+	[ "$refused" = 0 ] || NOTE="$NOTE; $refused runs refused under ThreadSanitizer"
+}
+
+# tsan_refused: under ThreadSanitizer, whose own background thread sleeps in a system call or
+# runs with every signal blocked, straddle_fn may be refused by design (docs/inline-hooks.md):
+# true when it was, with the line saying so; the run must still be correct.
+tsan_refused() {
+	case ${SANITIZE:-} in *thread*) ;; *) return 1 ;; esac
+	grep -q 'straddle_fn: not patched inline (.*\(could wake while it is written\|blocks signal\)' \
+		"$T/t.shim"
+}
+test_stop_world_inline() { stop_world_case t_stopworld; }
+test_stop_world_inline_O0() { stop_world_case t_stopworld0; }
+
+# The same threads blocking every signal with pthread_sigmask (as server threads do): they
+# cannot be stopped (the stop's signal is left blocked: the program could be waiting for it
+# with sigwait), so straddle_fn is not patched, with one line saying why, and never sent the
+# signal; each thread is still told its mask holds every signal it asked for, SIGTRAP too,
+# which the shim keeps unblocked (stdout compared).
+test_stop_world_sigmask() {
+	XENV+=(TSC_HOOK=inline)
+	run_pair stop_world_sigmask straddle_fn "$B/t_stopworld" "$T/total" sigmask && one_report &&
+		grep -q ', 0 wrong$' "$T/t.out" && grep -q 'are not: 0$' "$T/t.out" || return 1
+	grep -q 'straddle_fn: not patched inline (the other threads could not be stopped to write it: thread [0-9]* blocks signal' "$T/t.shim" ||
+		fail_because "no line saying a thread blocks the stop's signal: $(head -3 "$T/t.shim")"
+}
+
+# ... and with a raw rt_sigprocmask, which no wrapper sees: those threads cannot be stopped,
+# so straddle_fn is not patched, with one line saying why; the program runs on with the same
+# stdout (its calls through a pointer reach no GOT slot: none counted).
+test_stop_world_blocked() {
+	XENV+=(TSC_HOOK=inline)
+	run_pair stop_world_blocked straddle_fn "$B/t_stopworld" "$T/total" raw && one_report &&
+		grep -q ', 0 wrong$' "$T/t.out" || return 1
+	grep -q 'straddle_fn: not patched inline (the other threads could not be stopped to write it: thread [0-9]* blocks signal' "$T/t.shim" ||
+		fail_because "no line saying a thread blocks the stop's signal: $(head -3 "$T/t.shim")"
 }
 
 # ---- the foreign-jump check's answers kept between runs (hook/xref_cache.c)

@@ -2,7 +2,7 @@
  * plugin.c - libplugin.so, only ever loaded with dlopen. plugin_outer calls plugin_inner
  * through the plugin's own PLT (both exported and interposable; run.sh checks the
  * disassembly). The counters count invocations since this copy was loaded. plugin_tiny is
- * shorter than an inline hook's jump: an inline patch of it is refused at every load.
+ * shorter than an inline hook's jump: traced through a trap (int3), set again at every load.
  */
 unsigned long plugin_inner_count, plugin_outer_count;
 

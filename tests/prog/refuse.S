@@ -5,10 +5,12 @@
  *   ret_only   a lone `ret`, 1 byte, then the assembler's nop padding up to 16 bytes: the
  *              jump may cover the padding, so it is patched inline.
  *   ret_tight  a lone `ret` with the next function (tight_next) right after it: nothing to
- *              cover, refused.
+ *              cover: traced through a trap (int3) at its entry.
  *   tight_next returns 7; patched inline (6 bytes: mov, ret).
  *   loop_back  xorl (2 bytes), then a loop back to its 2nd instruction (offset 2), which lies
  *              inside the 5 displaced bytes. Returns its argument when it is >= 1.
+ *   tight_caller  jumps to ret_tight directly (not through the PLT): these calls reach the
+ *              int3, where the PLT's lead to ret_tight's stub.
  *   line_end   starts on the last byte of a 64-byte cache line, so the jump's first two bytes
  *              cannot be stored at once: patched inline all the same at start-up, where the
  *              process has one thread. Returns its argument + 3.
@@ -36,6 +38,7 @@ ret_only:
 	.type	ret_tight, @function
 	.p2align 4
 ret_tight:
+.Lret_tight:
 	ret
 	.size	ret_tight, .-ret_tight
 
@@ -66,5 +69,12 @@ line_end:
 	addl	%edi, %eax
 	ret
 	.size	line_end, .-line_end
+
+	.globl	tight_caller
+	.type	tight_caller, @function
+	.p2align 4
+tight_caller:
+	jmp	.Lret_tight
+	.size	tight_caller, .-tight_caller
 
 	.section .note.GNU-stack,"",@progbits

@@ -168,6 +168,30 @@ static void test_endbr64_kept(void **state)
 	check_jump_back(&r, ADDR, NEAR);
 }
 
+/* Where each displaced instruction is in the copy: a thread stopped between two of them
+ * resumes there (hook/stop.c); the entry itself and offsets inside an instruction have none. */
+static void test_instruction_map(void **state)
+{
+	/* xor eax,eax | add eax,edi | add eax,3 | ret (straddle_fn of the program tests) */
+	static const uint8_t code[] = { 0x31, 0xc0, 0x01, 0xf8, 0x83, 0xc0, 0x03, 0xc3 };
+	/* endbr64 | push rbp | mov rbp,rsp | sub rsp,16 */
+	static const uint8_t ebr[] = { 0xf3, 0x0f, 0x1e, 0xfa, 0x55, 0x48, 0x89,
+				       0xe5, 0x48, 0x83, 0xec, 0x10, 0xc9, 0xc3 };
+	struct tt_reloc r;
+
+	(void)state;
+	plan_ok(code, sizeof(code), ADDR, NEAR, &r, 0, 7);
+	assert_int_equal(r.map.insns, 3);
+	assert_int_equal(tt_reloc_copy_offset(&r.map, 0), -1); /* the entry takes the jump */
+	assert_int_equal(tt_reloc_copy_offset(&r.map, 2), 4 + 2);
+	assert_int_equal(tt_reloc_copy_offset(&r.map, 4), 4 + 4);
+	assert_int_equal(tt_reloc_copy_offset(&r.map, 3), -1); /* inside add eax,edi */
+	plan_ok(ebr, sizeof(ebr), ADDR, NEAR, &r, 4, 8);
+	assert_int_equal(tt_reloc_copy_offset(&r.map, 5), 4 + 1);
+	assert_int_equal(tt_reloc_copy_offset(&r.map, 8), 4 + 4);
+	assert_int_equal(tt_reloc_copy_offset(&r.map, 4), -1);
+}
+
 static void test_exactly_patch_length(void **state)
 {
 	/* xor eax,eax; inc eax; ret: 5 bytes, all displaced (the ret is copied as is) */
@@ -781,11 +805,111 @@ static void test_xbegin_among_displaced_refused(void **state)
 	plan_refused(xbegin, sizeof(xbegin), ADDR, NEAR, "xbegin", NULL);
 }
 
+/* ---- a whole short function (the trap route) ------------------------------------------- */
+
+static void whole_ok(const uint8_t *code, size_t size, struct tt_reloc *r, size_t patch_at)
+{
+	char why[WHY_SIZE];
+	const char *err;
+
+	need_zydis();
+	err = tt_reloc_whole(code, size, ADDR, NEAR, r, why, sizeof(why));
+	if (err)
+		fail_msg("refused: %s", err);
+	assert_int_equal(r->patch_at, patch_at);
+	assert_int_equal(r->displaced, 1);
+	assert_true(r->copy_len <= TT_COPY_MAX);
+}
+
+static void whole_refused(const uint8_t *code, size_t size, const char *frag)
+{
+	struct tt_reloc r;
+	char why[WHY_SIZE];
+	const char *err;
+
+	need_zydis();
+	err = tt_reloc_whole(code, size, ADDR, NEAR, &r, why, sizeof(why));
+	if (!err)
+		fail_msg("accepted; expected a refusal");
+	if (!strstr(err, frag))
+		fail_msg("reason \"%s\" does not mention \"%s\"", err, frag);
+}
+
+static void test_whole_lone_ret(void **state)
+{
+	static const uint8_t code[] = { 0xc3 };
+	static const uint8_t want[] = { 0xf3, 0x0f, 0x1e, 0xfa, 0xc3 };
+	struct tt_reloc r;
+
+	(void)state;
+	whole_ok(code, sizeof(code), &r, 0);
+	check_copy(&r, want, sizeof(want)); /* its own ret: no jump back */
+	assert_false(r.call_moved);
+}
+
+static void test_whole_after_endbr64(void **state)
+{
+	/* endbr64; xor eax,eax; ret: the int3 goes at +4, the copy holds one endbr64 */
+	static const uint8_t code[] = { 0xf3, 0x0f, 0x1e, 0xfa, 0x31, 0xc0, 0xc3 };
+	static const uint8_t want[] = { 0xf3, 0x0f, 0x1e, 0xfa, 0x31, 0xc0, 0xc3 };
+	struct tt_reloc r;
+
+	(void)state;
+	whole_ok(code, sizeof(code), &r, 4);
+	check_copy(&r, want, sizeof(want));
+}
+
+static void test_whole_falls_through(void **state)
+{
+	/* inc eax (2 bytes), then the next function: the copy jumps back to addr + 2 */
+	static const uint8_t code[] = { 0xff, 0xc0 };
+	struct tt_reloc r;
+	const uint8_t *j;
+
+	(void)state;
+	whole_ok(code, sizeof(code), &r, 0);
+	assert_int_equal(r.copy_len, 4 + 2 + 5);
+	assert_memory_equal(r.copy + 4, code, 2);
+	j = r.copy + 6;
+	assert_int_equal(j[0], 0xe9);
+	assert_int_equal(NEAR + r.copy_len + (int64_t)rel32_at(j + 1), ADDR + 2);
+}
+
+static void test_whole_tail_jump_reaimed(void **state)
+{
+	/* jmp rel8 +0x10 (2 bytes): widened, aimed at the same address from the copy */
+	static const uint8_t code[] = { 0xeb, 0x10 };
+	struct tt_reloc r;
+
+	(void)state;
+	whole_ok(code, sizeof(code), &r, 0);
+	assert_int_equal(r.copy_len, 4 + 5);
+	assert_int_equal(r.copy[4], 0xe9);
+	assert_int_equal(NEAR + 9 + (int64_t)rel32_at(r.copy + 5), ADDR + 2 + 0x10);
+}
+
+static void test_whole_refused(void **state)
+{
+	static const uint8_t inner_jump[] = { 0x74, 0x00, 0xc3 }; /* je to its own ret */
+	static const uint8_t loop_self[] = { 0xe2, 0xfe };	  /* loop . */
+	static const uint8_t undecodable[] = { 0x06 };		  /* push es: none in 64-bit mode */
+	static const uint8_t past_end[] = { 0xb8, 0x01 };	  /* mov eax, imm32 cut short */
+	static const uint8_t only_endbr[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+
+	(void)state;
+	whole_refused(inner_jump, sizeof(inner_jump), "a jump within");
+	whole_refused(loop_self, sizeof(loop_self), "loop");
+	whole_refused(undecodable, sizeof(undecodable), "do not decode");
+	whole_refused(past_end, sizeof(past_end), "");
+	whole_refused(only_endbr, sizeof(only_endbr), "no instruction after its endbr64");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_endbr64),
 		cmocka_unit_test(test_endbr64_kept),
+		cmocka_unit_test(test_instruction_map),
 		cmocka_unit_test(test_exactly_patch_length),
 		cmocka_unit_test(test_shorter_than_patch),
 		cmocka_unit_test(test_why_truncated_to_its_size),
@@ -812,6 +936,11 @@ int main(void)
 		cmocka_unit_test(test_no_call_no_call_moved),
 		cmocka_unit_test(test_loop_jrcxz_among_displaced_refused),
 		cmocka_unit_test(test_xbegin_among_displaced_refused),
+		cmocka_unit_test(test_whole_lone_ret),
+		cmocka_unit_test(test_whole_after_endbr64),
+		cmocka_unit_test(test_whole_falls_through),
+		cmocka_unit_test(test_whole_tail_jump_reaimed),
+		cmocka_unit_test(test_whole_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
