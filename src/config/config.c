@@ -43,6 +43,7 @@ enum var {
 	V_QUIET,
 	V_CPU,
 	V_FOLLOW,
+	V_DEBUG,
 	V_COUNT
 };
 
@@ -53,7 +54,7 @@ static const char *const var_names[V_COUNT] = {
 	[V_OVERHEAD] = "TSC_OVERHEAD", [V_HOOK] = "TSC_HOOK",
 	[V_CALLERS] = "TSC_CALLERS",   [V_DUMP_SIGNAL] = "TSC_DUMP_SIGNAL",
 	[V_QUIET] = "TSC_QUIET",       [V_CPU] = "TSC_CPU",
-	[V_FOLLOW] = "TSC_FOLLOW",
+	[V_FOLLOW] = "TSC_FOLLOW",     [V_DEBUG] = "TSC_DEBUG",
 };
 
 /* Indexed by the enum values of config.h. */
@@ -65,6 +66,7 @@ static const char *const pin_names[] = { "first", "spread", "none" };
 static const char *const hook_names[] = { "auto", "inline", "got" };
 static const char *const quiet_names[] = { "0", "1" };
 static const char *const follow_names[] = { "0", "1" };
+static const char *const debug_names[] = { "0", "startup" };
 
 struct parser {
 	struct tt_config *cfg;
@@ -260,6 +262,10 @@ static int set_var(struct parser *p, enum var v, const char *val)
 	case V_FOLLOW:
 		i = choose(p, v, val, follow_names, ARRAY_SIZE(follow_names), "using 1");
 		cfg->follow = i != 0;
+		break;
+	case V_DEBUG:
+		i = choose(p, v, val, debug_names, ARRAY_SIZE(debug_names), "using 0");
+		cfg->debug_startup = i == 1;
 		break;
 	case V_COUNT: break;
 	}

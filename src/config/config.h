@@ -54,6 +54,7 @@ struct tt_config {
 	int dump_signal;      /* signal number, 0 when unset */
 	bool quiet;
 	bool follow;		   /* TSC_FOLLOW: children of the traced process traced too */
+	bool debug_startup;	   /* TSC_DEBUG=startup: print the time of each start-up phase */
 	struct tt_cpu_persona cpu; /* TSC_CPU: another CPU's facts, for tests */
 };
 

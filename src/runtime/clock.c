@@ -290,7 +290,8 @@ uint64_t tt_clock_granularity(const struct tt_clock *c, uint64_t seen)
 	volatile unsigned int sink = 0;
 	unsigned int i, k;
 
-	for (i = 0; i < 500 && c->variant != TT_VAR_MONO; i++) {
+	/* No step is finer than 1: stop there (most CPUs, after a few reads). */
+	for (i = 0; i < 500 && c->variant != TT_VAR_MONO && g != 1; i++) {
 		uint64_t a = tt_clock_tsc(), b;
 
 		for (k = 0; k < i % 37; k++)

@@ -32,6 +32,7 @@
 #include "hot/tramp_layout.h"
 #include "log/channel.h"
 #include "log/log.h"
+#include "log/phase.h"
 #include "runtime/callers_deep.h"
 #include "runtime/clock.h"
 #include "runtime/dllock.h"
@@ -43,13 +44,16 @@
 #include "runtime/threads.h"
 #include "tsctrace.h"
 
-#define CALIBRATION_CALLS 3000 /* ~0.15 ms at ~100 ticks a call; the min settles in far fewer */
+/* A burst at the first report: ~15 us at ~180 ticks a loop turn. An empty traced call takes
+ * its minimum most of the time once warm, so the min and median settle within a few hundred. */
+#define CALIBRATION_CALLS 200
 
 enum state { TT_UNINIT, TT_STARTING, TT_OFF, TT_ON, TT_REPORTING, TT_DONE };
 
 extern char **environ;
 
 static int state = TT_UNINIT;
+static int calibration_taken; /* tt_lifecycle_calibrate: 0 not yet, 1 being taken, 2 done */
 static struct tt_run run;
 
 /* True while calls are being traced. */
@@ -132,11 +136,21 @@ static void fork_child(void)
 	tt_thread_after_fork_child();
 	tt_pin_after_fork_child();
 	tt_signals_after_fork_child();
+	/* Another thread was calibrating: it does not exist here. */
+	if (__atomic_load_n(&calibration_taken, __ATOMIC_RELAXED) == 1)
+		calibration_taken = 0;
 	run.pid = getpid();
 	run.clock.start_real_ns = tt_clock_ns(CLOCK_REALTIME);
 	run.clock.start_wall_ns = tt_clock_ns(CLOCK_MONOTONIC);
 }
 
+/*
+ * The overhead and the TSC's granularity, measured once per image, when first needed: before
+ * the first report, or before a thread forbids itself the TSC (after which it could not).
+ * Never at start-up: the samples are raw ticks (hot/thread.h) and the overhead is subtracted
+ * when a report is made, so nothing needs it before then, and a process that reports
+ * nothing pays nothing.
+ */
 static void calibrate(void)
 {
 	int err;
@@ -159,6 +173,29 @@ static void calibrate(void)
 		run.overhead.subtracted = run.cfg.overhead_ticks;
 		run.overhead.source = "TSC_OVERHEAD";
 	}
+}
+
+void tt_lifecycle_calibrate(void)
+{
+	int *taken = &calibration_taken, expected = 0, saved = errno;
+	uint64_t t;
+	uint8_t was;
+
+	if (__atomic_load_n(taken, __ATOMIC_ACQUIRE) == 2 || !tt_active() || getpid() != run.pid)
+		return;
+	if (!__atomic_compare_exchange_n(taken, &expected, 1, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		while (__atomic_load_n(taken, __ATOMIC_ACQUIRE) != 2)
+			sched_yield();
+		return;
+	}
+	was = tt_shim_enter();
+	t = tt_phase_mark();
+	calibrate();
+	tt_phase_add(TT_PHASE_CALIBRATE, t);
+	tt_shim_leave(was);
+	__atomic_store_n(taken, 2, __ATOMIC_RELEASE);
+	errno = saved;
 }
 
 /* Functions with no slot are only reached through dlsym pointers or not at all. */
@@ -186,14 +223,19 @@ static int report(void)
 {
 	static int busy;
 	int saved = errno, ret;
+	uint64_t t;
 	uint8_t was;
 
 	if (!tt_follow_reports_here())
 		return -1; /* a fork child under TSC_FOLLOW=0 */
+	tt_lifecycle_calibrate();
 	was = tt_shim_enter();
 	while (__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE))
 		sched_yield();
+	t = tt_phase_mark();
 	ret = tt_report_write(&run);
+	tt_phase_add(TT_PHASE_REPORT, t);
+	tt_phase_print();
 	__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
 	tt_shim_leave(was);
 	errno = saved;
@@ -225,6 +267,8 @@ void tt_lifecycle_exiting(void)
 
 static enum state start(void)
 {
+	uint64_t t;
+
 	if (getauxval(AT_SECURE))
 		return TT_OFF; /* never write where an unprivileged user pointed us */
 	tt_channel_open();     /* before the first line, and before the program can close fd 2 */
@@ -235,6 +279,9 @@ static enum state start(void)
 		tt_channel_release();
 		return TT_OFF;
 	}
+	if (run.cfg.debug_startup)
+		tt_phase_enable();
+	t = tt_phase_mark();
 	tt_follow_start(run.cfg.follow);
 	tt_clock_probe(&run.clock);
 	if (!tt_pin_configure(&run.cfg))
@@ -242,6 +289,8 @@ static enum state start(void)
 	tt_callers_start(run.cfg.callers);
 	tt_clock_choose(&run.clock, &run.cfg);
 	tt_emul_step_install(run.clock.step);
+	tt_phase_add(TT_PHASE_CLOCK, t);
+	t = tt_phase_mark();
 	if (tt_funcs_set_variant(run.clock.variant) < 0) {
 		tt_warn("no memory within reach of the shim's code for entry stubs: nothing "
 			"traced");
@@ -251,19 +300,29 @@ static enum state start(void)
 	if (tt_thread_init() < 0)
 		tt_warn("no pthread key: threads are merged at report time only");
 	identify_process();
+	tt_phase_add(TT_PHASE_STUBS, t);
+	t = tt_phase_mark();
 	tt_inline_start(run.cfg.hook);
 	if (tt_inline_enabled())
 		tt_exit_detour_install(tt_lifecycle_exiting);
+	tt_phase_add(TT_PHASE_DECODER, t);
 	tt_dl_lock(); /* a dlopen or dlclose in another thread waits for this */
+	t = tt_phase_mark();
 	tt_resolve_all(&run.cfg);
+	tt_phase_add(TT_PHASE_RESOLVE, t);
+	t = tt_phase_mark();
 	tt_inline_hook_new();
-	calibrate();
+	tt_phase_add(TT_PHASE_INLINE, t);
+	t = tt_phase_mark();
 	tt_got_patch_all();
+	tt_phase_add(TT_PHASE_GOT, t);
+	t = tt_phase_mark();
 	note_unreachable();   /* reads what another thread's dlopen may change: under the lock */
 	tt_dl_set_tracking(); /* from now on each load or unload has its bookkeeping */
 	tt_dl_unlock();
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
 	tt_signals_start(run.cfg.dump_signal, report);
+	tt_phase_add(TT_PHASE_OTHER, t);
 	return TT_ON;
 }
 
@@ -279,7 +338,9 @@ void tt_lifecycle_ensure(void)
 		return;
 	saved = errno;
 	was = tt_shim_enter();
+	tt_phase_begin();
 	__atomic_store_n(&state, start(), __ATOMIC_RELEASE);
+	tt_phase_constructed();
 	tt_shim_leave(was);
 	errno = saved;
 }

@@ -32,4 +32,8 @@ void tt_lifecycle_leaving(void);
  * report, once, as the destructor would have; not in a vfork child. */
 void tt_lifecycle_exiting(void);
 
+/* Measure the overhead and the TSC's granularity on this thread if no thread has yet (once
+ * per image): before a report, or before this thread forbids itself the TSC. */
+void tt_lifecycle_calibrate(void);
+
 #endif /* TT_LIFECYCLE_H */
