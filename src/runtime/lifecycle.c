@@ -265,6 +265,22 @@ void tt_lifecycle_exiting(void)
 	__atomic_store_n(&state, TT_DONE, __ATOMIC_RELEASE);
 }
 
+/*
+ * libc's _exit detoured (exit_detour.h) once the decoder it needs is loaded, which is when
+ * the first inline hook is about to be made: before that hook, as at start-up before. A
+ * process that makes none (no asked-for function found, TSC_HOOK=got) loads no decoder and
+ * gets no detour: a report is then lost only where libc itself ends the process (daemon()).
+ */
+static void exit_detour(void)
+{
+	static bool done;
+
+	if (done || !tt_inline_enabled() || !tt_inline_pending() || !tt_inline_decoder())
+		return;
+	done = true;
+	tt_exit_detour_install(tt_lifecycle_exiting);
+}
+
 static enum state start(void)
 {
 	uint64_t t;
@@ -301,15 +317,14 @@ static enum state start(void)
 		tt_warn("no pthread key: threads are merged at report time only");
 	identify_process();
 	tt_phase_add(TT_PHASE_STUBS, t);
-	t = tt_phase_mark();
 	tt_inline_start(run.cfg.hook);
-	if (tt_inline_enabled())
-		tt_exit_detour_install(tt_lifecycle_exiting);
-	tt_phase_add(TT_PHASE_DECODER, t);
 	tt_dl_lock(); /* a dlopen or dlclose in another thread waits for this */
 	t = tt_phase_mark();
 	tt_resolve_all(&run.cfg);
 	tt_phase_add(TT_PHASE_RESOLVE, t);
+	t = tt_phase_mark();
+	exit_detour();
+	tt_phase_add(TT_PHASE_DECODER, t);
 	t = tt_phase_mark();
 	tt_inline_hook_new();
 	tt_phase_add(TT_PHASE_INLINE, t);
@@ -377,6 +392,7 @@ void tt_lifecycle_objects_changed(void)
 		return;
 	tt_funcs_forget_unloaded(tt_elf_object_loaded);
 	tt_resolve_pending();
+	exit_detour();
 	tt_inline_hook_new();
 	tt_got_patch_all();
 }
