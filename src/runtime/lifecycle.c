@@ -233,6 +233,7 @@ static int report(void)
 	while (__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE))
 		sched_yield();
 	t = tt_phase_mark();
+	tt_clock_describe(&run.clock);
 	ret = tt_report_write(&run);
 	tt_phase_add(TT_PHASE_REPORT, t);
 	tt_phase_print();
