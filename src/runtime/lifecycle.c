@@ -27,6 +27,7 @@
 #include "hook/resolve.h"
 #include "hot/callers.h"
 #include "hot/emul_step.h"
+#include "hot/func_table.h"
 #include "hot/pin.h"
 #include "hot/thread.h"
 #include "hot/tramp_layout.h"
@@ -151,21 +152,26 @@ static void fork_child(void)
  * when a report is made, so nothing needs it before then, and a process that reports
  * nothing pays nothing.
  */
-static void calibrate(void)
+static void calibrate(bool burst)
 {
-	int err;
+	int err = -1;
 
-	/* The calibration calls must take the traced path: leave the guard for them. */
-	tt_shim_leave(0);
-	/* A syscall per read (no TSC) costs ~100 times more: fewer calls give as steady a min. */
-	err = tt_overhead_calibrate(run.clock.variant == TT_VAR_MONO ? CALIBRATION_CALLS / 10
-								     : CALIBRATION_CALLS,
-				    tt_inline_calibration_entry(), tt_inline_calibration_target(),
-				    &run.overhead);
-	tt_shim_enter();
-	if (err < 0) {
-		tt_warn("overhead calibration failed: nothing subtracted");
-		run.overhead.source = "none";
+	if (burst) {
+		/* The calibration calls must take the traced path: leave the guard for them. */
+		tt_shim_leave(0);
+		/* A syscall per read (no TSC) costs ~100 times more: fewer calls, as steady a min. */
+		err = tt_overhead_calibrate(run.clock.variant == TT_VAR_MONO
+						    ? CALIBRATION_CALLS / 10
+						    : CALIBRATION_CALLS,
+					    tt_inline_calibration_entry(),
+					    tt_inline_calibration_target(), &run.overhead);
+		tt_shim_enter();
+		if (err < 0) {
+			tt_warn("overhead calibration failed: nothing subtracted");
+			run.overhead.source = "none";
+		}
+	} else {
+		run.overhead.source = "none"; /* nothing to subtract it from: not measured */
 	}
 	run.overhead.granularity = tt_clock_granularity(&run.clock,
 							err < 0 ? 0 : run.overhead.granularity);
@@ -175,9 +181,22 @@ static void calibrate(void)
 	}
 }
 
-void tt_lifecycle_calibrate(void)
+/* Whether some traced call has ended in this process: then a report has samples (or a
+ * first call) the overhead is subtracted from. */
+static bool some_call_ended(void)
+{
+	uint32_t i, n = tt_funcs_count();
+
+	for (i = 1; i < n; i++)
+		if (__atomic_load_n(&tt_func_first[i], __ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
+void tt_lifecycle_calibrate(bool always)
 {
 	int *taken = &calibration_taken, expected = 0, saved = errno;
+	bool burst = always || some_call_ended();
 	uint64_t t;
 	uint8_t was;
 
@@ -185,16 +204,22 @@ void tt_lifecycle_calibrate(void)
 		return;
 	if (!__atomic_compare_exchange_n(taken, &expected, 1, false, __ATOMIC_ACQ_REL,
 					 __ATOMIC_ACQUIRE)) {
-		while (__atomic_load_n(taken, __ATOMIC_ACQUIRE) != 2)
+		while (__atomic_load_n(taken, __ATOMIC_ACQUIRE) == 1)
 			sched_yield();
-		return;
+		if (!burst || __atomic_load_n(taken, __ATOMIC_ACQUIRE) == 2)
+			return;
+		expected = 0; /* the other skipped the burst, which this caller needs */
+		if (!__atomic_compare_exchange_n(taken, &expected, 1, false, __ATOMIC_ACQ_REL,
+						 __ATOMIC_ACQUIRE))
+			return;
 	}
 	was = tt_shim_enter();
 	t = tt_phase_mark();
-	calibrate();
+	calibrate(burst);
 	tt_phase_add(TT_PHASE_CALIBRATE, t);
 	tt_shim_leave(was);
-	__atomic_store_n(taken, 2, __ATOMIC_RELEASE);
+	/* Without the burst, a later report that has samples (a dump, then exit) takes it. */
+	__atomic_store_n(taken, burst ? 2 : 0, __ATOMIC_RELEASE);
 	errno = saved;
 }
 
@@ -228,7 +253,7 @@ static int report(void)
 
 	if (!tt_follow_reports_here())
 		return -1; /* a fork child under TSC_FOLLOW=0 */
-	tt_lifecycle_calibrate();
+	tt_lifecycle_calibrate(false);
 	was = tt_shim_enter();
 	while (__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE))
 		sched_yield();
