@@ -1299,6 +1299,9 @@ test_prctl_inprocess() {
 # shellcheck source=cases_whole.sh
 . "${BASH_SOURCE[0]%/*}/cases_whole.sh"
 
+# shellcheck source=cases_startup.sh
+. "${BASH_SOURCE[0]%/*}/cases_startup.sh"
+
 # ---- main -----------------------------------------------------------------------------------
 
 echo "program tests: $B with $LIB${SANITIZE:+ (SANITIZE=$SANITIZE)}${HOOK_ALL:+ (TSC_HOOK=$HOOK_ALL unless a test sets its own)}${CPU_ALL:+ (TSC_CPU=$CPU_ALL: emulating that CPU)}"
@@ -1379,6 +1382,8 @@ run_test call_entry_auto test_call_entry_auto
 run_test call_entry_throw test_call_entry_throw
 run_test lookalike_inline test_lookalike_inline
 run_test xref_cache test_xref_cache
+run_test debug_startup test_debug_startup
+run_test decoder_lazy test_decoder_lazy
 run_test dlopen_threads_inline test_dlopen_threads_inline
 run_test names_alias test_names_alias
 run_test names_glob test_names_glob
