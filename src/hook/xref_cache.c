@@ -50,11 +50,14 @@ static int cmp(const void *x, const void *y)
 	return (a->hi > b->hi) - (a->hi < b->hi);
 }
 
-/* $XDG_CACHE_HOME/tsctrace or ~/.cache/tsctrace, made 0700; never for a setuid program. */
+/* $XDG_CACHE_HOME/tsctrace or ~/.cache/tsctrace (made 0700 by make_dir, when an answer is
+ * first written: a run that only reads makes no system call for it); never for a setuid
+ * program. */
+static char parent[sizeof(dir) - 16];
+
 static bool find_dir(void)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	char parent[sizeof(dir) - 16];
 	int n;
 
 	if (dir_state)
@@ -70,12 +73,20 @@ static bool find_dir(void)
 		return false;
 	if (n <= 0 || (size_t)n >= sizeof(parent))
 		return false;
-	(void)mkdir(parent, 0700);
 	snprintf(dir, sizeof(dir), "%s/tsctrace", parent);
-	if (mkdir(dir, 0700) != 0 && errno != EEXIST)
-		return false;
 	dir_state = 1;
 	return true;
+}
+
+static bool make_dir(void)
+{
+	static bool made;
+
+	if (!made) {
+		(void)mkdir(parent, 0700);
+		made = mkdir(dir, 0700) == 0 || errno == EEXIST;
+	}
+	return made;
 }
 
 static void hex(char *out, const uint8_t *id, size_t len)
@@ -227,6 +238,8 @@ static void save(struct object *o)
 	o->n = kept;
 	snprintf(path, sizeof(path), "%s/%s.xref", dir, o->id);
 	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid());
+	if (!make_dir())
+		return;
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return;
