@@ -133,6 +133,7 @@ void tt_clock_probe(struct tt_clock *c)
 	int mode = 0;
 
 	memset(c, 0, sizeof(*c));
+	c->max_ext = max_ext;
 	c->readable = tt_syscall3(SYS_prctl, PR_GET_TSC, &mode, 0) != 0 || mode != PR_TSC_SIGSEGV;
 	if (max_ext >= 0x80000001) {
 		__cpuid(0x80000001, a, b, cx, d);
@@ -152,13 +153,12 @@ void tt_clock_probe(struct tt_clock *c)
 
 void tt_clock_describe(struct tt_clock *c)
 {
-	unsigned int a, b, cx, d, max, max_ext;
+	unsigned int a, b, cx, d, max, max_ext = c->max_ext;
 
 	if (c->described)
 		return;
 	c->described = true;
 	max = __get_cpuid_max(0, NULL);
-	max_ext = __get_cpuid_max(0x80000000, NULL);
 	if (max >= 1) {
 		__cpuid(1, a, b, cx, d);
 		c->hypervisor = (cx >> 31) & 1;

@@ -29,6 +29,7 @@ struct tt_clock {
 	uint64_t cpuid_hz;	/* TSC rate from CPUID leaf 15H when it is complete, else 0 */
 	uint64_t hypervisor_hz; /* TSC rate from the hypervisor's leaf 40000010H, else 0 */
 	bool described;		/* tt_clock_describe has run */
+	unsigned int max_ext;	/* highest extended CPUID leaf (80000000H) */
 	uint32_t step;		/* TSC_CPU step=N being emulated, else 0 */
 };
 
