@@ -76,16 +76,35 @@ static void diag(void *ctx, const char *line)
 	tt_warn("%s", line);
 }
 
-/* argv from /proc/self/cmdline: the constructor's own argv may be rewritten by the program
- * before the report is written (setproctitle). */
+/* The arguments the constructor was given (glibc passes them), or NULL: start-up came first
+ * through a dl* wrapper. */
+static int ctor_argc;
+static char **ctor_argv;
+
+/* argv as it was at start-up: the program may rewrite its own (setproctitle) before the
+ * report. Copied from the constructor's arguments, else read from /proc/self/cmdline. */
 static void read_argv(void)
 {
 	static char buf[65536];
 	static char *vec[1024];
 	ssize_t n = 0, r;
-	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
-	size_t i, argc = 0;
+	size_t i, argc = 0, len;
+	int fd, k;
 
+	if (ctor_argv) {
+		for (k = 0; k < ctor_argc && ctor_argv[k] && argc < 1023; k++) {
+			len = strlen(ctor_argv[k]) + 1;
+			if ((size_t)n + len > sizeof(buf))
+				break;
+			memcpy(buf + n, ctor_argv[k], len);
+			vec[argc++] = buf + n;
+			n += (ssize_t)len;
+		}
+		run.argv = vec;
+		run.argc = argc;
+		return;
+	}
+	fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
 		while (n < (ssize_t)sizeof(buf) - 1 &&
 		       (r = read(fd, buf + n, sizeof(buf) - 1 - (size_t)n)) > 0)
@@ -431,9 +450,12 @@ static int tt_lifecycle_dump(void)
 	return report();
 }
 
-__attribute__((constructor)) static void tt_constructor(void)
+__attribute__((constructor)) static void tt_constructor(int argc, char **argv)
 {
+	ctor_argc = argc;
+	ctor_argv = argv;
 	tt_lifecycle_ensure();
+	ctor_argv = NULL; /* the program's memory from now on */
 }
 
 __attribute__((destructor)) static void tt_destructor(void)
