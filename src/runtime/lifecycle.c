@@ -4,8 +4,9 @@
  * Start-up order (the constructor, or the first dl* wrapper called before it): stay off in
  * a secure-execution process; take a private duplicate of stderr (channel.c); read TSC_*;
  * stay off without TSC_FUNCS; check the TSC; choose
- * the trampoline variant; resolve the names; calibrate the overhead on this thread; patch
- * the GOTs, after which calls are traced. The report is written once, from our destructor,
+ * the trampoline variant; resolve the names; load the decoder if an inline hook is to be
+ * made; patch, after which calls are traced. The overhead is measured later, before the
+ * first report that needs it (tt_lifecycle_calibrate). The report is written once, from our destructor,
  * which _dl_fini runs at exit() from any thread and at return from main, after the
  * program's own atexit handlers and the destructors of the libraries loaded after us.
  */
