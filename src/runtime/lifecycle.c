@@ -19,6 +19,7 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 
+#include "base/sys.h"
 #include "config/variant.h"
 #include "elf/elfdyn.h"
 #include "hook/exit_detour.h"
@@ -56,6 +57,7 @@ extern char **environ;
 
 static int state = TT_UNINIT;
 static int calibration_taken; /* tt_lifecycle_calibrate: 0 not yet, 1 being taken, 2 done */
+static long calibration_tid;  /* the thread taking it, while taken is 1 */
 static struct tt_run run;
 
 /* True while calls are being traced. */
@@ -224,6 +226,10 @@ void tt_lifecycle_calibrate(bool always)
 		return;
 	if (!__atomic_compare_exchange_n(taken, &expected, 1, false, __ATOMIC_ACQ_REL,
 					 __ATOMIC_ACQUIRE)) {
+		/* A signal handler's report interrupting this thread's own burst: waiting would
+		 * never end. That report goes without (what the burst has written so far). */
+		if (__atomic_load_n(&calibration_tid, __ATOMIC_ACQUIRE) == tt_sys_gettid())
+			return;
 		while (__atomic_load_n(taken, __ATOMIC_ACQUIRE) == 1)
 			sched_yield();
 		if (!burst || __atomic_load_n(taken, __ATOMIC_ACQUIRE) == 2)
@@ -233,12 +239,14 @@ void tt_lifecycle_calibrate(bool always)
 						 __ATOMIC_ACQUIRE))
 			return;
 	}
+	__atomic_store_n(&calibration_tid, tt_sys_gettid(), __ATOMIC_RELEASE);
 	was = tt_shim_enter();
 	t = tt_phase_mark();
 	calibrate(burst);
 	tt_phase_add(TT_PHASE_CALIBRATE, t);
 	tt_shim_leave(was);
 	/* Without the burst, a later report that has samples (a dump, then exit) takes it. */
+	__atomic_store_n(&calibration_tid, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(taken, burst ? 2 : 0, __ATOMIC_RELEASE);
 	errno = saved;
 }
