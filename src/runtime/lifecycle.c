@@ -47,9 +47,11 @@
 #include "runtime/threads.h"
 #include "tsctrace.h"
 
-/* A burst at the first report: ~15 us at ~180 ticks a loop turn. An empty traced call takes
- * its minimum most of the time once warm, so the min and median settle within a few hundred. */
-#define CALIBRATION_CALLS 200
+/* At the first report that has samples: ~0.2 ms at ~180 ticks a loop turn, paid only by a
+ * process whose traced functions were called. As many as at start-up before, so that the
+ * median sees the machine's modes (a loaded sibling core) as it did: fewer calls in a
+ * quick burst saw only the lower one, and the accuracy bounds use the spread. */
+#define CALIBRATION_CALLS 3000
 
 enum state { TT_UNINIT, TT_STARTING, TT_OFF, TT_ON, TT_REPORTING, TT_DONE };
 
