@@ -11,18 +11,28 @@ static char fold_char(char c, bool fold)
 
 size_t tt_edit_distance(const char *a, size_t la, const char *b, size_t lb, size_t max, bool fold)
 {
-	size_t d[3][TT_EDIT_MAX_LEN + 1], i, j, v;
+	size_t d[3][TT_EDIT_MAX_LEN + 2], i, j, v, lo, hi, row_min, big = max + 1;
 
 	if (la > TT_EDIT_MAX_LEN || lb > TT_EDIT_MAX_LEN || la > lb + max || lb > la + max)
-		return max + 1;
-	for (j = 0; j <= lb; j++)
-		d[0][j] = j;
+		return big;
+	/*
+	 * Only the band |i - j| <= max is computed (a cell outside it is more than max: at
+	 * least |i - j| edits), the cells around it held at max + 1, and a row whose every cell
+	 * is more than max ends the search: no later row can come back under it. The "did you
+	 * mean" search runs this over every exported name of every object.
+	 */
+	for (j = 0; j <= lb + 1; j++)
+		d[0][j] = j <= max ? j : big;
 	for (i = 1; i <= la; i++) {
 		size_t *cur = d[i % 3], *prev = d[(i + 2) % 3], *prev2 = d[(i + 1) % 3];
 		char ai = fold_char(a[i - 1], fold);
 
-		cur[0] = i;
-		for (j = 1; j <= lb; j++) {
+		lo = i > max ? i - max : 1;
+		hi = i + max < lb ? i + max : lb;
+		cur[0] = i <= max ? i : big;
+		cur[lo - 1] = lo > 1 ? big : cur[0];
+		row_min = cur[lo - 1];
+		for (j = lo; j <= hi; j++) {
 			char bj = fold_char(b[j - 1], fold);
 
 			v = prev[j - 1] + (ai != bj);
@@ -33,8 +43,13 @@ size_t tt_edit_distance(const char *a, size_t la, const char *b, size_t lb, size
 			if (i > 1 && j > 1 && ai == fold_char(b[j - 2], fold) &&
 			    fold_char(a[i - 2], fold) == bj && prev2[j - 2] + 1 < v)
 				v = prev2[j - 2] + 1;
-			cur[j] = v;
+			cur[j] = v > big ? big : v;
+			if (cur[j] < row_min)
+				row_min = cur[j];
 		}
+		cur[hi + 1] = big; /* read as prev[j] by the next row, just past this band */
+		if (row_min > max)
+			return big;
 	}
-	return d[la % 3][lb] > max ? max + 1 : d[la % 3][lb];
+	return d[la % 3][lb] > max ? big : d[la % 3][lb];
 }

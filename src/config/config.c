@@ -47,6 +47,7 @@ enum var {
 	V_BUDGET,
 	V_EXPORT,
 	V_EXPORT_INTERVAL,
+	V_DEBUG,
 	V_COUNT
 };
 
@@ -68,6 +69,7 @@ static const char *const var_names[V_COUNT] = {
 	[V_EXPORT_INTERVAL] = "TSC_EXPORT_INTERVAL",
 	[V_SAMPLE] = "TSC_SAMPLE",
 	[V_BUDGET] = "TSC_BUDGET",
+	[V_DEBUG] = "TSC_DEBUG",
 };
 
 /* Indexed by the enum values of config.h. */
@@ -79,6 +81,7 @@ static const char *const pin_names[] = { "first", "spread", "none" };
 static const char *const hook_names[] = { "auto", "inline", "got" };
 static const char *const quiet_names[] = { "0", "1" };
 static const char *const follow_names[] = { "0", "1" };
+static const char *const debug_names[] = { "0", "startup" };
 
 struct parser {
 	struct tt_config *cfg;
@@ -344,6 +347,10 @@ static int set_var(struct parser *p, enum var v, const char *val)
 		break;
 	case V_SAMPLE: set_sample(p, val); break;
 	case V_BUDGET: set_budget(p, val); break;
+	case V_DEBUG:
+		i = choose(p, v, val, debug_names, ARRAY_SIZE(debug_names), "using 0");
+		cfg->debug_startup = i == 1;
+		break;
 	case V_COUNT: break;
 	}
 	return 0;

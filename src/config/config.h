@@ -64,6 +64,7 @@ struct tt_config {
 	uint32_t budget_ppm;	   /* TSC_BUDGET in parts per million; 0 when unset */
 	char *export_path;	   /* TSC_EXPORT template, or NULL: no live export */
 	uint64_t export_ms;	   /* TSC_EXPORT_INTERVAL */
+	bool debug_startup;	   /* TSC_DEBUG=startup: print the time of each start-up phase */
 	struct tt_cpu_persona cpu; /* TSC_CPU: another CPU's facts, for tests */
 };
 

@@ -56,7 +56,6 @@ static size_t gnu_hash_nsyms(const uint32_t *h)
 static int tt_elf_open(const struct dl_phdr_info *info, struct tt_elf *o)
 {
 	const ElfW(Dyn) *dyn = NULL;
-	const uint32_t *gnu_hash = NULL, *sysv_hash = NULL;
 	size_t relasz = 0, pltrelsz = 0, i;
 
 	*o = (struct tt_elf){ 0 };
@@ -79,8 +78,8 @@ static int tt_elf_open(const struct dl_phdr_info *info, struct tt_elf *o)
 		case DT_SYMTAB: o->symtab = dyn_ptr(o, dyn->d_un.d_ptr); break;
 		case DT_STRTAB: o->strtab = dyn_ptr(o, dyn->d_un.d_ptr); break;
 		case DT_STRSZ: o->strsz = dyn->d_un.d_val; break;
-		case DT_GNU_HASH: gnu_hash = dyn_ptr(o, dyn->d_un.d_ptr); break;
-		case DT_HASH: sysv_hash = dyn_ptr(o, dyn->d_un.d_ptr); break;
+		case DT_GNU_HASH: o->gnu_hash = dyn_ptr(o, dyn->d_un.d_ptr); break;
+		case DT_HASH: o->sysv_hash = dyn_ptr(o, dyn->d_un.d_ptr); break;
 		case DT_VERSYM: o->versym = dyn_ptr(o, dyn->d_un.d_ptr); break;
 		case DT_VERDEF: o->verdef = dyn_ptr(o, dyn->d_un.d_ptr); break;
 		case DT_VERNEED: o->verneed = dyn_ptr(o, dyn->d_un.d_ptr); break;
@@ -93,10 +92,10 @@ static int tt_elf_open(const struct dl_phdr_info *info, struct tt_elf *o)
 	}
 	if (!o->symtab || !o->strtab)
 		return -1;
-	if (sysv_hash)
-		o->nsyms = sysv_hash[1];
-	else if (gnu_hash)
-		o->nsyms = gnu_hash_nsyms(gnu_hash);
+	if (o->sysv_hash)
+		o->nsyms = o->sysv_hash[1];
+	else if (o->gnu_hash)
+		o->nsyms = gnu_hash_nsyms(o->gnu_hash);
 	o->nrela = o->rela ? relasz / sizeof(ElfW(Rela)) : 0;
 	o->njmprel = o->jmprel ? pltrelsz / sizeof(ElfW(Rela)) : 0;
 	return 0;
@@ -156,30 +155,107 @@ const char *tt_elf_ref_version(const struct tt_elf *o, size_t i)
 	}
 }
 
+/* Symbol i of o, if it is the exported definition of name asked for (see tt_elf_lookup). */
+static bool is_wanted(const struct tt_elf *o, size_t i, const char *name, const char *version)
+{
+	const ElfW(Sym) *s = &o->symtab[i];
+	unsigned char bind = ELF64_ST_BIND(s->st_info);
+	const char *v;
+
+	if (s->st_shndx == SHN_UNDEF ||
+	    (bind != STB_GLOBAL && bind != STB_WEAK && bind != STB_GNU_UNIQUE))
+		return false;
+	if (!same(tt_elf_sym_name(o, i), name))
+		return false;
+	if (version) {
+		v = tt_elf_def_version(o, i);
+		return v && same(v, version);
+	}
+	if (o->versym && (o->versym[i] & 0x8000))
+		return false;				   /* hidden: not the default version */
+	return !o->versym || (o->versym[i] & 0x7fff) != 0; /* 0: local */
+}
+
+static uint32_t gnu_hash_of(const char *name)
+{
+	uint32_t h = 5381;
+
+	for (; *name; name++)
+		h = h * 33 + (uint8_t)*name;
+	return h;
+}
+
+static uint32_t sysv_hash_of(const char *name)
+{
+	uint32_t h = 0, g;
+
+	for (; *name; name++) {
+		h = (h << 4) + (uint8_t)*name;
+		g = h & 0xf0000000u;
+		if (g)
+			h ^= g >> 24;
+		h &= ~g;
+	}
+	return h;
+}
+
+/* DT_GNU_HASH: the Bloom filter says "surely not" for most names absent from o; else the
+ * chain of the name's bucket, whose entries carry the hashes of their symbols. */
+static const ElfW(Sym) *gnu_lookup(const struct tt_elf *o, const char *name, const char *version)
+{
+	const uint32_t *h = o->gnu_hash;
+	uint32_t nbuckets = h[0], symoffset = h[1], bloom_size = h[2], shift = h[3];
+	const ElfW(Addr) *bloom = (const ElfW(Addr) *)(const void *)(h + 4);
+	const uint32_t *buckets = h + 4 + bloom_size * (sizeof(ElfW(Addr)) / 4);
+	const uint32_t *chain = buckets + nbuckets;
+	const unsigned int bits = sizeof(ElfW(Addr)) * 8;
+	uint32_t hash = gnu_hash_of(name), i;
+	ElfW(Addr) word;
+
+	if (!nbuckets || !bloom_size)
+		return NULL;
+	word = bloom[(hash / bits) & (bloom_size - 1)];
+	if (!((word >> (hash % bits)) & (word >> ((hash >> shift) % bits)) & 1))
+		return NULL;
+	i = buckets[hash % nbuckets];
+	if (i < symoffset)
+		return NULL;
+	for (;; i++) {
+		uint32_t ch = chain[i - symoffset];
+
+		if ((ch | 1) == (hash | 1) && is_wanted(o, i, name, version))
+			return &o->symtab[i];
+		if (ch & 1)
+			return NULL;
+	}
+}
+
+/* DT_HASH: nbucket, nchain, buckets, chains. */
+static const ElfW(Sym) *sysv_lookup(const struct tt_elf *o, const char *name, const char *version)
+{
+	const uint32_t *h = o->sysv_hash;
+	uint32_t nbucket = h[0], nchain = h[1], i, steps = 0;
+
+	if (!nbucket)
+		return NULL;
+	for (i = h[2 + sysv_hash_of(name) % nbucket]; i && i < nchain && steps < nchain;
+	     i = h[2 + nbucket + i], steps++)
+		if (is_wanted(o, i, name, version))
+			return &o->symtab[i];
+	return NULL;
+}
+
 const ElfW(Sym) *tt_elf_lookup(const struct tt_elf *o, const char *name, const char *version)
 {
 	size_t i;
 
-	for (i = 1; i < o->nsyms; i++) {
-		const ElfW(Sym) *s = &o->symtab[i];
-		unsigned char bind = ELF64_ST_BIND(s->st_info);
-		const char *v;
-
-		if (s->st_shndx == SHN_UNDEF ||
-		    (bind != STB_GLOBAL && bind != STB_WEAK && bind != STB_GNU_UNIQUE))
-			continue;
-		if (!same(tt_elf_sym_name(o, i), name))
-			continue;
-		v = tt_elf_def_version(o, i);
-		if (version) {
-			if (v && same(v, version))
-				return s;
-		} else if (!o->versym || !(o->versym[i] & 0x8000)) {
-			if (o->versym && (o->versym[i] & 0x7fff) == 0)
-				continue; /* local */
-			return s;
-		}
-	}
+	if (o->gnu_hash)
+		return gnu_lookup(o, name, version);
+	if (o->sysv_hash)
+		return sysv_lookup(o, name, version);
+	for (i = 1; i < o->nsyms; i++)
+		if (is_wanted(o, i, name, version))
+			return &o->symtab[i];
 	return NULL;
 }
 

@@ -22,6 +22,8 @@ struct tt_elf {
 	const char *strtab;
 	size_t strsz;
 	size_t nsyms;		      /* from the hash table */
+	const uint32_t *gnu_hash;     /* DT_GNU_HASH, or NULL: what lookups go through */
+	const uint32_t *sysv_hash;    /* DT_HASH, or NULL: when there is no GNU one */
 	const ElfW(Half) *versym;     /* may be NULL */
 	const ElfW(Verdef) *verdef;   /* may be NULL */
 	const ElfW(Verneed) *verneed; /* may be NULL */
@@ -34,7 +36,8 @@ struct tt_elf {
 
 /* The exported definition of name in o: a function (FUNC or IFUNC) or any other defined
  * symbol (check its type). version NULL: the default version or an unversioned symbol;
- * otherwise the version of that name. Returns the symbol or NULL. */
+ * otherwise the version of that name. Returns the symbol or NULL. Through the object's hash
+ * table (a few probes whatever its size), as the loader looks names up. */
 const ElfW(Sym) *tt_elf_lookup(const struct tt_elf *o, const char *name, const char *version);
 
 /* Name of symbol index i of o. */

@@ -58,21 +58,47 @@ static uint8_t *calibration_slot;
 
 void tt_inline_start(enum tt_hook_mode m)
 {
+	mode = m;
+	enabled = mode != TT_HOOK_GOT;
+	if (!enabled)
+		return;
+	/* At start-up, not with the decoder: the program's signal masks are kept free of
+	 * SIGTRAP from its first call on (trap.c), and the stop's signal is chosen before the
+	 * program can take the one it would have been (stop.c). */
+	tt_stop_prepare();
+	tt_trap_allow();
+}
+
+bool tt_inline_decoder(void)
+{
+	static bool tried;
 	const char *why;
 
-	mode = m;
-	if (mode == TT_HOOK_GOT)
-		return;
-	why = tt_disasm_load();
+	if (!enabled || tried)
+		return enabled && tt_disasm_ready();
+	tried = true;
+	why = tt_disasm_load(); /* ~0.2 ms here: mapping and relocating libZydis */
 	if (why) {
 		tt_warn("TSC_HOOK=%s: %s: functions are hooked through their GOT slots only",
 			mode == TT_HOOK_INLINE ? "inline" : "auto", why);
-		return;
+		enabled = false;
+		return false;
 	}
 	tt_patch_init();
-	tt_stop_prepare();
-	tt_trap_allow();
-	enabled = true;
+	return true;
+}
+
+bool tt_inline_pending(void)
+{
+	uint32_t i, count = tt_funcs_count();
+
+	for (i = 1; i < count; i++) {
+		struct tt_func *f = tt_funcs_get(i);
+
+		if (f && !f->unloaded && !f->route_decided)
+			return true;
+	}
+	return false;
 }
 
 bool tt_inline_enabled(void)
@@ -725,6 +751,8 @@ unsigned int tt_inline_hook_new(void)
 	char why[160];
 
 	release_stale();
+	if (enabled && tt_inline_pending())
+		tt_inline_decoder(); /* on failure, enabled is false below */
 	for (i = 1; i < count; i++) {
 		struct tt_func *f = tt_funcs_get(i);
 		const char *err;

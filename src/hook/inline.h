@@ -11,11 +11,19 @@
 
 #include "config/config.h"
 
-/* Choose the mode; for auto and inline, load the decoder (one line when it cannot be). */
+/* Choose the mode. The decoder is loaded later, when an inline hook is about to be made
+ * (tt_inline_decoder): a process in which no asked-for function is found never loads it. */
 void tt_inline_start(enum tt_hook_mode mode);
 
-/* True when functions may be patched inline. */
+/* True when functions may be patched inline (auto or inline, and the decoder not refused). */
 bool tt_inline_enabled(void);
+
+/* True when a function waits for its inline hook (tt_inline_hook_new has work to do). */
+bool tt_inline_pending(void);
+
+/* Load the decoder if it is not yet (one line, and no more inline hooks, when it cannot
+ * be). True when it is ready. */
+bool tt_inline_decoder(void);
 
 /* True when functions are never patched inline (TSC_HOOK=got). */
 bool tt_inline_got_only(void);

@@ -59,6 +59,19 @@ uint8_t *tt_pool_map_near(uintptr_t near, size_t bytes)
 		last_end = (uintptr_t)p + bytes;
 		return p;
 	}
+	/* Where the kernel puts it unasked: just below the libraries, usually within reach
+	 * (the probes below cost a failed mmap each, about three for a first page). */
+	if (!last_end) {
+		p = tt_sys_mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+				-1, 0);
+		if (p && near_enough((uintptr_t)p, near) &&
+		    near_enough((uintptr_t)p + bytes, near)) {
+			last_end = (uintptr_t)p + bytes;
+			return p;
+		}
+		if (p)
+			tt_sys_munmap(p, bytes);
+	}
 	for (d = STEP; d < REACH - STEP; d += STEP) {
 		if ((start > d + (1u << 16) && (p = map_at(start - d, near, bytes))) ||
 		    (start + d < (1ull << 47) - STEP && (p = map_at(start + d, near, bytes)))) {

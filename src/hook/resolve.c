@@ -54,6 +54,7 @@ struct found {
 	bool in_shim;	    /* defined by the shim itself (a wrapper) */
 	bool has_version;
 	char version[256];     /* of the definition */
+	char impl[256];	       /* an IFUNC's choice, when it is exported itself: its name */
 	char object[PATH_MAX]; /* the object's file, TT_ELF_PROGRAM for the program */
 };
 
@@ -143,7 +144,26 @@ static void take(struct find *f, const struct tt_elf *o, const ElfW(Sym) *s, siz
 	d->has_version = v != NULL;
 	snprintf(d->version, sizeof(d->version), "%s", v ? v : "");
 	snprintf(d->object, sizeof(d->object), "%s", tt_elf_name(o));
+	d->impl[0] = 0;
 	f->have_def = true;
+}
+
+/* The exported function of o defined at addr, as dladdr would name it, into out (or ""):
+ * one pass over o's symbols, where dladdr would walk every object's. */
+static void exported_at(const struct tt_elf *o, uintptr_t addr, char *out, size_t size)
+{
+	size_t i;
+
+	out[0] = 0;
+	for (i = 1; i < o->nsyms; i++) {
+		const ElfW(Sym) *s = &o->symtab[i];
+
+		if (s->st_shndx != SHN_UNDEF && ELF64_ST_TYPE(s->st_info) == STT_FUNC &&
+		    o->base + s->st_value == addr && ELF64_ST_BIND(s->st_info) != STB_LOCAL) {
+			snprintf(out, size, "%s", tt_elf_sym_name(o, i));
+			return;
+		}
+	}
 }
 
 static int find_cb(struct tt_elf *o, void *arg)
@@ -171,28 +191,29 @@ static int find_cb(struct tt_elf *o, void *arg)
 		return 1;
 	}
 	take(f, o, s, (size_t)(s - o->symtab));
+	if (f->def.type == STT_GNU_IFUNC)
+		exported_at(o, (uintptr_t)f->def.addr, f->def.impl, sizeof(f->def.impl));
 	return 1;
 }
 
 /*
  * Add the function found in f (f->def); returns 0, or -1 after a line saying why not.
- * from_glob: we are inside dl_iterate_phdr, where dladdr would take the loader's other lock
- * (out of order with a concurrent dlopen), so the symbol is named without it. Otherwise the
- * object may be gone by now (dladdr then finds nothing): only the copy in f->def is read.
+ * from_glob: a glob's IFUNC choices are named by address. Otherwise the object may be gone by
+ * now: only the copy in f->def is read.
  */
 static int add_found(struct find *f, bool from_glob)
 {
 	const struct found *d = &f->def;
 	void *addr = d->addr;
 	char symbol[512];
-	Dl_info info;
 	bool alias;
 	struct tt_func *fn;
 
-	/* The symbol at the address: the IFUNC implementation's own name when it is exported. */
+	/* The symbol at the address: the IFUNC implementation's own name when it is exported
+	 * (found by find_cb, not dladdr: that walks every symbol of every object). */
 	snprintf(symbol, sizeof(symbol), "%s", f->name);
-	if (!from_glob && dladdr(addr, &info) && info.dli_sname && info.dli_saddr == addr)
-		snprintf(symbol, sizeof(symbol), "%s", info.dli_sname);
+	if (!from_glob && d->impl[0])
+		snprintf(symbol, sizeof(symbol), "%s", d->impl);
 	else if (d->type == STT_GNU_IFUNC) /* a file name is at most 255 bytes */
 		snprintf(symbol, sizeof(symbol), "%s (ifunc choice at %.255s+0x%zx)", f->name,
 			 tt_base_name(d->object), (size_t)((uintptr_t)addr - d->base));

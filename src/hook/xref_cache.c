@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,9 +26,11 @@ struct header {
 };
 
 struct object {
-	char id[2 * 64 + 1]; /* build ID, hex */
-	struct tt_xref_answer *a;
+	char id[2 * 64 + 1];	  /* build ID, hex */
+	struct tt_xref_answer *a; /* into map while only read, else malloc'd (cap of them) */
 	size_t n, cap;
+	void *map; /* the file, mapped read-only */
+	size_t map_len;
 	bool dirty;
 };
 
@@ -47,11 +50,14 @@ static int cmp(const void *x, const void *y)
 	return (a->hi > b->hi) - (a->hi < b->hi);
 }
 
-/* $XDG_CACHE_HOME/tsctrace or ~/.cache/tsctrace, made 0700; never for a setuid program. */
+/* $XDG_CACHE_HOME/tsctrace or ~/.cache/tsctrace (made 0700 by make_dir, when an answer is
+ * first written: a run that only reads makes no system call for it); never for a setuid
+ * program. */
+static char parent[sizeof(dir) - 16];
+
 static bool find_dir(void)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	char parent[sizeof(dir) - 16];
 	int n;
 
 	if (dir_state)
@@ -67,12 +73,20 @@ static bool find_dir(void)
 		return false;
 	if (n <= 0 || (size_t)n >= sizeof(parent))
 		return false;
-	(void)mkdir(parent, 0700);
 	snprintf(dir, sizeof(dir), "%s/tsctrace", parent);
-	if (mkdir(dir, 0700) != 0 && errno != EEXIST)
-		return false;
 	dir_state = 1;
 	return true;
+}
+
+static bool make_dir(void)
+{
+	static bool made;
+
+	if (!made) {
+		(void)mkdir(parent, 0700);
+		made = mkdir(dir, 0700) == 0 || errno == EEXIST;
+	}
+	return made;
 }
 
 static void hex(char *out, const uint8_t *id, size_t len)
@@ -95,31 +109,65 @@ static void header_of(struct header *h, uint32_t count)
 	h->count = count;
 }
 
-/* The file of o, when it reads back whole and is this version's. */
+/*
+ * The file of o, when it is whole and this version's: mapped, not read, so that a look-up
+ * touches only the pages its binary search does (libc's file holds the answers of every
+ * function ever asked about: reading and checking it all took ~0.1 ms). It is written
+ * sorted by save(); a file edited by hand is trusted no more and no less than one forged.
+ */
 static void load(struct object *o)
 {
 	char path[sizeof(dir) + 160];
-	struct header h, want;
+	struct header want;
+	const struct header *h;
 	struct stat st;
+	void *map;
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s.xref", dir, o->id);
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return;
-	header_of(&want, 0);
-	if (fstat(fd, &st) == 0 && read(fd, &h, sizeof(h)) == (ssize_t)sizeof(h) &&
-	    !memcmp(h.magic, want.magic, sizeof(h.magic)) &&
-	    !memcmp(h.version, want.version, sizeof(h.version)) && h.count <= MAX_ANSWERS &&
-	    (size_t)st.st_size == sizeof(h) + h.count * sizeof(*o->a) &&
-	    (o->a = malloc((h.count ? h.count : 1) * sizeof(*o->a)))) {
-		o->cap = h.count ? h.count : 1;
-		if (read(fd, o->a, h.count * sizeof(*o->a)) == (ssize_t)(h.count * sizeof(*o->a)))
-			o->n = h.count;
+	if (fstat(fd, &st) != 0 || (size_t)st.st_size < sizeof(*h)) {
+		close(fd);
+		return;
 	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
-	if (o->n) /* sorted as written, unless someone else wrote it */
-		qsort(o->a, o->n, sizeof(*o->a), cmp);
+	if (map == MAP_FAILED)
+		return;
+	h = map;
+	header_of(&want, 0);
+	if (memcmp(h->magic, want.magic, sizeof(h->magic)) ||
+	    memcmp(h->version, want.version, sizeof(h->version)) || h->count > MAX_ANSWERS ||
+	    (size_t)st.st_size != sizeof(*h) + h->count * sizeof(*o->a)) {
+		munmap(map, (size_t)st.st_size);
+		return;
+	}
+	o->map = map;
+	o->map_len = (size_t)st.st_size;
+	o->a = (struct tt_xref_answer *)(void *)((char *)map + sizeof(*h));
+	o->n = h->count;
+	o->cap = 0;
+}
+
+/* Answers of o in memory of its own, before one is added. */
+static bool own(struct object *o)
+{
+	struct tt_xref_answer *a;
+
+	if (!o->map)
+		return true;
+	a = malloc((o->n + 64) * sizeof(*a));
+	if (!a)
+		return false;
+	if (o->n)
+		memcpy(a, o->a, o->n * sizeof(*a));
+	munmap(o->map, o->map_len);
+	o->map = NULL;
+	o->a = a;
+	o->cap = o->n + 64;
+	return true;
 }
 
 static struct object *object_of(const uint8_t *build_id, size_t len, bool make)
@@ -160,7 +208,7 @@ void tt_xref_cache_put(const uint8_t *build_id, size_t len, const struct tt_xref
 	struct object *o = object_of(build_id, len, true);
 	struct tt_xref_answer *grown;
 
-	if (!o || o->n == MAX_ANSWERS)
+	if (!o || o->n == MAX_ANSWERS || !own(o))
 		return;
 	if (o->n == o->cap) {
 		grown = realloc(o->a, (o->cap ? o->cap * 2 : 64) * sizeof(*o->a));
@@ -190,6 +238,8 @@ static void save(struct object *o)
 	o->n = kept;
 	snprintf(path, sizeof(path), "%s/%s.xref", dir, o->id);
 	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid());
+	if (!make_dir())
+		return;
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return;

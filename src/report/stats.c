@@ -99,9 +99,15 @@ size_t tt_stats_buckets(const struct tt_hist *h, uint64_t subtract, struct tt_bu
 	struct tt_bucket cur = { 0 }, next;
 	bool have = false;
 	size_t n = 0;
-	uint32_t i;
+	uint32_t i, first, last;
 
-	for (i = 0; i < TT_HIST_BUCKETS; i++) {
+	/* Only the buckets between min's and max's can hold a sample: an empty histogram or a
+	 * narrow one is not read through (a report's empty rows touch none of its pages). */
+	if (!load(&h->count))
+		return 0;
+	first = tt_hist_index(load(&h->min));
+	last = tt_hist_index(load(&h->max));
+	for (i = first; i <= last && i < TT_HIST_BUCKETS; i++) {
 		next.count = load(&h->counts[i]);
 		if (!next.count)
 			continue;

@@ -126,18 +126,15 @@ void tt_clock_forbidding(void)
 	__atomic_store_n(&tt_clock_forbidden_seen, true, __ATOMIC_RELEASE);
 }
 
+/* The facts the start-up decisions need: 3 cpuid (~6 us each under a hypervisor). */
 void tt_clock_probe(struct tt_clock *c)
 {
-	unsigned int a, b, cx, d, max = __get_cpuid_max(0, NULL);
-	unsigned int max_ext = __get_cpuid_max(0x80000000, NULL);
+	unsigned int a, b, cx, d, max_ext = __get_cpuid_max(0x80000000, NULL);
 	int mode = 0;
 
 	memset(c, 0, sizeof(*c));
+	c->max_ext = max_ext;
 	c->readable = tt_syscall3(SYS_prctl, PR_GET_TSC, &mode, 0) != 0 || mode != PR_TSC_SIGSEGV;
-	if (max >= 1) {
-		__cpuid(1, a, b, cx, d);
-		c->hypervisor = (cx >> 31) & 1;
-	}
 	if (max_ext >= 0x80000001) {
 		__cpuid(0x80000001, a, b, cx, d);
 		c->rdtscp = (d >> 27) & 1;
@@ -148,6 +145,24 @@ void tt_clock_probe(struct tt_clock *c)
 	}
 	if (!c->invariant)
 		c->invariant = cpuinfo_has_flags(" constant_tsc", " nonstop_tsc");
+	c->start_real_ns = tt_clock_ns(CLOCK_REALTIME);
+	c->start_wall_ns = tt_clock_ns(CLOCK_MONOTONIC);
+	if (c->readable)
+		c->start_window = pair(&c->start_tsc, &c->start_mono_ns);
+}
+
+void tt_clock_describe(struct tt_clock *c)
+{
+	unsigned int a, b, cx, d, max, max_ext = c->max_ext;
+
+	if (c->described)
+		return;
+	c->described = true;
+	max = __get_cpuid_max(0, NULL);
+	if (max >= 1) {
+		__cpuid(1, a, b, cx, d);
+		c->hypervisor = (cx >> 31) & 1;
+	}
 	brand(c->cpu, max_ext);
 	/* Leaf 15H: TSC = crystal (ECX Hz) * EBX / EAX; often incomplete (0) in VMs. */
 	if (max >= 0x15) {
@@ -155,10 +170,15 @@ void tt_clock_probe(struct tt_clock *c)
 		if (a && b && cx)
 			c->cpuid_hz = (uint64_t)cx * b / a;
 	}
-	c->start_real_ns = tt_clock_ns(CLOCK_REALTIME);
-	c->start_wall_ns = tt_clock_ns(CLOCK_MONOTONIC);
-	if (c->readable)
-		c->start_window = pair(&c->start_tsc, &c->start_mono_ns);
+	/* The timing leaf some hypervisors announce (VMware's, adopted by others): the TSC's
+	 * rate in kHz in EAX of 40000010H, when 40000000H says the leaf exists. */
+	if (c->hypervisor && !c->cpuid_hz) {
+		__cpuid(0x40000000, a, b, cx, d);
+		if (a >= 0x40000010 && a < 0x40010000) {
+			__cpuid(0x40000010, a, b, cx, d);
+			c->hypervisor_hz = (uint64_t)a * 1000;
+		}
+	}
 }
 
 static sigjmp_buf probe_jmp;
@@ -226,6 +246,9 @@ void tt_clock_choose(struct tt_clock *c, const struct tt_config *cfg)
 {
 	struct tt_clock_facts f;
 
+	/* What the persona overrides, and what TSC_SERIALIZE=cpuid's warning reads, first. */
+	if (cfg->cpu.set || cfg->serialize == TT_SER_CPUID)
+		tt_clock_describe(c);
 	apply_persona(c, &cfg->cpu);
 	f.readable = c->readable;
 	f.cpu.rdtscp = c->rdtscp;
@@ -251,6 +274,10 @@ uint64_t tt_clock_hz(const struct tt_clock *c, uint64_t granularity, const char 
 	if (c->cpuid_hz) {
 		*source = "cpuid";
 		return c->cpuid_hz;
+	}
+	if (c->hypervisor_hz) {
+		*source = "hypervisor";
+		return c->hypervisor_hz;
 	}
 	*source = "calibrated";
 	if (!tt_clock_tsc_allowed_here()) {
@@ -290,7 +317,8 @@ uint64_t tt_clock_granularity(const struct tt_clock *c, uint64_t seen)
 	volatile unsigned int sink = 0;
 	unsigned int i, k;
 
-	for (i = 0; i < 500 && c->variant != TT_VAR_MONO; i++) {
+	/* No step is finer than 1: stop there (most CPUs, after a few reads). */
+	for (i = 0; i < 500 && c->variant != TT_VAR_MONO && g != 1; i++) {
 		uint64_t a = tt_clock_tsc(), b;
 
 		for (k = 0; k < i % 37; k++)

@@ -15,9 +15,9 @@
 struct tt_clock {
 	bool readable;		/* rdtsc allowed (prctl PR_GET_TSC) */
 	bool invariant;		/* CPUID 80000007H:EDX[8], or constant_tsc + nonstop_tsc */
-	bool hypervisor;	/* CPUID.1:ECX[31] */
+	bool hypervisor;	/* CPUID.1:ECX[31] (tt_clock_describe) */
 	bool rdtscp;		/* CPUID 80000001H:EDX[27] */
-	char cpu[64];		/* brand string */
+	char cpu[64];		/* brand string (tt_clock_describe) */
 	uint64_t start_tsc;	/* pair taken at start-up ... */
 	uint64_t start_mono_ns; /* ... with CLOCK_MONOTONIC_RAW */
 	uint64_t start_window;	/* TSC ticks between the two reads around that clock read */
@@ -27,11 +27,19 @@ struct tt_clock {
 	const char *serialize;	/* its name for the report */
 	const char *source;	/* "tsc", or "monotonic" (ticks are then nanoseconds) */
 	uint64_t cpuid_hz;	/* TSC rate from CPUID leaf 15H when it is complete, else 0 */
+	uint64_t hypervisor_hz; /* TSC rate from the hypervisor's leaf 40000010H, else 0 */
+	bool described;		/* tt_clock_describe has run */
+	unsigned int max_ext;	/* highest extended CPUID leaf (80000000H) */
 	uint32_t step;		/* TSC_CPU step=N being emulated, else 0 */
 };
 
-/* Fill c from CPUID, prctl and /proc/cpuinfo, and take the start-up time pairs. */
+/* Fill c with what start-up decides on (rdtscp, invariant, readable: CPUID, prctl, and
+ * /proc/cpuinfo only when CPUID does not say invariant), and take the start-up time pairs. */
 void tt_clock_probe(struct tt_clock *c);
+
+/* The rest, for the report (each cpuid exits to a hypervisor, ~6 us): brand, hypervisor bit,
+ * the TSC rate where leaf 15H or the hypervisor's leaf 40000010H states it. Once. */
+void tt_clock_describe(struct tt_clock *c);
 
 /*
  * Choose the clock (TSC_CLOCK: the TSC when it is readable and invariant, else
@@ -44,7 +52,8 @@ void tt_clock_choose(struct tt_clock *c, const struct tt_config *cfg);
 
 /*
  * TSC ticks per second: CPUID leaf 15H's figure when the CPU gives it whole (*source
- * "cpuid", *error_ppm 0: as stated), else measured between start-up and now against
+ * "cpuid", *error_ppm 0: as stated), else the hypervisor's timing leaf 40000010H (*source
+ * "hypervisor", kHz as stated; tt_clock_describe must have run), else measured between start-up and now against
  * CLOCK_MONOTONIC_RAW (*source "calibrated"), without waiting: *error_ppm bounds how far the
  * figure may be off, from the two pairs' read windows, the TSC's granularity (a read may be
  * up to one step behind) and the clock's 1 ns steps, over the time the run lasted (about

@@ -4,8 +4,9 @@
  * Start-up order (the constructor, or the first dl* wrapper called before it): stay off in
  * a secure-execution process; take a private duplicate of stderr (channel.c); read TSC_*;
  * stay off without TSC_FUNCS; check the TSC; choose
- * the trampoline variant; resolve the names; calibrate the overhead on this thread; patch
- * the GOTs, after which calls are traced. The report is written once, from our destructor,
+ * the trampoline variant; resolve the names; load the decoder if an inline hook is to be
+ * made; patch, after which calls are traced. The overhead is measured later, before the
+ * first report that needs it (tt_lifecycle_calibrate). The report is written once, from our destructor,
  * which _dl_fini runs at exit() from any thread and at return from main, after the
  * program's own atexit handlers and the destructors of the libraries loaded after us.
  */
@@ -18,6 +19,7 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 
+#include "base/sys.h"
 #include "config/variant.h"
 #include "elf/elfdyn.h"
 #include "hook/exit_detour.h"
@@ -28,11 +30,13 @@
 #include "hook/stop.h"
 #include "hot/callers.h"
 #include "hot/emul_step.h"
+#include "hot/func_table.h"
 #include "hot/pin.h"
 #include "hot/thread.h"
 #include "hot/tramp_layout.h"
 #include "log/channel.h"
 #include "log/log.h"
+#include "log/phase.h"
 #include "runtime/callers_deep.h"
 #include "runtime/clock.h"
 #include "runtime/dllock.h"
@@ -46,13 +50,19 @@
 #include "runtime/threads.h"
 #include "tsctrace.h"
 
-#define CALIBRATION_CALLS 3000 /* ~0.15 ms at ~100 ticks a call; the min settles in far fewer */
+/* At the first report that has samples: ~0.2 ms at ~180 ticks a loop turn, paid only by a
+ * process whose traced functions were called. As many as at start-up before, so that the
+ * median sees the machine's modes (a loaded sibling core) as it did: fewer calls in a
+ * quick burst saw only the lower one, and the accuracy bounds use the spread. */
+#define CALIBRATION_CALLS 3000
 
 enum state { TT_UNINIT, TT_STARTING, TT_OFF, TT_ON, TT_REPORTING, TT_DONE };
 
 extern char **environ;
 
 static int state = TT_UNINIT;
+static int calibration_taken; /* tt_lifecycle_calibrate: 0 not yet, 1 being taken, 2 done */
+static long calibration_tid;  /* the thread taking it, while taken is 1 */
 static struct tt_run run;
 static int busy; /* a report or an export is being written (report()) */
 
@@ -88,16 +98,35 @@ static void diag(void *ctx, const char *line)
 	tt_warn("%s", line);
 }
 
-/* argv from /proc/self/cmdline: the constructor's own argv may be rewritten by the program
- * before the report is written (setproctitle). */
+/* The arguments the constructor was given (glibc passes them), or NULL: start-up came first
+ * through a dl* wrapper. */
+static int ctor_argc;
+static char **ctor_argv;
+
+/* argv as it was at start-up: the program may rewrite its own (setproctitle) before the
+ * report. Copied from the constructor's arguments, else read from /proc/self/cmdline. */
 static void read_argv(void)
 {
 	static char buf[65536];
 	static char *vec[1024];
 	ssize_t n = 0, r;
-	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
-	size_t i, argc = 0;
+	size_t i, argc = 0, len;
+	int fd, k;
 
+	if (ctor_argv) {
+		for (k = 0; k < ctor_argc && ctor_argv[k] && argc < 1023; k++) {
+			len = strlen(ctor_argv[k]) + 1;
+			if ((size_t)n + len > sizeof(buf))
+				break;
+			memcpy(buf + n, ctor_argv[k], len);
+			vec[argc++] = buf + n;
+			n += (ssize_t)len;
+		}
+		run.argv = vec;
+		run.argc = argc;
+		return;
+	}
+	fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
 		while (n < (ssize_t)sizeof(buf) - 1 &&
 		       (r = read(fd, buf + n, sizeof(buf) - 1 - (size_t)n)) > 0)
@@ -159,6 +188,9 @@ static void fork_child(void)
 	tt_pin_after_fork_child();
 	tt_signals_after_fork_child();
 	tt_stop_after_fork_child();
+	/* Another thread was calibrating: it does not exist here. */
+	if (__atomic_load_n(&calibration_taken, __ATOMIC_RELAXED) == 1)
+		calibration_taken = 0;
 	run.pid = getpid();
 	run.clock.start_real_ns = tt_clock_ns(CLOCK_REALTIME);
 	run.clock.start_wall_ns = tt_clock_ns(CLOCK_MONOTONIC);
@@ -168,21 +200,33 @@ static void fork_child(void)
 	tt_shim_leave(fork_was);
 }
 
-static void calibrate(void)
+/*
+ * The overhead and the TSC's granularity, measured once per image, when first needed: before
+ * the first report, or before a thread forbids itself the TSC (after which it could not).
+ * Never at start-up: the samples are raw ticks (hot/thread.h) and the overhead is subtracted
+ * when a report is made, so nothing needs it before then, and a process that reports
+ * nothing pays nothing.
+ */
+static void calibrate(bool burst)
 {
-	int err;
+	int err = -1;
 
-	/* The calibration calls must take the traced path: leave the guard for them. */
-	tt_shim_leave(0);
-	/* A syscall per read (no TSC) costs ~100 times more: fewer calls give as steady a min. */
-	err = tt_overhead_calibrate(run.clock.variant == TT_VAR_MONO ? CALIBRATION_CALLS / 10
-								     : CALIBRATION_CALLS,
-				    tt_inline_calibration_entry(), tt_inline_calibration_target(),
-				    &run.overhead);
-	tt_shim_enter();
-	if (err < 0) {
-		tt_warn("overhead calibration failed: nothing subtracted");
-		run.overhead.source = "none";
+	if (burst) {
+		/* The calibration calls must take the traced path: leave the guard for them. */
+		tt_shim_leave(0);
+		/* A syscall per read (no TSC) costs ~100 times more: fewer calls, as steady a min. */
+		err = tt_overhead_calibrate(run.clock.variant == TT_VAR_MONO
+						    ? CALIBRATION_CALLS / 10
+						    : CALIBRATION_CALLS,
+					    tt_inline_calibration_entry(),
+					    tt_inline_calibration_target(), &run.overhead);
+		tt_shim_enter();
+		if (err < 0) {
+			tt_warn("overhead calibration failed: nothing subtracted");
+			run.overhead.source = "none";
+		}
+	} else {
+		run.overhead.source = "none"; /* nothing to subtract it from: not measured */
 	}
 	run.overhead.granularity = tt_clock_granularity(&run.clock,
 							err < 0 ? 0 : run.overhead.granularity);
@@ -190,6 +234,54 @@ static void calibrate(void)
 		run.overhead.subtracted = run.cfg.overhead_ticks;
 		run.overhead.source = "TSC_OVERHEAD";
 	}
+}
+
+/* Whether some traced call has ended in this process: then a report has samples (or a
+ * first call) the overhead is subtracted from. */
+static bool some_call_ended(void)
+{
+	uint32_t i, n = tt_funcs_count();
+
+	for (i = 1; i < n; i++)
+		if (__atomic_load_n(&tt_func_first[i], __ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
+void tt_lifecycle_calibrate(bool always)
+{
+	int *taken = &calibration_taken, expected = 0, saved = errno;
+	bool burst = always || some_call_ended();
+	uint64_t t;
+	uint8_t was;
+
+	if (__atomic_load_n(taken, __ATOMIC_ACQUIRE) == 2 || !tt_active() || getpid() != run.pid)
+		return;
+	if (!__atomic_compare_exchange_n(taken, &expected, 1, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		/* A signal handler's report interrupting this thread's own burst: waiting would
+		 * never end. That report goes without (what the burst has written so far). */
+		if (__atomic_load_n(&calibration_tid, __ATOMIC_ACQUIRE) == tt_sys_gettid())
+			return;
+		while (__atomic_load_n(taken, __ATOMIC_ACQUIRE) == 1)
+			sched_yield();
+		if (!burst || __atomic_load_n(taken, __ATOMIC_ACQUIRE) == 2)
+			return;
+		expected = 0; /* the other skipped the burst, which this caller needs */
+		if (!__atomic_compare_exchange_n(taken, &expected, 1, false, __ATOMIC_ACQ_REL,
+						 __ATOMIC_ACQUIRE))
+			return;
+	}
+	__atomic_store_n(&calibration_tid, tt_sys_gettid(), __ATOMIC_RELEASE);
+	was = tt_shim_enter();
+	t = tt_phase_mark();
+	calibrate(burst);
+	tt_phase_add(TT_PHASE_CALIBRATE, t);
+	tt_shim_leave(was);
+	/* Without the burst, a later report that has samples (a dump, then exit) takes it. */
+	__atomic_store_n(&calibration_tid, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(taken, burst ? 2 : 0, __ATOMIC_RELEASE);
+	errno = saved;
 }
 
 /* Functions with no slot are only reached through dlsym pointers or not at all. */
@@ -215,25 +307,37 @@ static void note_unreachable(void)
 static int report(void)
 {
 	int saved = errno, ret;
+	uint64_t t;
 	uint8_t was;
 
 	if (!tt_follow_reports_here())
 		return -1; /* a fork child under TSC_FOLLOW=0 */
+	tt_lifecycle_calibrate(false);
 	was = tt_shim_enter();
 	busy_lock();
+	t = tt_phase_mark();
+	tt_clock_describe(&run.clock);
 	ret = tt_report_write(&run);
+	tt_phase_add(TT_PHASE_REPORT, t);
+	tt_phase_print();
 	busy_unlock();
 	tt_shim_leave(was);
 	errno = saved;
 	return ret;
 }
 
-/* The export thread's periodic write: while tracing, never once the exit report began. */
+/*
+ * The export thread's periodic write: while tracing, never once the exit report began. The
+ * overhead is measured first (on this helper thread, once calls have ended), so that the
+ * exported sums never drop when a later write subtracts it.
+ */
 static int export_now(void)
 {
 	int saved = errno, ret = -1;
-	uint8_t was = tt_shim_enter();
+	uint8_t was;
 
+	tt_lifecycle_calibrate(false);
+	was = tt_shim_enter();
 	busy_lock();
 	if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) == TT_ON)
 		ret = tt_report_export(&run);
@@ -266,8 +370,26 @@ void tt_lifecycle_exiting(void)
 	__atomic_store_n(&state, TT_DONE, __ATOMIC_RELEASE);
 }
 
+/*
+ * libc's _exit detoured (exit_detour.h) once the decoder it needs is loaded, which is when
+ * the first inline hook is about to be made: before that hook, as at start-up before. A
+ * process that makes none (no asked-for function found, TSC_HOOK=got) loads no decoder and
+ * gets no detour: a report is then lost only where libc itself ends the process (daemon()).
+ */
+static void exit_detour(void)
+{
+	static bool done;
+
+	if (done || !tt_inline_enabled() || !tt_inline_pending() || !tt_inline_decoder())
+		return;
+	done = true;
+	tt_exit_detour_install(tt_lifecycle_exiting);
+}
+
 static enum state start(void)
 {
+	uint64_t t;
+
 	if (getauxval(AT_SECURE))
 		return TT_OFF; /* never write where an unprivileged user pointed us */
 	tt_channel_open();     /* before the first line, and before the program can close fd 2 */
@@ -278,6 +400,9 @@ static enum state start(void)
 		tt_channel_release();
 		return TT_OFF;
 	}
+	if (run.cfg.debug_startup)
+		tt_phase_enable();
+	t = tt_phase_mark();
 	tt_follow_start(run.cfg.follow);
 	tt_clock_probe(&run.clock);
 	if (!tt_pin_configure(&run.cfg))
@@ -285,6 +410,8 @@ static enum state start(void)
 	tt_callers_start(run.cfg.callers);
 	tt_clock_choose(&run.clock, &run.cfg);
 	tt_emul_step_install(run.clock.step);
+	tt_phase_add(TT_PHASE_CLOCK, t);
+	t = tt_phase_mark();
 	if (tt_funcs_set_variant(run.clock.variant) < 0) {
 		tt_warn("no memory within reach of the shim's code for entry stubs: nothing "
 			"traced");
@@ -294,23 +421,32 @@ static enum state start(void)
 	if (tt_thread_init() < 0)
 		tt_warn("no pthread key: threads are merged at report time only");
 	identify_process();
+	tt_phase_add(TT_PHASE_STUBS, t);
 	tt_inline_start(run.cfg.hook);
-	if (tt_inline_enabled())
-		tt_exit_detour_install(tt_lifecycle_exiting);
 	tt_dl_lock(); /* a dlopen or dlclose in another thread waits for this */
+	t = tt_phase_mark();
 	tt_resolve_all(&run.cfg);
+	tt_phase_add(TT_PHASE_RESOLVE, t);
+	t = tt_phase_mark();
+	exit_detour();
+	tt_phase_add(TT_PHASE_DECODER, t);
+	t = tt_phase_mark();
 	tt_inline_hook_new();
-	calibrate();
+	tt_phase_add(TT_PHASE_INLINE, t);
+	t = tt_phase_mark();
 	tt_shim_leave(0); /* the cost of a timed call is measured through the traced path */
 	tt_sample_start(&run.cfg, run.clock.variant, tt_inline_calibration_entry());
 	tt_shim_enter();
 	tt_got_patch_all();
+	tt_phase_add(TT_PHASE_GOT, t);
+	t = tt_phase_mark();
 	note_unreachable();   /* reads what another thread's dlopen may change: under the lock */
 	tt_dl_set_tracking(); /* from now on each load or unload has its bookkeeping */
 	tt_dl_unlock();
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
 	tt_signals_start(run.cfg.dump_signal, report);
 	tt_export_start(&run, export_now);
+	tt_phase_add(TT_PHASE_OTHER, t);
 	return TT_ON;
 }
 
@@ -326,7 +462,9 @@ void tt_lifecycle_ensure(void)
 		return;
 	saved = errno;
 	was = tt_shim_enter();
+	tt_phase_begin();
 	__atomic_store_n(&state, start(), __ATOMIC_RELEASE);
+	tt_phase_constructed();
 	tt_shim_leave(was);
 	errno = saved;
 }
@@ -363,6 +501,7 @@ void tt_lifecycle_objects_changed(void)
 		return;
 	tt_funcs_forget_unloaded(tt_elf_object_loaded);
 	tt_resolve_pending();
+	exit_detour();
 	tt_inline_hook_new();
 	tt_got_patch_all();
 }
@@ -375,9 +514,12 @@ static int tt_lifecycle_dump(void)
 	return report();
 }
 
-__attribute__((constructor)) static void tt_constructor(void)
+__attribute__((constructor)) static void tt_constructor(int argc, char **argv)
 {
+	ctor_argc = argc;
+	ctor_argv = argv;
 	tt_lifecycle_ensure();
+	ctor_argv = NULL; /* the program's memory from now on */
 }
 
 __attribute__((destructor)) static void tt_destructor(void)

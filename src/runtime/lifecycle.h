@@ -32,4 +32,10 @@ void tt_lifecycle_leaving(void);
  * report, once, as the destructor would have; not in a vfork child. */
 void tt_lifecycle_exiting(void);
 
+/* Measure the overhead and the TSC's granularity on this thread if no thread has yet (once
+ * per image): before a report, or (always) before this thread forbids itself the TSC. A
+ * report before any traced call has ended skips the overhead's burst unless `always`: no
+ * figure would be subtracted from it (source "none"). */
+void tt_lifecycle_calibrate(bool always);
+
 #endif /* TT_LIFECYCLE_H */

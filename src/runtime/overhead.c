@@ -30,10 +30,11 @@ int tt_overhead_calibrate(unsigned int calls, void *entry, void *target, struct 
 	s = tt_tls.thread ? tt_tls.thread->stats[0] : NULL;
 	if (!s)
 		return -1;
-	/* Start from zero: the fstat is its own page-aligned mapping. */
+	/* Start from zero: the fstat is its own page-aligned mapping, zero pages again after
+	 * this (tt_hist_init would fault every page of them in to read it). */
 	madvise(s, (sizeof(*s) + 4095) & ~(size_t)4095, MADV_DONTNEED);
 	s->warm = 1;
-	tt_hist_init(&s->hist);
+	s->hist.min = UINT64_MAX;
 	for (i = 0; i < calls; i++)
 		traced();
 	if (!s->hist.count)

@@ -222,7 +222,7 @@ static uint64_t run_start_ns(void)
 	return boot > oldest && real > boot - oldest ? real - (boot - oldest) : 0;
 }
 
-enum tt_kin tt_report_kin(int fd, const struct stat *st, int64_t *pid)
+enum tt_kin tt_report_kin(int fd, const struct stat *st, int64_t *pid, uint64_t since_ns)
 {
 	size_t cap = st->st_size > 0 && (uint64_t)st->st_size < HEAD_BYTES ? (size_t)st->st_size
 									   : HEAD_BYTES;
@@ -252,6 +252,10 @@ enum tt_kin tt_report_kin(int fd, const struct stat *st, int64_t *pid)
 	    field(head, n, "\n  \"wall_ns\": ", &wall))
 		written = start + wall;
 	tt_sys_munmap(head, HEAD_BYTES);
+	/* The run began at or before since_ns: a report written after it needs no walk of
+	 * /proc (each file there costs tens of microseconds; a shell loop meets this case). */
+	if (since_ns && written + MARGIN_NS >= since_ns)
+		return TT_KIN_THIS_RUN;
 	began = run_start_ns();
 	return !began || written + MARGIN_NS >= began ? TT_KIN_THIS_RUN : TT_KIN_OLDER;
 }

@@ -81,6 +81,7 @@ static struct {
 
 static char path[PATH_MAX], tmp[PATH_MAX + 48], beside[PATH_MAX + 32], where[PATH_MAX + 64];
 static char why[PATH_MAX + 160];
+static uint64_t image_start_ns; /* CLOCK_REALTIME at this image's start-up (report_kin.h) */
 
 /* 64 unpredictable bits for a file name (the kernel's, else clock and address bits). */
 static uint64_t random_u64(void)
@@ -251,7 +252,7 @@ static void judge(const char *name, struct judged *j)
 		    fst.st_ino != st.st_ino)
 			j->kind = K_AGAIN;
 		else
-			switch (tt_report_kin((int)fd, &fst, &j->pid)) {
+			switch (tt_report_kin((int)fd, &fst, &j->pid, image_start_ns)) {
 			case TT_KIN_OLDER: j->kind = K_REPLACE; break;
 			case TT_KIN_THIS_RUN: j->kind = K_BESIDE_RUN; break;
 			case TT_KIN_FOREIGN: break;
@@ -578,8 +579,12 @@ static int deliver(const struct tt_run *run, const struct tt_buf *b)
 int tt_report_deliver(const struct tt_run *run, const struct tt_buf *b)
 {
 	struct rlimit old;
-	bool raised = make_room(&old);
-	int ret = deliver(run, b);
+	bool raised;
+	int ret;
+
+	image_start_ns = run->clock.start_real_ns;
+	raised = make_room(&old);
+	ret = deliver(run, b);
 
 	if (raised)
 		tt_syscall6(SYS_prlimit64, 0, RLIMIT_NOFILE, (long)&old, 0, 0, 0);

@@ -9,6 +9,7 @@
  * in_shim set.
  */
 #include <pthread.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "base/sys.h"
@@ -140,9 +141,16 @@ void tt_thread_collect(uint32_t func, struct tt_fstat *out)
 	struct tt_thread *t;
 	uint64_t in_handlers;
 
-	memset(out, 0, sizeof(*out));
+	/* Buckets are cleared only when the last function collected here had samples: a
+	 * fresh `out` is zero pages, which a whole clear would fault in one by one. */
+	bool dirty = out->hist.count != 0;
+
+	memset(out, 0, offsetof(struct tt_fstat, hist));
 	out->func = func;
-	tt_hist_init(&out->hist);
+	if (dirty)
+		tt_hist_init(&out->hist);
+	out->hist.count = out->hist.max = out->hist.total = 0;
+	out->hist.min = UINT64_MAX;
 	tt_thread_lock();
 	if (totals[func])
 		tt_fstat_merge(out, totals[func]);

@@ -120,8 +120,10 @@ TT_EXPORT int prctl(int option, ...)
 	forbid = option == PR_SET_TSC && a2 == PR_TSC_SIGSEGV && tt_lifecycle_reads_tsc() &&
 		 tt_clock_tsc_allowed_here();
 	allow = option == PR_SET_TSC && a2 == PR_TSC_ENABLE;
-	if (forbid)
+	if (forbid) {
+		tt_lifecycle_calibrate(true); /* this thread's last chance to read the TSC */
 		tt_clock_forbidding();
+	}
 	ret = (int)call_real(option, a2, a3, a4, a5);
 	saved = errno;
 	if (ret == 0 && forbid)

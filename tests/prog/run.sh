@@ -1315,6 +1315,8 @@ test_prctl_inprocess() {
 # TSC_EXPORT: metrics written while the program runs and at its end.
 # shellcheck source=cases_export.sh
 . "${BASH_SOURCE[0]%/*}/cases_export.sh"
+# shellcheck source=cases_startup.sh
+. "${BASH_SOURCE[0]%/*}/cases_startup.sh"
 
 # ---- main -----------------------------------------------------------------------------------
 
@@ -1406,6 +1408,8 @@ run_test call_entry_auto test_call_entry_auto
 run_test call_entry_throw test_call_entry_throw
 run_test lookalike_inline test_lookalike_inline
 run_test xref_cache test_xref_cache
+run_test debug_startup test_debug_startup
+run_test decoder_lazy test_decoder_lazy
 run_test dlopen_threads_inline test_dlopen_threads_inline
 run_test stop_world_inline test_stop_world_inline
 run_test stop_world_inline_O0 test_stop_world_inline_O0

@@ -672,6 +672,20 @@ static void test_follow(void **state)
 	check_bad("TSC_FOLOW=0", "unknown variable TSC_FOLOW (did you mean TSC_FOLLOW?)");
 }
 
+static void test_debug(void **state)
+{
+	struct tt_config cfg;
+
+	(void)state;
+	parse_good(&cfg, "TSC_DEBUG=startup");
+	assert_true(cfg.debug_startup);
+	parse_good(&cfg, "TSC_DEBUG=0");
+	assert_false(cfg.debug_startup);
+	check_bad("TSC_DEBUG=1", "TSC_DEBUG=1 not understood, using 0");
+	check_bad("TSC_DEBUG=", "TSC_DEBUG is empty, using 0");
+	check_bad("TSC_DEBUGS=startup", "unknown variable TSC_DEBUGS (did you mean TSC_DEBUG?)");
+}
+
 /* ---- TSC_PIN ------------------------------------------------------------------------------- */
 
 static void test_pin_modes(void **state)
@@ -1195,6 +1209,7 @@ int main(void)
 		cmocka_unit_test(test_hook),
 		cmocka_unit_test(test_quiet),
 		cmocka_unit_test(test_follow),
+		cmocka_unit_test(test_debug),
 		cmocka_unit_test(test_pin_modes),
 		cmocka_unit_test(test_pin_list),
 		cmocka_unit_test(test_pin_bad),

@@ -1,0 +1,121 @@
+# startup.sh - the start-up rows of run.sh (sourced by it: uses its B, LIB, W, REPS,
+# STARTUP_RUNS and its row, kv, median, ratio, le and fail functions).
+#
+# startup: /bin/true spawned bare and preloaded, alternating (startup.c), with the 10 names
+#   of STARTUP_FUNCS (goal <= 0.4 ms added) and with TSC_FUNCS=strlen (goal <= 0.3 ms).
+# startup.phase.*: the shim's own account of where that time goes (TSC_DEBUG=startup), the
+#   median of each phase over STARTUP_PHASE_RUNS runs of /bin/true with the 10 names.
+# shell loop: `sh` running 50 x { /bin/true; printf x | cat; } (100 programs exec'd, every
+#   one of them and the shell preloaded, each writing its report), against the same loop
+#   bare; REPS alternating repetitions, goal <= 1.25.
+
+STARTUP_FUNCS=strlen,memcmp,memcpy,memset,strcmp,memchr,strchr,malloc,free,qsort
+STARTUP_PHASE_RUNS=${BENCH_STARTUP_PHASE_RUNS:-50}
+
+ms() { awk -v x="$1" 'BEGIN { printf "%.2f", x / 1e6 }'; }
+
+# startup_row ID FUNCS WHAT GOAL_MS
+startup_row() {
+	local out bm pm added ra
+	echo
+	echo "startup: /bin/true with LD_PRELOAD and TSC_FUNCS=$2 ($3) against without," \
+		"$STARTUP_RUNS alternating runs each, spawn to exit"
+	if ! out=$("$B/startup" "$STARTUP_RUNS" "$LIB" "$2" "$W/$1.report.txt" /bin/true \
+		2>"$W/$1.err"); then
+		fail "startup: $(tail -n 1 "$W/$1.err")"
+		return
+	fi
+	bm=$(kv "$out" bare_median_ns)
+	pm=$(kv "$out" pre_median_ns)
+	added=$(awk -v p="$pm" -v b="$bm" 'BEGIN { printf "%.2f", (p - b) / 1e6 }')
+	ra=$(ratio "$pm" "$bm")
+	echo "  median preloaded $(ms "$pm") ms, bare $(ms "$bm") ms ($ra);" \
+		"fastest $(ms "$(kv "$out" pre_min_ns)") ms vs $(ms "$(kv "$out" bare_min_ns)") ms"
+	echo "  added by the shim (start-up and the report at exit): $added ms" \
+		"(goal <= $4 ms: $(le "$added" "$4"))"
+	ls "$W/$1".report*.txt >/dev/null 2>&1 || fail "startup: no report from the preloaded /bin/true"
+	rm -f "$W/$1".report*.txt
+	row "$1" "startup /bin/true, added ms ($3)" "$added" "<= $4 ms" "$(le "$added" "$4")" \
+		"median $(ms "$pm")/$(ms "$bm") ms = $ra, $STARTUP_RUNS runs each"
+}
+
+startup_row startup "$STARTUP_FUNCS" "10 names" 0.4
+startup_row startup.strlen strlen "strlen" 0.3
+
+# ---- the phases, as the shim measures them -------------------------------------------------
+echo
+echo "startup phases: TSC_DEBUG=startup, /bin/true with the 10 names, median of" \
+	"$STARTUP_PHASE_RUNS runs (us)"
+: >"$W/phases.txt"
+i=0
+while [ "$i" -lt "$STARTUP_PHASE_RUNS" ]; do
+	LD_PRELOAD=$LIB TSC_FUNCS=$STARTUP_FUNCS TSC_DEBUG=startup TSC_QUIET=1 \
+		TSC_OUTPUT="$W/phases.report.txt" /bin/true 2>>"$W/phases.txt" </dev/null
+	rm -f "$W"/phases.report*.txt
+	i=$((i + 1))
+done
+# "tsctrace: start-up us: config 31.7, clock 70.2, ..., constructor 720.5; at exit us: ..."
+phases=$(sed -n 's/^tsctrace: start-up us: //p' "$W/phases.txt" | head -n 1 |
+	tr ';,' '\n\n' | sed 's/^ *at exit us: //; s/^ *//' | awk '{ print $1 }')
+if [ -z "$phases" ]; then
+	fail "startup phases: no TSC_DEBUG=startup line ($(head -c 200 "$W/phases.txt"))"
+else
+	line=""
+	for ph in $phases; do
+		sed -n 's/^tsctrace: start-up us: //p' "$W/phases.txt" | tr ';,' '\n\n' |
+			sed 's/^ *at exit us: //; s/^ *//' | awk -v p="$ph" '$1 == p { print $2 }' \
+			>"$W/phase.$ph"
+		v=$(median "$W/phase.$ph")
+		line="$line $ph $v"
+		case $ph in
+		constructor) what="start-up total (the shim's constructor)" ;;
+		calibrate | report) what="at exit: $ph" ;;
+		*) what="start-up phase: $ph" ;;
+		esac
+		row "startup.phase.$ph" "$what, us (10 names)" "$v" "-" "info" \
+			"median of $STARTUP_PHASE_RUNS runs, TSC_DEBUG=startup"
+	done
+	echo " $line"
+fi
+
+# ---- a shell loop of short processes -------------------------------------------------------
+LOOP='i=0; while [ $i -lt 50 ]; do /bin/true; printf x | cat >/dev/null; i=$((i + 1)); done'
+echo
+echo "shell loop: sh -c '50 x { /bin/true; printf x | cat; }' (100 programs), all preloaded" \
+	"with TSC_FUNCS=strlen (each writes a report) against bare, $REPS alternating runs"
+: >"$W/loop.bare"
+: >"$W/loop.pre"
+mkdir -p "$W/loop"
+loop_once() { # traced? -> ns
+	local t0 t1
+	rm -f "$W"/loop/*
+	t0=$(date +%s%N)
+	if [ "$1" = 1 ]; then
+		LD_PRELOAD=$LIB TSC_FUNCS=strlen TSC_QUIET=1 TSC_OUTPUT="$W/loop/r.txt" \
+			sh -c "$LOOP" </dev/null || fail "shell loop: traced loop exited $?"
+	else
+		sh -c "$LOOP" </dev/null || fail "shell loop: bare loop exited $?"
+	fi
+	t1=$(date +%s%N)
+	echo $((t1 - t0))
+}
+r=0
+while [ "$r" -lt "$REPS" ]; do
+	if [ $((r % 2)) = 0 ]; then
+		loop_once 0 >>"$W/loop.bare"
+		loop_once 1 >>"$W/loop.pre"
+	else
+		loop_once 1 >>"$W/loop.pre"
+		loop_once 0 >>"$W/loop.bare"
+	fi
+	r=$((r + 1))
+done
+nrep=$(ls "$W"/loop | wc -l)
+[ "$nrep" -ge 100 ] || fail "shell loop: $nrep reports from the last traced loop (expected 101 or more)"
+lb=$(median "$W/loop.bare")
+lp=$(median "$W/loop.pre")
+lr=$(ratio "$lp" "$lb")
+echo "  median traced $(ms "$lp") ms, bare $(ms "$lb") ms: $lr (goal <= 1.25: $(le "$lr" 1.25));" \
+	"$nrep reports per traced loop"
+row startup.loop "shell loop of 100 programs, traced/bare" "$lr" "<= 1.25" "$(le "$lr" 1.25)" \
+	"median $(ms "$lp")/$(ms "$lb") ms, $REPS runs each, TSC_FUNCS=strlen"
