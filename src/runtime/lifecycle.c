@@ -435,7 +435,8 @@ static enum state start(void)
 	tt_phase_add(TT_PHASE_INLINE, t);
 	t = tt_phase_mark();
 	tt_shim_leave(0); /* the cost of a timed call is measured through the traced path */
-	tt_sample_start(&run.cfg, run.clock.variant, tt_inline_calibration_entry());
+	tt_sample_start(&run.cfg, run.clock.variant, tt_inline_calibration_entry(),
+			tt_inline_calibration_target());
 	tt_shim_enter();
 	tt_got_patch_all();
 	tt_phase_add(TT_PHASE_GOT, t);

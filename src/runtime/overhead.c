@@ -16,6 +16,12 @@
 #include "runtime/overhead.h"
 #include "tramp/tramp.h"
 
+tt_empty_fn tt_overhead_traced_empty(void *entry, void *target)
+{
+	tt_func_target[0] = target ? target : (void *)tt_calib_empty;
+	return (tt_empty_fn)(entry ? entry : tt_funcs_stub(0));
+}
+
 int tt_overhead_calibrate(unsigned int calls, void *entry, void *target, struct tt_overhead *out)
 {
 	void (*volatile traced)(void);
@@ -23,8 +29,7 @@ int tt_overhead_calibrate(unsigned int calls, void *entry, void *target, struct 
 	unsigned int i;
 
 	memset(out, 0, sizeof(*out));
-	tt_func_target[0] = target ? target : (void *)tt_calib_empty;
-	traced = (void (*)(void))(entry ? entry : tt_funcs_stub(0));
+	traced = tt_overhead_traced_empty(entry, target);
 	for (i = 0; i < calls / 4 + 1; i++) /* warm-up, then start from zero */
 		traced();
 	s = tt_tls.thread ? tt_tls.thread->stats[0] : NULL;

@@ -13,6 +13,15 @@ struct tt_overhead {
 	const char *source;   /* "calibrated" or "TSC_OVERHEAD" */
 };
 
+typedef void (*tt_empty_fn)(void);
+
+/*
+ * The empty function (index 0) as a traced call: entry (the inline pool slot, or NULL for
+ * stub 0) leading to target (its relocated copy, or NULL for the empty function itself).
+ * Whoever calls it first sets where it leads: the overhead's burst or sampling's cost.
+ */
+tt_empty_fn tt_overhead_traced_empty(void *entry, void *target);
+
 /*
  * Trace the empty function (index 0) `calls` times through its stub on this thread, exactly
  * as a program's call through a GOT slot goes, and summarise the readings. The trampoline

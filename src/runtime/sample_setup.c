@@ -15,6 +15,7 @@
 #include "hook/funcs.h"
 #include "hot/sample.h"
 #include "hot/thread.h"
+#include "runtime/overhead.h"
 #include "runtime/sample_setup.h"
 
 #define FLOOR 1000 /* calls of each function per thread all timed under a budget */
@@ -46,9 +47,9 @@ static uint64_t round_of(void (*volatile fn)(void), int variant)
 }
 
 /* Clock units a timed call costs over a passed-over one; 0 when it cannot be told. */
-static uint64_t measure_cost(int variant, void *entry)
+static uint64_t measure_cost(int variant, void *entry, void *target)
 {
-	void (*volatile fn)(void) = (void (*)(void))(entry ? entry : tt_funcs_stub(0));
+	void (*volatile fn)(void) = tt_overhead_traced_empty(entry, target);
 	uint64_t best_timed = UINT64_MAX, best_passed = UINT64_MAX, t;
 	struct tt_fstat *s;
 	int r;
@@ -71,14 +72,14 @@ static uint64_t measure_cost(int variant, void *entry)
 	return best_timed > best_passed ? (best_timed - best_passed) / (ROUND_CALLS / STRIDE) : 0;
 }
 
-void tt_sample_start(const struct tt_config *cfg, int variant, void *entry)
+void tt_sample_start(const struct tt_config *cfg, int variant, void *entry, void *target)
 {
 	uint64_t cost;
 
 	if (cfg->budget_ppm) {
 		/* Index 0 passes over calls only while its countdown says so: mode on first. */
 		tt_sample_configure(TT_SAMPLE_BUDGET, 0, cfg->budget_ppm, FLOOR, cfg->callers > 0);
-		cost = measure_cost(variant, entry);
+		cost = measure_cost(variant, entry, target);
 		tt_sample_cost = cost ? cost : 1;
 	} else if (cfg->sample > 1) {
 		tt_sample_configure(TT_SAMPLE_FIXED, cfg->sample, 0, 0, cfg->callers > 0);
