@@ -393,10 +393,14 @@ void tt_report_text(struct tt_buf *out, const struct tt_report *r)
 	table(out, r, C_CALLS, C_TIMED, sum);
 	tt_buf_puts(out, "\n");
 	table(out, r, C_TIMED, C_END, sum);
+	tt_report_text_self(out, r);
 	tt_report_text_sampling(out, r);
 	for (i = 0; i < r->nfuncs; i++)
 		if (r->funcs[i].timed && r->funcs[i].nbuckets)
 			histogram(out, r, &r->funcs[i]);
 	for (i = 0; i < r->nfuncs; i++)
 		tt_report_text_callers(out, &r->funcs[i]);
+	if (r->text_threads)
+		for (i = 0; i < r->nfuncs; i++)
+			tt_report_text_threads(out, &r->funcs[i]);
 }

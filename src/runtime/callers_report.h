@@ -18,6 +18,7 @@ typedef void *(*tt_alloc_fn)(void *ctx, size_t bytes);
  * holds what no site saw). Returns the number of rows (*out from alloc).
  */
 size_t tt_callers_collect(uint32_t func, const struct tt_report_func *fn, uint64_t subtract,
-			  tt_alloc_fn alloc, void *ctx, struct tt_report_caller **out);
+			  uint64_t nested, tt_alloc_fn alloc, void *ctx,
+			  struct tt_report_caller **out);
 
 #endif /* TT_CALLERS_REPORT_H */

@@ -17,6 +17,7 @@
 #include "hot/sample.h"
 #include "runtime/callers_merge.h"
 #include "runtime/fstat.h"
+#include "runtime/thread_rows.h"
 #include "runtime/threads.h"
 
 static uint64_t exited_traced;		      /* merged threads that traced a user function */
@@ -40,6 +41,7 @@ static void merge_and_unlink(struct tt_thread *t)
 			tt_fstat_merge(totals[i], s);
 	}
 	exited_traced += traced;
+	tt_thread_rows_keep(t);
 	tt_callers_merge_thread(t);
 	if (t->prev)
 		t->prev->next = t->next;
@@ -111,6 +113,7 @@ void tt_thread_after_fork_child(void)
 	}
 	tt_thread_list = NULL;
 	exited_traced = 0;
+	tt_thread_rows_reset();
 	for (i = 0; i < n; i++) {
 		if (totals[i])
 			tt_fstat_free(totals[i]);
@@ -143,6 +146,7 @@ void tt_thread_collect(uint32_t func, struct tt_fstat *out)
 	memset(out, 0, sizeof(*out));
 	out->func = func;
 	tt_hist_init(&out->hist);
+	out->self.min = UINT64_MAX;
 	tt_thread_lock();
 	if (totals[func])
 		tt_fstat_merge(out, totals[func]);
