@@ -63,8 +63,11 @@ void tt_report_text_self(struct tt_buf *out, const struct tt_report *r)
 	char buf[CELL];
 	int c;
 
+	/* Only when some function made traced calls: otherwise self is cycles again. */
 	for (i = 0; i < r->nfuncs; i++) {
-		any |= r->funcs[i].has_self;
+		any |= r->funcs[i].has_self &&
+		       (r->funcs[i].self.total != r->funcs[i].cycles.total ||
+			r->funcs[i].self_unknown);
 		approx |= r->funcs[i].self_approximate;
 		sum += (double)r->funcs[i].self.total;
 	}

@@ -94,7 +94,7 @@ uint64_t tt_self_distribution(const struct tt_hist *all, const struct tt_self_hi
 			      uint64_t sub, uint64_t nested_cost, struct tt_hist *out)
 {
 	static uint64_t leaf[TT_SELF_BUCKETS]; /* one report at a time (report.c) */
-	uint64_t n = load(&self->count), shift_inner = sub, amin = load(&all->min);
+	uint64_t n = load(&self->count), shift_inner = 0, amin = load(&all->min);
 	uint64_t amax = load(&all->max), smin = load(&self->min), smax = load(&self->max);
 	uint32_t i;
 	bool any_leaf = false;
@@ -124,11 +124,11 @@ uint64_t tt_self_distribution(const struct tt_hist *all, const struct tt_self_hi
 			continue;
 		v = tt_hist_bucket_high(i);
 		v = v > amax ? amax : v < amin ? amin : v;
-		put(out, sub_floor(v, sub), c);
+		put(out, v, c);
 		leaf[k] = 0;
 	}
 	if (n)
-		shift_inner += (load(&self->nested) * nested_cost + n / 2) / n;
+		shift_inner = (load(&self->nested) * nested_cost + n / 2) / n;
 	/* The rest at the middle of their coarse buckets (within 6.25% either way), clamped to
 	 * the extremes known exactly. */
 	for (i = 0; i < TT_SELF_BUCKETS; i++) {
@@ -137,7 +137,7 @@ uint64_t tt_self_distribution(const struct tt_hist *all, const struct tt_self_hi
 
 		if (leaf[i]) {
 			v = mid > amax ? amax : mid < amin ? amin : mid;
-			put(out, sub_floor(v, sub), leaf[i]);
+			put(out, v, leaf[i]);
 		}
 		if ((v = load(&self->self[i]))) {
 			uint64_t x = mid > smax ? smax : mid < smin ? smin : mid;
@@ -151,11 +151,10 @@ uint64_t tt_self_distribution(const struct tt_hist *all, const struct tt_self_hi
 	if (out->count) {
 		uint64_t lo = n ? sub_floor(smin, shift_inner) : UINT64_MAX;
 
-		if (any_leaf && sub_floor(amin, sub) < lo)
-			lo = sub_floor(amin, sub);
+		if (any_leaf && amin < lo)
+			lo = amin;
 		if (lo != UINT64_MAX)
 			out->min = lo;
 	}
-	out->total = tt_self_total(load(&all->count), load(&all->total), self, sub, nested_cost);
-	return out->total;
+	return tt_self_total(load(&all->count), load(&all->total), self, sub, nested_cost);
 }

@@ -94,12 +94,14 @@ void tt_self_merge(struct tt_self_hist *dst, const struct tt_self_hist *src);
 
 /*
  * The self time of every timed call of a function, as a full histogram `out` (emptied
- * first) of ticks with the overhead already removed: leaf calls (total `all` less `self`'s
- * whole) shifted down by `sub` (the overhead of the call's own reading), calls that made
- * traced calls by `sub` plus `nested_cost` times their mean number of traced calls. Values
- * are the high edges of coarse buckets (clamped to the exact extremes where known). Returns
- * the exact total of self cycles: raw self less sub per call and nested_cost per traced call
- * made, floored at 0 (the histogram's own total is left as that too).
+ * first) of raw ticks less, for calls that made traced calls, `nested_cost` times their mean
+ * number of traced calls: summarise it with `sub` (the overhead of a call's own reading)
+ * subtracted, as cycles are. Leaf calls (all less self's whole) keep the full histogram's
+ * buckets where no call that made traced calls fell (all of them, for a function that made
+ * none: its self is its cycles exactly), else the middle of their coarse bucket; recorded
+ * calls the middle of theirs, clamped to the exact extremes. out->total is not meaningful:
+ * returns the exact total of self cycles (raw self less sub per call and nested_cost per
+ * traced call made, each part floored at 0).
  */
 uint64_t tt_self_distribution(const struct tt_hist *all, const struct tt_self_hist *self,
 			      uint64_t sub, uint64_t nested_cost, struct tt_hist *out);

@@ -110,10 +110,15 @@ static void fill_self(const struct tt_run *run, const struct tt_fstat *s, struct
 {
 	struct tt_summary sum;
 
+	uint64_t total;
+
 	out->has_self = true;
-	tt_self_distribution(&s->hist, &s->self, run->overhead.subtracted, run->overhead.nested,
-			     scratch);
-	tt_stats_summarise(scratch, 0, &sum);
+	total = tt_self_distribution(&s->hist, &s->self, run->overhead.subtracted,
+				     run->overhead.nested, scratch);
+	tt_stats_summarise(scratch, run->overhead.subtracted, &sum);
+	/* A leaf-only function's is its cycles' total already; the computed one is exact. */
+	sum.total = total;
+	sum.mean = scratch->count ? (double)total / (double)scratch->count : 0;
 	out->self = sum;
 	out->self_unknown = s->self.lost;
 	out->self_approximate = out->skipped > 0;
