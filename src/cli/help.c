@@ -30,14 +30,18 @@ static const struct help helps[] = {
 	  "../lib64 or ../lib/x86_64-linux-gnu relative to it. Other TSC_* variables pass\n"
 	  "through: see libtsctrace(7).\n" },
 	{ "report",
-	  "usage: tsctrace report [--sort KEY] [--top N] [--callers] FILE...\n"
+	  "usage: tsctrace report [--sort KEY] [--top N] [--callers] [--self] [--threads]\n"
+	  "                       FILE...\n"
 	  "\n"
 	  "Print JSON reports (TSC_FORMAT=json) as the shim's text report, one after another.\n"
 	  "\n"
-	  "  -s, --sort KEY   order functions by total, calls, median, p99 (largest first) or\n"
-	  "                   name; default: as in the file (by total)\n"
+	  "  -s, --sort KEY   order functions by total, calls, median, p99, self (largest\n"
+	  "                   first) or name; default: as in the file (by total)\n"
 	  "  -n, --top N      only the first N functions\n"
 	  "  -c, --callers    also the per-call-site tables (reports taken with TSC_CALLERS)\n"
+	  "  -S, --self       order functions by self time (--sort self): their cycles less\n"
+	  "                   those of the traced calls they made\n"
+	  "  -T, --threads    also each function's per-thread rows (tid, name, calls, cycles)\n"
 	  "  -h, --help       this text\n"
 	  "\n"
 	  "FILE may be - for standard input.\n" },

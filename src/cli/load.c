@@ -118,6 +118,8 @@ static int load_header(struct cli_report *rep)
 	    tt_jget_u64(&lo, o, "median", &r->overhead.median) < 0 ||
 	    tt_jget_u64(&lo, o, "subtracted", &r->overhead.subtracted) < 0 ||
 	    tt_jget_str(&lo, o, "source", &r->overhead.source) < 0 ||
+	    ((r->overhead.has_nested = json_object_get(o, "nested") != NULL) &&
+	     tt_jget_u64(&lo, o, "nested", &r->overhead.nested) < 0) ||
 	    tt_jget(&top, root, "threads", JSON_OBJECT, &t) < 0 ||
 	    tt_jget_u64(&lt, t, "traced", &r->threads.traced) < 0 ||
 	    tt_jget_u64(&lt, t, "pinned", &r->threads.pinned) < 0 ||

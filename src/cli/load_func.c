@@ -314,7 +314,8 @@ int tt_load_func(const char *file, size_t index, json_t *obj, struct tt_report_f
 	    load_block(&l, obj, "raw", &f->raw) < 0 ||
 	    tt_jget_opt(&l, obj, "ns", JSON_OBJECT, &ns) < 0 ||
 	    (ns && load_ns(&l, ns, &f->ns) < 0) || load_histogram(&l, obj, f) < 0 ||
-	    load_callers(&l, obj, f) < 0 || tt_load_sampling_func(file, path, obj, f) < 0)
+	    load_callers(&l, obj, f) < 0 || tt_load_sampling_func(file, path, obj, f) < 0 ||
+	    tt_load_self_func(file, path, obj, f) < 0)
 		goto out_free;
 	f->has_ns = ns != NULL;
 	if (load_offset(&l, obj, f) < 0)
@@ -334,6 +335,9 @@ void tt_load_func_free(struct tt_report_func *f)
 	free((void *)f->callers);
 	free((void *)f->buckets);
 	free((void *)f->names);
+	free((void *)f->threads);
+	f->threads = NULL;
+	f->nthreads = 0;
 	f->names = NULL;
 	f->nnames = 0;
 	f->callers = NULL;

@@ -340,9 +340,11 @@ void tt_report_json(struct tt_buf *out, const struct tt_report *r)
 
 	tt_buf_printf(out,
 		      "  \"overhead\": {\"min\": %" PRIu64 ", \"median\": %" PRIu64
-		      ", \"subtracted\": %" PRIu64 ", \"nested\": %" PRIu64 ", \"source\": ",
-		      r->overhead.min, r->overhead.median, r->overhead.subtracted,
-		      r->overhead.nested);
+		      ", \"subtracted\": %" PRIu64,
+		      r->overhead.min, r->overhead.median, r->overhead.subtracted);
+	if (r->overhead.has_nested)
+		tt_buf_printf(out, ", \"nested\": %" PRIu64, r->overhead.nested);
+	tt_buf_puts(out, ", \"source\": ");
 	tt_json_string(out, r->overhead.source);
 	tt_buf_printf(out,
 		      "},\n  \"threads\": {\"traced\": %" PRIu64 ", \"pinned\": %" PRIu64

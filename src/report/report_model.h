@@ -124,6 +124,7 @@ struct tt_report {
 	struct {
 		uint64_t min, median, subtracted;
 		uint64_t nested;    /* what a traced call adds to a traced caller (self time) */
+		bool has_nested;    /* nested written (or read back) */
 		const char *source; /* "calibrated", "TSC_OVERHEAD" */
 	} overhead;
 	struct {

@@ -103,7 +103,7 @@ void tt_report_text_threads(struct tt_buf *out, const struct tt_report_func *f)
 	size_t i, namew = strlen("name");
 	char buf[CELL];
 
-	if (!f->has_threads)
+	if (!f->has_threads || !f->nthreads)
 		return;
 	tt_buf_puts(out, "\nthreads of ");
 	tt_text_put_clean(out, f->name, false);

@@ -331,6 +331,7 @@ int tt_report_write(const struct tt_run *run)
 	r.overhead.median = run->overhead.median;
 	r.overhead.subtracted = run->overhead.subtracted;
 	r.overhead.nested = run->overhead.nested;
+	r.overhead.has_nested = true;
 	r.overhead.source = run->overhead.source ? run->overhead.source : "none";
 	r.threads.traced = tt_thread_traced();
 	r.threads.pinned = tt_pin_count();
