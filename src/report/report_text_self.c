@@ -33,7 +33,7 @@ static const char *cell(char *buf, const struct tt_report_func *f, int c, double
 {
 	const struct tt_summary *s = &f->self;
 
-	if (!f->has_self || (!f->timed && c < 5))
+	if (!f->has_self || (f->timed <= f->self_unknown && c < 5)) /* no call's self known */
 		return "-";
 	switch (c) {
 	case 0: snprintf(buf, CELL, "%" PRIu64, s->min); break;

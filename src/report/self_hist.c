@@ -93,7 +93,7 @@ static void put(struct tt_hist *h, uint64_t v, uint64_t count)
 uint64_t tt_self_distribution(const struct tt_hist *all, const struct tt_self_hist *self,
 			      uint64_t sub, uint64_t nested_cost, struct tt_hist *out)
 {
-	static uint64_t leaf[TT_SELF_BUCKETS]; /* one report at a time (report.c) */
+	uint64_t leaf[TT_SELF_BUCKETS]; /* 3.2 KiB of stack */
 	uint64_t n = load(&self->count), shift_inner = 0, amin = load(&all->min);
 	uint64_t amax = load(&all->max), smin = load(&self->min), smax = load(&self->max);
 	uint32_t i;
