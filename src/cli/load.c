@@ -251,9 +251,14 @@ static int load_funcs(struct cli_report *rep)
 	if (!rep->funcs)
 		return tt_jbad(&top, "functions", "out of memory");
 	json_array_foreach(arr, i, v) {
+		char path[40];
+
 		if (tt_load_func(rep->file, i, v, &rep->funcs[i]) < 0)
 			return -1;
 		rep->r.nfuncs = i + 1; /* what tt_load_free must release */
+		snprintf(path, sizeof(path), "functions[%zu]", i);
+		if (tt_load_self_func(rep->file, path, v, &rep->funcs[i]) < 0)
+			return -1;
 	}
 	rep->r.funcs = rep->funcs;
 	return check_names(rep);

@@ -314,8 +314,7 @@ int tt_load_func(const char *file, size_t index, json_t *obj, struct tt_report_f
 	    load_block(&l, obj, "raw", &f->raw) < 0 ||
 	    tt_jget_opt(&l, obj, "ns", JSON_OBJECT, &ns) < 0 ||
 	    (ns && load_ns(&l, ns, &f->ns) < 0) || load_histogram(&l, obj, f) < 0 ||
-	    load_callers(&l, obj, f) < 0 || tt_load_sampling_func(file, path, obj, f) < 0 ||
-	    tt_load_self_func(file, path, obj, f) < 0)
+	    load_callers(&l, obj, f) < 0 || tt_load_sampling_func(file, path, obj, f) < 0)
 		goto out_free;
 	f->has_ns = ns != NULL;
 	if (load_offset(&l, obj, f) < 0)

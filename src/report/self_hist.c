@@ -142,6 +142,11 @@ uint64_t tt_self_distribution(const struct tt_hist *all, const struct tt_self_hi
 		if ((v = load(&self->self[i]))) {
 			uint64_t x = mid > smax ? smax : mid < smin ? smin : mid;
 
+			/* The largest is known exactly: one call of its bucket there. */
+			if (i == tt_self_index(smax)) {
+				put(out, sub_floor(smax, shift_inner), 1);
+				v--;
+			}
 			put(out, sub_floor(x, shift_inner), v);
 		}
 	}
