@@ -1,20 +1,30 @@
 /*
- * cmd_diff.c - `tsctrace diff BASE NEW`: per function, min, median and p99 of both reports
- * and their change, and whether the change is real.
+ * cmd_diff.c - `tsctrace diff [OPTIONS] BASE... -- NEW...` (or `diff BASE NEW`): per function,
+ * how min, median, p90, p99 and mean changed from the base runs to the new ones, and whether
+ * that is more than run-to-run noise.
  *
- * "Real" is decided by the Mann-Whitney U test on the two histograms (mwu.c): it asks whether
- * a call picked from NEW tends to take longer or shorter than one picked from BASE, using every
- * sample rather than a few percentiles, and assumes no distribution: call times are skewed and
- * often multi-modal (cache hits and misses), where a t-test would mislead. Two-sided, a
- * verdict needs p < 0.01, which bounds false alarms to 1 in 100 functions compared. Below 20
- * timed calls a side the normal approximation is poor, and such functions get no verdict.
+ * Each statistic is taken per run (per report), and the runs are the samples (runstats.h):
+ * calls within one process are not independent draws of the program's speed, and testing
+ * them (a U test over a million calls) called identical runs different at p < 1e-300. Shown
+ * per statistic: its mean over the base runs and over the new runs, the change in percent of
+ * base, and with two runs or more a side Welch's 95% interval of that change.
  *
- * With millions of calls the test finds even tiny shifts significant: the change columns say
- * how large a shift is, the verdict only that it is not noise.
+ * The verdict is taken on one statistic (--stat, the median by default) against a threshold
+ * (--threshold, 5% by default), the smallest change that matters:
+ *   slower / faster    the interval lies wholly above / below 0 and the change is at least
+ *                      the threshold: a change that is both real and large enough;
+ *   no change          the whole interval lies within the threshold either way: whatever
+ *                      the change is, it is smaller than that;
+ *   not enough runs    anything else: the runs vary too much to tell, and more runs
+ *                      narrow the interval.
+ * So two sets of runs of the same program read "no change" when the statistic's run-to-run
+ * spread is well below the threshold, and "not enough runs" (never "slower") when it is not.
+ * With one run on a side nothing separates a change from run-to-run noise: the differences
+ * are shown without verdicts, and a note says so.
  *
- * Functions are matched through their names (group.h): "memcpy|memmove" in BASE and "memcpy"
- * in NEW are one row. Where one report has two entries of a row (memcpy and memmove at two
- * addresses there, one in the other), they are merged (merge_func.c) before comparing.
+ * Functions are matched through their names (group.h): "memcpy|memmove" in one report and
+ * "memcpy" in another are one row. Where one report has two entries of a row (memcpy and
+ * memmove at two addresses there, one in the other), they are merged (merge_func.c) first.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -27,130 +37,225 @@
 #include "group.h"
 #include "load.h"
 #include "merge.h"
-#include "mwu.h"
 #include "outfile.h"
+#include "runlist.h"
+#include "runstats.h"
 #include "table.h"
 
-#define ALPHA 0.01   /* two-sided significance level */
-#define MIN_TIMED 20 /* timed calls a side below which there is no verdict */
-#define NCOLS 12
+#define DEFAULT_THRESHOLD 5.0 /* percent */
+#define CLI_EXIT_SLOWER 1     /* --fail-on-slower and a function is slower */
 
-enum verdict { V_FASTER, V_SLOWER, V_SAME, V_FEW, V_ONLY_BASE, V_ONLY_NEW, V_END };
+enum stat { ST_MIN, ST_MEDIAN, ST_P90, ST_P99, ST_MEAN, ST_END };
+
+static const char *const stat_names[ST_END] = { "min", "median", "p90", "p99", "mean" };
+
+enum verdict { V_FASTER, V_SLOWER, V_SAME, V_FEW, V_ZERO, V_ONLY_BASE, V_ONLY_NEW, V_END };
 
 static const char *const verdict_names[V_END] = {
-	"faster", "slower", "no significant change", "too few calls", "only in base", "only in new",
+	"faster", "slower", "no change", "not enough runs", "base 0", "only in base", "only in new",
+};
+
+struct opts {
+	double threshold; /* percent */
+	enum stat by;	  /* the statistic the verdict is taken on */
+	bool fail_on_slower;
+};
+
+/* The reports: na base runs, then nb new runs. */
+struct sides {
+	struct cli_report **reps;
+	size_t na, nb;
 };
 
 static const struct option diff_opts[] = {
+	{ "threshold", required_argument, NULL, 't' },
+	{ "stat", required_argument, NULL, 's' },
+	{ "fail-on-slower", no_argument, NULL, 'F' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
-static void value_cell(struct tt_table *t, const struct tt_report_func *f, uint64_t v)
+static double stat_of(const struct tt_report_func *f, enum stat st)
 {
-	if (f && f->timed)
-		tt_table_addf(t, "%" PRIu64, v);
-	else
-		tt_table_add(t, "-");
-}
-
-enum stat { ST_MIN, ST_MEDIAN, ST_P99 };
-
-static uint64_t stat_of(const struct tt_report_func *f, enum stat st)
-{
-	if (!f)
-		return 0;
-	return st == ST_MIN ? f->cycles.min : st == ST_MEDIAN ? f->cycles.median : f->cycles.p99;
-}
-
-/* The three cells of one statistic: base, new, change in percent of base. */
-static void stat_cells(struct tt_table *t, const struct tt_report_func *a,
-		       const struct tt_report_func *b, enum stat st)
-{
-	uint64_t va = stat_of(a, st), vb = stat_of(b, st);
-
-	value_cell(t, a, va);
-	value_cell(t, b, vb);
-	if (!a || !b || !a->timed || !b->timed)
-		tt_table_add(t, "-");
-	else if (va == 0)
-		tt_table_add(t, vb == 0 ? "+0.0%" : "n/a"); /* no base to be a share of */
-	else
-		tt_table_addf(t, "%+.1f%%", ((double)vb - (double)va) * 100.0 / (double)va);
-}
-
-static void p_cell(struct tt_table *t, double p)
-{
-	if (p >= 0.001)
-		tt_table_addf(t, "%.3f", p);
-	else if (p > 0)
-		tt_table_addf(t, "%.1e", p);
-	else
-		tt_table_add(t, "<1e-300"); /* erfc underflows past z = 38 */
-}
-
-static enum verdict judge(const struct tt_report_func *a, const struct tt_report_func *b,
-			  struct tt_table *t)
-{
-	struct tt_mwu m;
-
-	if (!a || !b || a->timed < MIN_TIMED || b->timed < MIN_TIMED) {
-		tt_table_add(t, "-");
-		return !a ? V_ONLY_NEW : !b ? V_ONLY_BASE : V_FEW;
+	switch (st) {
+	case ST_MIN: return (double)f->cycles.min;
+	case ST_MEDIAN: return (double)f->cycles.median;
+	case ST_P90: return (double)f->cycles.p90;
+	case ST_P99: return (double)f->cycles.p99;
+	default: return f->cycles.mean;
 	}
-	tt_mwu_test(a->buckets, a->nbuckets, b->buckets, b->nbuckets, &m);
-	p_cell(t, m.p);
-	if (!(m.p < ALPHA))
+}
+
+/* A value as the reports give it: whole cycles without decimals, a mean of runs with one. */
+static void value_cell(struct tt_table *t, const struct tt_runs *r)
+{
+	if (!r->n)
+		tt_table_add(t, "-");
+	else if (r->mean == floor(r->mean) && r->mean < 1e15)
+		tt_table_addf(t, "%.0f", r->mean);
+	else
+		tt_table_addf(t, "%.1f", r->mean);
+}
+
+static void change_cells(struct tt_table *t, const struct tt_change *c, bool runs)
+{
+	if (!c->defined)
+		tt_table_add(t, "-");
+	else
+		tt_table_addf(t, "%+.1f%%", fabs(c->pct) < 0.05 ? 0.0 : c->pct); /* not "-0.0%" */
+	if (!runs)
+		return;
+	if (!c->defined || !c->has_ci)
+		tt_table_add(t, "-");
+	else
+		tt_table_addf(t, "%+.1f%% .. %+.1f%%", c->lo, c->hi);
+}
+
+static enum verdict judge(const struct tt_runs *a, const struct tt_runs *b,
+			  const struct tt_change *c, const struct opts *o)
+{
+	if (!a->n)
+		return V_ONLY_NEW;
+	if (!b->n)
+		return V_ONLY_BASE;
+	if (!c->defined)
+		return b->mean == 0 ? V_SAME : V_ZERO;
+	if (!c->has_ci)
+		return V_FEW;
+	if (c->lo > 0 && c->pct >= o->threshold)
+		return V_SLOWER;
+	if (c->hi < 0 && c->pct <= -o->threshold)
+		return V_FASTER;
+	if (c->lo > -o->threshold && c->hi < o->threshold)
 		return V_SAME;
-	return m.z < 0 ? V_FASTER : V_SLOWER;
+	return V_FEW;
 }
 
-static void row(struct tt_table *t, const char *name, const struct tt_report_func *a,
-		const struct tt_report_func *b, size_t *counts)
+/* The values of statistic st of one function over runs [from, to): runs where it was timed. */
+static void collect(const struct tt_report_func *const *entry, size_t from, size_t to, enum stat st,
+		    double *x, struct tt_runs *out)
 {
-	enum verdict v;
+	size_t i, n = 0;
 
-	tt_table_add(t, name);
-	stat_cells(t, a, b, ST_MIN);
-	stat_cells(t, a, b, ST_MEDIAN);
-	stat_cells(t, a, b, ST_P99);
-	v = judge(a, b, t);
-	tt_table_add(t, verdict_names[v]);
-	counts[v]++;
+	for (i = from; i < to; i++)
+		if (entry[i] && entry[i]->timed)
+			x[n++] = stat_of(entry[i], st);
+	tt_runs_summarize(x, n, out);
 }
 
-static void header(struct tt_buf *out, const struct cli_report *a, const struct cli_report *b)
+/*
+ * One function's rows, one per statistic: name (and runs) on the first, the verdict on the
+ * verdict statistic's. Returns the verdict, V_END for a function never timed.
+ */
+static enum verdict rows(struct tt_table *t, const char *name,
+			 const struct tt_report_func *const *entry, const struct sides *s,
+			 const struct opts *o, double *x)
 {
-	const struct cli_report *reps[2] = { a, b };
-	const char *labels[2] = { "base:  ", "new:   " };
-	double ha = (double)a->r.clock.tsc_hz, hb = (double)b->r.clock.tsc_hz;
+	bool runs = s->na > 1 && s->nb > 1, any = false, one_side;
+	enum verdict v = V_END, vs;
+	struct tt_runs a, b;
+	struct tt_change c;
+	const char *note;
 	size_t i;
+	int st;
 
-	for (i = 0; i < 2; i++) {
-		tt_buf_puts(out, labels[i]);
-		tt_table_clean(out, reps[i]->file);
-		tt_buf_puts(out, "  ");
-		tt_table_clean(out, reps[i]->r.program);
-		tt_buf_printf(out, ", pid %" PRId64 "\n", reps[i]->r.pid);
+	for (i = 0; i < s->na + s->nb; i++)
+		any |= entry[i] && entry[i]->timed;
+	for (st = 0; st < ST_END && (any || st == 0); st++) {
+		collect(entry, 0, s->na, (enum stat)st, x, &a);
+		collect(entry, s->na, s->na + s->nb, (enum stat)st, x, &b);
+		tt_runs_change(&a, &b, &c);
+		vs = judge(&a, &b, &c, o);
+		one_side = vs == V_ONLY_BASE || vs == V_ONLY_NEW;
+		tt_table_add(t, st == 0 ? name : "");
+		if (runs && st == 0)
+			tt_table_addf(t, "%zu:%zu", a.n, b.n);
+		else if (runs)
+			tt_table_add(t, "");
+		tt_table_add(t, stat_names[st]);
+		value_cell(t, &a);
+		value_cell(t, &b);
+		note = !any ? "no timed calls" : one_side ? verdict_names[vs] : NULL;
+		if (note && !runs) {
+			tt_table_add(t, st == 0 ? note : "-");
+		} else {
+			change_cells(t, &c, runs);
+			if (runs)
+				tt_table_add(t, note		   ? (st == 0 ? note : "")
+						: st == (int)o->by ? verdict_names[vs]
+								   : "");
+		}
+		if (any && (one_side || st == (int)o->by))
+			v = vs;
 	}
-	tt_buf_puts(out, "test:  Mann-Whitney U on the histograms (calls in one bucket are ties), "
-			 "normal\n       approximation with tie correction, two-sided; a verdict "
-			 "needs p < 0.01\n");
-	if (tt_load_in_ns(&a->r))
-		tt_buf_printf(out,
-			      "unit:  ns (monotonic clock, less %" PRIu64 " and %" PRIu64
-			      " ns of overhead)\n",
-			      a->r.overhead.subtracted, b->r.overhead.subtracted);
-	else
-		tt_buf_printf(out,
-			      "unit:  cycles (TSC ticks less %" PRIu64 " and %" PRIu64
-			      " of overhead)\n",
-			      a->r.overhead.subtracted, b->r.overhead.subtracted);
-	if (ha > 0 && hb > 0 && fabs(ha - hb) > 0.01 * ha)
-		tt_buf_printf(out,
-			      "note:  the TSC rates differ (%.1f and %.1f MHz): cycles are "
-			      "compared as they are\n",
-			      ha / 1e6, hb / 1e6);
+	return v;
+}
+
+static void header(struct tt_buf *out, const struct sides *s, const struct opts *o)
+{
+	const char *labels[2] = { "base:    ", "new:     " };
+	uint64_t lo, hi, ov;
+	size_t side, i, from, n;
+	double hz, hz0 = (double)s->reps[0]->r.clock.tsc_hz;
+	bool rates = false;
+
+	for (side = 0; side < 2; side++) {
+		from = side ? s->na : 0;
+		n = side ? s->nb : s->na;
+		tt_buf_printf(out, "%s%zu run%s:", labels[side], n, n > 1 ? "s" : "");
+		for (i = from; i < from + n; i++) {
+			tt_buf_puts(out, " ");
+			tt_table_clean(out, s->reps[i]->file);
+			tt_buf_printf(out, " (pid %" PRId64 ")", s->reps[i]->r.pid);
+		}
+		tt_buf_puts(out, "\n         ");
+		tt_table_clean(out, s->reps[from]->r.program);
+		tt_buf_puts(out, "\n");
+	}
+	for (side = 0; side < 2; side++) {
+		from = side ? s->na : 0;
+		n = side ? s->nb : s->na;
+		lo = UINT64_MAX;
+		hi = 0;
+		for (i = from; i < from + n; i++) {
+			ov = s->reps[i]->r.overhead.subtracted;
+			lo = ov < lo ? ov : lo;
+			hi = ov > hi ? ov : hi;
+			hz = (double)s->reps[i]->r.clock.tsc_hz;
+			rates |= hz0 > 0 && hz > 0 && fabs(hz - hz0) > 0.01 * hz0;
+		}
+		if (side == 0)
+			tt_buf_printf(out, "unit:    %s less overhead: ",
+				      tt_load_in_ns(&s->reps[0]->r) ? "ns (monotonic clock)"
+								    : "cycles (TSC ticks)");
+		if (lo == hi)
+			tt_buf_printf(out, "%" PRIu64, lo);
+		else
+			tt_buf_printf(out, "%" PRIu64 " to %" PRIu64, lo, hi);
+		tt_buf_puts(out, side == 0 ? " base, " : " new\n");
+	}
+	if (rates)
+		tt_buf_puts(out,
+			    "note:    the TSC rates of the runs differ by more than 1%: cycles "
+			    "are compared\n         as they are\n");
+	if (s->na < 2 || s->nb < 2) {
+		tt_buf_printf(
+			out,
+			"note:    %s: a change cannot be told apart from run-to-run noise,\n"
+			"         so there are no verdicts, only differences; give two runs or "
+			"more\n         a side: diff A1 A2 A3 -- B1 B2 B3\n",
+			s->na < 2 && s->nb < 2 ? "one run per side"
+			: s->na < 2	       ? "one base run"
+					       : "one new run");
+		return;
+	}
+	tt_buf_printf(out,
+		      "method:  each statistic is taken per run; base and new are its means over "
+		      "the runs,\n         the interval is Welch's 95%% t-interval of the change "
+		      "over the runs\nverdict: on the %s: slower or faster when the interval "
+		      "excludes 0 and the\n         change is at least %g%%; no change when the "
+		      "interval lies within +-%g%%;\n         not enough runs otherwise\n",
+		      stat_names[o->by], o->threshold, o->threshold);
 }
 
 static void summary(struct tt_buf *out, const size_t *counts)
@@ -164,20 +269,23 @@ static void summary(struct tt_buf *out, const size_t *counts)
 		tt_buf_printf(out, "%s%zu %s", sep, counts[v], verdict_names[v]);
 		sep = ", ";
 	}
+	if (counts[V_FEW])
+		tt_buf_puts(out, "\n(not enough runs: give more runs a side, or see the "
+				 "intervals)");
 	tt_buf_puts(out, "\n");
 }
 
 /*
- * The entry of group g in reps[which]: NULL when it has none, its only one, or its several
+ * The entry of group g in report `which`: NULL when it has none, its only one, or its several
  * merged into *tmp (freed by the caller with tt_merge_func_free). -1 after a "tsctrace:" line.
  */
-static int side(struct cli_report *const *reps, size_t which, const struct tt_group *g,
-		struct tt_report_func *tmp, const struct tt_report_func **out)
+static int entry_of(struct cli_report *const *reps, size_t which, const struct tt_group *g,
+		    struct tt_report_func *tmp, const struct tt_report_func **out)
 {
 	const struct tt_group_member *m = g->members;
 	size_t n = 0;
 
-	/* Members come in report order: reps[0]'s, then reps[1]'s. */
+	/* Members come in report order. */
 	for (; m < g->members + g->nmembers && m->rep < which; m++)
 		;
 	while (m + n < g->members + g->nmembers && m[n].rep == which)
@@ -189,93 +297,238 @@ static int side(struct cli_report *const *reps, size_t which, const struct tt_gr
 	return tt_merge_func(reps, g, m, n, reps[which]->r.clock.tsc_hz, tmp);
 }
 
-/* One row per function of either report; -1 after a "tsctrace:" line. */
-static int rows(struct tt_table *t, struct cli_report *const *reps, size_t *counts)
+/* Every function's rows; -1 after a "tsctrace:" line. */
+static int all_rows(struct tt_table *t, const struct sides *s, const struct opts *o, size_t *counts)
 {
-	struct tt_report_func tmp[2] = { { 0 } };
-	const struct tt_report_func *a, *b;
-	struct tt_group *groups;
-	size_t ngroups, i;
+	size_t n = s->na + s->nb, ngroups = 0, i, k;
+	struct tt_report_func *tmp = calloc(n, sizeof(*tmp));
+	const struct tt_report_func **entry = calloc(n, sizeof(*entry));
+	double *x = calloc(n, sizeof(*x));
+	struct tt_group *groups = NULL;
+	enum verdict v;
 	int rc = 0;
 
-	if (tt_group_funcs(reps, 2, &groups, &ngroups) < 0)
+	if (!tmp || !entry || !x) {
+		tt_cli_err("diff: out of memory");
 		rc = -1;
+	} else if (tt_group_funcs(s->reps, n, &groups, &ngroups) < 0) {
+		rc = -1;
+	}
 	for (i = 0; i < ngroups && rc == 0; i++) {
-		if (side(reps, 0, &groups[i], &tmp[0], &a) < 0 ||
-		    side(reps, 1, &groups[i], &tmp[1], &b) < 0)
-			rc = -1;
-		else
-			row(t, groups[i].name, a, b, counts);
-		tt_merge_func_free(&tmp[0]);
-		tt_merge_func_free(&tmp[1]);
+		for (k = 0; k < n && rc == 0; k++)
+			if (entry_of(s->reps, k, &groups[i], &tmp[k], &entry[k]) < 0)
+				rc = -1;
+		if (rc == 0) {
+			v = rows(t, groups[i].name, entry, s, o, x);
+			if (v != V_END)
+				counts[v]++;
+		}
+		for (k = 0; k < n; k++)
+			tt_merge_func_free(&tmp[k]);
 	}
 	tt_groups_free(groups, ngroups);
+	free(tmp);
+	free(entry);
+	free(x);
 	return rc;
 }
 
-static int diff(struct tt_buf *out, struct cli_report *const *reps)
+static int diff(struct tt_buf *out, const struct sides *s, const struct opts *o, size_t *counts)
 {
-	static const char *const heads[NCOLS] = { "function", "base",	"new",	  "change",
-						  "base",     "new",	"change", "base",
-						  "new",      "change", "p",	  "verdict" };
-	static const struct tt_table_group groups[] = { { 1, "min" },
-							{ 4, "median" },
-							{ 7, "p99" } };
-	size_t counts[V_END] = { 0 }, i;
+	static const char *const heads[] = { "function", "runs",   "statistic",	   "base",
+					     "new",	 "change", "95% interval", "verdict" };
+	static const char *const heads1[] = { "function", "statistic", "base", "new", "change" };
+	bool runs = s->na > 1 && s->nb > 1;
+	size_t ncols = runs ? 8 : 5, i;
 	struct tt_table t;
 
-	header(out, reps[0], reps[1]);
+	header(out, s, o);
 	tt_buf_puts(out, "\n");
-	tt_table_init(&t, NCOLS, 1ul << 0 | 1ul << (NCOLS - 1));
-	for (i = 0; i < NCOLS; i++)
-		tt_table_add(&t, heads[i]);
-	if (rows(&t, reps, counts) < 0) {
+	/* left-aligned: function, statistic, verdict */
+	tt_table_init(&t, ncols, runs ? 1ul << 0 | 1ul << 2 | 1ul << 7 : 1ul << 0 | 1ul << 1);
+	for (i = 0; i < ncols; i++)
+		tt_table_add(&t, runs ? heads[i] : heads1[i]);
+	if (all_rows(&t, s, o, counts) < 0) {
 		tt_table_free(&t);
 		return -1;
 	}
 	if (t.failed)
 		out->failed = true;
-	tt_table_print(&t, out, "", groups, sizeof(groups) / sizeof(groups[0]));
+	tt_table_print(&t, out, "", NULL, 0);
 	tt_table_free(&t);
-	summary(out, counts);
+	if (runs)
+		summary(out, counts);
+	return 0;
+}
+
+/* "5%", "5" or "2.5%": a percentage in (0, 1000). */
+static int parse_threshold(const char *s, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end != s && *end == '%')
+		end++;
+	if (end == s || *end || !(v > 0 && v < 1000) || strchr(s, ' ')) {
+		tt_cli_err("diff: --threshold takes a percentage above 0, such as 5%%, not '%s'",
+			   s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_stat(const char *s, enum stat *out)
+{
+	int i;
+
+	for (i = 0; i < ST_END; i++) {
+		if (strcmp(s, stat_names[i]) == 0) {
+			*out = (enum stat)i;
+			return 0;
+		}
+	}
+	tt_cli_err("diff: --stat takes min, median, p90, p99 or mean, not '%s'", s);
+	return -1;
+}
+
+/* A side's runs must be distinct runs: one given twice would pass for a second run agreeing
+ * perfectly with the first, and narrow the interval. 0, or -1 after a "tsctrace:" line. */
+static int check_runs(const struct sides *s)
+{
+	struct tt_run_ref *runs;
+	size_t side, n, a, b;
+	bool repeat;
+
+	for (side = 0; side < 2; side++) {
+		if (tt_runlist(s->reps + (side ? s->na : 0), side ? s->nb : s->na, &runs, &n) < 0) {
+			tt_cli_err("diff: out of memory");
+			return -1;
+		}
+		repeat = tt_runlist_repeat(runs, n, &a, &b);
+		if (repeat)
+			tt_cli_err("diff: %s and %s are the same run (pid %" PRId64
+				   "): each %s run must be another run",
+				   s->reps[runs[a].rep + (side ? s->na : 0)]->file,
+				   s->reps[runs[b].rep + (side ? s->na : 0)]->file, runs[b].run.pid,
+				   side ? "new" : "base");
+		free(runs);
+		if (repeat)
+			return -1;
+	}
+	return 0;
+}
+
+static int check_units(const struct sides *s)
+{
+	size_t i;
+
+	for (i = 1; i < s->na + s->nb; i++) {
+		if (tt_load_in_ns(&s->reps[i]->r) != tt_load_in_ns(&s->reps[0]->r)) {
+			tt_cli_err("diff: %s counts %s and %s counts %s: not comparable",
+				   s->reps[0]->file,
+				   tt_load_in_ns(&s->reps[0]->r) ? "ns" : "cycles",
+				   s->reps[i]->file,
+				   tt_load_in_ns(&s->reps[i]->r) ? "ns" : "cycles");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The files of argv[first..argc): "BASE NEW", or "BASE... -- NEW..." where mark (the pointer
+ * that stood for the "--" given, see tt_cli_diff) separates them. Files go into files[] in
+ * order, base first. 0, or -1 after a "tsctrace:" line.
+ */
+static int split_files(char **argv, int first, int argc, const char *mark, char **files,
+		       struct sides *s)
+{
+	int i, sep = -1;
+	size_t n = 0;
+
+	for (i = first; i < argc; i++) {
+		if (argv[i] == mark && sep < 0)
+			sep = i;
+		else
+			files[n++] = argv[i];
+	}
+	if (sep < 0) {
+		if (n != 2) {
+			tt_cli_err(
+				"diff: takes two reports, BASE and NEW, or runs of each: BASE... "
+				"-- NEW... (see tsctrace diff --help)");
+			return -1;
+		}
+		s->na = s->nb = 1;
+		return 0;
+	}
+	s->na = (size_t)(sep - first);
+	s->nb = n - s->na;
+	if (!s->na || !s->nb) {
+		tt_cli_err("diff: no %s (see tsctrace diff --help)",
+			   s->na ? "new report after '--'" : "base report before '--'");
+		return -1;
+	}
 	return 0;
 }
 
 int tt_cli_diff(int argc, char **argv)
 {
+	/* getopt drops a "--" it meets while permuting, and with it where base ends: the first
+	 * one is swapped for this marker (not an option, so getopt keeps it among the files),
+	 * found again by its address. */
+	static char mark[] = "(--)";
+	struct opts o = { DEFAULT_THRESHOLD, ST_MEDIAN, false };
+	size_t counts[V_END] = { 0 };
 	struct tt_buf out = TT_BUF_INIT;
-	struct cli_report **reps;
-	int c, rc = CLI_EXIT_BAD;
+	struct sides s = { 0 };
+	char **files = NULL;
+	int c, i, rc = CLI_EXIT_BAD;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", diff_opts, NULL)) != -1) {
-		if (c == 'h') {
-			tt_cli_help("diff");
-			return CLI_EXIT_OK;
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			argv[i] = mark;
+			break;
 		}
-		return tt_cli_opt_error("diff", c, argv);
 	}
-	if (argc - optind != 2) {
-		tt_cli_err("diff: takes two reports, BASE and NEW (see tsctrace diff --help)");
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":t:s:h", diff_opts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			if (parse_threshold(optarg, &o.threshold) < 0)
+				return CLI_EXIT_BAD;
+			break;
+		case 's':
+			if (parse_stat(optarg, &o.by) < 0)
+				return CLI_EXIT_BAD;
+			break;
+		case 'F': o.fail_on_slower = true; break;
+		case 'h': tt_cli_help("diff"); return CLI_EXIT_OK;
+		default: return tt_cli_opt_error("diff", c, argv);
+		}
+	}
+	files = calloc((size_t)argc, sizeof(*files));
+	if (!files) {
+		tt_cli_err("diff: out of memory");
 		return CLI_EXIT_BAD;
 	}
-	reps = tt_load_reports(argv + optind, 2);
-	if (!reps)
+	if (split_files(argv, optind, argc, mark, files, &s) < 0) {
+		free(files);
 		return CLI_EXIT_BAD;
-	if (tt_load_in_ns(&reps[0]->r) != tt_load_in_ns(&reps[1]->r)) {
-		tt_cli_err("diff: %s counts %s and %s counts %s: not comparable", reps[0]->file,
-			   tt_load_in_ns(&reps[0]->r) ? "ns" : "cycles", reps[1]->file,
-			   tt_load_in_ns(&reps[1]->r) ? "ns" : "cycles");
-		goto out_free;
 	}
-	if (diff(&out, reps) < 0)
+	s.reps = tt_load_reports(files, s.na + s.nb);
+	free(files);
+	if (!s.reps)
+		return CLI_EXIT_BAD;
+	if (check_units(&s) < 0 || check_runs(&s) < 0 || diff(&out, &s, &o, counts) < 0)
 		goto out_free;
 	if (out.failed)
 		tt_cli_err("diff: out of memory");
 	else if (tt_outfile_write(NULL, out.data, out.len) == 0)
-		rc = CLI_EXIT_OK;
+		rc = o.fail_on_slower && counts[V_SLOWER] ? CLI_EXIT_SLOWER : CLI_EXIT_OK;
 out_free:
 	tt_buf_free(&out);
-	tt_load_free_all(reps, 2);
+	tt_load_free_all(s.reps, s.na + s.nb);
 	return rc;
 }

@@ -8,9 +8,12 @@
  * merge into one entry listing both names. The header is the first report's
  * (program, argv, pid, start time, wall time, clock, overhead), except that thread counts are
  * summed, the warnings of all reports are kept (each once), notes on what differed are added
- * as warnings, and an extra member "merged_from" counts the original reports (a merged report
- * merged again counts its own). Reports in ns (monotonic clock) and in cycles cannot be
- * merged: their numbers have different units.
+ * as warnings, and two extra members say it is a merge: "merged_from" counts the original
+ * reports (a merged report merged again counts its own) and "merged" lists them (pid, argv,
+ * start time). The same run given twice (a report named twice, or a report and a merge that
+ * holds it) is refused unless --allow-duplicates: its calls would count twice (runlist.h).
+ * Reports in ns (monotonic clock) and in cycles cannot be merged: their numbers have
+ * different units.
  *
  * Callers are not merged: a caller entry has no histogram to recompute its percentiles from.
  * The merged report has none, and a warning says so.
@@ -31,6 +34,7 @@
 #include "merge.h"
 #include "outfile.h"
 #include "report/report_fmt.h"
+#include "runlist.h"
 #include "strsort.h"
 
 #define NOTES 4 /* at most one note of each kind below */
@@ -44,10 +48,14 @@ struct merged {
 	char *notes[NOTES]; /* malloc'd, among warnings */
 	size_t nnotes;
 	uint64_t merged_from;
+	struct tt_run_ref *runs; /* every input's runs, in order: the "merged" list */
+	size_t nruns;
+	bool list_runs; /* false when an input is a merge from before "merged" was written */
 };
 
 static const struct option merge_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
+	{ "allow-duplicates", no_argument, NULL, 'D' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -223,9 +231,31 @@ static void merged_free(struct merged *m)
 	free(m->funcs);
 	tt_groups_free(m->groups, m->ngroups);
 	free(m->warnings);
+	free(m->runs);
 }
 
-/* The merged report as JSON: the shim's writer, then "merged_from" before the final '}'. */
+/* The runs that went in, as JSON: [{"pid": .., "argv": [..], "start_unix_ns": ..}, ...]. */
+static void render_runs(struct tt_buf *out, const struct merged *m)
+{
+	size_t i, k;
+
+	tt_buf_puts(out, ",\n  \"merged\": [");
+	for (i = 0; i < m->nruns; i++) {
+		const struct tt_report_run *run = &m->runs[i].run;
+
+		tt_buf_printf(out, "%s\n    {\"pid\": %" PRId64 ", \"argv\": [", i ? "," : "",
+			      run->pid);
+		for (k = 0; k < run->argc; k++) {
+			tt_buf_puts(out, k ? ", " : "");
+			tt_json_string(out, run->argv[k]);
+		}
+		tt_buf_printf(out, "], \"start_unix_ns\": %" PRIu64 "}", run->start_unix_ns);
+	}
+	tt_buf_puts(out, "\n  ]");
+}
+
+/* The merged report as JSON: the shim's writer, then "merged_from" and "merged" before the
+ * final '}'. */
 static int render(struct tt_buf *out, const struct merged *m)
 {
 	static const char end[] = "\n}\n";
@@ -235,8 +265,43 @@ static int render(struct tt_buf *out, const struct merged *m)
 	    strcmp(out->data + out->len - (sizeof(end) - 1), end) != 0)
 		return -1;
 	out->len -= sizeof(end) - 1;
-	tt_buf_printf(out, ",\n  \"merged_from\": %" PRIu64 "\n}\n", m->merged_from);
+	tt_buf_printf(out, ",\n  \"merged_from\": %" PRIu64, m->merged_from);
+	if (m->list_runs)
+		render_runs(out, m);
+	tt_buf_puts(out, "\n}\n");
 	return out->failed ? -1 : 0;
+}
+
+/*
+ * The runs of the inputs into m, refusing one run given twice (a report named twice, or a
+ * report and a merge holding it) unless allow: its calls would count twice. Returns 0, or -1
+ * after a "tsctrace:" line.
+ */
+static int take_runs(struct merged *m, struct cli_report *const *reps, size_t n, bool allow)
+{
+	size_t a, b, i;
+
+	if (tt_runlist(reps, n, &m->runs, &m->nruns) < 0) {
+		tt_cli_err("merge: out of memory");
+		return -1;
+	}
+	m->list_runs = true;
+	for (i = 0; i < n; i++)
+		m->list_runs &= reps[i]->merged_from == 1 || reps[i]->r.nmerged > 0;
+	if (allow || !tt_runlist_repeat(m->runs, m->nruns, &a, &b))
+		return 0;
+	if (m->runs[a].rep == m->runs[b].rep)
+		tt_cli_err("merge: %s holds pid %" PRId64 " started at %" PRIu64
+			   " ns twice (--allow-duplicates merges it anyway)",
+			   reps[m->runs[a].rep]->file, m->runs[b].run.pid,
+			   m->runs[b].run.start_unix_ns);
+	else
+		tt_cli_err(
+			"merge: %s and %s are the same run (pid %" PRId64 " started at %" PRIu64
+			" ns): its calls would count twice (--allow-duplicates merges it anyway)",
+			reps[m->runs[a].rep]->file, reps[m->runs[b].rep]->file, m->runs[b].run.pid,
+			m->runs[b].run.start_unix_ns);
+	return -1;
 }
 
 static int check_units(struct cli_report *const *reps, size_t n)
@@ -260,6 +325,7 @@ int tt_cli_merge(int argc, char **argv)
 	struct merged m = { 0 };
 	const char *output = NULL;
 	struct cli_report **reps;
+	bool allow_dups = false;
 	size_t n;
 	int c, rc = CLI_EXIT_BAD;
 
@@ -267,6 +333,7 @@ int tt_cli_merge(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":o:h", merge_opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': output = optarg; break;
+		case 'D': allow_dups = true; break;
 		case 'h': tt_cli_help("merge"); return CLI_EXIT_OK;
 		default: return tt_cli_opt_error("merge", c, argv);
 		}
@@ -280,7 +347,7 @@ int tt_cli_merge(int argc, char **argv)
 	reps = tt_load_reports(argv + optind, n);
 	if (!reps)
 		return CLI_EXIT_BAD;
-	if (check_units(reps, n) < 0)
+	if (check_units(reps, n) < 0 || take_runs(&m, reps, n, allow_dups) < 0)
 		goto out_free;
 	if (merge_header(&m, reps, n) < 0) {
 		tt_cli_err("merge: out of memory");

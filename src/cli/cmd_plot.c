@@ -17,6 +17,7 @@
 static const struct option plot_opts[] = {
 	{ "function", required_argument, NULL, 'f' },
 	{ "output", required_argument, NULL, 'o' },
+	{ "log-y", no_argument, NULL, 'L' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -33,7 +34,7 @@ static double panel_height(const struct tt_report_func *f)
 }
 
 static void draw(struct tt_buf *out, const struct cli_report *rep,
-		 const struct tt_report_func *only)
+		 const struct tt_report_func *only, bool log_y)
 {
 	double h = HEADER, y = HEADER;
 	char line[96];
@@ -46,7 +47,11 @@ static void draw(struct tt_buf *out, const struct cli_report *rep,
 	tt_buf_puts(out, "<title>tsctrace: ");
 	tt_svg_escape(out, rep->r.program);
 	tt_buf_puts(out, "</title>\n");
-	snprintf(line, sizeof(line), "tsctrace report of pid %" PRId64 ": ", rep->r.pid);
+	if (rep->merged_from > 1)
+		snprintf(line, sizeof(line),
+			 "tsctrace report, merged %" PRIu64 " runs: ", rep->merged_from);
+	else
+		snprintf(line, sizeof(line), "tsctrace report of pid %" PRId64 ": ", rep->r.pid);
 	tt_buf_puts(out, "<text x=\"20\" y=\"28\" font-size=\"16\">");
 	tt_svg_escape(out, line);
 	tt_svg_escape(out, rep->r.program);
@@ -55,7 +60,7 @@ static void draw(struct tt_buf *out, const struct cli_report *rep,
 		if (!wanted(&rep->funcs[i], only))
 			continue;
 		tt_svg_line(out, 10, y, TT_PLOT_WIDTH - 10, y, "#999999");
-		tt_plot_function(out, y, &rep->funcs[i], tt_load_in_ns(&rep->r));
+		tt_plot_function(out, y, &rep->funcs[i], tt_load_in_ns(&rep->r), log_y);
 		y += panel_height(&rep->funcs[i]);
 	}
 	tt_svg_end(out);
@@ -67,6 +72,7 @@ int tt_cli_plot(int argc, char **argv)
 	const struct tt_report_func *only = NULL;
 	struct tt_buf out = TT_BUF_INIT;
 	struct cli_report *rep;
+	bool log_y = false;
 	int c, rc = CLI_EXIT_BAD;
 
 	opterr = 0;
@@ -74,6 +80,7 @@ int tt_cli_plot(int argc, char **argv)
 		switch (c) {
 		case 'f': name = optarg; break;
 		case 'o': output = optarg; break;
+		case 'L': log_y = true; break;
 		case 'h': tt_cli_help("plot"); return CLI_EXIT_OK;
 		default: return tt_cli_opt_error("plot", c, argv);
 		}
@@ -90,7 +97,7 @@ int tt_cli_plot(int argc, char **argv)
 		tt_cli_err("plot: %s has no function named %s", rep->file, name);
 		goto out_free;
 	}
-	draw(&out, rep, only);
+	draw(&out, rep, only, log_y);
 	if (out.failed)
 		tt_cli_err("plot: out of memory");
 	else if (tt_outfile_write(output, out.data, out.len) == 0)

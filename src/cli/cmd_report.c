@@ -7,7 +7,8 @@
  * --callers the per-call-site tables are left out: with TSC_CALLERS=N they can be long.
  *
  * With --top, the total% column is a share of the functions shown (the formatter sums what it
- * is given); a note under the table says so.
+ * is given); a note under the table says so. Functions never called get no row (a line counts
+ * them), as in the shim's own text report, unless --all.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -32,13 +33,10 @@ struct order {
 };
 
 static const struct option report_opts[] = {
-	{ "sort", required_argument, NULL, 's' },
-	{ "top", required_argument, NULL, 'n' },
-	{ "callers", no_argument, NULL, 'c' },
-	{ "self", no_argument, NULL, 'S' },
-	{ "threads", no_argument, NULL, 'T' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+	{ "sort", required_argument, NULL, 's' }, { "top", required_argument, NULL, 'n' },
+	{ "callers", no_argument, NULL, 'c' },	  { "all", no_argument, NULL, 'a' },
+	{ "self", no_argument, NULL, 'S' },	  { "threads", no_argument, NULL, 'T' },
+	{ "help", no_argument, NULL, 'h' },	  { NULL, 0, NULL, 0 },
 };
 
 static int cmp_u64_desc(uint64_t a, uint64_t b)
@@ -78,7 +76,7 @@ static bool any_callers(const struct cli_report *rep)
 
 /* One report as text into out; -1 when out of memory. */
 static int one(struct tt_buf *out, const struct cli_report *rep, enum sort_key key, size_t top,
-	       bool callers, bool threads)
+	       bool callers, bool all, bool threads)
 {
 	size_t n = rep->r.nfuncs, shown = top < n ? top : n, i;
 	struct order *ord = calloc(n ? n : 1, sizeof(*ord));
@@ -100,7 +98,7 @@ static int one(struct tt_buf *out, const struct cli_report *rep, enum sort_key k
 	r.funcs = funcs;
 	r.nfuncs = shown;
 	r.text_threads = threads;
-	tt_report_text(out, &r);
+	tt_report_text_rows(out, &r, all);
 	if (shown < n)
 		tt_buf_printf(out, "\n(%zu of %zu functions shown, by %s; total%% is of those)\n",
 			      shown, n, sort_names[key == SORT_FILE ? SORT_TOTAL : key]);
@@ -135,13 +133,13 @@ int tt_cli_report(int argc, char **argv)
 {
 	struct tt_buf out = TT_BUF_INIT;
 	enum sort_key key = SORT_FILE;
-	bool callers = false, threads = false;
+	bool callers = false, all = false, threads = false;
 	struct cli_report **reps;
 	size_t top = SIZE_MAX, nfiles, i;
 	int c, rc = CLI_EXIT_BAD;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:n:cSTh", report_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:n:caSTh", report_opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (parse_sort(optarg, &key) < 0)
@@ -157,6 +155,7 @@ int tt_cli_report(int argc, char **argv)
 		case 'c': callers = true; break;
 		case 'S': key = SORT_SELF; break;
 		case 'T': threads = true; break;
+		case 'a': all = true; break;
 		case 'h': tt_cli_help("report"); return CLI_EXIT_OK;
 		default: return tt_cli_opt_error("report", c, argv);
 		}
@@ -175,7 +174,7 @@ int tt_cli_report(int argc, char **argv)
 			tt_table_clean(&out, reps[i]->file);
 			tt_buf_puts(&out, " <==\n");
 		}
-		if (one(&out, reps[i], key, top, callers, threads) < 0)
+		if (one(&out, reps[i], key, top, callers, all, threads) < 0)
 			out.failed = true;
 	}
 	if (out.failed)

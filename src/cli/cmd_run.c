@@ -2,6 +2,8 @@
  * cmd_run.c - `tsctrace run`: set TSC_FUNCS, TSC_OUTPUT, TSC_FORMAT, TSC_FOLLOW and LD_PRELOAD,
  * then exec the program, which so keeps our pid, stdio and exit status.
  *
+ * The format is --json or --text, else what -o's name says (.json, .txt), else TSC_FORMAT's.
+ *
  * Finding the shim: $TSCTRACE_LIB; else libtsctrace.so beside the executable (a build tree:
  * build/tsctrace next to build/libtsctrace.so); else in the library directories an install
  * puts beside bin/: ../lib, ../lib64, ../lib/x86_64-linux-gnu. Only paths relative to the
@@ -20,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -30,9 +33,13 @@
 static const char *const lib_dirs[] = { "", "../lib", "../lib64", "../lib/x86_64-linux-gnu" };
 
 static const struct option run_opts[] = {
-	{ "funcs", required_argument, NULL, 'f' }, { "output", required_argument, NULL, 'o' },
-	{ "json", no_argument, NULL, 'j' },	   { "no-follow", no_argument, NULL, 'F' },
-	{ "help", no_argument, NULL, 'h' },	   { NULL, 0, NULL, 0 },
+	{ "funcs", required_argument, NULL, 'f' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "text", no_argument, NULL, 't' },
+	{ "no-follow", no_argument, NULL, 'F' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
 };
 
 /* The resolved path of dir/rel/LIBNAME into out when it is a readable file. */
@@ -109,7 +116,31 @@ static int set_preload(const char *lib)
 	return 0;
 }
 
-static int set_env(const char *funcs, const char *output, bool json, bool no_follow)
+/* Whether name ends in ext ("name.json"), case aside. */
+static bool ends_in(const char *name, const char *ext)
+{
+	size_t n = strlen(name), e = strlen(ext);
+
+	return n > e && strcasecmp(name + n - e, ext) == 0;
+}
+
+/*
+ * The format: --json or --text when given; else the one -o's extension names (x.json is JSON
+ * whatever TSC_FORMAT says: `tsctrace report x.json` must be able to read it); else NULL,
+ * TSC_FORMAT as set.
+ */
+static const char *format_of(const char *output, const char *asked)
+{
+	if (asked)
+		return asked;
+	if (output && ends_in(output, ".json"))
+		return "json";
+	if (output && ends_in(output, ".txt"))
+		return "text";
+	return NULL;
+}
+
+static int set_env(const char *funcs, const char *output, const char *format, bool no_follow)
 {
 	const char *cur = getenv("TSC_FUNCS");
 
@@ -119,7 +150,7 @@ static int set_env(const char *funcs, const char *output, bool json, bool no_fol
 	}
 	if ((funcs && setenv("TSC_FUNCS", funcs, 1) < 0) ||
 	    (output && setenv("TSC_OUTPUT", output, 1) < 0) ||
-	    (json && setenv("TSC_FORMAT", "json", 1) < 0) ||
+	    (format && setenv("TSC_FORMAT", format, 1) < 0) ||
 	    (no_follow && setenv("TSC_FOLLOW", "0", 1) < 0)) {
 		tt_cli_err("run: cannot set the environment: %s", strerror(errno));
 		return -1;
@@ -129,9 +160,9 @@ static int set_env(const char *funcs, const char *output, bool json, bool no_fol
 
 int tt_cli_run(int argc, char **argv)
 {
-	const char *funcs = NULL, *output = NULL;
+	const char *funcs = NULL, *output = NULL, *format = NULL;
 	char lib[PATH_MAX];
-	bool json = false, no_follow = false;
+	bool no_follow = false;
 	int c;
 
 	opterr = 0;
@@ -140,7 +171,8 @@ int tt_cli_run(int argc, char **argv)
 		switch (c) {
 		case 'f': funcs = optarg; break;
 		case 'o': output = optarg; break;
-		case 'j': json = true; break;
+		case 'j': format = "json"; break;
+		case 't': format = "text"; break;
 		case 'F': no_follow = true; break;
 		case 'h': tt_cli_help("run"); return CLI_EXIT_OK;
 		default: return tt_cli_opt_error("run", c, argv);
@@ -154,7 +186,7 @@ int tt_cli_run(int argc, char **argv)
 		tt_cli_err("run: -f needs at least one function name");
 		return CLI_EXIT_BAD;
 	}
-	if (set_env(funcs, output, json, no_follow) < 0 || find_lib(lib) < 0 ||
+	if (set_env(funcs, output, format_of(output, format), no_follow) < 0 || find_lib(lib) < 0 ||
 	    set_preload(lib) < 0)
 		return CLI_EXIT_BAD;
 	execvp(argv[optind], argv + optind);

@@ -14,7 +14,8 @@ struct help {
 
 static const struct help helps[] = {
 	{ "run",
-	  "usage: tsctrace run [-f NAMES] [-o FILE] [--json] [--no-follow] [--] PROGRAM [ARGS...]\n"
+	  "usage: tsctrace run [-f NAMES] [-o FILE] [--json|--text] [--no-follow] [--] PROGRAM "
+	  "[ARGS...]\n"
 	  "\n"
 	  "Run PROGRAM with the libtsctrace.so shim preloaded; its report is written at exit.\n"
 	  "\n"
@@ -22,6 +23,8 @@ static const struct help helps[] = {
 	  "  -o, --output FILE   report path template (sets TSC_OUTPUT: %p pid, %e program,\n"
 	  "                      %t start time, %% a %, - stderr)\n"
 	  "      --json          JSON report (sets TSC_FORMAT=json)\n"
+	  "      --text          text report (sets TSC_FORMAT=text); without either, -o NAME.json\n"
+	  "                      writes JSON and -o NAME.txt text, whatever TSC_FORMAT says\n"
 	  "      --no-follow     trace PROGRAM only, not the processes it starts (sets\n"
 	  "                      TSC_FOLLOW=0)\n"
 	  "  -h, --help          this text\n"
@@ -31,7 +34,7 @@ static const struct help helps[] = {
 	  "through: see libtsctrace(7).\n" },
 	{ "report",
 	  "usage: tsctrace report [--sort KEY] [--top N] [--callers] [--self] [--threads]\n"
-	  "                       FILE...\n"
+	  "                       [--all] FILE...\n"
 	  "\n"
 	  "Print JSON reports (TSC_FORMAT=json) as the shim's text report, one after another.\n"
 	  "\n"
@@ -42,32 +45,44 @@ static const struct help helps[] = {
 	  "  -S, --self       order functions by self time (--sort self): their cycles less\n"
 	  "                   those of the traced calls they made\n"
 	  "  -T, --threads    also each function's per-thread rows (tid, name, calls, cycles)\n"
+	  "  -a, --all        also the functions never called (left out by default)\n"
 	  "  -h, --help       this text\n"
 	  "\n"
 	  "FILE may be - for standard input.\n" },
 	{ "diff",
-	  "usage: tsctrace diff BASE NEW\n"
+	  "usage: tsctrace diff [OPTIONS] BASE NEW\n"
+	  "       tsctrace diff [OPTIONS] BASE... -- NEW...\n"
 	  "\n"
-	  "Compare two JSON reports function by function: min, median and p99 cycles of both and\n"
-	  "their change, and a verdict (faster, slower, no significant change) from a two-sided\n"
-	  "Mann-Whitney U test on the histograms at p < 0.01. Functions with fewer than 20 timed\n"
-	  "calls on either side get \"too few calls\". Functions are matched by any of their\n"
-	  "names: memcpy|memmove in one report is memcpy in the other.\n"
+	  "Compare JSON reports function by function: min, median, p90, p99 and mean of the base\n"
+	  "runs and of the new runs, and the change in percent. With two runs or more a side,\n"
+	  "each statistic is taken per run and the runs are the samples: the change gets a 95%\n"
+	  "interval (Welch's t over runs, not calls) and a verdict on the median: slower or\n"
+	  "faster when the interval excludes 0 and the change is at least the threshold, no\n"
+	  "change when the whole interval lies within the threshold, not enough runs\n"
+	  "otherwise. With one run a side there is no verdict: one run cannot tell a change\n"
+	  "from run-to-run noise. Functions are matched by any of their names: memcpy|memmove\n"
+	  "in one report is memcpy in another.\n"
 	  "\n"
-	  "  -h, --help   this text\n" },
+	  "  -t, --threshold PCT   smallest change that counts (default 5%)\n"
+	  "  -s, --stat STAT       the statistic judged: min, median (default), p90, p99, mean\n"
+	  "      --fail-on-slower  exit with status 1 when a function is slower\n"
+	  "  -h, --help            this text\n" },
 	{ "merge",
-	  "usage: tsctrace merge -o OUT FILE...\n"
+	  "usage: tsctrace merge [--allow-duplicates] -o OUT FILE...\n"
 	  "\n"
 	  "Merge JSON reports (several processes, several runs) into one schema-1 report:\n"
 	  "counts, totals and histograms added exactly, min and max exact, percentiles\n"
-	  "recomputed from the merged histogram. The header is the first file's, with\n"
-	  "\"merged_from\" saying how many reports went in. Functions that share any of their\n"
-	  "names are one, listing them all.\n"
+	  "recomputed from the merged histogram. The header is the first file's; \"merged\"\n"
+	  "lists the runs that went in (pid, argv, start time) and \"merged_from\" counts them.\n"
+	  "Functions that share any of their names are one, listing them all. The same run\n"
+	  "given twice (same pid and start time) is refused: its calls would count twice.\n"
 	  "\n"
-	  "  -o, --output OUT   the merged report (written atomically; - for standard output)\n"
-	  "  -h, --help         this text\n" },
+	  "  -o, --output OUT        the merged report (written atomically; - for standard "
+	  "output)\n"
+	  "      --allow-duplicates  merge a run given twice anyway\n"
+	  "  -h, --help              this text\n" },
 	{ "plot",
-	  "usage: tsctrace plot [-f NAME] -o OUT.svg FILE\n"
+	  "usage: tsctrace plot [-f NAME] [--log-y] -o OUT.svg FILE\n"
 	  "\n"
 	  "Draw an SVG image of a JSON report: per function its latency histogram (log-scale\n"
 	  "cycles, bar heights in calls) and its percentile curve.\n"
@@ -75,6 +90,7 @@ static const struct help helps[] = {
 	  "  -f, --function NAME   only this function, by any of its names (default: every\n"
 	  "                        function with timed calls)\n"
 	  "  -o, --output OUT      the SVG file (written atomically; - for standard output)\n"
+	  "      --log-y           histogram counts on a log scale (shows a rare slow tail)\n"
 	  "  -h, --help            this text\n" },
 	{ "export",
 	  "usage: tsctrace export --openmetrics [-o OUT] FILE...\n"
@@ -97,7 +113,7 @@ static const char top_help[] =
 	"commands:\n"
 	"  run       run a program under the shim\n"
 	"  report    print JSON reports as text\n"
-	"  diff      compare two reports, with a significance test\n"
+	"  diff      compare reports, or runs of each, with intervals over runs\n"
 	"  merge     merge reports into one\n"
 	"  plot      draw a report as SVG\n"
 	"  export    write reports as OpenMetrics\n"

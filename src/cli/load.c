@@ -97,6 +97,48 @@ static int load_clock(const char *file, json_t *root, struct tt_report *r)
 	return 0;
 }
 
+/* "merged" (tsctrace merge): the runs the report was made of, each {pid, argv, start_unix_ns}. */
+static int load_merged(struct cli_report *rep)
+{
+	struct jloc top = { rep->file, "" }, l = { rep->file, NULL };
+	json_t *arr, *v;
+	char path[40];
+	size_t i, n;
+
+	if (tt_jget_opt(&top, rep->root, "merged", JSON_ARRAY, &arr) < 0)
+		return -1;
+	if (!arr)
+		return 0;
+	n = json_array_size(arr);
+	if (!n)
+		return tt_jbad(&top, "merged", "expected at least one run");
+	rep->merged = calloc(n, sizeof(*rep->merged));
+	rep->merged_argv = calloc(n, sizeof(*rep->merged_argv));
+	if (!rep->merged || !rep->merged_argv)
+		return tt_jbad(&top, "merged", "out of memory");
+	json_array_foreach(arr, i, v) {
+		struct tt_report_run *run = &rep->merged[i];
+
+		snprintf(path, sizeof(path), "merged[%zu]", i);
+		l.path = path;
+		if (!json_is_object(v))
+			return tt_jbad(&l, NULL, "expected an object");
+		if (tt_jget_i64(&l, v, "pid", &run->pid) < 0 ||
+		    tt_jget_u64(&l, v, "start_unix_ns", &run->start_unix_ns) < 0)
+			return -1;
+		if (string_array(&l, v, "argv", &rep->merged_argv[i], &run->argc) < 0) {
+			free(rep->merged_argv[i]);
+			return -1;
+		}
+		run->argv = rep->merged_argv[i];
+		rep->r.nmerged = i + 1; /* what tt_load_free must release */
+	}
+	rep->r.merged = rep->merged;
+	if (rep->merged_from != n)
+		return tt_jbad(&top, "merged", "its length is not merged_from");
+	return 0;
+}
+
 static int load_header(struct cli_report *rep)
 {
 	struct jloc top = { rep->file, "" }, lo = { rep->file, "overhead" };
@@ -135,7 +177,7 @@ static int load_header(struct cli_report *rep)
 		return tt_jbad(&top, "merged_from", "expected a positive integer");
 	if (m)
 		rep->merged_from = (uint64_t)json_integer_value(m);
-	return 0;
+	return load_merged(rep);
 }
 
 /* A name of two entries: functions[i] has one of functions[j], j < i (i is NONE: no clash). */
@@ -310,6 +352,10 @@ void tt_load_free(struct cli_report *rep)
 	for (i = 0; i < rep->r.nfuncs; i++)
 		tt_load_func_free(&rep->funcs[i]);
 	free(rep->funcs);
+	for (i = 0; rep->merged_argv && i < rep->r.nmerged; i++)
+		free(rep->merged_argv[i]);
+	free(rep->merged_argv);
+	free(rep->merged);
 	free(rep->argv);
 	free(rep->warnings);
 	json_decref(rep->root);

@@ -30,9 +30,11 @@ struct cli_report {
 	json_t *root;	    /* owns every string of r */
 	struct tt_report r; /* r.funcs points at funcs */
 	struct tt_report_func *funcs;
-	const char **argv;     /* r.argv */
-	const char **warnings; /* r.warnings */
-	uint64_t merged_from;  /* "merged_from" of a merged report; 1 for a plain one */
+	const char **argv;	      /* r.argv */
+	const char **warnings;	      /* r.warnings */
+	uint64_t merged_from;	      /* "merged_from" of a merged report; 1 for a plain one */
+	struct tt_report_run *merged; /* r.merged: "merged" of a merged report, else NULL */
+	const char ***merged_argv;    /* each run's argv vector (malloc'd) */
 };
 
 /*

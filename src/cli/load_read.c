@@ -45,6 +45,7 @@ struct reader {
 	bool nul;     /* a NUL byte, at offset nul_at: binary data, never JSON text */
 	uint64_t nul_at;
 	size_t pos, len; /* buf[pos..len) is read but not yet handed to jansson */
+	char head[32];	 /* the input's first bytes (NUL-terminated): is it a text report? */
 	char buf[CHUNK];
 };
 
@@ -116,6 +117,8 @@ static int refill(struct reader *r)
 		r->err = errno;
 		return -1;
 	}
+	if (r->got == 0)
+		snprintf(r->head, sizeof(r->head), "%.*s", (int)n, r->buf);
 	r->got += (uint64_t)n;
 	r->over = r->got > r->cap;
 	r->pos = 0;
@@ -168,7 +171,12 @@ static json_t *parse(const char *file, struct reader *r)
 				   file, limit, MAX_INPUT_ENV);
 		return NULL;
 	}
-	if (!root)
+	/* The shim's text report starts "tsctrace 0.1.0 report": say what to do instead. */
+	if (!root && strncmp(r->head, "tsctrace ", 9) == 0 && strstr(r->head, " report\n"))
+		tt_cli_err("%s: a text report; tsctrace reads JSON reports: take it again with "
+			   "TSC_FORMAT=json, or tsctrace run --json (or -o NAME.json)",
+			   file);
+	else if (!root)
 		tt_cli_err("%s: not a JSON report: %s (line %d, column %d)", file, err.text,
 			   err.line, err.column);
 	return root;
@@ -191,6 +199,7 @@ json_t *tt_load_parse(const char *file, uint64_t cap)
 	r->over = r->nul = false;
 	r->nul_at = 0;
 	r->pos = r->len = 0;
+	r->head[0] = '\0';
 	if (r->fd < 0)
 		tt_cli_err("cannot open %s: %s", file, strerror(errno));
 	else

@@ -82,7 +82,8 @@ static const char *decade_label(char *buf, size_t size, int k)
  * horizontal one (base: its y), or the percentile chart's vertical one (base: its x), which
  * also gets grid lines across the chart.
  */
-static void log_ticks(struct tt_buf *out, const struct scale *s, bool vertical, double base)
+static void log_ticks(struct tt_buf *out, const struct scale *s, bool vertical, double base,
+		      double grid_end)
 {
 	double pos, last = -1e9;
 	char label[16];
@@ -106,7 +107,7 @@ static void log_ticks(struct tt_buf *out, const struct scale *s, bool vertical, 
 		last = pos;
 		decade_label(label, sizeof(label), k);
 		if (vertical) {
-			tt_svg_line(out, base, pos, PCT_X1, pos, GRID);
+			tt_svg_line(out, base, pos, grid_end, pos, GRID);
 			tt_svg_text(out, base - 6, pos + 4, "end", 11, label);
 		} else {
 			tt_svg_line(out, pos, base, pos, base + 4, AXIS);
@@ -115,36 +116,96 @@ static void log_ticks(struct tt_buf *out, const struct scale *s, bool vertical, 
 	}
 }
 
+/*
+ * The linear count axis: ticks at whole multiples of a step of 1, 2 or 5 times a power of ten,
+ * at most 5 intervals, the top one at or above the largest count (which sets *top). One call
+ * reads 0, 1; never 0, 0, 1 from halving a count of 1.
+ */
+static uint64_t count_step(uint64_t most, uint64_t *top)
+{
+	static const uint64_t mult[3] = { 1, 2, 5 };
+	uint64_t p = 1, step = 1;
+	int i;
+
+	for (;;) {
+		for (i = 0; i < 3; i++) {
+			step = mult[i] * p;
+			if (most <= 5 * step) {
+				*top = (most + step - 1) / step * step;
+				if (!*top)
+					*top = step;
+				return step;
+			}
+		}
+		if (p > UINT64_MAX / 10 / 5)
+			break;
+		p *= 10;
+	}
+	*top = most;
+	return most ? most : 1;
+}
+
+/* Ticks and labels of the count axis (linear: integer steps; log: 0, 1, 10, 100...). */
+static void count_axis(struct tt_buf *out, double bottom, const struct scale *cs, bool log_y,
+		       uint64_t step, uint64_t top)
+{
+	char label[32];
+	uint64_t v;
+	double py;
+
+	if (log_y) {
+		log_ticks(out, cs, true, HIST_X0, HIST_X1);
+		return;
+	}
+	for (v = 0;; v += step) {
+		py = bottom - (double)v / (double)top * HEIGHT;
+		snprintf(label, sizeof(label), "%" PRIu64, v);
+		if (v)
+			tt_svg_line(out, HIST_X0, py, HIST_X1, py, GRID);
+		tt_svg_text(out, HIST_X0 - 6, py + 4, "end", 11, label);
+		if (v >= top || top - v < step)
+			break;
+	}
+}
+
 static void histogram(struct tt_buf *out, double y, const struct tt_report_func *f,
-		      const char *unit)
+		      const char *unit, bool log_y)
 {
 	const struct tt_bucket *b = f->buckets;
 	struct scale x = { .p0 = HIST_X0, .p1 = HIST_X1 };
+	struct scale cs = { .p0 = y + TOP + HEIGHT, .p1 = y + TOP };
 	double bottom = y + TOP + HEIGHT, x0, w, h;
-	uint64_t most = 0, hi = 0;
+	uint64_t most = 0, lo, hi, step = 1, top = 1;
 	char label[64];
 	size_t i;
 
-	for (i = 0; i < f->nbuckets; i++) {
+	for (i = 0; i < f->nbuckets; i++)
 		most = b[i].count > most ? b[i].count : most;
-		hi = b[i].high > hi ? b[i].high : hi;
-	}
-	decades(&x, b[0].low, hi + 1);
+	/* Edges at the function's own min and max: no call lies beyond them (report_text.c
+	 * clamps its histogram's edges the same way). */
+	decades(&x, f->cycles.min, f->cycles.max + 1);
+	if (log_y)
+		decades(&cs, 0, most);
+	else
+		step = count_step(most, &top);
 	for (i = 0; i < f->nbuckets; i++) {
-		x0 = at(&x, lg(b[i].low));
-		w = fmin(fmax(at(&x, lg(b[i].high + 1)) - x0, BAR_MIN), BAR_MAX);
-		h = fmax((double)b[i].count / (double)most * HEIGHT, 1);
+		lo = b[i].low < f->cycles.min ? f->cycles.min : b[i].low;
+		hi = b[i].high > f->cycles.max ? f->cycles.max : b[i].high;
+		hi = hi < lo ? lo : hi;
+		x0 = at(&x, lg(lo));
+		w = fmin(fmax(at(&x, lg(hi + 1)) - x0, BAR_MIN), BAR_MAX);
+		if (log_y)
+			h = fmax(cs.p0 - at(&cs, lg(b[i].count)), 1);
+		else
+			h = fmax((double)b[i].count / (double)top * HEIGHT, 1);
 		tt_svg_rect(out, x0, bottom - h, w, h, BAR);
 	}
+	count_axis(out, bottom, &cs, log_y, step, top);
 	tt_svg_line(out, HIST_X0, bottom, HIST_X1, bottom, AXIS);
 	tt_svg_line(out, HIST_X0, bottom, HIST_X0, bottom - HEIGHT, AXIS);
-	log_ticks(out, &x, false, bottom);
-	for (i = 0; i <= 2; i++) {
-		snprintf(label, sizeof(label), "%" PRIu64, i == 0 ? 0 : i == 1 ? most / 2 : most);
-		tt_svg_text(out, HIST_X0 - 6, bottom - HEIGHT * (double)i / 2 + 4, "end", 11,
-			    label);
-	}
-	tt_svg_text(out, HIST_X0, y + TOP - 8, "start", 12, "calls per bucket");
+	log_ticks(out, &x, false, bottom, 0);
+	tt_svg_text(out, HIST_X0, y + TOP - 8, "start", 12,
+		    log_y ? "calls per bucket (log scale)" : "calls per bucket");
 	snprintf(label, sizeof(label), "%s (log scale)", unit);
 	tt_svg_text(out, (HIST_X0 + HIST_X1) / 2.0, bottom + 34, "middle", 12, label);
 }
@@ -192,7 +253,7 @@ static void percentiles(struct tt_buf *out, double y, const struct tt_report_fun
 		tt_svg_line(out, at(&x, k), bottom, at(&x, k), bottom + 4, AXIS);
 		tt_svg_text(out, at(&x, k), bottom + 16, "middle", 11, nine_labels[k]);
 	}
-	log_ticks(out, &v, true, PCT_X0);
+	log_ticks(out, &v, true, PCT_X0, PCT_X1);
 	tt_svg_poly_begin(out, CURVE);
 	for (i = 0; i < f->nbuckets; i++) {
 		val = b[i].high < f->cycles.min	  ? f->cycles.min
@@ -233,13 +294,14 @@ static void title(struct tt_buf *out, double y, const struct tt_report_func *f, 
 	tt_svg_text(out, TT_PLOT_WIDTH - 20, y + 22, "end", 12, stats);
 }
 
-void tt_plot_function(struct tt_buf *out, double y, const struct tt_report_func *f, bool in_ns)
+void tt_plot_function(struct tt_buf *out, double y, const struct tt_report_func *f, bool in_ns,
+		      bool log_y)
 {
 	const char *unit = in_ns ? "ns" : "cycles";
 
 	title(out, y, f, unit);
 	if (!f->timed || !f->nbuckets)
 		return;
-	histogram(out, y, f, unit);
+	histogram(out, y, f, unit, log_y);
 	percentiles(out, y, f, unit);
 }

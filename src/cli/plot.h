@@ -14,7 +14,9 @@
 #define TT_PLOT_PANEL 320 /* px per function with timed calls */
 #define TT_PLOT_EMPTY 40  /* px per function without */
 
-/* Draw f in the panel whose top edge is at y; in_ns: the unit is ns rather than cycles. */
-void tt_plot_function(struct tt_buf *out, double y, const struct tt_report_func *f, bool in_ns);
+/* Draw f in the panel whose top edge is at y; in_ns: the unit is ns rather than cycles;
+ * log_y: the histogram's counts on a log scale (a rare slow tail stays visible). */
+void tt_plot_function(struct tt_buf *out, double y, const struct tt_report_func *f, bool in_ns,
+		      bool log_y);
 
 #endif /* TT_PLOT_H */

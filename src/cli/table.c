@@ -124,7 +124,7 @@ void tt_table_print(const struct tt_table *t, struct tt_buf *out, const char *in
 		cols = i < t->ncells ? tt_table_clean(NULL, t->cells[i]) : 0;
 		if (c == 0)
 			tt_buf_puts(out, indent);
-		else
+		else if (!(last && left && cols == 0)) /* no trailing blanks */
 			pad(out, GAP);
 		if (!left)
 			pad(out, w[c] - cols);

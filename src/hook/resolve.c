@@ -61,7 +61,19 @@ struct find {
 	struct found def;
 	unsigned int glob_added;
 	bool glob_capped;
+	char glob_first[160]; /* the first few names a glob added, ", "-separated */
 };
+
+#define GLOB_NAMES_SHOWN 4 /* names on a glob's summary line */
+
+/* Keep name among the first few a glob added, for its one summary line. */
+static void glob_note(char *list, size_t size, unsigned int added, const char *name)
+{
+	size_t len = strlen(list);
+
+	if (added < GLOB_NAMES_SHOWN)
+		snprintf(list + len, size - len, "%s%s", len ? ", " : "", name);
+}
 
 static int find_shim_cb(struct tt_elf *o, void *arg)
 {
@@ -220,7 +232,7 @@ static int glob_cb(struct tt_elf *o, void *arg)
 		f->name = name;
 		take(f, o, s, i);
 		if (add_found(f, true) == 0)
-			f->glob_added++;
+			glob_note(f->glob_first, sizeof(f->glob_first), f->glob_added++, name);
 	}
 	return 0;
 }
@@ -234,6 +246,9 @@ struct statics {
 	unsigned int failed;
 	unsigned int cap; /* globs: at most this many added */
 	bool capped;
+	char *glob_first; /* globs: struct find's list of names, continued */
+	size_t glob_first_size;
+	unsigned int glob_before; /* names the glob added before the statics */
 };
 
 static int add_static(const char *name, uint64_t value, uint64_t size, void *arg)
@@ -276,6 +291,8 @@ static int add_static(const char *name, uint64_t value, uint64_t size, void *arg
 		fn->local = true;
 		fn->size = size;
 	}
+	if (st->glob_first)
+		glob_note(st->glob_first, st->glob_first_size, st->glob_before + st->added, name);
 	st->added++;
 	return 0;
 }
@@ -378,7 +395,11 @@ static void try_entry(size_t i, bool first)
 	if (sp->glob) {
 		tt_elf_foreach(glob_cb, &f);
 		if (!f.glob_capped && tt_inline_enabled()) { /* static functions too */
-			struct statics st = { .spec = sp, .cap = GLOB_CAP - f.glob_added };
+			struct statics st = { .spec = sp,
+					      .cap = GLOB_CAP - f.glob_added,
+					      .glob_first = f.glob_first,
+					      .glob_first_size = sizeof(f.glob_first),
+					      .glob_before = f.glob_added };
 
 			tt_elf_foreach(statics_cb, &st);
 			f.glob_added += st.added;
@@ -387,8 +408,13 @@ static void try_entry(size_t i, bool first)
 		if (f.glob_capped)
 			tt_warn("%s matches more than %d functions: only the first %d are traced",
 				what, GLOB_CAP, GLOB_CAP);
-		if (f.glob_added)
-			tt_info("%s: %u functions", what, f.glob_added);
+		/* One line however many matched: names are in the report. */
+		if (f.glob_added > GLOB_NAMES_SHOWN)
+			tt_info("%s: %u functions (%s and %u more)", what, f.glob_added,
+				f.glob_first, f.glob_added - GLOB_NAMES_SHOWN);
+		else if (f.glob_added)
+			tt_info("%s: %u function%s (%s)", what, f.glob_added,
+				f.glob_added > 1 ? "s" : "", f.glob_first);
 		/* A glob stays pending: later dlopens may bring more matches. */
 		if (first && !f.glob_added)
 			tt_warn("%s matches no function in the loaded objects yet", what);

@@ -14,8 +14,12 @@
 /* Append the schema-1 JSON report (one object, 2-space indented, ending in a newline). */
 void tt_report_json(struct tt_buf *out, const struct tt_report *r);
 
-/* Append the human-readable text report: header, aligned table, per-function bar histograms. */
+/* Append the human-readable text report: header, aligned table, per-function bar histograms.
+ * Functions never called get no row; one line after the tables counts them. */
 void tt_report_text(struct tt_buf *out, const struct tt_report *r);
+
+/* The same, with a row for every function when all is true (tsctrace report --all). */
+void tt_report_text_rows(struct tt_buf *out, const struct tt_report *r, bool all);
 
 /* Append the call-site table of f (TSC_CALLERS), if it has one. */
 void tt_report_text_callers(struct tt_buf *out, const struct tt_report_func *f);

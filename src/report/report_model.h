@@ -102,6 +102,14 @@ struct tt_report_func {
 	size_t ncallers;
 };
 
+/* One of the runs a merged report was made of (`tsctrace merge`). */
+struct tt_report_run {
+	int64_t pid;
+	uint64_t start_unix_ns;
+	const char *const *argv;
+	size_t argc;
+};
+
 struct tt_report {
 	const char *tool;	 /* "tsctrace 0.1.0" */
 	const char *program;	 /* /proc/self/exe target */
@@ -142,6 +150,9 @@ struct tt_report {
 	bool text_threads; /* the text report prints each function's threads (report --threads) */
 	const struct tt_report_func *funcs; /* sorted by cycles.total, largest first */
 	size_t nfuncs;
+	const struct tt_report_run *merged; /* a merged report's runs (nmerged > 0; the header
+					     * above is the first one's); NULL for one run */
+	size_t nmerged;
 };
 
 #endif /* TT_REPORT_MODEL_H */

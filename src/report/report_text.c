@@ -142,9 +142,15 @@ static const char *cell(char *buf, const struct tt_report_func *f, enum col c, d
 	}
 }
 
-/* The table of columns [c0, c1), one row per function, under a header line. */
+/* Whether f has a row: with all false, functions never called have none. */
+static bool listed(const struct tt_report_func *f, bool all)
+{
+	return all || f->calls > 0;
+}
+
+/* The table of columns [c0, c1), one row per listed function, under a header line. */
 static void table(struct tt_buf *out, const struct tt_report *r, enum col c0, enum col c1,
-		  double sum)
+		  double sum, bool all)
 {
 	size_t w[C_END], namew = strlen("function"), i;
 	char buf[CELL];
@@ -153,12 +159,16 @@ static void table(struct tt_buf *out, const struct tt_report *r, enum col c0, en
 	for (c = c0; c < c1; c++)
 		w[c] = strlen(heads[c]);
 	for (i = 0; i < r->nfuncs; i++) {
+		if (!listed(&r->funcs[i], all))
+			continue;
 		namew = max(namew, tt_text_put_clean(NULL, r->funcs[i].name, false));
 		for (c = c0; c < c1; c++)
 			w[c] = max(w[c],
 				   tt_text_put_clean(NULL, cell(buf, &r->funcs[i], c, sum), false));
 	}
 	for (i = 0; i <= r->nfuncs; i++) { /* row 0 is the header */
+		if (i && !listed(&r->funcs[i - 1], all))
+			continue;
 		put_cell(out, i ? r->funcs[i - 1].name : "function", namew, true, false);
 		for (c = c0; c < c1; c++) {
 			pad(out, GAP);
@@ -206,6 +216,21 @@ static uint64_t row_low(uint64_t key, unsigned int sb, unsigned int k)
 }
 
 /*
+ * The outer edges at the function's own min and max: a bucket above 1024 ticks spans 1/128 of
+ * its octave, and its far edge would show a value no call took. Returns n.
+ */
+static size_t clamp_edges(const struct tt_report_func *f, struct tt_bucket *rows, size_t n)
+{
+	if (!n || !f->timed)
+		return n;
+	if (f->cycles.min > rows[0].low && f->cycles.min <= rows[0].high)
+		rows[0].low = f->cycles.min;
+	if (f->cycles.max < rows[n - 1].high && f->cycles.max >= rows[n - 1].low)
+		rows[n - 1].high = f->cycles.max;
+	return n;
+}
+
+/*
  * Up to HIST_ROWS rows, each counting the buckets whose low edge it covers: the buckets
  * themselves when there are few, else the finest log-scale grouping that fits (64, 32 ... 2
  * rows per octave, then one row per 1 ... 6 octaves: 65 bit lengths / 6 < 12 rows), empty
@@ -221,7 +246,7 @@ static size_t hist_rows(const struct tt_report_func *f, struct tt_bucket *rows)
 
 	if (n <= HIST_ROWS) {
 		memcpy(rows, b, n * sizeof(*b));
-		return n;
+		return clamp_edges(f, rows, n);
 	}
 	do {
 		if (sb > 0)
@@ -244,7 +269,7 @@ static size_t hist_rows(const struct tt_report_func *f, struct tt_bucket *rows)
 					  ? UINT64_MAX
 					  : rows[key].count + b[i].count; /* saturate */
 	}
-	return nrows;
+	return clamp_edges(f, rows, nrows);
 }
 
 /* log2(v) in 1/256ths for v >= 1, linear within each octave (error < 0.09): enough for a bar. */
@@ -315,6 +340,22 @@ static void line(struct tt_buf *out, const char *label, const char *s)
 	tt_buf_puts(out, "\n");
 }
 
+#define MERGED_PIDS 8 /* pids listed on the "merged:" line, at most */
+
+/* A merged report (tsctrace merge) says so: the header above is its first run's. */
+static void merged_line(struct tt_buf *out, const struct tt_report *r)
+{
+	size_t i;
+
+	tt_buf_printf(out, "merged:   %zu run%s, pid%s", r->nmerged, r->nmerged == 1 ? "" : "s",
+		      r->nmerged == 1 ? "" : "s");
+	for (i = 0; i < r->nmerged && i < MERGED_PIDS; i++)
+		tt_buf_printf(out, "%s %" PRId64, i ? "," : "", r->merged[i].pid);
+	if (r->nmerged > MERGED_PIDS)
+		tt_buf_printf(out, " and %zu more", r->nmerged - MERGED_PIDS);
+	tt_buf_puts(out, " (program, argv, pid and wall time above are the first's)\n");
+}
+
 static void header(struct tt_buf *out, const struct tt_report *r)
 {
 	const char *unit = in_ns(r) ? "ns" : "ticks";
@@ -363,23 +404,32 @@ static void header(struct tt_buf *out, const struct tt_report *r)
 		      ")\nthreads:  %" PRIu64 " traced, %" PRIu64 " pinned, %" PRIu64
 		      " migrations\n",
 		      r->threads.traced, r->threads.pinned, r->threads.migrations);
+	if (r->nmerged)
+		merged_line(out, r);
 	for (i = 0; i < r->nwarnings; i++)
 		line(out, "warning:", r->warnings[i]);
 }
 
-void tt_report_text(struct tt_buf *out, const struct tt_report *r)
+void tt_report_text_rows(struct tt_buf *out, const struct tt_report *r, bool all)
 {
+	size_t i, uncalled = 0;
 	char buf[CELL];
 	double sum = 0;
-	size_t i;
 
 	header(out, r);
 	if (!r->nfuncs) {
 		tt_buf_puts(out, "\nno functions traced\n");
 		return;
 	}
-	for (i = 0; i < r->nfuncs; i++)
+	for (i = 0; i < r->nfuncs; i++) {
 		sum += (double)r->funcs[i].cycles.total;
+		uncalled += r->funcs[i].calls == 0;
+	}
+	if (!all && uncalled == r->nfuncs) {
+		tt_buf_printf(out, "\nnone of the %zu traced function%s was called\n", uncalled,
+			      uncalled == 1 ? "" : "s");
+		return;
+	}
 	if (in_ns(r))
 		tt_buf_printf(out,
 			      "\ntimes in ns (monotonic clock), less %" PRIu64 " ns of overhead\n",
@@ -390,9 +440,12 @@ void tt_report_text(struct tt_buf *out, const struct tt_report *r)
 			      r->overhead.subtracted, r->clock.tsc_hz ? "; ns at " : "",
 			      r->clock.tsc_hz ? dbl(buf, (double)r->clock.tsc_hz / 1e6, 1) : "",
 			      r->clock.tsc_hz ? " MHz" : "");
-	table(out, r, C_CALLS, C_TIMED, sum);
+	table(out, r, C_CALLS, C_TIMED, sum, all);
 	tt_buf_puts(out, "\n");
-	table(out, r, C_TIMED, C_END, sum);
+	table(out, r, C_TIMED, C_END, sum, all);
+	if (!all && uncalled)
+		tt_buf_printf(out, "(%zu traced function%s never called %s not listed)\n", uncalled,
+			      uncalled == 1 ? "" : "s", uncalled == 1 ? "is" : "are");
 	tt_report_text_self(out, r);
 	tt_report_text_sampling(out, r);
 	for (i = 0; i < r->nfuncs; i++)
@@ -403,4 +456,9 @@ void tt_report_text(struct tt_buf *out, const struct tt_report *r)
 	if (r->text_threads)
 		for (i = 0; i < r->nfuncs; i++)
 			tt_report_text_threads(out, &r->funcs[i]);
+}
+
+void tt_report_text(struct tt_buf *out, const struct tt_report *r)
+{
+	tt_report_text_rows(out, r, false);
 }

@@ -86,6 +86,8 @@ void tt_report_text_self(struct tt_buf *out, const struct tt_report *r)
 		}
 	}
 	for (i = 0; i <= r->nfuncs; i++) {
+		if (i && !r->funcs[i - 1].calls)
+			continue; /* never called: listed only where --all asks (report_text.c) */
 		put(out, i ? r->funcs[i - 1].name : "function", namew, true);
 		for (c = 0; c < NCOLS; c++) {
 			tt_buf_puts(out, "  ");

@@ -9,8 +9,10 @@
 #   golden tests   report, diff, export of the hand-written reports in data/, compared byte for
 #                  byte with expected/ (UPDATE=1 rewrites expected/: review the diff!)
 #   references     merge against hand-computed data/merge-ab.expected.json and against
-#                  merge-ref.jq (jq) on real reports; diff's p-values against a Python
-#                  Mann-Whitney U on the expanded samples
+#                  merge-ref.jq (jq) on real reports
+#   runs           cases_analysis.sh: diff of three runs against three of prog/workprog.c
+#                  (no change; three times slower: slower, exit 1 with --fail-on-slower),
+#                  merge's run list and duplicates, -o's format, plot axes, rows never called
 #   bad input      every subcommand: exit status 2, one "tsctrace: " line on stderr, nothing
 #                  on stdout, no output file or temporary file left
 #   limits         endless input (/dev/zero, a pipe or FIFO that never ends) refused within
@@ -281,55 +283,12 @@ t_diff() {
 	golden diff/same diff-same.txt diff base.json base.json
 	bad diff/units "not comparable" diff basic.json mono.json
 	bad diff/one-file "takes two reports" diff basic.json
-
-	selected diff/p-reference || return 0
-	if [ -z "$PY" ]; then
-		skip diff/p-reference "python3 is not installed"
-		return 0
-	fi
-	tsc diff base.json new.json
-	# The p column of each function with a test, against a textbook U test on the samples.
-	awk '/^[a-z]/ && $11 ~ /^[0-9<]/ { print $1, $11 }' "$WORK/out" >"$WORK/p.tool"
-	"$PY" - "$DATA/base.json" "$DATA/new.json" >"$WORK/p.ref" <<'PY'
-import json, math, sys
-
-def samples(f):
-    return [lo for lo, hi, c in f["histogram"]["buckets"] for _ in range(c)]
-
-def p_value(x, y):
-    allv = sorted(x + y)
-    rank, i = {}, 0
-    ties = 0
-    while i < len(allv):
-        j = i
-        while j < len(allv) and allv[j] == allv[i]:
-            j += 1
-        rank[allv[i]] = (i + 1 + j) / 2
-        ties += (j - i) ** 3 - (j - i)
-        i = j
-    n1, n2, n = len(x), len(y), len(allv)
-    u = sum(rank[v] for v in y) - n2 * (n2 + 1) / 2
-    var = n1 * n2 / 12 * ((n + 1) - ties / (n * (n - 1)))
-    if var <= 0:
-        return 1.0
-    z = max(abs(u - n1 * n2 / 2) - 0.5, 0) / math.sqrt(var)
-    return math.erfc(z / math.sqrt(2))
-
-base, new = (json.load(open(f)) for f in sys.argv[1:3])
-newf = {f["name"]: f for f in new["functions"]}
-for f in base["functions"]:
-    g = newf.get(f["name"])
-    if not g or f["timed"] < 20 or g["timed"] < 20:
-        continue
-    p = p_value(samples(f), samples(g))
-    print(f["name"], "%.3f" % p if p >= 0.001 else "%.1e" % p)
-PY
-	if [ "$(sort "$WORK/p.tool")" = "$(sort "$WORK/p.ref")" ] && [ -s "$WORK/p.ref" ]; then
-		pass diff/p-reference
-	else
-		why="p-values differ: $(sort "$WORK/p.tool" | tr '\n' ' ')"
-		fail diff/p-reference "$why vs $(sort "$WORK/p.ref" | tr '\n' ' ')"
-	fi
+	golden diff/runs diff-runs.txt diff base.json runs-base2.json -- new.json runs-new2.json
+	bad diff/same-run "base.json and base.json are the same run" \
+		diff base.json base.json -- new.json runs-new2.json
+	bad diff/empty-side "no new report after '--'" diff base.json runs-base2.json --
+	bad diff/threshold "--threshold takes a percentage" diff --threshold 0% base.json new.json
+	bad diff/stat "--stat takes min, median" diff --stat p50 base.json new.json
 }
 
 # ---- merge --------------------------------------------------------------------------------
@@ -375,7 +334,7 @@ t_merge() {
 	if selected merge/identity; then
 		why=""
 		tsc merge -o "$o/one.json" basic.json
-		jq 'del(.merged_from) | del(.functions[].names)' "$o/one.json" >"$o/one.cmp"
+		jq 'del(.merged_from, .merged) | del(.functions[].names)' "$o/one.json" >"$o/one.cmp"
 		same_json "$o/one.cmp" "$DATA/basic.json" ||
 			why="merge of one report changed it: $(json_diff "$DATA/basic.json" "$o/one.cmp")"
 		jq -e 'all(.functions[]; .names == [.name])' "$o/one.json" >/dev/null ||
@@ -881,11 +840,11 @@ t_scale() {
 	done
 	scale report/scale report a@.json
 	scale diff/scale diff a@.json b@.json
-	scale merge/scale merge -o m@.json a@.json a@.json b@.json
+	scale merge/scale merge --allow-duplicates -o m@.json a@.json a@.json b@.json
 	selected merge/scale-sums || return 0
 	# Exact sums: f<k> of a counted twice, of b once; names joined where a and b differ.
 	why=""
-	selected merge/scale || cpu_time merge -o m40000.json a40000.json a40000.json \
+	selected merge/scale || cpu_time merge --allow-duplicates -o m40000.json a40000.json a40000.json \
 		b40000.json >/dev/null
 	jq -e --argjson n 40000 '.merged_from == 3 and (.functions | length) == $n * 3 / 2 and
 		all(.functions[]; (.names[0] | ltrimstr("f") | tonumber) as $k
@@ -1036,6 +995,10 @@ t_help() {
 	fi
 }
 
+# diff over runs, merge's runs, -o's format, plot axes, rows never called (cases_analysis.sh)
+# shellcheck source=tests/cli/cases_analysis.sh
+. "$HERE/cases_analysis.sh"
+
 # ---- main ---------------------------------------------------------------------------------
 
 if [ ! -x "$T" ]; then
@@ -1053,6 +1016,11 @@ t_names
 t_errors
 t_limits
 t_run
+t_diff_runs
+t_merge_runs
+t_run_format
+t_plot_axes
+t_report_uncalled
 t_help
 
 echo "  cli     $NPASS passed, $NFAIL failed${NSKIP:+, $NSKIP skipped}"

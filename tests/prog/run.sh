@@ -461,6 +461,16 @@ test_bad_typo_func() {
 			'[.functions[].name]'
 }
 
+# A glob matching many functions: one line, with how many and the first four, not a line each.
+test_glob_one_line() {
+	run_pair glob_one_line 'libc.so.6:str*,work_add' "$B/t_basic" || return 1
+	[ "$(shim_lines 'str\*')" -eq 1 ] &&
+		[ "$(shim_lines '^tsctrace: libc\.so\.6:str\*: [0-9]+ functions \(str[a-z_0-9]*, str[a-z_0-9]*, str[a-z_0-9]*, str[a-z_0-9]* and [0-9]+ more\)$')" -eq 1 ] ||
+		fail_because "expected one line 'libc.so.6:str*: N functions (a, b, c, d and M more)'; got: $(grep 'str\*' "$T/t.shim" | head -3)" ||
+		return 1
+	one_report && check_expects "$T/t.out"
+}
+
 # bad_value VAR VALUE [novalue]: a malformed value gets one line naming the variable and the
 # value (libtsctrace(7), ENVIRONMENT; an unknown variable: one line naming it), output unchanged.
 bad_value() {
@@ -1332,6 +1342,7 @@ run_test real_sed test_real_sed
 run_test real_text test_real_text
 run_test bad_unknown_name test_bad_unknown_name
 run_test bad_typo_func test_bad_typo_func
+run_test glob_one_line test_glob_one_line
 run_test bad_format test_bad_format
 run_test bad_serialize test_bad_serialize
 run_test bad_typo test_bad_typo

@@ -441,15 +441,16 @@ struct text {
 	size_t n;
 };
 
-/* Format r as text and split it into lines, checking what holds for every text report. */
-static struct text text_of(const struct tt_report *r)
+/* Format r as text and split it into lines, checking what holds for every text report. With
+ * all, functions never called have rows too (tsctrace report --all), as these tests expect. */
+static struct text text_of_rows(const struct tt_report *r, bool all)
 {
 	struct tt_buf b = TT_BUF_INIT;
 	struct text t = { 0 };
 	json_t *utf8;
 	char *p;
 
-	tt_report_text(&b, r);
+	tt_report_text_rows(&b, r, all);
 	assert_false(b.failed);
 	assert_true(b.len > 0 && b.data[b.len - 1] == '\n');
 	assert_int_equal(strlen(b.data), b.len);
@@ -474,6 +475,11 @@ static struct text text_of(const struct tt_report *r)
 			fail_msg("trailing blank: \"%s\"", t.line[t.n]);
 	}
 	return t;
+}
+
+static struct text text_of(const struct tt_report *r)
+{
+	return text_of_rows(r, true);
 }
 
 static void text_free(struct text *t)
@@ -635,8 +641,15 @@ static void check_histogram(const struct text *t, const struct tt_report_func *f
 	assert_true(n > 0 && n <= 12);
 	if (f->nbuckets <= 12)
 		assert_int_equal(n, f->nbuckets);
-	assert_int_equal(row[0].low, f->buckets[0].low);
-	assert_int_equal(row[n - 1].high, f->buckets[f->nbuckets - 1].high);
+	/* the outer edges are the function's own min and max where those lie in the end rows */
+	if (f->cycles.min > f->buckets[0].low && f->cycles.min <= row[0].high)
+		assert_int_equal(row[0].low, f->cycles.min);
+	else
+		assert_int_equal(row[0].low, f->buckets[0].low);
+	if (f->cycles.max < f->buckets[f->nbuckets - 1].high && f->cycles.max >= row[n - 1].low)
+		assert_int_equal(row[n - 1].high, f->cycles.max);
+	else
+		assert_int_equal(row[n - 1].high, f->buckets[f->nbuckets - 1].high);
 	for (i = 0; i < n; i++) {
 		assert_true(row[i].low <= row[i].high);
 		if (i)
@@ -1011,6 +1024,21 @@ static void test_text_tables(void **state)
 	text_free(&t);
 }
 
+/* By default a function never called has no row; one line after the tables counts them. */
+static void test_text_uncalled(void **state)
+{
+	struct tt_report r = sample_report();
+	struct text t = text_of_rows(&r, false);
+	size_t h;
+
+	(void)state;
+	check_tables(&t, 3);
+	assert_false(has_line_prefix(&t, "qsort_r "));
+	h = find_line(&t, find_line(&t, 0, "function ") + 1, "function ");
+	assert_string_equal(t.line[h + 4], "(1 traced function never called is not listed)");
+	text_free(&t);
+}
+
 static void test_text_histograms(void **state)
 {
 	struct tt_report r = sample_report();
@@ -1285,6 +1313,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_locale_radix, restore_locale),
 		cmocka_unit_test(test_text_header),
 		cmocka_unit_test(test_text_tables),
+		cmocka_unit_test(test_text_uncalled),
 		cmocka_unit_test(test_text_histograms),
 		cmocka_unit_test(test_text_histogram_narrow),
 		cmocka_unit_test(test_text_aliases),

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""docs-check.py TOP - the documentation against the code, both ways.
+
+  variables    every TSC_* variable of the shim's table (src/config/config.c) has its row in
+               README.md's and docs/environment.md's tables and its entry in libtsctrace(7),
+               and each of those names a variable the table has; the same for the command's
+               own TSCTRACE_* variables (src/cli) in tsctrace(1) and docs/environment.md
+  commands     every subcommand of src/cli/main.c has its section in tsctrace(1), a line in
+               `tsctrace --help` (help.c) and an example in README.md; every section is one
+  options      every long option of a subcommand (its struct option table in
+               src/cli/cmd_<name>.c), and its short form when getopt's string has one, is in
+               that command's section of tsctrace(1) and in its --help text (help.c); every
+               option a section or a --help text shows is one of the command's
+
+Appends one PASS/FAIL line per check to $RESULTS (`audit/docs-...`); exits 1 if any failed.
+"""
+import os
+import re
+import sys
+
+top = sys.argv[1] if len(sys.argv) > 1 else "."
+results = os.environ.get("RESULTS", "/dev/null")
+failed = False
+
+
+def read(rel):
+    with open(os.path.join(top, rel), encoding="utf-8") as f:
+        return f.read()
+
+
+def result(name, problems):
+    global failed
+    with open(results, "a") as out:
+        if problems:
+            failed = True
+            out.write(f"FAIL audit/docs-{name}: {'; '.join(problems[:5])}\n")
+            print(f"  audit   docs-{name}: FAILED")
+            for p in problems:
+                print(f"          {p}")
+        else:
+            out.write(f"PASS audit/docs-{name}\n")
+            print(f"  audit   docs-{name}: ok")
+
+
+def both_ways(code, doc, what, where):
+    """Problems: names of code that doc lacks, and names doc has that code lacks."""
+    out = [f"{n} ({what}) is not in {where}" for n in sorted(code - doc)]
+    out += [f"{where} documents {n}, which the code does not have" for n in sorted(doc - code)]
+    return out
+
+
+# ---- variables ------------------------------------------------------------------------------
+
+config = read("src/config/config.c")
+table = re.search(r"var_names\[V_COUNT\]\s*=\s*\{(.*?)\};", config, re.S)
+shim_vars = set(re.findall(r'"(TSC_[A-Z_]+)"', table.group(1))) if table else set()
+readme = read("README.md")
+envmd = read("docs/environment.md")
+man7 = read("docs/man/libtsctrace.7")
+man1 = read("docs/man/tsctrace.1")
+
+problems = [] if shim_vars else ["no var_names table found in src/config/config.c"]
+# A table row starts with the variable in backquotes; libtsctrace(7) gives each a .TP entry
+# ".BR TSC_X =...".
+problems += both_ways(shim_vars, set(re.findall(r"^\| `(TSC_[A-Z_]+)` \|", readme, re.M)),
+                      "shim variable", "README.md's variable table")
+problems += both_ways(shim_vars, set(re.findall(r"^\| `(TSC_[A-Z_]+)` \|", envmd, re.M)),
+                      "shim variable", "docs/environment.md's table")
+man7_env = re.search(r"^\.SH ENVIRONMENT$(.*?)^\.SH ", man7, re.M | re.S)
+problems += both_ways(shim_vars,
+                      set(re.findall(r"^\.BR (TSC_[A-Z_]+) =", man7_env.group(1) if man7_env
+                                     else "", re.M)),
+                      "shim variable", "libtsctrace(7)'s ENVIRONMENT")
+result("shim-variables", problems)
+
+cli_src = "".join(read(os.path.join("src/cli", f)) for f in sorted(os.listdir(
+    os.path.join(top, "src/cli"))) if f.endswith(".c"))
+cli_vars = set(re.findall(r'"(TSCTRACE_[A-Z_]+)"', cli_src))
+man1_env = re.search(r"^\.SH ENVIRONMENT$(.*?)^\.SH ", man1, re.M | re.S)
+problems = both_ways(cli_vars,
+                     set(re.findall(r"^\.B (TSCTRACE_[A-Z_]+)$", man1_env.group(1) if man1_env
+                                    else "", re.M)),
+                     "command variable", "tsctrace(1)'s ENVIRONMENT")
+problems += [f"{v} (command variable) is not in docs/environment.md"
+             for v in sorted(cli_vars) if f"`{v}`" not in envmd]
+result("command-variables", problems)
+
+# ---- commands -------------------------------------------------------------------------------
+
+main_c = read("src/cli/main.c")
+commands = re.findall(r'\{\s*"([a-z]+)",\s*tt_cli_([a-z]+)\s*\}', main_c)
+names = {c for c, _ in commands}
+help_c = read("src/cli/help.c")
+top_help = re.search(r"top_help\[\]\s*=(.*?);", help_c, re.S)
+top_help = top_help.group(1) if top_help else ""
+man_cmds = re.search(r"^\.SH COMMANDS$(.*?)^\.SH ", man1, re.M | re.S)
+man_cmds = man_cmds.group(1) if man_cmds else ""
+# A section per command: .SS "name [options] ..." (several forms may share one heading).
+sections = {}
+for m in re.finditer(r'^\.SS "([a-z]+)(.*?)"$(.*?)(?=^\.SS |\Z)', man_cmds, re.M | re.S):
+    sections[m.group(1)] = m.group(2) + m.group(3)
+problems = [] if names else ["no command table found in src/cli/main.c"]
+problems += both_ways(names, set(sections), "subcommand", "tsctrace(1)'s COMMANDS")
+problems += both_ways(names, set(re.findall(r'"  ([a-z]+) {2,}', top_help)), "subcommand",
+                      "tsctrace --help")
+problems += [f"{c} (subcommand) has no example in README.md" for c in sorted(names)
+             if not re.search(rf"^ +tsctrace {c} ", readme, re.M)]
+result("commands", problems)
+
+# ---- options --------------------------------------------------------------------------------
+
+
+def command_help(cmd):
+    m = re.search(r'\{\s*"' + cmd + r'",\s*((?:"(?:[^"\\]|\\.)*"\s*)+)\}', help_c)
+    return "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(1))) if m else ""
+
+
+problems = []
+for cmd, fn in commands:
+    path = f"src/cli/cmd_{fn}.c"
+    if not os.path.exists(os.path.join(top, path)):
+        problems.append(f"{cmd}: no {path}")
+        continue
+    src = read(path)
+    longs = re.findall(r'\{\s*"([a-z][a-z-]*)",\s*(?:no|required|optional)_argument,\s*NULL,'
+                       r"\s*'(.)'\s*\}", src)
+    optstring = re.search(r'getopt_long\([^,]+,[^,]+,\s*"([^"]*)"', src)
+    optstring = optstring.group(1) if optstring else ""
+    shorts = {v for _, v in longs if v.isalnum() and v in optstring}
+    man = sections.get(cmd, "")
+    helptext = command_help(cmd)
+    if not helptext:
+        problems.append(f"{cmd}: no --help text in help.c")
+    code_longs = {n for n, _ in longs if n != "help"}
+    # Man pages escape the dash: \-\-name. Options of other commands a section names come with
+    # the command before them ("merge \-\-allow\-duplicates"), so only the section's own are
+    # taken: those not preceded by another command's name.
+    man_longs = set()
+    for m in re.finditer(r"(?:^|[^a-z])((?:[a-z]+) )?\\-\\-([a-z][a-z\\-]*[a-z])", man):
+        if m.group(1) and m.group(1).strip() in names and m.group(1).strip() != cmd:
+            continue
+        man_longs.add(m.group(2).replace("\\-", "-"))
+    man_longs.discard("help")
+    problems += both_ways(code_longs, man_longs, f"option of {cmd}",
+                          f"tsctrace(1)'s {cmd} section")
+    help_longs = set(re.findall(r"(?<![\w-])--([a-z][a-z-]*[a-z])", helptext)) - {"help"}
+    problems += both_ways(code_longs, help_longs, f"option of {cmd}", f"tsctrace {cmd} --help")
+    for n, v in longs:
+        if v not in shorts or n == "help":
+            continue
+        if not re.search(rf"\\-{v}\b", man):
+            problems.append(f"{cmd}: -{v} (--{n}) is not in tsctrace(1)'s {cmd} section")
+        if not re.search(rf"(?<![\w-])-{v}\b", helptext):
+            problems.append(f"{cmd}: -{v} (--{n}) is not in tsctrace {cmd} --help")
+result("options", problems)
+
+sys.exit(1 if failed else 0)
