@@ -131,9 +131,9 @@ struct tt_report {
 	} clock;
 	struct {
 		uint64_t min, median, subtracted;
+		const char *source; /* "calibrated", "TSC_OVERHEAD" */
 		uint64_t nested;    /* what a traced call adds to a traced caller (self time) */
 		bool has_nested;    /* nested written (or read back) */
-		const char *source; /* "calibrated", "TSC_OVERHEAD" */
 	} overhead;
 	struct {
 		uint64_t traced, pinned, migrations;
