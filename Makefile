@@ -186,7 +186,8 @@ check: check-deps all
 # tests/prog/tsan.supp lists the reports that are not the shim's (glibc's loader).
 # Races the hot path takes part in are not seen: it is assembly and uninstrumented C.
 TSAN_B     := build/tsan
-TSAN_TESTS := threads thread_churn dlopen_threads_inline 'dlstress_*' sample_threads 'stop_world_*'
+TSAN_TESTS := threads thread_churn dlopen_threads_inline 'dlstress_*' sample_threads 'stop_world_*' \
+	threads_rows
 .PHONY: check-tsan
 check-tsan: check-deps
 	$(Q)$(MAKE) -s B=$(TSAN_B) SANITIZE=thread $(TSAN_B)/libtsctrace.so

@@ -26,9 +26,11 @@
 #include "sites.h"
 #include "table.h"
 
-enum sort_key { SORT_FILE, SORT_TOTAL, SORT_CALLS, SORT_MEDIAN, SORT_P99, SORT_NAME };
+enum sort_key { SORT_FILE, SORT_TOTAL, SORT_CALLS, SORT_MEDIAN, SORT_P99, SORT_NAME, SORT_SELF };
 
-static const char *const sort_names[] = { "file", "total", "calls", "median", "p99", "name" };
+static const char *const sort_names[] = {
+	"file", "total", "calls", "median", "p99", "name", "self"
+};
 
 struct order {
 	const struct tt_report_func *f;
@@ -41,6 +43,8 @@ static const struct option report_opts[] = {
 	{ "callers", no_argument, NULL, 'c' },
 	{ "all", no_argument, NULL, 'a' },
 	{ "debug-dir", required_argument, NULL, 'd' },
+	{ "self", no_argument, NULL, 'S' },
+	{ "threads", no_argument, NULL, 'T' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -62,6 +66,7 @@ static int by_key(const void *pa, const void *pb, void *pkey)
 	case SORT_MEDIAN: c = cmp_u64_desc(a->f->cycles.median, b->f->cycles.median); break;
 	case SORT_P99: c = cmp_u64_desc(a->f->cycles.p99, b->f->cycles.p99); break;
 	case SORT_NAME: c = strcmp(a->f->name, b->f->name); break;
+	case SORT_SELF: c = cmp_u64_desc(a->f->self.total, b->f->self.total); break;
 	case SORT_FILE: break;
 	}
 	if (c)
@@ -81,7 +86,7 @@ static bool any_callers(const struct cli_report *rep)
 
 /* One report as text into out; -1 when out of memory. */
 static int one(struct tt_buf *out, const struct cli_report *rep, enum sort_key key, size_t top,
-	       bool callers, bool all)
+	       bool callers, bool all, bool threads)
 {
 	size_t n = rep->r.nfuncs, shown = top < n ? top : n, i;
 	struct order *ord = calloc(n ? n : 1, sizeof(*ord));
@@ -102,12 +107,19 @@ static int one(struct tt_buf *out, const struct cli_report *rep, enum sort_key k
 	}
 	r.funcs = funcs;
 	r.nfuncs = shown;
+	r.text_threads = threads;
 	tt_report_text_rows(out, &r, all);
 	if (shown < n)
 		tt_buf_printf(out, "\n(%zu of %zu functions shown, by %s; total%% is of those)\n",
 			      shown, n, sort_names[key == SORT_FILE ? SORT_TOTAL : key]);
 	if (callers && !any_callers(rep))
 		tt_buf_puts(out, "\nno callers in this report (taken without TSC_CALLERS)\n");
+	if (key == SORT_SELF && n && !rep->funcs[0].has_self)
+		tt_buf_puts(out,
+			    "\nno self time in this report (written before tsctrace kept it)\n");
+	if (threads && n && !rep->funcs[0].has_threads)
+		tt_buf_puts(out, "\nno per-thread rows in this report (written before tsctrace "
+				 "kept them, or merged)\n");
 	free(ord);
 	free(funcs);
 	return 0;
@@ -117,13 +129,13 @@ static int parse_sort(const char *s, enum sort_key *key)
 {
 	size_t i;
 
-	for (i = SORT_TOTAL; i <= SORT_NAME; i++) {
+	for (i = SORT_TOTAL; i <= SORT_SELF; i++) {
 		if (strcmp(s, sort_names[i]) == 0) {
 			*key = (enum sort_key)i;
 			return 0;
 		}
 	}
-	tt_cli_err("report: --sort takes total, calls, median, p99 or name, not '%s'", s);
+	tt_cli_err("report: --sort takes total, calls, median, p99, name or self, not '%s'", s);
 	return -1;
 }
 
@@ -131,7 +143,7 @@ int tt_cli_report(int argc, char **argv)
 {
 	struct tt_buf out = TT_BUF_INIT;
 	enum sort_key key = SORT_FILE;
-	bool callers = false, all = false;
+	bool callers = false, all = false, threads = false;
 	struct cli_report **reps;
 	struct tt_sites **sites = NULL;
 	const char **dirs = calloc((size_t)argc + 1, sizeof(*dirs));
@@ -144,7 +156,7 @@ int tt_cli_report(int argc, char **argv)
 	}
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:n:cad:h", report_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:n:cad:STh", report_opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (parse_sort(optarg, &key) < 0)
@@ -158,6 +170,8 @@ int tt_cli_report(int argc, char **argv)
 			}
 			break;
 		case 'c': callers = true; break;
+		case 'S': key = SORT_SELF; break;
+		case 'T': threads = true; break;
 		case 'a': all = true; break;
 		case 'd':
 			if (!optarg[0]) {
@@ -195,7 +209,7 @@ int tt_cli_report(int argc, char **argv)
 			tt_table_clean(&out, reps[i]->file);
 			tt_buf_puts(&out, " <==\n");
 		}
-		if (one(&out, reps[i], key, top, callers, all) < 0)
+		if (one(&out, reps[i], key, top, callers, all, threads) < 0)
 			out.failed = true;
 	}
 	if (out.failed)

@@ -160,6 +160,8 @@ static int load_header(struct cli_report *rep)
 	    tt_jget_u64(&lo, o, "median", &r->overhead.median) < 0 ||
 	    tt_jget_u64(&lo, o, "subtracted", &r->overhead.subtracted) < 0 ||
 	    tt_jget_str(&lo, o, "source", &r->overhead.source) < 0 ||
+	    ((r->overhead.has_nested = json_object_get(o, "nested") != NULL) &&
+	     tt_jget_u64(&lo, o, "nested", &r->overhead.nested) < 0) ||
 	    tt_jget(&top, root, "threads", JSON_OBJECT, &t) < 0 ||
 	    tt_jget_u64(&lt, t, "traced", &r->threads.traced) < 0 ||
 	    tt_jget_u64(&lt, t, "pinned", &r->threads.pinned) < 0 ||
@@ -291,9 +293,14 @@ static int load_funcs(struct cli_report *rep)
 	if (!rep->funcs)
 		return tt_jbad(&top, "functions", "out of memory");
 	json_array_foreach(arr, i, v) {
+		char path[40];
+
 		if (tt_load_func(rep->file, i, v, &rep->funcs[i]) < 0)
 			return -1;
 		rep->r.nfuncs = i + 1; /* what tt_load_free must release */
+		snprintf(path, sizeof(path), "functions[%zu]", i);
+		if (tt_load_self_func(rep->file, path, v, &rep->funcs[i]) < 0)
+			return -1;
 	}
 	rep->r.funcs = rep->funcs;
 	return check_names(rep);

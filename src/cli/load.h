@@ -84,6 +84,9 @@ void tt_load_func_free(struct tt_report_func *f);
 /* Check and fill one statistic block of uint64 fields and a mean (load_func.c). */
 int tt_load_summary(const char *file, const char *path, json_t *obj, struct tt_summary *s);
 
+/* A function's optional self time, per-thread rows and callers' self totals (load_self.c). */
+int tt_load_self_func(const char *file, const char *path, json_t *obj, struct tt_report_func *f);
+
 /* The function of rep that name names (one of its "names", or its display name "a|b"), or
  * NULL. */
 const struct tt_report_func *tt_load_find(const struct cli_report *rep, const char *name);

@@ -334,6 +334,9 @@ void tt_load_func_free(struct tt_report_func *f)
 	free((void *)f->callers);
 	free((void *)f->buckets);
 	free((void *)f->names);
+	free((void *)f->threads);
+	f->threads = NULL;
+	f->nthreads = 0;
 	f->names = NULL;
 	f->nnames = 0;
 	f->callers = NULL;

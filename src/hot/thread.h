@@ -19,6 +19,7 @@
 
 #include "hot/tramp_layout.h"
 #include "report/hist.h"
+#include "report/self_hist.h"
 
 #define TT_SHADOW_FRAMES 4096 /* nested traced calls per thread; deeper ones are not timed */
 
@@ -30,7 +31,12 @@ struct tt_frame {
 	uint64_t rbx;	       /* caller's %rbx */
 	uint32_t func;	       /* function index */
 	uint32_t cpu;	       /* CPU at entry, UINT32_MAX when unknown */
+	uint64_t child_ticks;  /* raw ticks of the traced calls this one made (zeroed at entry) */
+	uint64_t child_calls;  /* how many; TT_CHILD_UNKNOWN set: one's time is unknown */
 };
+
+/* In child_calls: a traced call made by this one migrated or was left by longjmp. */
+#define TT_CHILD_UNKNOWN (1ull << 63)
 
 /* One function in one thread (or, merged, in the whole process). */
 struct tt_fstat {
@@ -49,8 +55,9 @@ struct tt_fstat {
 	uint64_t scale;	     /* 1 / -ln(1 - 1/period), Q16: turns an Exp(1) draw into skip */
 	uint64_t period_min; /* smallest and largest periods drawn with; 0: none */
 	uint64_t period_max;
-	uint64_t budgeted;   /* TSC_BUDGET: past its floor, one of the thread's shares */
-	struct tt_hist hist; /* raw ticks of timed calls */
+	uint64_t budgeted;	  /* TSC_BUDGET: past its floor, one of the thread's shares */
+	struct tt_hist hist;	  /* raw ticks of timed calls */
+	struct tt_self_hist self; /* timed calls that made traced calls: self ticks */
 };
 
 struct tt_site_table;
@@ -74,6 +81,7 @@ struct tt_thread {
 	struct tt_fstat *stats[TT_MAX_FUNCS];	   /* by function index, NULL until first call */
 	struct tt_site_table *sites[TT_MAX_FUNCS]; /* TSC_CALLERS: call sites, lazily */
 	struct tt_frame frames[TT_SHADOW_FRAMES];  /* the shadow stack */
+	char name[16]; /* comm, read at report time (threads.c); the hot path never does */
 };
 
 /* The initial-exec TLS block, read by tramp_body.S at fixed offsets. */

@@ -79,6 +79,7 @@ struct tt_fstat *tt_fstat_new(uint32_t func)
 		return NULL;
 	s->func = func;
 	s->hist.min = UINT64_MAX;
+	s->self.min = UINT64_MAX;
 	return s;
 }
 

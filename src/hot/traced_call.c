@@ -82,11 +82,21 @@ static enum outcome judge(uint32_t cpu_then, uint32_t aux, const struct tt_fstat
 	return s->warm ? TIMED : COLD; /* the first call in this thread is the cold one */
 }
 
-static void apply(struct tt_fstat *s, enum outcome o, uint64_t raw)
+/*
+ * child and nested: the ticks and number of the traced calls this one made (its frame's
+ * child_ticks, child_calls). A leaf call's self time is its total: nothing more to record.
+ */
+static void apply(struct tt_fstat *s, enum outcome o, uint64_t raw, uint64_t child, uint64_t nested)
 {
-	if (o == TIMED)
+	if (o == TIMED) {
 		tt_hist_record(&s->hist, raw);
-	else if (o == MIGRATED)
+		if (__builtin_expect(nested != 0, 0)) {
+			if (nested & TT_CHILD_UNKNOWN)
+				tt_self_lose(&s->self, raw);
+			else
+				tt_self_record(&s->self, raw, child, nested);
+		}
+	} else if (o == MIGRATED)
 		TT_OWNER_ADD(s->migrated, 1);
 	else if (o == SAMPLED)
 		TT_OWNER_ADD(s->sampled, 1);
@@ -115,7 +125,9 @@ void tt_call_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fs
 	struct tt_fstat *s = f->stat;
 	uint32_t func = f->func, cpu_then = f->cpu;
 	uint64_t start = f->start_ticks;
+	uint64_t child = f->child_ticks, nested = f->child_calls;
 	struct tt_frame *top = tt_tls.top;
+	struct tt_thread *t = tt_tls.thread;
 	enum outcome o;
 
 	/*
@@ -125,20 +137,34 @@ void tt_call_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fs
 	 */
 	if (__builtin_expect(tt_tls.in_shim, 0))
 		return;
-	if (__builtin_expect(top != f + 1, 0))
+	if (__builtin_expect(top != f + 1, 0)) {
 		drop_abandoned(f, top);
+		nested |= TT_CHILD_UNKNOWN; /* their time is in ours, not known apart */
+	}
 	__atomic_store_n(&tt_tls.top, f, __ATOMIC_RELAXED);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 
 	/* Start 0: a call sampling passed over that still took a frame (its end is seen for
 	 * TSC_CALLERS), never read the clock. Every other one may revise the sampling. */
 	o = start == 0 ? SAMPLED : judge(cpu_then, aux, s);
-	apply(s, o, raw);
+	apply(s, o, raw, child, nested);
 	if (__builtin_expect(o == COLD, 0))
 		note_first(s, func, raw);
 	if (site) {
 		count_site(site);
-		apply(site, o, raw);
+		apply(site, o, raw, child, nested);
+	}
+	/* Our time is part of the caller's, if it is traced: its self time leaves it out.
+	 * A call sampling passed over adds nothing (self time is then approximate, sample.h). */
+	if (t && f > t->frames && o != SAMPLED) {
+		struct tt_frame *p = f - 1;
+
+		if (__builtin_expect(o == MIGRATED, 0)) {
+			p->child_calls |= TT_CHILD_UNKNOWN; /* two clocks: raw means nothing */
+		} else {
+			p->child_ticks += raw;
+			p->child_calls++;
+		}
 	}
 	if (__builtin_expect(tt_sample_mode != TT_SAMPLE_OFF, 0) && o != SAMPLED && tt_tls.thread)
 		tt_sample_after(tt_tls.thread, s, start + raw);
@@ -175,6 +201,8 @@ void tt_call_untimed(struct tt_frame *f)
 		drop_abandoned(f, top);
 	__atomic_store_n(&tt_tls.top, f, __ATOMIC_RELAXED);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (tt_tls.thread && f > tt_tls.thread->frames)
+		f[-1].child_calls |= TT_CHILD_UNKNOWN;
 	TT_OWNER_ADD(f->stat->dropped, 1);
 	if (site) {
 		count_site(site);
@@ -268,6 +296,8 @@ static void drop_left_frames(uintptr_t sp)
 	while (top > base && top[-1].sp <= sp) {
 		top--;
 		TT_OWNER_ADD(top->stat->unwound, 1);
+		if (top > base)
+			top[-1].child_calls |= TT_CHILD_UNKNOWN; /* left from inside it */
 	}
 	__atomic_store_n(&tt_tls.top, top, __ATOMIC_RELAXED);
 }
@@ -309,7 +339,9 @@ int tt_call_first(uint32_t func, uintptr_t sp)
 	if (tt_tls.top >= tt_tls.limit)
 		drop_left_frames(sp);
 	if (tt_tls.top >= tt_tls.limit) {
-		/* Deeper than the shadow stack: counted, not timed. */
+		/* Deeper than the shadow stack: counted, not timed; the caller's self time
+		 * cannot leave it out. */
+		tt_tls.top[-1].child_calls |= TT_CHILD_UNKNOWN;
 		TT_OWNER_ADD(s->calls, 1);
 		TT_OWNER_ADD(s->framed, 1);
 		TT_OWNER_ADD(s->dropped, 1);

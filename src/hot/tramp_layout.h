@@ -28,14 +28,16 @@
 #define TT_THREAD_STATS 320 /* offsetof(struct tt_thread, stats) */
 
 /* struct tt_frame: one traced call in flight. */
-#define TT_FRAME_RET 0	 /* caller's return address */
-#define TT_FRAME_START 8 /* TSC at entry */
-#define TT_FRAME_SP 16	 /* caller's %rsp once the return address is removed */
-#define TT_FRAME_STAT 24 /* struct tt_fstat * of this function in this thread */
-#define TT_FRAME_RBX 32	 /* caller's %rbx: %rbx holds the frame while the callee runs */
-#define TT_FRAME_FUNC 40 /* uint32_t function index */
-#define TT_FRAME_CPU 44	 /* uint32_t CPU at entry (rseq cpu_id), ~0 unknown */
-#define TT_FRAME_SIZE 48
+#define TT_FRAME_RET 0		/* caller's return address */
+#define TT_FRAME_START 8	/* TSC at entry */
+#define TT_FRAME_SP 16		/* caller's %rsp once the return address is removed */
+#define TT_FRAME_STAT 24	/* struct tt_fstat * of this function in this thread */
+#define TT_FRAME_RBX 32		/* caller's %rbx: %rbx holds the frame while the callee runs */
+#define TT_FRAME_FUNC 40	/* uint32_t function index */
+#define TT_FRAME_CPU 44		/* uint32_t CPU at entry (rseq cpu_id), ~0 unknown */
+#define TT_FRAME_CHILD_TICKS 48 /* raw ticks of its traced calls (self time), zeroed at entry */
+#define TT_FRAME_CHILD_CALLS 56 /* and their number */
+#define TT_FRAME_SIZE 64
 
 /* struct tt_fstat: the trampoline bumps `calls` and `framed` itself, counts `skip` down and
  * reloads it from `next_skip` (sampling, hot/sample.h). */

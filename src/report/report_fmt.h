@@ -24,6 +24,12 @@ void tt_report_text_rows(struct tt_buf *out, const struct tt_report *r, bool all
 /* Append the call-site table of f (TSC_CALLERS), if it has one. */
 void tt_report_text_callers(struct tt_buf *out, const struct tt_report_func *f);
 
+/* Append the self-time table (functions with self time), report_text_self.c. */
+void tt_report_text_self(struct tt_buf *out, const struct tt_report *r);
+
+/* Append f's per-thread rows, if it has them (tsctrace report --threads). */
+void tt_report_text_threads(struct tt_buf *out, const struct tt_report_func *f);
+
 /* Append the sampling lines (TSC_SAMPLE, TSC_BUDGET): "timed 1 in ~N" per function. */
 void tt_report_text_sampling(struct tt_buf *out, const struct tt_report *r);
 

@@ -202,9 +202,35 @@ static void callers(struct tt_buf *out, const struct tt_report_func *f)
 		summary_obj(out, &c->cycles);
 		if (f->has_sampling)
 			tt_buf_printf(out, ", \"skipped\": %" PRIu64, c->skipped);
+		if (c->has_self)
+			tt_buf_printf(out, ", \"self\": {\"total\": %" PRIu64 "}", c->self_total);
 		tt_buf_puts(out, "}");
 	}
 	tt_buf_puts(out, f->ncallers ? "\n      ]" : "]");
+}
+
+/* Per thread: one object a line, by tid. */
+static void threads(struct tt_buf *out, const char *ind, const struct tt_report_func *f)
+{
+	size_t i;
+
+	key(out, ind, "threads");
+	tt_buf_puts(out, "[");
+	for (i = 0; i < f->nthreads; i++) {
+		const struct tt_report_thread *t = &f->threads[i];
+
+		tt_buf_printf(out, "%s\n%s  {\"tid\": %" PRId64 ", \"name\": ", i ? "," : "", ind,
+			      t->tid);
+		tt_json_string(out, t->name);
+		tt_buf_printf(out,
+			      ", \"calls\": %" PRIu64 ", \"timed\": %" PRIu64
+			      ", \"cycles\": %" PRIu64,
+			      t->calls, t->timed, t->cycles);
+		if (t->has_self)
+			tt_buf_printf(out, ", \"self\": %" PRIu64, t->self);
+		tt_buf_puts(out, "}");
+	}
+	tt_buf_printf(out, "%s],\n", f->nthreads ? "\n      " : "");
 }
 
 static void summary_ns(struct tt_buf *out, const struct tt_summary_ns *s)
@@ -304,8 +330,16 @@ static void function(struct tt_buf *out, const struct tt_report_func *f, bool la
 		tt_buf_printf(out, "%s\"first\": null,\n", ind);
 	summary(out, "cycles", &f->cycles);
 	summary(out, "raw", &f->raw);
+	if (f->has_self) {
+		summary(out, "self", &f->self);
+		field_u64(out, ind, "self_unknown", f->self_unknown);
+		if (f->self_approximate)
+			field_bool(out, ind, "self_approximate", true);
+	}
 	if (f->has_ns)
 		summary_ns(out, &f->ns);
+	if (f->has_threads)
+		threads(out, ind, f);
 	tt_buf_printf(out, "%s\"histogram\": {\n%s  \"of\": \"cycles\",\n%s  \"buckets\": [", ind,
 		      ind, ind);
 	for (i = 0; i < f->nbuckets; i++)
@@ -353,8 +387,11 @@ void tt_report_json(struct tt_buf *out, const struct tt_report *r)
 
 	tt_buf_printf(out,
 		      "  \"overhead\": {\"min\": %" PRIu64 ", \"median\": %" PRIu64
-		      ", \"subtracted\": %" PRIu64 ", \"source\": ",
+		      ", \"subtracted\": %" PRIu64,
 		      r->overhead.min, r->overhead.median, r->overhead.subtracted);
+	if (r->overhead.has_nested)
+		tt_buf_printf(out, ", \"nested\": %" PRIu64, r->overhead.nested);
+	tt_buf_puts(out, ", \"source\": ");
 	tt_json_string(out, r->overhead.source);
 	tt_buf_printf(out,
 		      "},\n  \"threads\": {\"traced\": %" PRIu64 ", \"pinned\": %" PRIu64

@@ -67,6 +67,18 @@ struct tt_report_caller {
 	uint64_t calls, timed, unwound, migrated, dropped;
 	uint64_t skipped; /* passed over by sampling: counted, not timed */
 	struct tt_summary cycles;
+	bool has_self;	     /* self_total is known (reports from before self time: false) */
+	uint64_t self_total; /* cycles of these calls less those of the traced calls they made */
+};
+
+/* One thread's share of a function (threads that exited before the report included). */
+struct tt_report_thread {
+	int64_t tid;	  /* 0: exited threads beyond the rows kept, summed */
+	const char *name; /* comm; "" when unknown */
+	uint64_t calls, timed;
+	uint64_t cycles; /* total cycles of its timed calls */
+	bool has_self;	 /* false in reports read back from before self time */
+	uint64_t self;	 /* total self cycles */
 };
 
 struct tt_report_func {
@@ -89,6 +101,15 @@ struct tt_report_func {
 	struct tt_summary cycles, raw;
 	bool has_ns; /* false when the clock unit is already nanoseconds */
 	struct tt_summary_ns ns;
+	bool has_self;		/* self is known (reports from before self time: false) */
+	struct tt_summary self; /* cycles less the traced calls it made and their overhead */
+	uint64_t self_unknown;	/* timed calls whose self time is unknown (a traced call they
+				 * made migrated or was left by longjmp): not in self */
+	bool self_approximate;	/* sampling passed over calls: those made inside timed ones
+				 * are in self */
+	const struct tt_report_thread *threads; /* by tid; NULL with nthreads 0 */
+	size_t nthreads;
+	bool has_threads;		 /* "threads" written (or read back) */
 	const struct tt_bucket *buckets; /* of cycles, ascending, non-empty only */
 	size_t nbuckets;
 	bool has_callers;			/* TSC_CALLERS was set */
@@ -126,6 +147,8 @@ struct tt_report {
 	struct {
 		uint64_t min, median, subtracted;
 		const char *source; /* "calibrated", "TSC_OVERHEAD" */
+		uint64_t nested;    /* what a traced call adds to a traced caller (self time) */
+		bool has_nested;    /* nested written (or read back) */
 	} overhead;
 	struct {
 		uint64_t traced, pinned, migrations;
@@ -139,6 +162,7 @@ struct tt_report {
 	} sampling;
 	const char *const *warnings;
 	size_t nwarnings;
+	bool text_threads; /* the text report prints each function's threads (report --threads) */
 	const struct tt_report_func *funcs; /* sorted by cycles.total, largest first */
 	size_t nfuncs;
 	const struct tt_report_run *merged; /* a merged report's runs (nmerged > 0; the header

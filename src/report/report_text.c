@@ -453,12 +453,16 @@ void tt_report_text_rows(struct tt_buf *out, const struct tt_report *r, bool all
 	if (!all && uncalled)
 		tt_buf_printf(out, "(%zu traced function%s never called %s not listed)\n", uncalled,
 			      uncalled == 1 ? "" : "s", uncalled == 1 ? "is" : "are");
+	tt_report_text_self(out, r);
 	tt_report_text_sampling(out, r);
 	for (i = 0; i < r->nfuncs; i++)
 		if (r->funcs[i].timed && r->funcs[i].nbuckets)
 			histogram(out, r, &r->funcs[i]);
 	for (i = 0; i < r->nfuncs; i++)
 		tt_report_text_callers(out, &r->funcs[i]);
+	if (r->text_threads)
+		for (i = 0; i < r->nfuncs; i++)
+			tt_report_text_threads(out, &r->funcs[i]);
 }
 
 void tt_report_text(struct tt_buf *out, const struct tt_report *r)

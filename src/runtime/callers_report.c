@@ -124,7 +124,8 @@ static void name_site(const struct tt_site *s, struct tt_report_caller *row, tt_
 	row->locations = i ? locs : NULL;
 }
 
-static void fill_row(struct tt_report_caller *row, const struct tt_fstat *st, uint64_t subtract)
+static void fill_row(struct tt_report_caller *row, const struct tt_fstat *st, uint64_t subtract,
+		     uint64_t nested)
 {
 	row->calls = st->calls;
 	row->timed = st->hist.count;
@@ -133,6 +134,9 @@ static void fill_row(struct tt_report_caller *row, const struct tt_fstat *st, ui
 	row->dropped = st->dropped;
 	row->skipped = tt_fstat_skipped(st);
 	tt_stats_summarise(&st->hist, subtract, &row->cycles);
+	row->has_self = true;
+	row->self_total = tt_self_total(st->hist.count, st->hist.total, &st->self, subtract,
+					nested);
 }
 
 static uint64_t less(uint64_t a, uint64_t b)
@@ -141,8 +145,8 @@ static uint64_t less(uint64_t a, uint64_t b)
 }
 
 size_t tt_callers_collect(uint32_t func, const struct tt_report_func *fn, uint64_t subtract,
-			  tt_alloc_fn alloc, void *ctx, struct tt_callers_objects *objs,
-			  struct tt_report_caller **out)
+			  uint64_t nested, tt_alloc_fn alloc, void *ctx,
+			  struct tt_callers_objects *objs, struct tt_report_caller **out)
 {
 	struct collect_ctx c = { NULL, 0, 0, func };
 	struct tt_report_caller *rows, rest;
@@ -176,9 +180,11 @@ size_t tt_callers_collect(uint32_t func, const struct tt_report_func *fn, uint64
 	rest.migrated = fn->migrated;
 	rest.dropped = fn->dropped;
 	rest.skipped = fn->skipped;
+	rest.has_self = fn->has_self;
+	rest.self_total = fn->self.total;
 	for (i = 0; i < c.n; i++) {
 		memset(&rows[i], 0, sizeof(rows[i]));
-		fill_row(&rows[i], c.u[i].sum, subtract);
+		fill_row(&rows[i], c.u[i].sum, subtract, nested);
 		name_site(&c.u[i].site, &rows[i], alloc, ctx, objs);
 		tt_fstat_free(c.u[i].sum);
 		rest.calls = less(rest.calls, rows[i].calls);
@@ -187,6 +193,7 @@ size_t tt_callers_collect(uint32_t func, const struct tt_report_func *fn, uint64
 		rest.migrated = less(rest.migrated, rows[i].migrated);
 		rest.dropped = less(rest.dropped, rows[i].dropped);
 		rest.skipped = less(rest.skipped, rows[i].skipped);
+		rest.self_total = less(rest.self_total, rows[i].self_total);
 	}
 	n = c.n;
 	if (rest.calls) {

@@ -28,4 +28,5 @@ void tt_fstat_merge(struct tt_fstat *dst, const struct tt_fstat *src)
 	tt_fstat_merge_periods(dst, __atomic_load_n(&src->period_min, __ATOMIC_RELAXED),
 			       __atomic_load_n(&src->period_max, __ATOMIC_RELAXED));
 	tt_hist_merge(&dst->hist, &src->hist);
+	tt_self_merge(&dst->self, &src->self);
 }

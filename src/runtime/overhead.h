@@ -9,6 +9,8 @@
 struct tt_overhead {
 	uint64_t min, median; /* raw ticks of an empty traced call */
 	uint64_t subtracted;  /* removed from every sample: min, or TSC_OVERHEAD */
+	uint64_t nested;      /* what a traced call adds to a traced caller's reading beyond its
+			       * own raw ticks: removed from self time per traced call made */
 	uint64_t granularity; /* gcd of the calibration readings (refined by clock.c) */
 	const char *source;   /* "calibrated" or "TSC_OVERHEAD" */
 };

@@ -27,12 +27,14 @@
 #include "report/report_fmt.h"
 #include "report/report_model.h"
 #include "report/sample_ci.h"
+#include "report/self_hist.h"
 #include "report/stats.h"
 #include "runtime/callers_report.h"
 #include "runtime/export.h"
 #include "runtime/fstat.h"
 #include "runtime/report.h"
 #include "runtime/report_out.h"
+#include "runtime/thread_rows.h"
 #include "runtime/threads.h"
 
 #define MAX_WARNINGS 48
@@ -117,6 +119,75 @@ static void fill_sampling(const struct tt_fstat *s, uint64_t sub, struct tt_repo
 	m->median = tt_sample_ci(&s->hist, 0.50, sub);
 	m->p90 = tt_sample_ci(&s->hist, 0.90, sub);
 	m->p99 = tt_sample_ci(&s->hist, 0.99, sub);
+}
+
+/*
+ * Self time: the function's timed calls less the traced calls each made (their readings and
+ * what each adds outside its reading, overhead.nested), summarised like cycles. scratch is a
+ * full histogram to build the distribution in.
+ */
+static void fill_self(const struct tt_run *run, const struct tt_fstat *s, struct tt_hist *scratch,
+		      struct tt_report_func *out)
+{
+	struct tt_summary sum;
+
+	uint64_t total;
+
+	out->has_self = true;
+	total = tt_self_distribution(&s->hist, &s->self, run->overhead.subtracted,
+				     run->overhead.nested, scratch);
+	tt_stats_summarise(scratch, run->overhead.subtracted, &sum);
+	/* A leaf-only function's is its cycles' total already; the computed one is exact. */
+	sum.total = total;
+	sum.mean = scratch->count ? (double)total / (double)scratch->count : 0;
+	out->self = sum;
+	out->self_unknown = s->self.lost;
+	out->self_approximate = out->skipped > 0;
+}
+
+/* One row per thread that called the function, its totals with the overhead removed. */
+static void fill_threads(const struct tt_run *run, uint32_t func, struct arena *a,
+			 struct tt_report_func *out)
+{
+	uint64_t sub = run->overhead.subtracted;
+	struct tt_thread_row *rows;
+	struct tt_report_thread *th;
+	size_t n, i;
+
+	out->has_threads = true;
+	tt_thread_lock();
+	n = tt_thread_rows_of(func, NULL, 0);
+	rows = n ? arena_alloc(a, n * sizeof(*rows)) : NULL;
+	th = n ? arena_alloc(a, n * sizeof(*th)) : NULL;
+	if (rows && th)
+		n = tt_thread_rows_of(func, rows, n);
+	tt_thread_unlock();
+	if (!rows || !th)
+		return;
+	for (i = 0; i < n; i++) {
+		struct tt_self_hist h;
+		char *name = arena_alloc(a, sizeof(rows[i].name));
+
+		memset(&th[i], 0, sizeof(th[i]));
+		th[i].tid = rows[i].tid;
+		if (name)
+			memcpy(name, rows[i].name, sizeof(rows[i].name));
+		th[i].name = name ? name : "";
+		th[i].calls = rows[i].calls;
+		th[i].timed = rows[i].timed;
+		th[i].cycles = tt_stats_sub_floor(rows[i].raw, rows[i].timed * sub);
+		/* The sums are all a self total needs: counts only, no buckets. */
+		h.count = rows[i].self.count;
+		h.total = rows[i].self.total;
+		h.nested = rows[i].self.nested;
+		h.whole_total = rows[i].self.whole_total;
+		h.lost = rows[i].self.lost;
+		th[i].has_self = true;
+		th[i].self = tt_self_total(rows[i].timed, rows[i].raw, &h, sub,
+					   run->overhead.nested);
+	}
+	out->threads = th;
+	out->nthreads = n;
 }
 
 /* Fill one function's entry from its merged counters. */
@@ -205,14 +276,16 @@ static void sort_funcs(struct tt_report_func *f, size_t n)
 }
 
 /* What the report and the export are built from; the strings and arrays live in the arena.
- * The export has no use for call sites, the costliest part to collect. */
-static int build(const struct tt_run *run, struct arena *arena, bool callers, struct tt_report *r)
+ * The export has no use for call sites, self times or threads: `report` says whether the
+ * report (all of it) is built. */
+static int build(const struct tt_run *run, struct arena *arena, bool report, struct tt_report *r)
 {
 	static const char *warnings[MAX_WARNINGS];
 	uint32_t i, n = tt_funcs_count();
 	struct tt_report_func *funcs;
 	struct tt_fstat *s;
 	struct tt_callers_objects objs = { 0 };
+	struct tt_hist *scratch;
 	const char *hz_source;
 	uint32_t hz_error_ppm;
 	uint64_t hz = tt_clock_hz(&run->clock, run->overhead.granularity, &hz_source,
@@ -220,9 +293,12 @@ static int build(const struct tt_run *run, struct arena *arena, bool callers, st
 	size_t nf = 0;
 
 	memset(r, 0, sizeof(*r));
+	if (report)
+		tt_thread_rows_names(); /* the report's per-thread rows; the export has none */
 	funcs = arena_alloc(arena, (n + 1) * sizeof(*funcs));
 	s = arena_alloc(arena, sizeof(*s)); /* a big one: a chunk of its own */
-	if (!funcs || !s)
+	scratch = arena_alloc(arena, sizeof(*scratch));
+	if (!funcs || !s || !scratch)
 		return -1;
 	for (i = 1; i < n; i++) {
 		struct tt_func *fn = tt_funcs_get(i);
@@ -232,13 +308,18 @@ static int build(const struct tt_run *run, struct arena *arena, bool callers, st
 			continue;
 		tt_thread_collect(i, s);
 		fill_func(run, fn, s, hz, arena, &funcs[nf]);
+		if (report) {
+			fill_self(run, s, scratch, &funcs[nf]);
+			fill_threads(run, i, arena, &funcs[nf]);
+		}
 		r->threads.migrations += funcs[nf].migrated;
-		if (tt_callers_depth && callers) {
+		if (tt_callers_depth && report) {
 			struct tt_report_caller *rows = NULL;
 
 			funcs[nf].has_callers = true;
 			funcs[nf].ncallers = tt_callers_collect(i, &funcs[nf],
 								run->overhead.subtracted,
+								run->overhead.nested,
 								arena_alloc_cb, arena, &objs,
 								&rows);
 			funcs[nf].callers = rows;
@@ -274,6 +355,8 @@ static int build(const struct tt_run *run, struct arena *arena, bool callers, st
 	r->overhead.min = run->overhead.min;
 	r->overhead.median = run->overhead.median;
 	r->overhead.subtracted = run->overhead.subtracted;
+	r->overhead.nested = run->overhead.nested;
+	r->overhead.has_nested = true;
 	r->overhead.source = run->overhead.source ? run->overhead.source : "none";
 	r->threads.traced = tt_thread_traced();
 	r->threads.pinned = tt_pin_count();

@@ -18,6 +18,7 @@
 #include "hot/sample.h"
 #include "runtime/callers_merge.h"
 #include "runtime/fstat.h"
+#include "runtime/thread_rows.h"
 #include "runtime/threads.h"
 
 static uint64_t exited_traced;		      /* merged threads that traced a user function */
@@ -41,6 +42,7 @@ static void merge_and_unlink(struct tt_thread *t)
 			tt_fstat_merge(totals[i], s);
 	}
 	exited_traced += traced;
+	tt_thread_rows_keep(t);
 	tt_callers_merge_thread(t);
 	if (t->prev)
 		t->prev->next = t->next;
@@ -112,6 +114,7 @@ void tt_thread_after_fork_child(void)
 	}
 	tt_thread_list = NULL;
 	exited_traced = 0;
+	tt_thread_rows_reset();
 	for (i = 0; i < n; i++) {
 		if (totals[i])
 			tt_fstat_free(totals[i]);
@@ -144,6 +147,7 @@ void tt_thread_collect(uint32_t func, struct tt_fstat *out)
 	/* Buckets are cleared only when the last function collected here had samples: a
 	 * fresh `out` is zero pages, which a whole clear would fault in one by one. */
 	bool dirty = out->hist.count != 0;
+	bool self_dirty = out->self.count != 0 || out->self.lost != 0;
 
 	memset(out, 0, offsetof(struct tt_fstat, hist));
 	out->func = func;
@@ -151,6 +155,12 @@ void tt_thread_collect(uint32_t func, struct tt_fstat *out)
 		tt_hist_init(&out->hist);
 	out->hist.count = out->hist.max = out->hist.total = 0;
 	out->hist.min = UINT64_MAX;
+	/* The self buckets likewise: only the last row's, when it recorded any. */
+	if (self_dirty)
+		memset(&out->self, 0, sizeof(out->self));
+	else
+		memset(&out->self, 0, offsetof(struct tt_self_hist, self));
+	out->self.min = UINT64_MAX;
 	tt_thread_lock();
 	if (totals[func])
 		tt_fstat_merge(out, totals[func]);

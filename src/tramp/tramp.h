@@ -63,6 +63,10 @@ _Static_assert(__builtin_offsetof(struct tt_frame, stat) == TT_FRAME_STAT, "tram
 _Static_assert(__builtin_offsetof(struct tt_frame, rbx) == TT_FRAME_RBX, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_frame, func) == TT_FRAME_FUNC, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_frame, cpu) == TT_FRAME_CPU, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_frame, child_ticks) == TT_FRAME_CHILD_TICKS,
+	       "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_frame, child_calls) == TT_FRAME_CHILD_CALLS,
+	       "tramp_layout.h");
 _Static_assert(sizeof(struct tt_frame) == TT_FRAME_SIZE, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_fstat, calls) == TT_FSTAT_CALLS, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_fstat, skip) == TT_FSTAT_SKIP, "tramp_layout.h");

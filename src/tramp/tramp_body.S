@@ -189,6 +189,8 @@
 	incq	TT_FSTAT_FRAMED(%rdx)
 	movq	%rdx, TT_FRAME_STAT(%rcx)
 	movl	%r11d, TT_FRAME_FUNC(%rcx)
+	movq	$0, TT_FRAME_CHILD_TICKS(%rcx)	/* the traced calls it makes add here */
+	movq	$0, TT_FRAME_CHILD_CALLS(%rcx)
 	movq	%fs:TT_TLS_CPU_NOW(%rax), %rdx	/* CPU now, for the migration check at exit */
 	movl	(%rdx), %edx
 	movl	%edx, TT_FRAME_CPU(%rcx)

@@ -250,6 +250,20 @@ make_fixtures() {
 	jq '.functions[1].callers[0].timed = 1' "$d/callers.json" >"$d/caller-counts.json"
 	jq '.functions[1].callers[1] |= del(.cycles)' "$d/callers.json" >"$d/caller-cycles.json"
 	jq '.functions[2].name = "strlen"' "$DATA/basic.json" >"$d/dupname.json"
+	# Self time and per-thread rows: compress_block calls strlen; two threads, one exited.
+	jq '.overhead.nested = 30 |
+	    .functions[0] += {"self": {"min": 3000, "median": 4000, "p90": 4000, "p99": 80000,
+				       "max": 80000, "mean": 4000.5, "total": 196020},
+			      "self_unknown": 1,
+			      "threads": [{"tid": 4242, "name": "app", "calls": 20, "timed": 19,
+					   "cycles": 200000, "self": 66020},
+					  {"tid": 4250, "name": "worker-1", "calls": 30, "timed": 30,
+					   "cycles": 400000, "self": 130000}]} |
+	    .functions[1] += {"self": .functions[1].cycles, "self_unknown": 0,
+			      "threads": [{"tid": 4242, "name": "app", "calls": 1000, "timed": 997,
+					   "cycles": 33266, "self": 33266}]} |
+	    .functions[2] += {"self": .functions[2].cycles, "self_unknown": 0, "threads": []}' \
+		"$DATA/basic.json" >"$d/self.json"
 	jq '.functions[1].names = ["memmove"]' "$DATA/alias-a.json" >"$d/names-shared.json"
 	jq '.functions[0].names = []' "$DATA/alias-a.json" >"$d/names-empty.json"
 	jq '.functions[0].names = ["memcpy", 7]' "$DATA/alias-a.json" >"$d/names-type.json"
@@ -267,6 +281,9 @@ t_report() {
 	golden report/callers report-callers.txt report --callers "$WORK/in/callers.json"
 	golden report/callers-hidden report-basic.txt report "$WORK/in/callers.json"
 	golden report/no-callers report-no-callers.txt report --callers --top 1 mono.json
+	golden report/self report-self.txt report --self --threads "$WORK/in/self.json"
+	golden report/sort-self report-self-name.txt report --sort self --top 1 "$WORK/in/self.json"
+	golden report/self-none report-self-none.txt report --self --threads --top 1 basic.json
 
 	local why=""
 	if selected report/stdin; then
@@ -789,7 +806,7 @@ t_errors() {
 		report "$in/caller-cycles.json"
 	bad errors/duplicate-name "functions[2].name: listed twice" report "$in/dupname.json"
 	bad errors/report-no-file "no report given" report
-	bad errors/report-sort "--sort takes total, calls, median, p99 or name, not 'size'" \
+	bad errors/report-sort "--sort takes total, calls, median, p99, name or self, not 'size'" \
 		report --sort size basic.json
 	bad errors/report-top "--top takes a positive count, not '0'" report --top 0 basic.json
 	bad errors/report-top-missing "option '--top' needs a value" report basic.json --top

@@ -1305,6 +1305,10 @@ test_prctl_inprocess() {
 # shellcheck source=cases_dlstress.sh
 . "${BASH_SOURCE[0]%/*}/cases_dlstress.sh"
 
+# Self time and per-thread rows.
+# shellcheck source=cases_self.sh
+. "${BASH_SOURCE[0]%/*}/cases_self.sh"
+
 # Whole libraries traced (libsqlite3, libc): no cap on the number of functions.
 # shellcheck source=cases_whole.sh
 . "${BASH_SOURCE[0]%/*}/cases_whole.sh"
@@ -1453,6 +1457,11 @@ run_test sample_alternating test_sample_alternating
 run_test sample_budget test_sample_budget
 run_test sample_values test_sample_values
 run_test sample_fork_exec test_sample_fork_exec
+run_test self_nested test_self_nested
+run_test self_callers test_self_callers
+run_test self_sampled test_self_sampled
+run_test self_text test_self_text
+run_test threads_rows test_threads_rows
 
 # Every JSON report the tests left must match docs/report.schema.json: one check over all of
 # them (one Python start), a FAIL line naming each test whose report does not match. Debian's

@@ -1,0 +1,99 @@
+/*
+ * load_self.c - a function's self time and per-thread rows (load.h): "self", "self_unknown",
+ * "self_approximate", "threads" and each caller's "self". All optional: reports from before
+ * self time have none, and the model says so (has_self, has_threads false).
+ */
+#include "load.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "jget.h"
+
+static int load_threads(const struct jloc *l, json_t *obj, struct tt_report_func *f)
+{
+	char path[128];
+	struct jloc lt = { l->file, path };
+	struct tt_report_thread *rows;
+	json_t *arr, *v;
+	size_t i;
+
+	if (tt_jget_opt(l, obj, "threads", JSON_ARRAY, &arr) < 0)
+		return -1;
+	if (!arr)
+		return 0;
+	f->has_threads = true;
+	rows = calloc(json_array_size(arr) ? json_array_size(arr) : 1, sizeof(*rows));
+	if (!rows)
+		return tt_jbad(l, "threads", "out of memory");
+	f->threads = rows;
+	f->nthreads = json_array_size(arr);
+	json_array_foreach(arr, i, v) {
+		struct tt_report_thread *t = &rows[i];
+
+		snprintf(path, sizeof(path), "%s.threads[%zu]", l->path, i);
+		if (!json_is_object(v))
+			return tt_jbad(&lt, NULL, "expected an object");
+		if (tt_jget_i64(&lt, v, "tid", &t->tid) < 0 ||
+		    tt_jget_str(&lt, v, "name", &t->name) < 0 ||
+		    tt_jget_u64(&lt, v, "calls", &t->calls) < 0 ||
+		    tt_jget_u64(&lt, v, "timed", &t->timed) < 0 ||
+		    tt_jget_u64(&lt, v, "cycles", &t->cycles) < 0)
+			return -1;
+		t->has_self = json_object_get(v, "self") != NULL;
+		if (t->has_self && tt_jget_u64(&lt, v, "self", &t->self) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* callers[i].self.total, where there. */
+static int load_caller_self(const struct jloc *l, json_t *obj, struct tt_report_func *f)
+{
+	json_t *arr = json_object_get(obj, "callers"), *v, *s;
+	char path[128];
+	struct jloc lc = { l->file, path };
+	size_t i;
+
+	if (!arr || !f->has_callers)
+		return 0;
+	json_array_foreach(arr, i, v) {
+		struct tt_report_caller *c = (struct tt_report_caller *)&f->callers[i];
+
+		if (i >= f->ncallers)
+			break;
+		snprintf(path, sizeof(path), "%s.callers[%zu]", l->path, i);
+		if (tt_jget_opt(&lc, v, "self", JSON_OBJECT, &s) < 0)
+			return -1;
+		if (!s)
+			continue;
+		snprintf(path, sizeof(path), "%s.callers[%zu].self", l->path, i);
+		if (tt_jget_u64(&lc, s, "total", &c->self_total) < 0)
+			return -1;
+		c->has_self = true;
+	}
+	return 0;
+}
+
+int tt_load_self_func(const char *file, const char *path, json_t *obj, struct tt_report_func *f)
+{
+	char spath[96];
+	struct jloc l = { file, path };
+	json_t *self, *v;
+
+	if (tt_jget_opt(&l, obj, "self", JSON_OBJECT, &self) < 0)
+		return -1;
+	if (self) {
+		snprintf(spath, sizeof(spath), "%s.self", path);
+		if (tt_load_summary(file, spath, self, &f->self) < 0)
+			return -1;
+		f->has_self = true;
+		if (json_object_get(obj, "self_unknown") &&
+		    tt_jget_u64(&l, obj, "self_unknown", &f->self_unknown) < 0)
+			return -1;
+		v = json_object_get(obj, "self_approximate");
+		f->self_approximate = v && json_is_true(v);
+	}
+	return load_threads(&l, obj, f) < 0 ? -1 : load_caller_self(&l, obj, f);
+}

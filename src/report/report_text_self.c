@@ -1,0 +1,128 @@
+/*
+ * report_text_self.c - the text report's self-time table and per-thread rows (report_fmt.h).
+ * Same rules as report_text.c: no allocation, no state, names cleaned for the terminal.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/report_fmt.h"
+#include "report/text_clean.h"
+
+#define CELL 32
+#define NCOLS 6
+
+static size_t width(const char *s)
+{
+	return tt_text_put_clean(NULL, s, false);
+}
+
+static void put(struct tt_buf *out, const char *s, size_t w, bool left)
+{
+	size_t n = width(s);
+
+	if (!left)
+		tt_buf_printf(out, "%*s", (int)(w > n ? w - n : 0), "");
+	tt_text_put_clean(out, s, false);
+	if (left)
+		tt_buf_printf(out, "%*s", (int)(w > n ? w - n : 0), "");
+}
+
+/* Column c of f's self row into buf. */
+static const char *cell(char *buf, const struct tt_report_func *f, int c, double sum)
+{
+	const struct tt_summary *s = &f->self;
+
+	if (!f->has_self || (f->timed <= f->self_unknown && c < 5)) /* no call's self known */
+		return "-";
+	switch (c) {
+	case 0: snprintf(buf, CELL, "%" PRIu64, s->min); break;
+	case 1: snprintf(buf, CELL, "%" PRIu64, s->median); break;
+	case 2: snprintf(buf, CELL, "%" PRIu64, s->p99); break;
+	case 3: snprintf(buf, CELL, "%" PRIu64, s->total); break;
+	case 4:
+		if (!(sum > 0))
+			return "-";
+		snprintf(buf, CELL, "%.1f%%", 100.0 * (double)s->total / sum);
+		break;
+	default:
+		snprintf(buf, CELL, "%" PRIu64 "%s", f->self_unknown,
+			 f->self_approximate ? " ~" : "");
+		break;
+	}
+	return buf;
+}
+
+void tt_report_text_self(struct tt_buf *out, const struct tt_report *r)
+{
+	static const char *const heads[NCOLS] = { "self min",	"self med", "self p99",
+						  "self total", "self%",    "unknown" };
+	size_t w[NCOLS], namew = strlen("function"), i;
+	bool any = false, approx = false;
+	double sum = 0;
+	char buf[CELL];
+	int c;
+
+	/* Only when some function made traced calls: otherwise self is cycles again. */
+	for (i = 0; i < r->nfuncs; i++) {
+		any |= r->funcs[i].has_self &&
+		       (r->funcs[i].self.total != r->funcs[i].cycles.total ||
+			r->funcs[i].self_unknown);
+		approx |= r->funcs[i].self_approximate;
+		sum += (double)r->funcs[i].self.total;
+	}
+	if (!any)
+		return;
+	tt_buf_puts(out, "\nself: less the traced calls each made and what each added "
+			 "(unknown: timed calls whose self time is not known)\n");
+	for (c = 0; c < NCOLS; c++)
+		w[c] = strlen(heads[c]);
+	for (i = 0; i < r->nfuncs; i++) {
+		namew = namew > width(r->funcs[i].name) ? namew : width(r->funcs[i].name);
+		for (c = 0; c < NCOLS; c++) {
+			size_t n = width(cell(buf, &r->funcs[i], c, sum));
+
+			w[c] = w[c] > n ? w[c] : n;
+		}
+	}
+	for (i = 0; i <= r->nfuncs; i++) {
+		if (i && !r->funcs[i - 1].calls)
+			continue; /* never called: listed only where --all asks (report_text.c) */
+		put(out, i ? r->funcs[i - 1].name : "function", namew, true);
+		for (c = 0; c < NCOLS; c++) {
+			tt_buf_puts(out, "  ");
+			put(out, i ? cell(buf, &r->funcs[i - 1], c, sum) : heads[c], w[c], false);
+		}
+		tt_buf_puts(out, "\n");
+	}
+	if (approx)
+		tt_buf_puts(out, "~ sampling passed over calls: those made inside a timed call "
+				 "are in its self time\n");
+}
+
+void tt_report_text_threads(struct tt_buf *out, const struct tt_report_func *f)
+{
+	size_t i, namew = strlen("name");
+	char buf[CELL];
+
+	if (!f->has_threads || !f->nthreads)
+		return;
+	tt_buf_puts(out, "\nthreads of ");
+	tt_text_put_clean(out, f->name, false);
+	tt_buf_puts(out, ":\n");
+	for (i = 0; i < f->nthreads; i++)
+		namew = namew > width(f->threads[i].name) ? namew : width(f->threads[i].name);
+	tt_buf_printf(out, "%10s  ", "tid");
+	put(out, "name", namew, true);
+	tt_buf_printf(out, "  %12s  %12s  %16s  %16s\n", "calls", "timed", "cycles", "self");
+	for (i = 0; i < f->nthreads; i++) {
+		const struct tt_report_thread *t = &f->threads[i];
+
+		tt_buf_printf(out, "%10" PRId64 "  ", t->tid);
+		put(out, t->name, namew, true);
+		if (t->has_self)
+			snprintf(buf, sizeof(buf), "%" PRIu64, t->self);
+		tt_buf_printf(out, "  %12" PRIu64 "  %12" PRIu64 "  %16" PRIu64 "  %16s\n",
+			      t->calls, t->timed, t->cycles, t->has_self ? buf : "-");
+	}
+}

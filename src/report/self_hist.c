@@ -1,0 +1,165 @@
+/*
+ * self_hist.c - the cold half of the self-time histogram (self_hist.h): edges, merge, and the
+ * distribution over all calls at report time. Pure: no globals, no I/O.
+ */
+#include <string.h>
+
+#include "report/self_hist.h"
+
+static inline uint64_t load(const uint64_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+uint64_t tt_self_bucket_low(uint32_t i)
+{
+	unsigned int e;
+
+	if (i < TT_SELF_LINEAR)
+		return i;
+	if (i >= TT_SELF_BUCKETS)
+		i = TT_SELF_BUCKETS - 1;
+	e = TT_SELF_LINEAR_BITS + ((i - TT_SELF_LINEAR) >> TT_SELF_SUB_BITS);
+	return (uint64_t)(TT_SELF_SUB + ((i - TT_SELF_LINEAR) & (TT_SELF_SUB - 1)))
+	       << (e - TT_SELF_SUB_BITS);
+}
+
+uint64_t tt_self_bucket_high(uint32_t i)
+{
+	if (i >= TT_SELF_BUCKETS - 1)
+		return UINT64_MAX; /* the last bucket holds everything from 2^48 up */
+	return tt_self_bucket_low(i + 1) - 1;
+}
+
+void tt_self_merge(struct tt_self_hist *dst, const struct tt_self_hist *src)
+{
+	uint64_t n = load(&src->count), v;
+	uint32_t i;
+
+	for (i = 0; i < TT_SELF_BUCKETS; i++) {
+		if ((v = load(&src->self[i])))
+			dst->self[i] += v;
+		if ((v = load(&src->whole[i])))
+			dst->whole[i] += v;
+	}
+	if (n) {
+		if (load(&src->min) < dst->min)
+			dst->min = load(&src->min);
+		if (load(&src->max) > dst->max)
+			dst->max = load(&src->max);
+	}
+	dst->count += n;
+	dst->total += load(&src->total);
+	dst->nested += load(&src->nested);
+	dst->whole_total += load(&src->whole_total);
+	dst->lost += load(&src->lost);
+}
+
+static uint64_t sub_floor(uint64_t v, uint64_t s)
+{
+	return v > s ? v - s : 0;
+}
+
+/* a - b, floored at 0. */
+static uint64_t minus(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+uint64_t tt_self_total(uint64_t timed, uint64_t raw_total, const struct tt_self_hist *self,
+		       uint64_t sub, uint64_t nested_cost)
+{
+	uint64_t n = load(&self->count), lost = load(&self->lost);
+	uint64_t leaves = minus(timed, n + lost);
+	uint64_t leaf = minus(minus(raw_total, load(&self->whole_total)), leaves * sub);
+	uint64_t inner = minus(load(&self->total), n * sub + load(&self->nested) * nested_cost);
+
+	return leaf + inner;
+}
+
+/* Put count samples of value v (already shifted) into h. */
+static void put(struct tt_hist *h, uint64_t v, uint64_t count)
+{
+	if (!count)
+		return;
+	h->counts[tt_hist_index(v)] += count;
+	h->count += count;
+	if (v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+}
+
+uint64_t tt_self_distribution(const struct tt_hist *all, const struct tt_self_hist *self,
+			      uint64_t sub, uint64_t nested_cost, struct tt_hist *out)
+{
+	uint64_t leaf[TT_SELF_BUCKETS]; /* 3.2 KiB of stack */
+	uint64_t n = load(&self->count), shift_inner = 0, amin = load(&all->min);
+	uint64_t amax = load(&all->max), smin = load(&self->min), smax = load(&self->max);
+	uint32_t i;
+	bool any_leaf = false;
+
+	tt_hist_init(out);
+	memset(leaf, 0, sizeof(leaf));
+	for (i = 0; i < TT_HIST_BUCKETS; i++) {
+		uint64_t c = load(&all->counts[i]);
+
+		if (c)
+			leaf[tt_self_index(tt_hist_bucket_low(i))] += c;
+	}
+	for (i = 0; i < TT_SELF_BUCKETS; i++) {
+		leaf[i] = minus(leaf[i], load(&self->whole[i]));
+		any_leaf |= leaf[i] > 0;
+	}
+	/* Where no call that made traced calls fell, the leaf calls are the full histogram's
+	 * own buckets: kept at its resolution (all of it for a function that made none). */
+	for (i = 0; i < TT_HIST_BUCKETS; i++) {
+		uint64_t c = load(&all->counts[i]), v;
+		uint32_t k;
+
+		if (!c)
+			continue;
+		k = tt_self_index(tt_hist_bucket_low(i));
+		if (load(&self->whole[k]))
+			continue;
+		v = tt_hist_bucket_high(i);
+		v = v > amax ? amax : v < amin ? amin : v;
+		put(out, v, c);
+		leaf[k] = 0;
+	}
+	if (n)
+		shift_inner = (load(&self->nested) * nested_cost + n / 2) / n;
+	/* The rest at the middle of their coarse buckets (within 6.25% either way), clamped to
+	 * the extremes known exactly. */
+	for (i = 0; i < TT_SELF_BUCKETS; i++) {
+		uint64_t lo = tt_self_bucket_low(i), hi = tt_self_bucket_high(i);
+		uint64_t mid = lo + (hi - lo) / 2, v;
+
+		if (leaf[i]) {
+			v = mid > amax ? amax : mid < amin ? amin : mid;
+			put(out, v, leaf[i]);
+		}
+		if ((v = load(&self->self[i]))) {
+			uint64_t x = mid > smax ? smax : mid < smin ? smin : mid;
+
+			/* The largest is known exactly: one call of its bucket there. */
+			if (i == tt_self_index(smax)) {
+				put(out, sub_floor(smax, shift_inner), 1);
+				v--;
+			}
+			put(out, sub_floor(x, shift_inner), v);
+		}
+	}
+	/* The smallest self is the smaller of the recorded calls' least and, when leaf calls
+	 * exist, the least of all calls (a call that made traced calls has self below its
+	 * total): exact either way. */
+	if (out->count) {
+		uint64_t lo = n ? sub_floor(smin, shift_inner) : UINT64_MAX;
+
+		if (any_leaf && amin < lo)
+			lo = amin;
+		if (lo != UINT64_MAX)
+			out->min = lo;
+	}
+	return tt_self_total(load(&all->count), load(&all->total), self, sub, nested_cost);
+}

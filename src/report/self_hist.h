@@ -1,0 +1,113 @@
+/*
+ * self_hist.h - self time (a call's ticks less those of the traced calls it made), kept per
+ * function per thread beside the full histogram, in a coarser one.
+ *
+ * Only calls that made traced calls are recorded here: a leaf call's self time is its
+ * total, already in the full histogram, so the common path pays nothing more. To rebuild the
+ * distribution over all calls at report time, the totals of the recorded calls go into a
+ * second array (`whole`) with the same buckets: leaf calls = the full histogram, coarsened,
+ * less `whole`, bucket by bucket (exact: every full bucket lies inside one coarse bucket).
+ *
+ * Buckets: exact below 64 ticks, then 8 per power of two (a bucket is at most 12.5% of its
+ * low edge wide) up to 2^48 ticks (a day at 3 GHz), above which one last bucket holds all
+ * (max stays exact). 400 buckets, two arrays and the header: 6,464 bytes per function per
+ * thread (the full histogram's pages are 62 KiB of address space). Self time is a difference
+ * of two readings, each already uncertain by the granularity and the overhead's spread, so
+ * 12.5% buckets for its percentiles lose little; its total is summed exactly.
+ *
+ * Hot path: tt_self_record is inline, general registers only.
+ */
+#ifndef TT_SELF_HIST_H
+#define TT_SELF_HIST_H
+
+#include <stdint.h>
+
+#include "report/hist.h"
+
+#define TT_SELF_LINEAR_BITS 6
+#define TT_SELF_LINEAR (1u << TT_SELF_LINEAR_BITS)
+#define TT_SELF_SUB_BITS 3
+#define TT_SELF_SUB (1u << TT_SELF_SUB_BITS)
+#define TT_SELF_TOP_BITS 48
+#define TT_SELF_BUCKETS (TT_SELF_LINEAR + (TT_SELF_TOP_BITS - TT_SELF_LINEAR_BITS) * TT_SELF_SUB)
+
+struct tt_self_hist {
+	uint64_t count;	 /* calls recorded: timed, and made traced calls whose times are known */
+	uint64_t min;	 /* of self ticks; UINT64_MAX while empty */
+	uint64_t max;	 /* of self ticks */
+	uint64_t total;	 /* sum of self ticks (raw: no overhead removed) */
+	uint64_t nested; /* traced calls these calls made: each one's overhead is removed later */
+	uint64_t whole_total; /* sum of the total ticks of the calls in `whole` */
+	uint64_t lost;	      /* timed calls whose self time is unknown: a traced call they made
+			       * migrated or was left by longjmp (their totals are in whole) */
+	uint64_t self[TT_SELF_BUCKETS];	 /* self ticks of the recorded calls */
+	uint64_t whole[TT_SELF_BUCKETS]; /* total ticks of the recorded and the lost calls */
+};
+
+/* Coarse bucket of v. */
+static inline uint32_t tt_self_index(uint64_t v)
+{
+	unsigned int e;
+
+	if (v < TT_SELF_LINEAR)
+		return (uint32_t)v;
+	e = 63 - (unsigned int)__builtin_clzll(v);
+	if (e >= TT_SELF_TOP_BITS)
+		return TT_SELF_BUCKETS - 1;
+	return TT_SELF_LINEAR + ((e - TT_SELF_LINEAR_BITS) << TT_SELF_SUB_BITS) +
+	       ((unsigned int)(v >> (e - TT_SELF_SUB_BITS)) & (TT_SELF_SUB - 1));
+}
+
+/* A timed call of `raw` ticks that made `nested` traced calls taking `child` ticks. Owner
+ * only (see hist.h). */
+static inline void tt_self_record(struct tt_self_hist *h, uint64_t raw, uint64_t child,
+				  uint64_t nested)
+{
+	uint64_t self = raw > child ? raw - child : 0;
+
+	TT_OWNER_ADD(h->whole[tt_self_index(raw)], 1);
+	TT_OWNER_ADD(h->whole_total, raw);
+	TT_OWNER_ADD(h->self[tt_self_index(self)], 1);
+	TT_OWNER_ADD(h->count, 1);
+	TT_OWNER_ADD(h->total, self);
+	TT_OWNER_ADD(h->nested, nested);
+	if (self < __atomic_load_n(&h->min, __ATOMIC_RELAXED))
+		__atomic_store_n(&h->min, self, __ATOMIC_RELAXED);
+	if (self > __atomic_load_n(&h->max, __ATOMIC_RELAXED))
+		__atomic_store_n(&h->max, self, __ATOMIC_RELAXED);
+}
+
+/* A timed call whose self time is unknown: its total still leaves the leaf calls. */
+static inline void tt_self_lose(struct tt_self_hist *h, uint64_t raw)
+{
+	TT_OWNER_ADD(h->whole[tt_self_index(raw)], 1);
+	TT_OWNER_ADD(h->whole_total, raw);
+	TT_OWNER_ADD(h->lost, 1);
+}
+
+/* Lowest and highest value of coarse bucket i. */
+uint64_t tt_self_bucket_low(uint32_t i);
+uint64_t tt_self_bucket_high(uint32_t i);
+
+/* Add src into dst. */
+void tt_self_merge(struct tt_self_hist *dst, const struct tt_self_hist *src);
+
+/*
+ * The self time of every timed call of a function, as a full histogram `out` (emptied
+ * first) of raw ticks less, for calls that made traced calls, `nested_cost` times their mean
+ * number of traced calls: summarise it with `sub` (the overhead of a call's own reading)
+ * subtracted, as cycles are. Leaf calls (all less self's whole) keep the full histogram's
+ * buckets where no call that made traced calls fell (all of them, for a function that made
+ * none: its self is its cycles exactly), else the middle of their coarse bucket; recorded
+ * calls the middle of theirs, clamped to the exact extremes. out->total is not meaningful:
+ * returns the exact total of self cycles (raw self less sub per call and nested_cost per
+ * traced call made, each part floored at 0).
+ */
+uint64_t tt_self_distribution(const struct tt_hist *all, const struct tt_self_hist *self,
+			      uint64_t sub, uint64_t nested_cost, struct tt_hist *out);
+
+/* The same total without building the histogram: from counts only. */
+uint64_t tt_self_total(uint64_t timed, uint64_t raw_total, const struct tt_self_hist *self,
+		       uint64_t sub, uint64_t nested_cost);
+
+#endif /* TT_SELF_HIST_H */

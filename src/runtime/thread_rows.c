@@ -1,0 +1,207 @@
+/*
+ * thread_rows.c - per-thread rows of each function (thread_rows.h).
+ *
+ * An exiting thread leaves one row per function it called: ~100 bytes, where its counters
+ * were several pages. The rows live in one anonymous mapping that doubles as it fills, up to
+ * MAX_ROWS; past that, a thread's rows are added into one row per function with tid 0, so a
+ * program that starts millions of short threads keeps bounded memory and loses no count.
+ * Everything here runs with in_shim set and the thread lock held, or at report time.
+ */
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+
+#include "base/sys.h"
+#include "hook/funcs.h"
+#include "runtime/thread_rows.h"
+
+#define MAX_ROWS (1u << 16)
+
+static struct tt_thread_row *rows;
+static size_t nrows, cap;
+static uint32_t *others; /* by function: index + 1 of its tid-0 row, lazily mapped */
+
+void tt_thread_rows_self_sums(const struct tt_self_hist *h, struct tt_self_hist_sums *out)
+{
+	out->count = __atomic_load_n(&h->count, __ATOMIC_RELAXED);
+	out->total = __atomic_load_n(&h->total, __ATOMIC_RELAXED);
+	out->nested = __atomic_load_n(&h->nested, __ATOMIC_RELAXED);
+	out->whole_total = __atomic_load_n(&h->whole_total, __ATOMIC_RELAXED);
+	out->lost = __atomic_load_n(&h->lost, __ATOMIC_RELAXED);
+}
+
+static void fill(struct tt_thread_row *r, const struct tt_fstat *s)
+{
+	r->func = s->func;
+	r->calls = __atomic_load_n(&s->calls, __ATOMIC_RELAXED);
+	r->timed = __atomic_load_n(&s->hist.count, __ATOMIC_RELAXED);
+	r->raw = __atomic_load_n(&s->hist.total, __ATOMIC_RELAXED);
+	tt_thread_rows_self_sums(&s->self, &r->self);
+}
+
+static void add(struct tt_thread_row *dst, const struct tt_thread_row *src)
+{
+	dst->calls += src->calls;
+	dst->timed += src->timed;
+	dst->raw += src->raw;
+	dst->self.count += src->self.count;
+	dst->self.total += src->self.total;
+	dst->self.nested += src->self.nested;
+	dst->self.whole_total += src->self.whole_total;
+	dst->self.lost += src->self.lost;
+}
+
+static bool grow(void)
+{
+	size_t ncap = cap ? cap * 2 : 256;
+	struct tt_thread_row *n;
+
+	if (ncap > MAX_ROWS)
+		return false;
+	n = tt_sys_mmap(NULL, ncap * sizeof(*n), PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (!n)
+		return false;
+	if (rows) {
+		memcpy(n, rows, nrows * sizeof(*n));
+		tt_sys_munmap(rows, cap * sizeof(*rows));
+	}
+	rows = n;
+	cap = ncap;
+	return true;
+}
+
+/* The tid-0 row of func, made when first needed (needs one free row). */
+static struct tt_thread_row *other_row(uint32_t func)
+{
+	if (!others) {
+		others = tt_sys_mmap(NULL, TT_MAX_FUNCS * sizeof(*others), PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (!others)
+			return NULL;
+	}
+	if (!others[func]) {
+		if (nrows == cap)
+			return NULL;
+		memset(&rows[nrows], 0, sizeof(rows[0]));
+		memcpy(rows[nrows].name, "(others)", 9);
+		rows[nrows].func = func;
+		others[func] = (uint32_t)++nrows;
+	}
+	return &rows[others[func] - 1];
+}
+
+void tt_thread_rows_keep(struct tt_thread *t)
+{
+	uint32_t i, n = tt_funcs_count();
+	char name[16] = "";
+
+	/* This thread's own name, as it is now: one system call, no /proc. */
+	if (t == tt_tls.thread)
+		tt_syscall3(SYS_prctl, PR_GET_NAME, (long)name, 0);
+	name[15] = 0;
+	for (i = 1; i < n && i < TT_MAX_FUNCS; i++) {
+		const struct tt_fstat *s = t->stats[i];
+		struct tt_thread_row r, *o;
+
+		if (!s)
+			continue;
+		memset(&r, 0, sizeof(r));
+		fill(&r, s);
+		r.tid = t->tid;
+		memcpy(r.name, name, sizeof(r.name));
+		/* Keep a spare row for each function's tid-0 row once the table is full. */
+		if (nrows + 1 < cap || grow()) {
+			rows[nrows++] = r;
+		} else if ((o = other_row(i))) {
+			add(o, &r);
+		}
+	}
+}
+
+void tt_thread_rows_reset(void)
+{
+	if (rows)
+		tt_sys_munmap(rows, cap * sizeof(*rows));
+	if (others)
+		tt_sys_munmap(others, TT_MAX_FUNCS * sizeof(*others));
+	rows = NULL;
+	others = NULL;
+	nrows = cap = 0;
+}
+
+static void read_comm(struct tt_thread *t)
+{
+	char path[64], buf[32];
+	long fd, n;
+	int i = 0;
+	int64_t tid = t->tid, div;
+
+	memcpy(path, "/proc/self/task/", 16);
+	i = 16;
+	for (div = 1; tid / div >= 10; div *= 10)
+		;
+	for (; div > 0; div /= 10)
+		path[i++] = (char)('0' + (tid / div) % 10);
+	memcpy(path + i, "/comm", 6);
+	fd = tt_sys_openat(-100 /* AT_FDCWD */, path, 0x80000 /* O_RDONLY | O_CLOEXEC */, 0);
+	if (fd < 0)
+		return;
+	n = tt_sys_read((int)fd, buf, sizeof(buf) - 1);
+	tt_sys_close((int)fd);
+	if (n <= 0)
+		return;
+	while (n > 0 && buf[n - 1] == '\n')
+		n--;
+	if (n > 15)
+		n = 15;
+	memcpy(t->name, buf, (size_t)n);
+	t->name[n] = 0;
+}
+
+void tt_thread_rows_names(void)
+{
+	struct tt_thread *t;
+
+	tt_thread_lock();
+	for (t = tt_thread_list; t; t = t->next)
+		if (t->tid > 0)
+			read_comm(t);
+	tt_thread_unlock();
+}
+
+static void put(struct tt_thread_row *out, size_t max, size_t n, const struct tt_thread_row *r)
+{
+	size_t j;
+
+	if (n >= max)
+		return;
+	/* Insertion by tid: rows are few per function, and mostly come in order. */
+	for (j = n; j > 0 && out[j - 1].tid > r->tid; j--)
+		out[j] = out[j - 1];
+	out[j] = *r;
+}
+
+size_t tt_thread_rows_of(uint32_t func, struct tt_thread_row *out, size_t max)
+{
+	struct tt_thread *t;
+	size_t i, n = 0;
+
+	for (i = 0; i < nrows; i++)
+		if (rows[i].func == func)
+			put(out, max, n++, &rows[i]);
+	for (t = tt_thread_list; t; t = t->next) {
+		const struct tt_fstat *s = __atomic_load_n(&t->stats[func], __ATOMIC_ACQUIRE);
+		struct tt_thread_row r;
+
+		if (!s)
+			continue;
+		memset(&r, 0, sizeof(r));
+		fill(&r, s);
+		r.tid = t->tid;
+		memcpy(r.name, t->name, sizeof(r.name));
+		r.name[15] = 0;
+		put(out, max, n++, &r);
+	}
+	return n;
+}

@@ -1,0 +1,44 @@
+/*
+ * thread_rows.h - one function's counts per thread, for the report's "threads": kept for
+ * threads that have exited (their counters are merged and freed at exit), read in place for
+ * live ones.
+ */
+#ifndef TT_THREAD_ROWS_H
+#define TT_THREAD_ROWS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hot/thread.h"
+
+struct tt_thread_row {
+	int64_t tid;	/* 0: exited threads past the rows kept, summed */
+	char name[16];	/* comm, NUL-terminated; "" when it could not be read */
+	uint32_t func;	/* function index */
+	uint64_t calls; /* entries */
+	uint64_t timed; /* calls in the histogram */
+	uint64_t raw;	/* their raw ticks, summed */
+	struct tt_self_hist_sums {
+		uint64_t count, total, nested, whole_total, lost;
+	} self; /* the self histogram's sums (self_hist.h): what a self total needs */
+};
+
+/* At a thread's exit, with the thread lock held: keep a row per function it called. */
+void tt_thread_rows_keep(struct tt_thread *t);
+
+/* In a fork child: forget every kept row. */
+void tt_thread_rows_reset(void);
+
+/* Read every live thread's name (/proc/self/task/TID/comm) into its block. Report time. */
+void tt_thread_rows_names(void);
+
+/*
+ * The rows of function func, exited threads first, then live ones (with the thread lock
+ * held by the caller), ordered by tid, into out[0..max). Returns how many there are in all.
+ */
+size_t tt_thread_rows_of(uint32_t func, struct tt_thread_row *out, size_t max);
+
+/* A self histogram's sums, as a row keeps them. */
+void tt_thread_rows_self_sums(const struct tt_self_hist *h, struct tt_self_hist_sums *out);
+
+#endif /* TT_THREAD_ROWS_H */

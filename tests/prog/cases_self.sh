@@ -1,0 +1,104 @@
+# cases_self.sh - program tests sourced by run.sh (which has the helpers and the run_test
+# lines): self time (a call's cycles less those of the traced calls it made) and the
+# per-thread rows of each function.
+# shellcheck shell=bash disable=SC2016,SC2034,SC2015
+# (jq programs single-quoted on purpose; XENV, NOTE... are read by run.sh's helpers)
+
+# The accuracy bound of a difference of minima: 2 granularity steps, the overhead's spread
+# (median - min: a subtraction may be off by it), two iterations of the spin loop (a spin
+# lasts N ticks plus up to one, and two spins are compared), 4 ticks of slack.
+self_bound() {
+	jq -r -s ".[0] | 2 * .clock.granularity + (.overhead.median - .overhead.min) + 2 * $(side spin_iteration) + 4" "$REPORT"
+}
+
+# t_self (libnest.so): nest_parent spins X = 20,000 ticks then calls nest_child, Y = 10,000.
+# Minima compared, as the least disturbed calls: parent self ~ X and child total ~ Y with the
+# same spin overshoot (so parent self.min ~ child cycles.min + 10,000), parent total ~ its
+# self + the child's total + what one traced call costs its caller (overhead.min +
+# overhead.nested); nest_rec (a traced function calling itself 3 deep) self ~ 2,000;
+# nest_ljparent, whose child nest_jumper is left by longjmp, has every timed call's self
+# unknown; a leaf's self is its cycles, exactly.
+test_self_nested() {
+	local b
+	XENV+=(TSC_CLOCK=tsc)
+	run_pair self_nested nest_parent,nest_child,nest_rec,nest_ljparent,nest_jumper \
+		"$B/t_self" "$T/side" || return 1
+	one_report && check_expects "$T/t.out" || return 1
+	[ -n "$(side spin_iteration)" ] || fail_because "test setup: no spin_iteration in the side file" || return 1
+	b=$(self_bound)
+	NOTE="bound $b ticks; parent self.min $(jq -r -s "$JQDEFS .[0] | fn(\"nest_parent\").self.min" "$REPORT"), child cycles.min $(jq -r -s "$JQDEFS .[0] | fn(\"nest_child\").cycles.min" "$REPORT"), overhead nested $(jq -r .overhead.nested "$REPORT")"
+	ck "overhead.nested measured" '.overhead.nested > 0' '.overhead' || return 1
+	ck "nest_parent: self.min within $b of nest_child's cycles.min + 10000" \
+		"fn(\"nest_parent\").self.min - (fn(\"nest_child\").cycles.min + 10000) | fabs <= $b" \
+		'{parent: fn("nest_parent").self, child: fn("nest_child").cycles}' || return 1
+	ck "nest_parent: cycles.min within 2 x $b of self.min + child cycles.min + overhead.min + nested" \
+		"fn(\"nest_parent\").cycles.min - (fn(\"nest_parent\").self.min + fn(\"nest_child\").cycles.min
+		 + .overhead.min + .overhead.nested) | fabs <= 2 * $b" \
+		'{overhead, parent: fn("nest_parent") | {cycles, self}, child: fn("nest_child").cycles}' || return 1
+	ck "nest_parent: self.total <= cycles.total - 290 x 10000 (its child's time left out)" \
+		'fn("nest_parent") | .self.total <= .cycles.total - 290 * 10000 and .self_unknown == 0' \
+		'fn("nest_parent") | {cycles, self, self_unknown}' || return 1
+	ck "nest_child (a leaf): self == cycles" 'fn("nest_child") | .self == .cycles' \
+		'fn("nest_child") | {cycles, self}' || return 1
+	ck "nest_rec: self.min within $b of 2000 + nest_child's overshoot" \
+		"fn(\"nest_rec\").self.min - (fn(\"nest_child\").cycles.min - 10000 + 2000) | fabs <= $b" \
+		'{rec: fn("nest_rec").self, child: fn("nest_child").cycles}' || return 1
+	ck "nest_rec: self.median below 2.5 x 2000 (each level's own), cycles.median above" \
+		'fn("nest_rec") | .self.median < 5000 and .cycles.median > 5000 and .self.total < .cycles.total' \
+		'fn("nest_rec") | {cycles, self}' || return 1
+	ck "nest_ljparent: every timed call's self unknown (its child was left by longjmp)" \
+		'fn("nest_ljparent") | .self_unknown == .timed and .self.total == 0' \
+		'fn("nest_ljparent") | {timed, self_unknown, self}' || return 1
+	ck "self statistics ordered, never above cycles' total" \
+		'all(.functions[]; (.self | ordered) and .self.total <= .cycles.total)' \
+		'[.functions[] | {name, cycles, self}]'
+}
+
+# TSC_CALLERS=1: every site carries self.total, and they add up to the function's.
+test_self_callers() {
+	XENV+=(TSC_CALLERS=1)
+	run_pair self_callers nest_parent,nest_child,nest_rec,nest_ljparent,nest_jumper "$B/t_self" "$T/side" || return 1
+	one_report && check_expects "$T/t.out" || return 1
+	ck "every site has self.total; the sites' sum is the function's" \
+		'all(.functions[]; . as $f | ([.callers[].self.total] | add) == $f.self.total)' \
+		'[.functions[] | {name, self: .self.total, sites: [.callers[] | {site, self}]}]'
+}
+
+# Under TSC_SAMPLE the children passed over stay in their parent's self: the report says so.
+test_self_sampled() {
+	XENV+=(TSC_SAMPLE=4)
+	run_pair self_sampled nest_parent,nest_child,nest_rec "$B/t_self" "$T/side" || return 1
+	one_report || return 1
+	ck "self_approximate where calls were passed over" \
+		'all(.functions[]; (.skipped > 0) == (.self_approximate == true))' \
+		'[.functions[] | {name, skipped, self_approximate}]' || return 1
+	ck "counts exact" 'fn("nest_parent").calls == 300 and fn("nest_child").calls == 340' \
+		'[.functions[] | counts]'
+}
+
+# The text report shows the self table when a function made traced calls.
+test_self_text() {
+	FORMAT=text OUTTPL="$T/r.%p.txt"
+	run_pair self_text nest_parent,nest_child "$B/t_self" "$T/side" || return 1
+	grep -q '^function  *self min  *self med  *self p99  *self total' "$REPORT" ||
+		fail_because "no self table in the text report: $(grep -n self "$REPORT" | head -3)"
+}
+
+# t_thr4: four threads named worker-0..3 call nest_leaf 1000 x (k + 1) times and exit before
+# the report; main calls it 7 times. Each thread's row is exact and named.
+test_threads_rows() {
+	run_pair threads_rows nest_leaf "$B/t_thr4" || return 1
+	one_report && check_expects "$T/t.out" || return 1
+	ck "five rows: worker-0..3 with 1000, 2000, 3000, 4000 calls, main's with 7" \
+		'fn("nest_leaf").threads | map({name, calls}) | sort_by(.calls) ==
+		 [{name: "t_thr4", calls: 7}, {name: "worker-0", calls: 1000}, {name: "worker-1", calls: 2000},
+		  {name: "worker-2", calls: 3000}, {name: "worker-3", calls: 4000}]' \
+		'fn("nest_leaf").threads' || return 1
+	ck "rows add up: calls, timed; distinct tids in order" \
+		'fn("nest_leaf") as $f | ([$f.threads[].calls] | add) == $f.calls and
+		 ([$f.threads[].timed] | add) == $f.timed and
+		 ([$f.threads[].tid] | . == (unique | sort)) and all($f.threads[]; .tid > 0)' \
+		'fn("nest_leaf") | {calls, timed, threads}' || return 1
+	ck "rows' self equals their cycles (a leaf)" \
+		'all(fn("nest_leaf").threads[]; .self == .cycles)' 'fn("nest_leaf").threads'
+}

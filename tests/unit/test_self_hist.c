@@ -1,0 +1,151 @@
+/*
+ * test_self_hist.c - self time's coarse histogram (report/self_hist.h): its buckets against
+ * their edges, that every full-histogram bucket lies inside one coarse bucket (what makes the
+ * leaf calls' subtraction exact), and the distribution at report time against a plain model:
+ * a leaf-only function's self is its cycles; totals and extremes exact; percentiles within a
+ * coarse bucket's half-width.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "report/self_hist.h"
+#include "report/stats.h"
+
+static void test_index_matches_edges(void **state)
+{
+	uint32_t i;
+
+	(void)state;
+	for (i = 0; i < TT_SELF_BUCKETS; i++) {
+		uint64_t lo = tt_self_bucket_low(i), hi = tt_self_bucket_high(i);
+
+		assert_true(lo <= hi);
+		assert_int_equal(tt_self_index(lo), i);
+		assert_int_equal(tt_self_index(hi), i);
+		if (i + 1 < TT_SELF_BUCKETS)
+			assert_int_equal(tt_self_bucket_low(i + 1), hi + 1);
+	}
+	assert_int_equal(tt_self_index(UINT64_MAX), TT_SELF_BUCKETS - 1);
+	assert_true(sizeof(struct tt_self_hist) <= 8192);
+}
+
+static void test_full_buckets_nest(void **state)
+{
+	uint32_t i;
+
+	(void)state;
+	for (i = 0; i < TT_HIST_BUCKETS; i++)
+		assert_int_equal(tt_self_index(tt_hist_bucket_low(i)),
+				 tt_self_index(tt_hist_bucket_high(i)));
+}
+
+static struct tt_hist *new_hist(void)
+{
+	struct tt_hist *h = calloc(1, sizeof(*h));
+
+	assert_non_null(h);
+	tt_hist_init(h);
+	return h;
+}
+
+/* A leaf-only function: self summarised as cycles are, exactly. */
+static void test_leaf_only_is_cycles(void **state)
+{
+	struct tt_hist *all = new_hist(), *out = new_hist();
+	struct tt_self_hist self;
+	struct tt_summary c, s;
+	uint64_t v, total;
+
+	(void)state;
+	memset(&self, 0, sizeof(self));
+	self.min = UINT64_MAX;
+	for (v = 100; v < 200000; v = v * 11 / 10 + 3)
+		tt_hist_record(all, v);
+	total = tt_self_distribution(all, &self, 40, 90, out);
+	tt_stats_summarise(all, 40, &c);
+	tt_stats_summarise(out, 40, &s);
+	assert_int_equal(total, c.total);
+	assert_int_equal(s.min, c.min);
+	assert_int_equal(s.median, c.median);
+	assert_int_equal(s.p99, c.p99);
+	assert_int_equal(s.max, c.max);
+	free(all);
+	free(out);
+}
+
+/* Calls of 30,000 making one traced call of 10,000, and leaves of 5,000: self exact in total,
+ * min and max, median within half a coarse bucket. */
+static void test_nested_and_leaves(void **state)
+{
+	struct tt_hist *all = new_hist(), *out = new_hist();
+	struct tt_self_hist self;
+	struct tt_summary s;
+	uint64_t total, sub = 40, nested = 90, i, want;
+
+	(void)state;
+	memset(&self, 0, sizeof(self));
+	self.min = UINT64_MAX;
+	for (i = 0; i < 300; i++) {
+		tt_hist_record(all, 30000 + i);
+		tt_self_record(&self, 30000 + i, 10000, 1);
+	}
+	for (i = 0; i < 100; i++)
+		tt_hist_record(all, 5000);
+	tt_self_lose(&self, 40000);
+	tt_hist_record(all, 40000);
+	total = tt_self_distribution(all, &self, sub, nested, out);
+	want = 0;
+	for (i = 0; i < 300; i++)
+		want += 20000 + i - sub - nested;
+	want += 100 * (5000 - sub);
+	assert_int_equal(total, want);
+	assert_int_equal(out->count, 400); /* the lost call is not in self */
+	tt_stats_summarise(out, sub, &s);
+	assert_int_equal(s.min, 5000 - sub);
+	assert_int_equal(s.max, 20299 - sub - nested);
+	assert_true(s.median >= 20000 - sub - nested - 20480 / 16);
+	assert_true(s.median <= 20299 - sub - nested);
+	free(all);
+	free(out);
+}
+
+static void test_merge_adds(void **state)
+{
+	struct tt_self_hist a, b;
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	a.min = b.min = UINT64_MAX;
+	tt_self_record(&a, 500, 100, 2);
+	tt_self_record(&b, 900, 100, 1);
+	tt_self_lose(&b, 700);
+	tt_self_merge(&a, &b);
+	assert_int_equal(a.count, 2);
+	assert_int_equal(a.total, 400 + 800);
+	assert_int_equal(a.nested, 3);
+	assert_int_equal(a.whole_total, 500 + 900 + 700);
+	assert_int_equal(a.lost, 1);
+	assert_int_equal(a.min, 400);
+	assert_int_equal(a.max, 800);
+	assert_int_equal(tt_self_total(3, 2100, &a, 10, 5), 1200 - 20 - 15);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_index_matches_edges),
+		cmocka_unit_test(test_full_buckets_nest),
+		cmocka_unit_test(test_leaf_only_is_cycles),
+		cmocka_unit_test(test_nested_and_leaves),
+		cmocka_unit_test(test_merge_adds),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
