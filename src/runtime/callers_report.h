@@ -27,7 +27,7 @@ struct tt_callers_objects {
  * from alloc).
  */
 size_t tt_callers_collect(uint32_t func, const struct tt_report_func *fn, uint64_t subtract,
-			  uint64_t nested, tt_alloc_fn alloc, void *ctx, struct tt_callers_objects *objs,
-			  struct tt_report_caller **out);
+			  uint64_t nested, tt_alloc_fn alloc, void *ctx,
+			  struct tt_callers_objects *objs, struct tt_report_caller **out);
 
 #endif /* TT_CALLERS_REPORT_H */

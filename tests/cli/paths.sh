@@ -44,7 +44,7 @@ paths_fixtures() {
 	jq '.functions[1].callers[1].calls = 390 | .functions[1].callers[1].cycles.total = 15000' \
 		"$d/callers.json" >"$d/callers-rest.json"
 	# Self time as a later report would carry it: per site and per function.
-	jq '.functions |= map(.self = {total: ((.cycles.total / 2) | floor)}
+	jq '.functions |= map(.self = (.cycles | .total = ((.total / 2) | floor))
 		| if .callers then .callers |= map(.self = {total: ((.cycles.total / 3) | floor)})
 		  else . end)' "$d/callers.json" >"$d/callers-self.json"
 	jq '.functions[1].name = "<a&b> \"c\";d" | .functions[1].names = ["<a&b> \"c\";d"]' \
