@@ -132,7 +132,7 @@ static uint64_t budget_period(struct tt_sample_thread *st, struct tt_fstat *s, u
 {
 	uint64_t share, allow, n;
 
-	if (s->framed <= tt_sample_floor)
+	if (s->calls - s->passed <= tt_sample_floor)
 		return 1; /* the floor is granted on top of the budget */
 	if (!s->budgeted) {
 		s->budgeted = 1;

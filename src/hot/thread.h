@@ -46,10 +46,10 @@ struct tt_fstat {
 	uint64_t dropped;  /* first call of the thread (cold), or too deep: not timed */
 	uint32_t func;	   /* function index */
 	uint32_t warm;	   /* a call has completed in this thread */
-	/* Sampling (hot/sample.h); calls = framed + those passed over at entry. */
+	/* Sampling (hot/sample.h); `calls` includes those passed over at entry. */
 	uint64_t skip;	     /* calls to pass over before the next timed one (trampoline) */
 	uint64_t next_skip;  /* what the next timed call sets skip to (drawn at a timed exit) */
-	uint64_t framed;     /* calls not passed over at entry: given a frame or the slow path */
+	uint64_t passed;     /* calls passed over at entry: no frame (bumped only on that path) */
 	uint64_t sampled;    /* framed calls whose time sampling did not take (TSC_CALLERS) */
 	uint64_t period;     /* mean period (1 in N) of the current draw; 0 before the first */
 	uint64_t scale;	     /* 1 / -ln(1 - 1/period), Q16: turns an Exp(1) draw into skip */

@@ -42,7 +42,6 @@ static struct tt_fstat *site_of(const struct tt_frame *f)
 static void count_site(struct tt_fstat *site)
 {
 	TT_OWNER_ADD(site->calls, 1);
-	TT_OWNER_ADD(site->framed, 1);
 }
 
 /*
@@ -332,7 +331,6 @@ int tt_call_first(uint32_t func, uintptr_t sp)
 	if (tt_tls.notsc) {
 		/* This thread may not read the TSC (notsc.c): counted, not timed. */
 		TT_OWNER_ADD(s->calls, 1);
-		TT_OWNER_ADD(s->framed, 1);
 		TT_OWNER_ADD(s->dropped, 1);
 		goto out;
 	}
@@ -343,7 +341,6 @@ int tt_call_first(uint32_t func, uintptr_t sp)
 		 * cannot leave it out. */
 		tt_tls.top[-1].child_calls |= TT_CHILD_UNKNOWN;
 		TT_OWNER_ADD(s->calls, 1);
-		TT_OWNER_ADD(s->framed, 1);
 		TT_OWNER_ADD(s->dropped, 1);
 		goto out;
 	}

@@ -39,11 +39,11 @@
 #define TT_FRAME_CHILD_CALLS 56 /* and their number */
 #define TT_FRAME_SIZE 64
 
-/* struct tt_fstat: the trampoline bumps `calls` and `framed` itself, counts `skip` down and
- * reloads it from `next_skip` (sampling, hot/sample.h). */
+/* struct tt_fstat: the trampoline bumps `calls` (and `passed` for a call sampling passes
+ * over) itself, counts `skip` down and reloads it from `next_skip` (sampling, hot/sample.h). */
 #define TT_FSTAT_CALLS 0
 #define TT_FSTAT_SKIP 40
 #define TT_FSTAT_NEXT_SKIP 48
-#define TT_FSTAT_FRAMED 56
+#define TT_FSTAT_PASSED 56
 
 #endif /* TT_TRAMP_LAYOUT_H */

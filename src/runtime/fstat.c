@@ -14,7 +14,7 @@ void tt_fstat_merge_periods(struct tt_fstat *dst, uint64_t min, uint64_t max)
 
 uint64_t tt_fstat_skipped(const struct tt_fstat *s)
 {
-	return (s->calls > s->framed ? s->calls - s->framed : 0) + s->sampled;
+	return s->passed + s->sampled;
 }
 
 void tt_fstat_merge(struct tt_fstat *dst, const struct tt_fstat *src)
@@ -23,7 +23,7 @@ void tt_fstat_merge(struct tt_fstat *dst, const struct tt_fstat *src)
 	dst->unwound += __atomic_load_n(&src->unwound, __ATOMIC_RELAXED);
 	dst->migrated += __atomic_load_n(&src->migrated, __ATOMIC_RELAXED);
 	dst->dropped += __atomic_load_n(&src->dropped, __ATOMIC_RELAXED);
-	dst->framed += __atomic_load_n(&src->framed, __ATOMIC_RELAXED);
+	dst->passed += __atomic_load_n(&src->passed, __ATOMIC_RELAXED);
 	dst->sampled += __atomic_load_n(&src->sampled, __ATOMIC_RELAXED);
 	tt_fstat_merge_periods(dst, __atomic_load_n(&src->period_min, __ATOMIC_RELAXED),
 			       __atomic_load_n(&src->period_max, __ATOMIC_RELAXED));

@@ -174,7 +174,6 @@ void tt_thread_collect(uint32_t func, struct tt_fstat *out)
 	/* Calls made by handlers that interrupted the shim: in no thread's counters. */
 	in_handlers = __atomic_load_n(&tt_func_handler_calls[func], __ATOMIC_RELAXED);
 	out->calls += in_handlers;
-	out->framed += in_handlers;
 	out->dropped += in_handlers;
 }
 

@@ -72,7 +72,7 @@ _Static_assert(__builtin_offsetof(struct tt_fstat, calls) == TT_FSTAT_CALLS, "tr
 _Static_assert(__builtin_offsetof(struct tt_fstat, skip) == TT_FSTAT_SKIP, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_fstat, next_skip) == TT_FSTAT_NEXT_SKIP,
 	       "tramp_layout.h");
-_Static_assert(__builtin_offsetof(struct tt_fstat, framed) == TT_FSTAT_FRAMED, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_fstat, passed) == TT_FSTAT_PASSED, "tramp_layout.h");
 _Static_assert(sizeof(struct tt_thread) <= TT_THREAD_ALIGN, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_thread, stats) == TT_THREAD_STATS, "tramp_layout.h");
 

@@ -185,8 +185,7 @@
 	cmpq	%fs:TT_TLS_LIMIT(%rax), %rcx
 	jae	\slow				/* shadow stack full, or no TSC for this thread */
 	addq	$TT_FRAME_SIZE, %fs:TT_TLS_TOP(%rax)	/* reserve: one instruction */
-	incq	TT_FSTAT_CALLS(%rdx)			/* owner-only counters, no lock */
-	incq	TT_FSTAT_FRAMED(%rdx)
+	incq	TT_FSTAT_CALLS(%rdx)			/* owner-only counter, no lock */
 	movq	%rdx, TT_FRAME_STAT(%rcx)
 	movl	%r11d, TT_FRAME_FUNC(%rcx)
 	movq	$0, TT_FRAME_CHILD_TICKS(%rcx)	/* the traced calls it makes add here */
@@ -309,6 +308,7 @@ TT_ENTRY(\name)
 	cmpb	$0, tt_sample_framed(%rip)
 	jne	.Lframed_\@
 	incq	TT_FSTAT_CALLS(%rdx)
+	incq	TT_FSTAT_PASSED(%rdx)
 	leaq	tt_func_target(%rip), %rax
 	movq	(%rax,%r11,8), %r11
 	movq	-8(%rsp), %rax
@@ -415,6 +415,7 @@ TT_ENTRY(\name)
 	cmpb	$0, tt_sample_framed(%rip)
 	jne	.Liframed_\@
 	incq	TT_FSTAT_CALLS(%rdx)
+	incq	TT_FSTAT_PASSED(%rdx)
 	leaq	tt_func_target(%rip), %rax
 	movq	(%rax,%r11,8), %rax
 	movq	%rax, -40(%rsp)
