@@ -124,19 +124,13 @@ def command_help(cmd):
     return "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(1))) if m else ""
 
 
-# Modes a subcommand hands over to another file, with an option table of their own
-# (cmd_export.c -> export_paths.c for --folded and --format pprof; cmd_plot.c ->
-# plot_flame.c for --flame).
-HANDED_OVER = {"export": ["src/cli/export_paths.c"], "plot": ["src/cli/plot_flame.c"]}
-
 problems = []
 for cmd, fn in commands:
     path = f"src/cli/cmd_{fn}.c"
     if not os.path.exists(os.path.join(top, path)):
         problems.append(f"{cmd}: no {path}")
         continue
-    src = read(path) + "".join(read(extra) for extra in HANDED_OVER.get(cmd, [])
-                               if os.path.exists(os.path.join(top, extra)))
+    src = read(path)
     longs = re.findall(r'\{\s*"([a-z][a-z-]*)",\s*(?:no|required|optional)_argument,\s*NULL,'
                        r"\s*'(.)'\s*\}", src)
     optstring = re.search(r'getopt_long\([^,]+,[^,]+,\s*"([^"]*)"', src)

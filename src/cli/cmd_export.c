@@ -4,9 +4,10 @@
  * format's function (export.h); each format lives in its own file:
  *
  *   prometheus, openmetrics   export_metrics.c (series of all the reports added by label set)
- *   pprof, --folded           export_paths.c (call paths; it parses its own options)
+ *   folded, pprof             export_paths.c (the reports' call paths)
  *
- * --openmetrics is kept as another spelling of --format openmetrics.
+ * --openmetrics and --folded are other spellings of --format openmetrics and --format folded.
+ * Each format says which of the other options it takes; the rest are refused, not ignored.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -15,22 +16,28 @@
 #include "base/buf.h"
 #include "cli.h"
 #include "export.h"
-#include "export_paths.h"
 #include "load.h"
 #include "outfile.h"
 
-static const struct {
+static const struct format {
 	const char *name;
 	export_fn write;
+	bool labels;	   /* takes --label and --label-pid */
+	bool weight;	   /* takes --weight */
+	bool needs_output; /* binary: never to a terminal by default, -o required */
 } formats[] = {
-	{ "prometheus", tt_export_metrics },
-	{ "openmetrics", tt_export_metrics },
+	{ "prometheus", tt_export_metrics, true, false, false },
+	{ "openmetrics", tt_export_metrics, true, false, false },
+	{ "folded", tt_export_folded, false, true, false },
+	{ "pprof", tt_export_pprof, false, false, true },
 };
 
 /* Long-only options have values that are not in getopt's string. */
 static const struct option export_opts[] = {
 	{ "format", required_argument, NULL, 'f' },
 	{ "openmetrics", no_argument, NULL, 'M' },
+	{ "folded", no_argument, NULL, 'F' },
+	{ "weight", required_argument, NULL, 'w' },
 	{ "label", required_argument, NULL, 'L' },
 	{ "label-pid", no_argument, NULL, 'P' },
 	{ "output", required_argument, NULL, 'o' },
@@ -38,14 +45,47 @@ static const struct option export_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static export_fn find_format(const char *name)
+static const struct format *find_format(const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
 		if (!strcmp(formats[i].name, name))
-			return formats[i].write;
+			return &formats[i];
 	return NULL;
+}
+
+/* --format NAME or one of its other spellings: one format a command. 0, or -1 after a line. */
+static int set_format(struct export_args *a, const char *name)
+{
+	if (a->format && strcmp(a->format, name) != 0) {
+		tt_cli_err("export: --format %s and --format %s: choose one", a->format, name);
+		return -1;
+	}
+	a->format = name;
+	return 0;
+}
+
+/* The options f does not take, refused with one line. 0, or -1. */
+static int check_options(const struct format *f, const struct export_args *a, const char *output)
+{
+	if (!f->labels && (a->nlabels || a->label_pid)) {
+		tt_cli_err(
+			"export: --label and --label-pid are for --format prometheus|openmetrics");
+		return -1;
+	}
+	if (!f->weight && a->weight) {
+		tt_cli_err("export: --weight is for --folded%s",
+			   !strcmp(f->name, "pprof")
+				   ? " (a pprof profile carries calls and cycles both)"
+				   : "");
+		return -1;
+	}
+	if (f->needs_output && (!output || !*output)) {
+		tt_cli_err("export: --format %s needs -o OUT (- for standard output)", f->name);
+		return -1;
+	}
+	return 0;
 }
 
 /* --label NAME=VALUE into a->labels (pointing into arg). 0, or -1 after a line. */
@@ -83,14 +123,11 @@ int tt_cli_export(int argc, char **argv)
 	struct tt_buf out = TT_BUF_INIT;
 	struct export_args a = { .format = NULL };
 	const char *output = NULL;
+	const struct format *f;
 	struct cli_report **reps;
-	export_fn write = NULL;
 	int c, rc = CLI_EXIT_BAD;
 	size_t n;
 
-	if (tt_cli_argv_has(argc, argv, "--folded", NULL) ||
-	    tt_cli_argv_has(argc, argv, "--format", "pprof"))
-		return tt_cli_export_paths(argc, argv);
 	/* At most one label per argument: argc bounds them. */
 	a.labels = calloc((size_t)argc + 1, sizeof(*a.labels));
 	if (!a.labels) {
@@ -100,8 +137,15 @@ int tt_cli_export(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":f:o:h", export_opts, NULL)) != -1) {
 		switch (c) {
-		case 'f': a.format = optarg; break;
-		case 'M': a.format = "openmetrics"; break;
+		case 'f':
+		case 'M':
+		case 'F':
+			if (set_format(&a, c == 'f'   ? optarg
+					   : c == 'M' ? "openmetrics"
+						      : "folded") < 0)
+				goto out_args;
+			break;
+		case 'w': a.weight = optarg; break;
 		case 'L':
 			if (add_label(&a, optarg, (size_t)argc) < 0)
 				goto out_args;
@@ -117,15 +161,18 @@ int tt_cli_export(int argc, char **argv)
 	}
 	n = (size_t)(argc - optind);
 	if (!a.format) {
-		tt_cli_err("export: say which format: --format prometheus|openmetrics (see "
-			   "tsctrace export --help)");
+		tt_cli_err("export: say which format: --format prometheus|openmetrics|folded|pprof "
+			   "(see tsctrace export --help)");
 		goto out_args;
 	}
-	write = find_format(a.format);
-	if (!write) {
-		tt_cli_err("export: unknown format %s (prometheus, openmetrics)", a.format);
+	f = find_format(a.format);
+	if (!f) {
+		tt_cli_err("export: unknown format %s (prometheus, openmetrics, folded, pprof)",
+			   a.format);
 		goto out_args;
 	}
+	if (check_options(f, &a, output) < 0)
+		goto out_args;
 	if (!n) {
 		tt_cli_err("export: no report given (see tsctrace export --help)");
 		goto out_args;
@@ -133,7 +180,7 @@ int tt_cli_export(int argc, char **argv)
 	reps = tt_load_reports(argv + optind, n);
 	if (!reps)
 		goto out_args;
-	if (write(&out, reps, n, &a) == 0 && tt_outfile_write(output, out.data, out.len) == 0)
+	if (f->write(&out, reps, n, &a) == 0 && tt_outfile_write(output, out.data, out.len) == 0)
 		rc = CLI_EXIT_OK;
 	tt_buf_free(&out);
 	tt_load_free_all(reps, n);

@@ -1,13 +1,14 @@
 /*
- * cmd_plot.c - `tsctrace plot [-f NAME] -o OUT.svg FILE`: a report drawn as a standalone SVG
- * image (no gnuplot or other helper), one panel per function (plot.c), in the report's order.
+ * cmd_plot.c - `tsctrace plot [-f NAME] [--log-y] -o OUT.svg FILE`: a report drawn as a
+ * standalone SVG image (no gnuplot or other helper), one panel per function (plot.c), in the
+ * report's order; `tsctrace plot --flame [--weight W] [--title T] -o OUT.svg FILE...`: the
+ * reports' call paths as a flame graph (plot_flame.c).
  */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 
 #include "cli.h"
-#include "export_paths.h"
 #include "load.h"
 #include "outfile.h"
 #include "plot.h"
@@ -16,11 +17,10 @@
 #define HEADER 44 /* px above the first panel */
 
 static const struct option plot_opts[] = {
-	{ "function", required_argument, NULL, 'f' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "log-y", no_argument, NULL, 'L' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+	{ "function", required_argument, NULL, 'f' }, { "output", required_argument, NULL, 'o' },
+	{ "log-y", no_argument, NULL, 'L' },	      { "flame", no_argument, NULL, 'F' },
+	{ "weight", required_argument, NULL, 'w' },   { "title", required_argument, NULL, 't' },
+	{ "help", no_argument, NULL, 'h' },	      { NULL, 0, NULL, 0 },
 };
 
 /* only: the entry -f named (by any of its names), NULL for all. */
@@ -67,32 +67,59 @@ static void draw(struct tt_buf *out, const struct cli_report *rep,
 	tt_svg_end(out);
 }
 
+/* plot --flame over the reports argv[0..n). */
+static int flame(char **files, size_t n, const char *weight, const char *title, const char *output)
+{
+	struct tt_buf out = TT_BUF_INIT;
+	struct cli_report **reps = tt_load_reports(files, n);
+	int rc = CLI_EXIT_BAD;
+
+	if (!reps)
+		return CLI_EXIT_BAD;
+	if (tt_plot_flame(&out, reps, n, weight, title) == 0 &&
+	    tt_outfile_write(output, out.data, out.len) == 0)
+		rc = CLI_EXIT_OK;
+	tt_buf_free(&out);
+	tt_load_free_all(reps, n);
+	return rc;
+}
+
 int tt_cli_plot(int argc, char **argv)
 {
-	const char *output = NULL, *name = NULL;
+	const char *output = NULL, *name = NULL, *weight = NULL, *title = NULL;
 	const struct tt_report_func *only = NULL;
 	struct tt_buf out = TT_BUF_INIT;
 	struct cli_report *rep;
-	bool log_y = false;
+	bool log_y = false, flames = false;
 	int c, rc = CLI_EXIT_BAD;
 
-	if (tt_cli_argv_has(argc, argv, "--flame", NULL))
-		return tt_cli_plot_flame(argc, argv);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":f:o:h", plot_opts, NULL)) != -1) {
 		switch (c) {
 		case 'f': name = optarg; break;
 		case 'o': output = optarg; break;
 		case 'L': log_y = true; break;
+		case 'F': flames = true; break;
+		case 'w': weight = optarg; break;
+		case 't': title = optarg; break;
 		case 'h': tt_cli_help("plot"); return CLI_EXIT_OK;
 		default: return tt_cli_opt_error("plot", c, argv);
 		}
 	}
-	if (!output || !*output || argc - optind != 1) {
-		tt_cli_err("plot: %s (see tsctrace plot --help)",
-			   !output || !*output ? "-o OUT.svg is required" : "takes one report");
+	if (flames ? name || log_y : weight || title) {
+		tt_cli_err("plot: %s", flames ? "-f and --log-y are for histograms, not --flame"
+					      : "--weight and --title are for --flame");
 		return CLI_EXIT_BAD;
 	}
+	if (!output || !*output || argc == optind || (!flames && argc - optind != 1)) {
+		tt_cli_err("plot: %s (see tsctrace plot --help)",
+			   !output || !*output ? "-o OUT.svg is required"
+			   : argc == optind    ? "no report given"
+					       : "takes one report");
+		return CLI_EXIT_BAD;
+	}
+	if (flames)
+		return flame(argv + optind, (size_t)(argc - optind), weight, title, output);
 	rep = tt_load_report(argv[optind]);
 	if (!rep)
 		return CLI_EXIT_BAD;

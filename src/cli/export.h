@@ -18,6 +18,7 @@ struct export_args {
 	bool label_pid;		      /* --label-pid */
 	struct tt_expo_label *labels; /* --label NAME=VALUE, in the order given */
 	size_t nlabels;
+	const char *weight; /* --weight as given (folded), NULL if not */
 };
 
 /* A format: append reps[0..n) to out. 0, or -1 after a "tsctrace:" line. */
@@ -27,5 +28,11 @@ typedef int (*export_fn)(struct tt_buf *out, struct cli_report **reps, size_t n,
 /* prometheus and openmetrics (export_metrics.c). */
 int tt_export_metrics(struct tt_buf *out, struct cli_report **reps, size_t n,
 		      const struct export_args *a);
+
+/* The reports' call paths as folded stacks, and as a gzipped pprof profile (export_paths.c). */
+int tt_export_folded(struct tt_buf *out, struct cli_report **reps, size_t n,
+		     const struct export_args *a);
+int tt_export_pprof(struct tt_buf *out, struct cli_report **reps, size_t n,
+		    const struct export_args *a);
 
 #endif /* TT_CLI_EXPORT_H */

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "base/buf.h"
+#include "load.h"
 #include "report/report_model.h"
 
 #define TT_PLOT_WIDTH 960 /* px */
@@ -18,5 +19,10 @@
  * log_y: the histogram's counts on a log scale (a rare slow tail stays visible). */
 void tt_plot_function(struct tt_buf *out, double y, const struct tt_report_func *f, bool in_ns,
 		      bool log_y);
+
+/* plot --flame: the call paths of reps[0..n) as a flame graph into out (plot_flame.c); weight
+ * and title as given, NULL for the defaults. 0, or -1 after a "tsctrace:" line. */
+int tt_plot_flame(struct tt_buf *out, struct cli_report **reps, size_t n, const char *weight,
+		  const char *title);
 
 #endif /* TT_PLOT_H */
