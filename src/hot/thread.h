@@ -80,7 +80,10 @@ struct tt_thread {
 	} sample;
 	struct tt_fstat *stats[TT_MAX_FUNCS];	   /* by function index, NULL until first call */
 	struct tt_site_table *sites[TT_MAX_FUNCS]; /* TSC_CALLERS: call sites, lazily */
-	struct tt_frame frames[TT_SHADOW_FRAMES];  /* the shadow stack */
+	/* Below frames[0]: the exit's fast path adds every call's ticks to the frame below its
+	 * own without asking whether it is a traced caller's; the outermost calls add here. */
+	struct tt_frame frame_floor;
+	struct tt_frame frames[TT_SHADOW_FRAMES]; /* the shadow stack */
 	char name[16]; /* comm, read at report time (threads.c); the hot path never does */
 };
 

@@ -45,5 +45,16 @@
 #define TT_FSTAT_SKIP 40
 #define TT_FSTAT_NEXT_SKIP 48
 #define TT_FSTAT_PASSED 56
+#define TT_FSTAT_WARM 36  /* uint32_t: a call has completed in this thread (the exit's fast path) */
+#define TT_FSTAT_HIST 112 /* struct tt_hist, recorded into by the exit's fast path */
+
+/* struct tt_hist (report/hist.h), as the exit's fast path records into it. */
+#define TT_HIST_COUNT 0
+#define TT_HIST_MIN 8
+#define TT_HIST_MAX 16
+#define TT_HIST_TOTAL 24
+#define TT_HIST_COUNTS 32
+#define TT_HIST_LINEAR_ASM 1024 /* TT_HIST_LINEAR: one bucket per value below */
+#define TT_HIST_SUB_BITS_ASM 7	/* TT_HIST_SUB_BITS: 128 buckets per octave above */
 
 #endif /* TT_TRAMP_LAYOUT_H */

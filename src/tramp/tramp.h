@@ -73,6 +73,20 @@ _Static_assert(__builtin_offsetof(struct tt_fstat, skip) == TT_FSTAT_SKIP, "tram
 _Static_assert(__builtin_offsetof(struct tt_fstat, next_skip) == TT_FSTAT_NEXT_SKIP,
 	       "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_fstat, passed) == TT_FSTAT_PASSED, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_fstat, warm) == TT_FSTAT_WARM, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_fstat, hist) == TT_FSTAT_HIST, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_hist, count) == TT_HIST_COUNT, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_hist, min) == TT_HIST_MIN, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_hist, max) == TT_HIST_MAX, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_hist, total) == TT_HIST_TOTAL, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_hist, counts) == TT_HIST_COUNTS, "tramp_layout.h");
+_Static_assert(TT_HIST_LINEAR == TT_HIST_LINEAR_ASM && TT_HIST_SUB_BITS == TT_HIST_SUB_BITS_ASM &&
+		       TT_HIST_LINEAR_BITS == 10,
+	       "tramp_layout.h: the exit's bucket index assumes 10 linear bits, 7 sub-bucket bits");
+_Static_assert(__builtin_offsetof(struct tt_thread, frames) -
+			       __builtin_offsetof(struct tt_thread, frame_floor) ==
+		       sizeof(struct tt_frame),
+	       "thread.h: the floor frame lies just below frames[0]");
 _Static_assert(sizeof(struct tt_thread) <= TT_THREAD_ALIGN, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_thread, stats) == TT_THREAD_STATS, "tramp_layout.h");
 

@@ -298,6 +298,75 @@
 	movq	-32(%rsp), %rdx
 .endm
 
+/*
+ * ---- the end of a timed call, without C ------------------------------------------------
+ * In: %rax = raw ticks, %ecx = CPU id, %rbx = the frame, CFI as after the callee returned.
+ * The common case, a call that is simply timed, is recorded here: into its histogram, and its
+ * ticks into the frame below (its traced caller's children, or the thread's floor frame),
+ * then the frame is released and the return address pushed back. Anything else (TSC_CALLERS,
+ * sampling, a TSC_CPU exit, a migration or an unknown CPU, a first call, a call that made
+ * traced calls, frames abandoned above this one, a vfork child) jumps to `general`, the C
+ * exit, with rax, ecx, rbx and the registers not named here as they came. Clobbers rdx,
+ * r8-r11 and, once past the tests, rcx. Leaves %rsp = the caller's, return address on top,
+ * %rbx = the caller's, CFI saying so; the body then restores what it kept and returns.
+ */
+.macro FAST_EXIT general
+	leaq	tt_call_exit(%rip), %r8
+	cmpq	%r8, tt_exit_fn(%rip)
+	jne	\general			/* TSC_CALLERS=N or a TSC_CPU exit */
+	movl	tt_callers_depth(%rip), %r8d
+	orl	tt_sample_mode(%rip), %r8d
+	jnz	\general			/* call sites or sampling: C decides */
+	movq	tt_tls@gottpoff(%rip), %r8
+	movq	TT_FRAME_STAT(%rbx), %rdx
+	movl	TT_FRAME_CPU(%rbx), %r9d
+	movq	%fs:TT_TLS_CPU_NOW(%r8), %r10
+	cmpl	(%r10), %r9d
+	jne	\general			/* migrated during the call */
+	cmpl	$-1, %r9d
+	je	\general			/* no rseq: TSC_AUX decides, in C */
+	cmpq	$0, TT_FRAME_CHILD_CALLS(%rbx)
+	jne	\general			/* made traced calls: self time */
+	cmpl	$0, TT_FSTAT_WARM(%rdx)
+	je	\general			/* the thread's first call of it: cold */
+	leaq	TT_FRAME_SIZE(%rbx), %r9
+	cmpq	%fs:TT_TLS_TOP(%r8), %r9
+	jne	\general			/* frames left above it (longjmp, exceptions) */
+	cmpb	$0, %fs:TT_TLS_IN_SHIM(%r8)
+	jne	\general			/* a vfork child: the parent will return here */
+	.cfi_remember_state
+	pushq	TT_FRAME_RET(%rbx)		/* the return address back where `ret` wants it */
+	.cfi_def_cfa_offset 8
+	.cfi_restore %rsp
+	.cfi_offset %rip, -8
+	movq	%rbx, %r9
+	movq	TT_FRAME_RBX(%rbx), %rbx
+	.cfi_restore %rbx
+	movq	%r9, %fs:TT_TLS_TOP(%r8)	/* released: everything of it has been read */
+	/* tt_hist_record: the value's own bucket below 1024, else 128 per octave:
+	 * e = top bit, c = e - 7, bucket = 1024 + (e - 10) * 128 + (v >> c) - 128
+	 *				  = 128 c + 512 + (v >> c). */
+	movq	%rax, %r10
+	cmpq	$TT_HIST_LINEAR_ASM, %rax
+	jb	1f
+	bsrq	%rax, %rcx
+	subl	$TT_HIST_SUB_BITS_ASM, %ecx
+	shrq	%cl, %r10
+	shll	$TT_HIST_SUB_BITS_ASM, %ecx
+	leaq	512(%r10,%rcx), %r10
+1:	incq	TT_FSTAT_HIST+TT_HIST_COUNTS(%rdx,%r10,8)
+	incq	TT_FSTAT_HIST+TT_HIST_COUNT(%rdx)
+	addq	%rax, TT_FSTAT_HIST+TT_HIST_TOTAL(%rdx)
+	cmpq	TT_FSTAT_HIST+TT_HIST_MIN(%rdx), %rax
+	jae	2f
+	movq	%rax, TT_FSTAT_HIST+TT_HIST_MIN(%rdx)
+2:	cmpq	TT_FSTAT_HIST+TT_HIST_MAX(%rdx), %rax
+	jbe	3f
+	movq	%rax, TT_FSTAT_HIST+TT_HIST_MAX(%rdx)
+3:	addq	%rax, TT_FRAME_CHILD_TICKS-TT_FRAME_SIZE(%r9)	/* the caller's self time */
+	incq	TT_FRAME_CHILD_CALLS-TT_FRAME_SIZE(%r9)
+.endm
+
 /* ---- one body per variant ---------------------------------------------------------------- */
 .macro BODY var, name
 TT_ENTRY(\name)
@@ -326,6 +395,11 @@ TT_ENTRY(\name)
 	shlq	$32, %rdx
 	orq	%rdx, %rax
 	subq	TT_FRAME_START(%rbx), %rax	/* raw ticks of this call */
+	FAST_EXIT .Lexit_\@
+	movq	%rsi, %rax
+	movq	%rdi, %rdx
+	ret
+	.cfi_restore_state
 .Lexit_\@:				/* %rax = raw, %ecx = CPU id, result in rsi, rdi */
 	pushq	TT_FRAME_RET(%rbx)		/* the return address back where `ret` wants it */
 	.cfi_def_cfa_offset 8
@@ -447,6 +521,16 @@ TT_ENTRY(\name)
 	shlq	$32, %rdx
 	orq	%rdx, %rax
 	subq	TT_FRAME_START(%rbx), %rax	/* raw ticks of this call */
+	FAST_EXIT .Liexit_\@
+	movq	-8(%rsp), %rax			/* what the callee left (saved at S - 16 ...) */
+	movq	-16(%rsp), %rdx
+	movq	-24(%rsp), %rcx
+	movq	-48(%rsp), %r8
+	movq	-56(%rsp), %r9
+	movq	-64(%rsp), %r10
+	movq	-72(%rsp), %r11
+	ret
+	.cfi_restore_state
 .Liexit_\@:				/* %rax = raw, %ecx = CPU id, registers saved below */
 	subq	$80, %rsp			/* the saves are now in our frame */
 	.cfi_adjust_cfa_offset 80
