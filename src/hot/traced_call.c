@@ -6,8 +6,10 @@
  * vector or x87 register. It calls no libc (memory comes from raw mmap), so errno and every
  * libc lock are left alone; `make check` audits the object's undefined symbols.
  *
- * tt_call_exit runs once per traced call, after the second TSC read: a few loads, the
- * histogram increment, no branch that depends on more than this call.
+ * tt_call_exit runs after the second TSC read of every traced call the body's FAST_EXIT
+ * (tramp_body.S) does not record itself: that one does what tt_call_finish does for a call
+ * with no site, no sampling, no migration, warm, a leaf, on top of the shadow stack. A change
+ * to what such a call records here must be made there too.
  */
 #include <pthread.h>
 #include <signal.h>

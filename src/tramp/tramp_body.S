@@ -27,12 +27,12 @@
  *
  * Migrations are seen through the rseq area the kernel keeps per thread (its cpu_id is
  * rewritten whenever the thread comes back to user space on another CPU): one load at entry,
- * one in tt_call_exit, both outside the timed interval.
+ * one at exit, both outside the timed interval.
  *
  * Signals may arrive between any two instructions and their handlers may make traced calls:
  * the frame is reserved (top bumped in one instruction) before it is written, and it is read
- * completely before it is released (in tt_call_exit). Scratch values live in the red zone,
- * which the kernel skips when it builds a signal frame.
+ * completely before it is released (in FAST_EXIT or tt_call_finish). Scratch values live in
+ * the red zone, which the kernel skips when it builds a signal frame.
  */
 #include <sys/syscall.h>
 
