@@ -1,9 +1,11 @@
 /*
  * stubs.c - see stubs.h.
  *
- * A GOT slot or a dlsym answer points at function i's stub: `endbr64; mov $i, %r11d; jmp
- * body` (16 bytes, with an int3 to fill), so that the body knows which function it times
- * without a look-up. The stubs are written here, a page of 256 at a time as functions are
+ * A GOT slot or a dlsym answer points at function i's stub: `endbr64; mov %rax, -8(%rsp);
+ * mov $tls, %rax; mov $i, %r11d; jmp body` (32 bytes, int3 to fill), so that the body knows
+ * which function it times without a look-up, and where this library's TLS block lies
+ * (tt_tls's offset from the thread pointer, fixed once the library is loaded) without the
+ * load from the GOT that would otherwise head the dependent loads of its entry. The stubs are written here, a page of 256 at a time as functions are
  * added, within reach of the body's rel32 jump: the table is as long as the functions traced,
  * for the one variant in use, instead of a fixed table per variant in the library's code.
  * A page is written, then made read+execute before any stub on it is handed out (W^X), and
@@ -16,6 +18,7 @@
 #include "base/sys.h"
 #include "hook/pool.h"
 #include "hook/stubs.h"
+#include "hot/thread.h"
 #include "hot/tramp_layout.h"
 
 #define PAGE 4096u
@@ -24,21 +27,40 @@
 
 static uint8_t *pages[PAGES];
 static uint8_t *body;
+static int32_t tls_offset; /* of tt_tls from the thread pointer: what tt_tls@gottpoff holds */
 static uintptr_t lowest = UINTPTR_MAX, highest; /* [lowest, highest) holds every page */
 
-_Static_assert(TT_STUB_SIZE == 16, "the stub below is 16 bytes");
+_Static_assert(TT_STUB_SIZE == 32, "the stub below is 32 bytes");
 
 static void write_stub(uint8_t *p, uint32_t index)
 {
-	int32_t rel = (int32_t)((intptr_t)body - (intptr_t)(p + 15));
+	int32_t rel = (int32_t)((intptr_t)body - (intptr_t)(p + 27));
 
-	memcpy(p, "\xf3\x0f\x1e\xfa", 4); /* endbr64: reached by indirect calls and jumps */
-	p[4] = 0x41;			  /* movl $index, %r11d */
-	p[5] = 0xbb;
-	memcpy(p + 6, &index, 4);
-	p[10] = 0xe9; /* jmp rel32 body */
-	memcpy(p + 11, &rel, 4);
-	p[15] = 0xcc;
+	memset(p, 0xcc, TT_STUB_SIZE);		  /* int3 after the jump */
+	memcpy(p, "\xf3\x0f\x1e\xfa", 4);	  /* endbr64: reached by indirect calls and jumps */
+	memcpy(p + 4, "\x48\x89\x44\x24\xf8", 5); /* movq %rax, -8(%rsp) */
+	memcpy(p + 9, "\x48\xc7\xc0", 3);	  /* movq $tls_offset, %rax (sign-extended) */
+	memcpy(p + 12, &tls_offset, 4);
+	p[16] = 0x41; /* movl $index, %r11d */
+	p[17] = 0xbb;
+	memcpy(p + 18, &index, 4);
+	p[22] = 0xe9; /* jmp rel32 body */
+	memcpy(p + 23, &rel, 4);
+}
+
+/* tt_tls's offset from the thread pointer (%fs:0 holds the pointer itself, x86-64 TLS ABI):
+ * the same in every thread. -1 if it does not fit the stub's signed 32-bit immediate. */
+static int find_tls_offset(void)
+{
+	uintptr_t tp;
+	intptr_t off;
+
+	__asm__("movq %%fs:0, %0" : "=r"(tp));
+	off = (intptr_t)((uintptr_t)&tt_tls - tp);
+	if (off < INT32_MIN || off > INT32_MAX)
+		return -1;
+	tls_offset = (int32_t)off;
+	return 0;
 }
 
 static int make_page(uint32_t page)
@@ -65,6 +87,8 @@ static int make_page(uint32_t page)
 
 int tt_stubs_start(void *variant_body)
 {
+	if (find_tls_offset() < 0)
+		return -1;
 	body = variant_body;
 	return tt_stubs_make(0);
 }

@@ -9,7 +9,7 @@
 /* Functions: index 0 is the calibration function, 1..TT_MAX_FUNCS-1 are the user's. Every
  * table indexed by function is mapped or .bss, so an index costs memory only once used. */
 #define TT_MAX_FUNCS 65536
-#define TT_STUB_SIZE 16 /* bytes per entry stub; stub i = pool + i * 16 */
+#define TT_STUB_SIZE 32 /* bytes per entry stub; stub i = pool + i * 32 */
 
 /* struct tt_tls (thread.h): initial-exec TLS, reached with %fs and @gottpoff. */
 #define TT_TLS_TOP 0	  /* struct tt_frame *: next free shadow frame */

@@ -3,7 +3,10 @@
  * reading the TSC (TSC_SERIALIZE), chosen once at start-up: no mode test on the hot path.
  *
  * Register contract
- *   on entry (from a stub): %r11d = function index; every argument register is live and kept:
+ *   on entry (from a stub): %r11d = function index, the caller's %rax at -8(%rsp) and in %rax
+ *     the TLS offset of tt_tls (what tt_tls@gottpoff holds, written into the stub: no load
+ *     of it heads the dependent loads of the entry); every argument register is live and
+ *     kept:
  *     rdi rsi rdx rcx r8 r9, rax (vector count for varargs), r10 (static chain), all vector
  *     and x87 state (never touched), stack arguments above the return address (never moved).
  *   on return to the caller: rax rdx xmm0 xmm1 st0 st1 as the callee left them; r11, rcx,
@@ -151,11 +154,17 @@
  * read before the decision (hot/sample.h). With sampling off the countdown stays at zero:
  * one `sub` and a jump taken every time.
  */
-.macro PROLOGUE shim, slow, timed
+.macro PROLOGUE shim, slow, timed, stub=0
+.if \stub
+	/* The stub saved rax and put tt_tls's TLS offset in it: no load for it. */
+	movq	%rcx, -16(%rsp)
+	movq	%rdx, -24(%rsp)
+.else
 	movq	%rax, -8(%rsp)
 	movq	%rcx, -16(%rsp)
 	movq	%rdx, -24(%rsp)
 	movq	tt_tls@gottpoff(%rip), %rax
+.endif
 	cmpb	$0, %fs:TT_TLS_IN_SHIM(%rax)
 	jne	\shim
 	movq	%fs:TT_TLS_THREAD(%rax), %rdx
@@ -239,7 +248,7 @@
  */
 #define INL_R11 -112
 
-.macro SLOW_PATH name, guarded
+.macro SLOW_PATH name, guarded, stub=0
 	movq	-8(%rsp), %rax
 	movq	-16(%rsp), %rcx
 	movq	-24(%rsp), %rdx
@@ -279,7 +288,15 @@
 	pushq	-88(%rsp)			/* the carried word back to its red-zone place */
 	popq	INL_R11(%rsp)
 	cmpl	$0, -96(%rsp)			/* tt_call_first's answer, now in the red zone */
+.if \stub
+	jne	1f
+	movq	%rax, -8(%rsp)			/* ready: the fast path, entered as from a stub */
+	movq	tt_tls@gottpoff(%rip), %rax
+	jmp	\name
+1:
+.else
 	je	\name				/* ready: take the fast path */
+.endif
 	movq	%rax, -8(%rsp)			/* not traced this time: straight through */
 	movq	%rcx, -16(%rsp)
 	movq	%rdx, -24(%rsp)
@@ -369,10 +386,11 @@
 
 /* ---- one body per variant ---------------------------------------------------------------- */
 .macro BODY var, name
+	.p2align 6		/* each body laid out alike in its cache lines, whatever precedes it */
 TT_ENTRY(\name)
 	.cfi_startproc
 	/* CFA = rsp + 8, return address at (%rsp): a normal function entry. */
-	PROLOGUE .Lshim_\@, .Lslow_\@, .Ltimed_\@
+	PROLOGUE .Lshim_\@, .Lslow_\@, .Ltimed_\@, 1
 	/* Passed over by sampling: counted, then on to the function as if never stopped. */
 	cmpb	$0, tt_sample_framed(%rip)
 	jne	.Lframed_\@
@@ -452,7 +470,7 @@ TT_ENTRY(\name)
 	jmp	*%r11
 
 .Lslow_\@:
-	SLOW_PATH \name, .Lguarded_\@
+	SLOW_PATH \name, .Lguarded_\@, 1
 	.cfi_endproc
 TT_END(\name)
 .endm
