@@ -21,7 +21,12 @@
  * printed is the mean over the threads, each timing its own loop (thread_ticks= lists them).
  *
  * The whole loop is timed with the TSC (lfence; rdtsc; lfence on both sides) and with
- * CLOCK_MONOTONIC; one line of key=value pairs goes to stdout for bench/run.sh.
+ * CLOCK_MONOTONIC; one line of key=value pairs goes to stdout for bench/run.sh. Inside, the
+ * loop runs as chunks of CHUNK calls, each timed alike (two reads per CHUNK calls: hundredths
+ * of a tick per call): chunk_p10_ticks, the 10th percentile of the first thread's chunks'
+ * ticks per call, is what a call costs when nothing else ran on the CPU meanwhile, a steadier
+ * figure than the whole loop's on a shared machine (a chunk that was preempted or interrupted
+ * falls in the upper 90%).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -41,6 +46,7 @@
 
 #define DEFAULT_CALLS 2000000L
 #define MAX_THREADS 64
+#define CHUNK 2000L
 
 /* Ticks of one sample; 0 if the counter seemed to go backwards (cannot happen when pinned). */
 static inline uint64_t delta(uint64_t t0, uint64_t t1)
@@ -116,12 +122,30 @@ struct job {
 	struct tt_hist *h;
 	uint64_t ticks, ns;
 	int x;
+	double *chunk; /* ticks per call of each chunk of CHUNK calls */
+	long nchunks;
 };
+
+/* n calls of the job's loop from x. */
+static int run_loop(const struct job *j, long n, int x)
+{
+	if (!j->reference)
+		return loop_plain(n, x);
+	switch (j->mode) {
+	case BM_RDTSCP: return loop_ref_rdtscp(n, x, j->h);
+	case BM_LFENCE: return loop_ref_lfence(n, x, j->h);
+	case BM_MFENCE: return loop_ref_mfence(n, x, j->h);
+	case BM_CPUID:
+		return j->rdtscp ? loop_ref_cpuid(n, x, j->h) : loop_ref_cpuid_nordtscp(n, x, j->h);
+	default: return loop_ref_none(n, x, j->h);
+	}
+}
 
 static void run_job(struct job *j)
 {
-	uint64_t t0, t1, ns0, ns1;
+	uint64_t t0, t1, c0, c1, ns0, ns1;
 	int x = 0;
+	long c;
 
 	pin_to(j->cpu >= 0 ? j->cpu : sched_getcpu());
 	if (j->reference) {
@@ -135,26 +159,31 @@ static void run_job(struct job *j)
 	if (j->start)
 		pthread_barrier_wait(j->start);
 
+	j->nchunks = j->n / CHUNK;
+	j->chunk = j->nchunks ? calloc((size_t)j->nchunks, sizeof(*j->chunk)) : NULL;
+	if (!j->chunk)
+		j->nchunks = 0;
 	ns0 = now_ns();
 	t0 = tsc_lfenced();
-	if (!j->reference)
-		x = loop_plain(j->n, 0);
-	else
-		switch (j->mode) {
-		case BM_RDTSCP: x = loop_ref_rdtscp(j->n, 0, j->h); break;
-		case BM_LFENCE: x = loop_ref_lfence(j->n, 0, j->h); break;
-		case BM_MFENCE: x = loop_ref_mfence(j->n, 0, j->h); break;
-		case BM_CPUID:
-			x = j->rdtscp ? loop_ref_cpuid(j->n, 0, j->h)
-				      : loop_ref_cpuid_nordtscp(j->n, 0, j->h);
-			break;
-		default: x = loop_ref_none(j->n, 0, j->h); break;
-		}
+	for (c = 0; c < j->nchunks; c++) {
+		c0 = tsc_lfenced();
+		x = run_loop(j, CHUNK, x);
+		c1 = tsc_lfenced();
+		j->chunk[c] = (double)(c1 - c0) / CHUNK;
+	}
+	x = run_loop(j, j->n - j->nchunks * CHUNK, x);
 	t1 = tsc_lfenced();
 	ns1 = now_ns();
 	j->ticks = t1 - t0;
 	j->ns = ns1 - ns0;
 	j->x = x;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
 }
 
 static void *thread_main(void *arg)
@@ -173,7 +202,7 @@ static int usage(void)
 int main(int argc, char **argv)
 {
 	long n = DEFAULT_CALLS;
-	int reference, rdtscp = bench_has_rdtscp(), threads = 0, i, mode;
+	int reference, rdtscp = bench_has_rdtscp(), threads = 0, i, c, mode;
 	struct job jobs[MAX_THREADS];
 	double sum_ticks = 0, sum_ns = 0;
 	uint64_t samples = 0, smin = UINT64_MAX;
@@ -260,6 +289,12 @@ int main(int argc, char **argv)
 	       "per_call_ns=%.2f",
 	       argv[1], bench_mode_name(mode), n, i, (unsigned long long)jobs[0].ticks,
 	       (unsigned long long)jobs[0].ns, sum_ticks / i, sum_ns / i);
+	if (jobs[0].nchunks) {
+		qsort(jobs[0].chunk, (size_t)jobs[0].nchunks, sizeof(double), cmp_double);
+		printf(" chunk_p10_ticks=%.2f", jobs[0].chunk[jobs[0].nchunks / 10]);
+	}
+	for (c = 0; c < MAX_THREADS; c++)
+		free(jobs[c].chunk);
 	if (threads) {
 		int k;
 
