@@ -237,15 +237,15 @@ static uint64_t clock_now(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
-/* The time from f's end reading to now, out of every enclosing timed call's interval. */
-static void leave_out(struct tt_frame *f, uint64_t raw)
+/* The time from `since` to now, out of every enclosing timed call's interval. */
+static void leave_out(struct tt_frame *f, uint64_t since)
 {
 	struct tt_frame *p, *base;
 	uint64_t spent;
 
-	if (!tt_tls.thread || f->start_ticks == 0 || tt_tls.notsc)
+	if (!tt_tls.thread || tt_tls.notsc)
 		return;
-	spent = clock_now() - (f->start_ticks + raw);
+	spent = clock_now() - since;
 	if ((int64_t)spent <= 0)
 		return;
 	base = tt_tls.thread->frames;
@@ -260,11 +260,13 @@ static void callers_exit_deep(struct tt_frame *f, uint64_t raw, uint32_t aux)
 	struct tt_fstat *site = NULL;
 	int saved = errno, depth;
 	uint8_t was = tt_shim_enter();
+	/* From the call's end reading; a call sampling passed over (start 0) read none. */
+	uint64_t since = f->start_ticks ? f->start_ticks + raw : tt_tls.notsc ? 0 : clock_now();
 
 	depth = take_path(f, path);
 	if (tt_tls.thread)
 		site = tt_callers_site(tt_tls.thread, f->func, path, (uint32_t)depth);
-	leave_out(f, raw);
+	leave_out(f, since);
 	errno = saved;
 	tt_shim_leave(was);
 	tt_call_finish(f, raw, aux, site);
