@@ -15,6 +15,7 @@
  * Reports in ns (monotonic clock) and in cycles cannot be merged: their numbers have
  * different units.
  *
+ * Self time and per-thread rows are merged by merge_self.c (threads kept per process).
  * Callers are not merged: a caller entry has no histogram to recompute its percentiles from.
  * The merged report has none, and a warning says so.
  *

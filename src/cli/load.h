@@ -81,6 +81,14 @@ int tt_load_sampling_func(const char *file, const char *path, json_t *obj,
 /* Free what tt_load_func allocated for f (buckets, callers and their frames). */
 void tt_load_func_free(struct tt_report_func *f);
 
+/*
+ * A histogram object h ({"of": want_of, "buckets": [[low, high, count], ...]}, path names it
+ * in messages) into *out (malloc'd, set as soon as allocated: free it on failure too) and
+ * *nout. Returns 0, or -1 after a "tsctrace:" line.
+ */
+int tt_load_histogram(const char *file, const char *path, json_t *h, const char *want_of,
+		      const struct tt_bucket **out, size_t *nout);
+
 /* Check and fill one statistic block of uint64 fields and a mean (load_func.c). */
 int tt_load_summary(const char *file, const char *path, json_t *obj, struct tt_summary *s);
 

@@ -83,32 +83,44 @@ static int load_bucket(const struct jloc *l, json_t *v, const struct tt_bucket *
 	return 0;
 }
 
-static int load_histogram(const struct jloc *l, json_t *obj, struct tt_report_func *f)
+int tt_load_histogram(const char *file, const char *path, json_t *h, const char *want_of,
+		      const struct tt_bucket **out, size_t *nout)
 {
-	char path[PATH2], bpath[PATH3];
-	struct jloc lh = { l->file, path }, lb = { l->file, bpath };
+	char bpath[PATH3];
+	struct jloc lh = { file, path }, lb = { file, bpath };
 	struct tt_bucket *b;
-	json_t *h, *arr, *v;
+	json_t *arr, *v;
 	const char *of;
 	size_t i;
 
-	snprintf(path, sizeof(path), "%s.histogram", l->path);
-	if (tt_jget(l, obj, "histogram", JSON_OBJECT, &h) < 0 ||
-	    tt_jget_str(&lh, h, "of", &of) < 0 || tt_jget(&lh, h, "buckets", JSON_ARRAY, &arr) < 0)
+	if (tt_jget_str(&lh, h, "of", &of) < 0 || tt_jget(&lh, h, "buckets", JSON_ARRAY, &arr) < 0)
 		return -1;
-	if (strcmp(of, "cycles") != 0)
-		return tt_jbad(&lh, "of", "expected \"cycles\"");
-	f->nbuckets = json_array_size(arr);
-	b = calloc(f->nbuckets ? f->nbuckets : 1, sizeof(*b));
+	if (strcmp(of, want_of) != 0) {
+		snprintf(bpath, sizeof(bpath), "expected \"%s\"", want_of);
+		return tt_jbad(&lh, "of", bpath);
+	}
+	*nout = json_array_size(arr);
+	b = calloc(*nout ? *nout : 1, sizeof(*b));
 	if (!b)
 		return tt_jbad(&lh, "buckets", "out of memory");
-	f->buckets = b;
+	*out = b;
 	json_array_foreach(arr, i, v) {
 		snprintf(bpath, sizeof(bpath), "%s.buckets[%zu]", path, i);
 		if (load_bucket(&lb, v, i ? &b[i - 1] : NULL, &b[i]) < 0)
 			return -1;
 	}
 	return 0;
+}
+
+static int load_histogram(const struct jloc *l, json_t *obj, struct tt_report_func *f)
+{
+	char path[PATH2];
+	json_t *h;
+
+	snprintf(path, sizeof(path), "%s.histogram", l->path);
+	if (tt_jget(l, obj, "histogram", JSON_OBJECT, &h) < 0)
+		return -1;
+	return tt_load_histogram(l->file, path, h, "cycles", &f->buckets, &f->nbuckets);
 }
 
 /* A caller's "frames", or the site alone when there are none. */
@@ -333,6 +345,7 @@ void tt_load_func_free(struct tt_report_func *f)
 		free((void *)f->callers[i].frames);
 	free((void *)f->callers);
 	free((void *)f->buckets);
+	free((void *)f->self_buckets);
 	free((void *)f->names);
 	free((void *)f->threads);
 	f->threads = NULL;
@@ -343,4 +356,6 @@ void tt_load_func_free(struct tt_report_func *f)
 	f->ncallers = 0;
 	f->buckets = NULL;
 	f->nbuckets = 0;
+	f->self_buckets = NULL;
+	f->nself_buckets = 0;
 }

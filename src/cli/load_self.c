@@ -1,7 +1,8 @@
 /*
  * load_self.c - a function's self time and per-thread rows (load.h): "self", "self_unknown",
- * "self_approximate", "threads" and each caller's "self". All optional: reports from before
- * self time have none, and the model says so (has_self, has_threads false).
+ * "self_approximate", "self_histogram", "threads" (with "pid" in merged reports) and each
+ * caller's "self". All optional: reports from before self time have none, and the model says
+ * so (has_self, has_threads false).
  */
 #include "load.h"
 
@@ -35,7 +36,9 @@ static int load_threads(const struct jloc *l, json_t *obj, struct tt_report_func
 		snprintf(path, sizeof(path), "%s.threads[%zu]", l->path, i);
 		if (!json_is_object(v))
 			return tt_jbad(&lt, NULL, "expected an object");
-		if (tt_jget_i64(&lt, v, "tid", &t->tid) < 0 ||
+		t->has_pid = json_object_get(v, "pid") != NULL;
+		if ((t->has_pid && tt_jget_i64(&lt, v, "pid", &t->pid) < 0) ||
+		    tt_jget_i64(&lt, v, "tid", &t->tid) < 0 ||
 		    tt_jget_str(&lt, v, "name", &t->name) < 0 ||
 		    tt_jget_u64(&lt, v, "calls", &t->calls) < 0 ||
 		    tt_jget_u64(&lt, v, "timed", &t->timed) < 0 ||
@@ -94,6 +97,13 @@ int tt_load_self_func(const char *file, const char *path, json_t *obj, struct tt
 			return -1;
 		v = json_object_get(obj, "self_approximate");
 		f->self_approximate = v && json_is_true(v);
+		if (tt_jget_opt(&l, obj, "self_histogram", JSON_OBJECT, &v) < 0)
+			return -1;
+		snprintf(spath, sizeof(spath), "%s.self_histogram", path);
+		if (v && tt_load_histogram(file, spath, v, "self", &f->self_buckets,
+					   &f->nself_buckets) < 0)
+			return -1;
+		f->has_self_buckets = v != NULL;
 	}
 	return load_threads(&l, obj, f) < 0 ? -1 : load_caller_self(&l, obj, f);
 }

@@ -24,6 +24,15 @@ int tt_merge_func(struct cli_report *const *reps, const struct tt_group *g,
 		  const struct tt_group_member *m, size_t nm, uint64_t tsc_hz,
 		  struct tt_report_func *out);
 
+/*
+ * The self time and per-thread rows of the same entries into *out (merge_self.c), after
+ * tt_merge_func: out->self_buckets and out->threads are malloc'd (tt_merge_func_free frees
+ * them). Returns 0, or -1 after a "tsctrace:" line.
+ */
+int tt_merge_self(struct cli_report *const *reps, const struct tt_group *g,
+		  const struct tt_group_member *m, size_t nm, struct tt_report_func *out);
+
+/* Free what tt_merge_func and tt_merge_self allocated for f. */
 void tt_merge_func_free(struct tt_report_func *f);
 
 #endif /* TT_MERGE_H */

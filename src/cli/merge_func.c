@@ -216,11 +216,19 @@ int tt_merge_func(struct cli_report *const *reps, const struct tt_group *g,
 		to_ns(out, &cyc, count, tsc_hz);
 	out->buckets = b;
 	out->nbuckets = nb;
+	if (tt_merge_self(reps, g, m, nm, out) < 0) {
+		tt_merge_func_free(out);
+		return -1;
+	}
 	return 0;
 }
 
 void tt_merge_func_free(struct tt_report_func *f)
 {
 	free((void *)f->buckets);
+	free((void *)f->self_buckets);
+	free((void *)f->threads);
 	f->buckets = NULL;
+	f->self_buckets = NULL;
+	f->threads = NULL;
 }

@@ -219,8 +219,10 @@ static void threads(struct tt_buf *out, const char *ind, const struct tt_report_
 	for (i = 0; i < f->nthreads; i++) {
 		const struct tt_report_thread *t = &f->threads[i];
 
-		tt_buf_printf(out, "%s\n%s  {\"tid\": %" PRId64 ", \"name\": ", i ? "," : "", ind,
-			      t->tid);
+		tt_buf_printf(out, "%s\n%s  {", i ? "," : "", ind);
+		if (t->has_pid)
+			tt_buf_printf(out, "\"pid\": %" PRId64 ", ", t->pid);
+		tt_buf_printf(out, "\"tid\": %" PRId64 ", \"name\": ", t->tid);
 		tt_json_string(out, t->name);
 		tt_buf_printf(out,
 			      ", \"calls\": %" PRIu64 ", \"timed\": %" PRIu64
@@ -299,11 +301,27 @@ static void sampling(struct tt_buf *out, const char *ind, const struct tt_report
 	tt_buf_puts(out, "},\n");
 }
 
+/* "key": {"of": of, "buckets": [[low, high, count], ...]}, no comma after. */
+static void histogram(struct tt_buf *out, const char *key, const char *of,
+		      const struct tt_bucket *b, size_t n)
+{
+	const char *ind = "      ";
+	size_t i;
+
+	tt_buf_printf(out, "%s\"%s\": {\n%s  \"of\": \"%s\",\n%s  \"buckets\": [", ind, key, ind,
+		      of, ind);
+	for (i = 0; i < n; i++)
+		tt_buf_printf(out, "%s\n%s    [%" PRIu64 ", %" PRIu64 ", %" PRIu64 "]",
+			      i ? "," : "", ind, b[i].low, b[i].high, b[i].count);
+	if (n)
+		tt_buf_printf(out, "\n%s  ", ind);
+	tt_buf_printf(out, "]\n%s}", ind);
+}
+
 static void function(struct tt_buf *out, const struct tt_report_func *f, bool last)
 {
 	const char *ind = "      ";
 	char hex[32];
-	size_t i;
 
 	tt_buf_puts(out, "    {\n");
 	field_str(out, ind, "name", f->name);
@@ -340,15 +358,11 @@ static void function(struct tt_buf *out, const struct tt_report_func *f, bool la
 		summary_ns(out, &f->ns);
 	if (f->has_threads)
 		threads(out, ind, f);
-	tt_buf_printf(out, "%s\"histogram\": {\n%s  \"of\": \"cycles\",\n%s  \"buckets\": [", ind,
-		      ind, ind);
-	for (i = 0; i < f->nbuckets; i++)
-		tt_buf_printf(out, "%s\n%s    [%" PRIu64 ", %" PRIu64 ", %" PRIu64 "]",
-			      i ? "," : "", ind, f->buckets[i].low, f->buckets[i].high,
-			      f->buckets[i].count);
-	if (f->nbuckets)
-		tt_buf_printf(out, "\n%s  ", ind);
-	tt_buf_printf(out, "]\n%s}", ind);
+	if (f->has_self_buckets) {
+		histogram(out, "self_histogram", "self", f->self_buckets, f->nself_buckets);
+		tt_buf_puts(out, ",\n");
+	}
+	histogram(out, "histogram", "cycles", f->buckets, f->nbuckets);
 	if (f->has_callers)
 		callers(out, f);
 	tt_buf_printf(out, "\n    }%s\n", last ? "" : ",");

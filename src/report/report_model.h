@@ -79,6 +79,8 @@ struct tt_report_thread {
 	uint64_t cycles; /* total cycles of its timed calls */
 	bool has_self;	 /* false in reports read back from before self time */
 	uint64_t self;	 /* total self cycles */
+	bool has_pid;	 /* merged reports: rows of several processes, each its own */
+	int64_t pid;	 /* the process the thread ran in (has_pid) */
 };
 
 struct tt_report_func {
@@ -107,6 +109,11 @@ struct tt_report_func {
 				 * made migrated or was left by longjmp): not in self */
 	bool self_approximate;	/* sampling passed over calls: those made inside timed ones
 				 * are in self */
+	/* Buckets of self's distribution, as `buckets` are of cycles' ("self_histogram"); only
+	 * where it differs from cycles' (the function made traced calls or lost some). */
+	const struct tt_bucket *self_buckets;
+	size_t nself_buckets;
+	bool has_self_buckets;
 	const struct tt_report_thread *threads; /* by tid; NULL with nthreads 0 */
 	size_t nthreads;
 	bool has_threads;		 /* "threads" written (or read back) */

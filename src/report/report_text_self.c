@@ -103,21 +103,30 @@ void tt_report_text_self(struct tt_buf *out, const struct tt_report *r)
 void tt_report_text_threads(struct tt_buf *out, const struct tt_report_func *f)
 {
 	size_t i, namew = strlen("name");
+	bool pids = false; /* a merged report's: rows of several processes */
 	char buf[CELL];
 
 	if (!f->has_threads || !f->nthreads)
 		return;
+	for (i = 0; i < f->nthreads; i++)
+		pids |= f->threads[i].has_pid;
 	tt_buf_puts(out, "\nthreads of ");
 	tt_text_put_clean(out, f->name, false);
 	tt_buf_puts(out, ":\n");
 	for (i = 0; i < f->nthreads; i++)
 		namew = namew > width(f->threads[i].name) ? namew : width(f->threads[i].name);
+	if (pids)
+		tt_buf_printf(out, "%10s  ", "pid");
 	tt_buf_printf(out, "%10s  ", "tid");
 	put(out, "name", namew, true);
 	tt_buf_printf(out, "  %12s  %12s  %16s  %16s\n", "calls", "timed", "cycles", "self");
 	for (i = 0; i < f->nthreads; i++) {
 		const struct tt_report_thread *t = &f->threads[i];
 
+		if (pids && t->has_pid)
+			tt_buf_printf(out, "%10" PRId64 "  ", t->pid);
+		else if (pids)
+			tt_buf_printf(out, "%10s  ", "-");
 		tt_buf_printf(out, "%10" PRId64 "  ", t->tid);
 		put(out, t->name, namew, true);
 		if (t->has_self)

@@ -3,31 +3,87 @@
  * after the second TSC read, from inside tt_callers_exit_xsave (which has saved the vector
  * state the unwinder may use). The path starts at the traced call's own return address: the
  * frames above it are ours (this function, the xsave wrapper, the trampoline body).
+ *
+ * A traced call made from inside another traced call has, further down, the outer call's
+ * trampoline body on the stack: it made the `call` into the outer function. That frame is the
+ * shim's own and is left out of the path. Its CFI gives the right return address (the shadow
+ * frame's) but libunwind takes the caller's %rsp to be the frame's CFA, 8 bytes off the one
+ * the CFI states, and the frames beyond it come out wrong (a 0 after `main`). So where the
+ * quick unw_backtrace meets a body, the path is taken again with libunwind's cursor, which
+ * restarts past each body from its shadow frame's real return address, %rsp and %rbx (the
+ * other callee-saved registers as the cursor has them: the body leaves them alone).
+ *
+ * The unwinding runs inside every enclosing traced call's timed interval: ~10 us here, ten
+ * times a short caller's own time. Its duration, from the call's second reading to the site
+ * found, is moved out of them: each enclosing shadow frame's start is pushed later by it, so
+ * their cycles and self times are as without call paths, and overhead.nested (calibrated
+ * through this same exit) no longer holds it.
  */
 #include <cpuid.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <string.h>
+#include <time.h>
 
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
+
+#include "elf/elfdyn.h"
 #include "elf/real.h"
 #include "hot/callers.h"
 #include "hot/thread.h"
 #include "hot/traced_call.h"
 #include "log/log.h"
 #include "runtime/callers_deep.h"
+#include "runtime/clock.h"
 #include "tramp/tramp.h"
 
 /*
- * libunwind's unw_backtrace, loaded only when call paths are asked for, and RTLD_LOCAL:
- * libunwind.so also exports _Unwind_RaiseException and friends, which in the global scope
- * could stand in for libgcc's in a C++ library the program loads later.
+ * libunwind's unw_backtrace and its cursor, loaded only when call paths are asked for, and
+ * RTLD_LOCAL: libunwind.so also exports _Unwind_RaiseException and friends, which in the
+ * global scope could stand in for libgcc's in a C++ library the program loads later.
  */
 static int (*unwind_backtrace)(void **buffer, int size);
+static int (*unwind_getcontext)(unw_context_t *uc);
+static int (*unwind_init)(unw_cursor_t *c, unw_context_t *uc);
+static int (*unwind_step)(unw_cursor_t *c);
+static int (*unwind_get_reg)(unw_cursor_t *c, unw_regnum_t reg, unw_word_t *v);
+
+static uintptr_t own_lo, own_hi; /* the shim's executable segment */
+static bool clock_mono;		 /* the timed reads are CLOCK_MONOTONIC_RAW ns, not the TSC */
 
 static void *real_dlopen, *real_dlsym;
 
 static void callers_exit_deep(struct tt_frame *f, uint64_t raw, uint32_t aux);
 
-void tt_callers_start(unsigned int depth)
+static int find_own_code(struct tt_elf *o, void *ctx)
+{
+	const ElfW(Phdr) *p;
+
+	(void)ctx;
+	if (!tt_elf_is_shim(o) || !(p = tt_elf_exec_phdr(o, (uintptr_t)&find_own_code)))
+		return 0;
+	own_lo = o->base + p->p_vaddr;
+	own_hi = own_lo + p->p_memsz;
+	return 1;
+}
+
+static bool own_code(uint64_t ip)
+{
+	return ip >= own_lo && ip < own_hi;
+}
+
+static void load_cursor(void *h)
+{
+	*(void **)&unwind_getcontext = TT_REAL(dlsym)(h, "_Ux86_64_getcontext");
+	*(void **)&unwind_init = TT_REAL(dlsym)(h, "_ULx86_64_init_local");
+	*(void **)&unwind_step = TT_REAL(dlsym)(h, "_ULx86_64_step");
+	*(void **)&unwind_get_reg = TT_REAL(dlsym)(h, "_ULx86_64_get_reg");
+	if (!unwind_getcontext || !unwind_init || !unwind_step || !unwind_get_reg)
+		unwind_getcontext = NULL; /* bodies are then cut off the path, nothing more */
+}
+
+void tt_callers_start(unsigned int depth, bool mono)
 {
 	unsigned int a, b, c, d;
 
@@ -36,9 +92,12 @@ void tt_callers_start(unsigned int depth)
 	tt_callers_depth = depth;
 	if (depth <= 1)
 		return;
+	clock_mono = mono;
 	h = TT_REAL(dlopen)("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
-	if (h)
+	if (h) {
 		*(void **)&unwind_backtrace = TT_REAL(dlsym)(h, "unw_backtrace");
+		load_cursor(h);
+	}
 	if (!unwind_backtrace) {
 		tt_warn("TSC_CALLERS=%u: libunwind.so.8 cannot be loaded, using the immediate "
 			"caller only (1)",
@@ -55,28 +114,159 @@ void tt_callers_start(unsigned int depth)
 		tt_callers_depth = 1;
 		return;
 	}
+	tt_elf_foreach(find_own_code, NULL);
 	tt_xsave_bytes = b + 64; /* room to align down to 64 bytes */
 	tt_callers_exit_c = callers_exit_deep;
 	tt_exit_fn = tt_callers_exit_xsave;
 }
 
-static void callers_exit_deep(struct tt_frame *f, uint64_t raw, uint32_t aux)
+/* The enclosing shadow frame (below f) a body frame stood for: the one whose caller the
+ * unwinder reached next, at ip. NULL when none matches. */
+static struct tt_frame *enclosing(struct tt_frame *f, uint64_t ip)
+{
+	struct tt_frame *p, *base = tt_tls.thread ? tt_tls.thread->frames : f;
+
+	for (p = f - 1; p >= base; p--)
+		if (p->ret == ip)
+			return p;
+	return NULL;
+}
+
+/* A context to unwind on from the caller of the shadow frame p: its return address, %rsp
+ * and %rbx from p, the other callee-saved registers as cursor c has them there. */
+static int restart(unw_cursor_t *c, unw_context_t *uc, const struct tt_frame *p)
+{
+	static const struct {
+		int greg;
+		unw_regnum_t reg;
+	} kept[] = { { REG_RBP, UNW_X86_64_RBP },
+		     { REG_R12, UNW_X86_64_R12 },
+		     { REG_R13, UNW_X86_64_R13 },
+		     { REG_R14, UNW_X86_64_R14 },
+		     { REG_R15, UNW_X86_64_R15 } };
+	unw_word_t v;
+	size_t i;
+
+	memset(uc, 0, sizeof(*uc));
+	for (i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
+		if (unwind_get_reg(c, kept[i].reg, &v) < 0)
+			return -1;
+		uc->uc_mcontext.gregs[kept[i].greg] = (greg_t)v;
+	}
+	uc->uc_mcontext.gregs[REG_RIP] = (greg_t)p->ret;
+	uc->uc_mcontext.gregs[REG_RSP] = (greg_t)p->sp;
+	uc->uc_mcontext.gregs[REG_RBX] = (greg_t)p->rbx;
+	return unwind_init(c, uc);
+}
+
+/*
+ * The path of f's call with the cursor, into path[0..depth): from f->ret on, each body of an
+ * enclosing traced call left out and unwinding restarted past it from its shadow frame.
+ * Returns the frames taken.
+ */
+static int walk_cursor(struct tt_frame *f, uint64_t *path, int depth)
+{
+	unw_context_t uc[2]; /* the one the cursor reads from, and the next one */
+	unw_cursor_t c;
+	unw_word_t ip;
+	int n = 0, which = 0, steps = 0;
+	bool started = false;
+
+	if (unwind_getcontext(&uc[0]) < 0 || unwind_init(&c, &uc[0]) < 0)
+		return 0;
+	for (;;) {
+		if (unwind_get_reg(&c, UNW_REG_IP, &ip) < 0)
+			break;
+		started |= ip == f->ret;
+		if (started && n && own_code(ip)) {
+			struct tt_frame *p;
+
+			if (unwind_step(&c) <= 0 || unwind_get_reg(&c, UNW_REG_IP, &ip) < 0 ||
+			    !(p = enclosing(f, ip)))
+				break;
+			which ^= 1;
+			if (restart(&c, &uc[which], p) < 0)
+				break;
+			f = p;	  /* the next body met stands for a frame below this one */
+			continue; /* the cursor is at p's caller, not yet taken */
+		}
+		if (started) {
+			if (!ip)
+				break;
+			path[n++] = ip;
+			if (n == depth)
+				break;
+		}
+		if (++steps >= 4 * TT_PATH_MAX || unwind_step(&c) <= 0)
+			break;
+	}
+	return n;
+}
+
+/* The path of f's call into path (at most tt_callers_depth frames); the frame count. */
+static int take_path(struct tt_frame *f, uint64_t *path)
 {
 	void *ips[TT_PATH_MAX + 8];
-	uint64_t path[TT_PATH_MAX];
-	struct tt_fstat *site = NULL;
-	int saved = errno, n, k, depth = 0;
-	uint8_t was = tt_shim_enter();
+	int n, k, depth = 0;
 
 	n = unwind_backtrace(ips, (int)(sizeof(ips) / sizeof(ips[0])));
 	for (k = 0; k < n && (uint64_t)ips[k] != f->ret; k++)
 		;
-	for (; k < n && depth < (int)tt_callers_depth; k++)
+	for (; k < n && depth < (int)tt_callers_depth; k++) {
+		/* An enclosing call's body (see above); the call's own return address may be the
+		 * shim's: its calibration calls traced functions. */
+		if (depth && own_code((uint64_t)ips[k])) {
+			if (unwind_getcontext)
+				depth = walk_cursor(f, path, (int)tt_callers_depth);
+			break;
+		}
 		path[depth++] = (uint64_t)ips[k];
+	}
 	if (!depth) /* could not unwind to the caller: its return address at least */
 		path[depth++] = f->ret;
+	return depth;
+}
+
+static uint64_t clock_now(void)
+{
+	uint32_t lo, hi;
+
+	if (clock_mono)
+		return tt_clock_ns(CLOCK_MONOTONIC_RAW);
+	__asm__ volatile("lfence; rdtsc; lfence" : "=a"(lo), "=d"(hi) : : "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* The time from `since` to now, out of every enclosing timed call's interval. */
+static void leave_out(struct tt_frame *f, uint64_t since)
+{
+	struct tt_frame *p, *base;
+	uint64_t spent;
+
+	if (!tt_tls.thread || tt_tls.notsc)
+		return;
+	spent = clock_now() - since;
+	if ((int64_t)spent <= 0)
+		return;
+	base = tt_tls.thread->frames;
+	for (p = base; p < f; p++)
+		if (p->start_ticks)
+			p->start_ticks += spent;
+}
+
+static void callers_exit_deep(struct tt_frame *f, uint64_t raw, uint32_t aux)
+{
+	uint64_t path[TT_PATH_MAX];
+	struct tt_fstat *site = NULL;
+	int saved = errno, depth;
+	uint8_t was = tt_shim_enter();
+	/* From the call's end reading; a call sampling passed over (start 0) read none. */
+	uint64_t since = f->start_ticks ? f->start_ticks + raw : tt_tls.notsc ? 0 : clock_now();
+
+	depth = take_path(f, path);
 	if (tt_tls.thread)
 		site = tt_callers_site(tt_tls.thread, f->func, path, (uint32_t)depth);
+	leave_out(f, since);
 	errno = saved;
 	tt_shim_leave(was);
 	tt_call_finish(f, raw, aux, site);

@@ -4,8 +4,11 @@
 #ifndef TT_CALLERS_DEEP_H
 #define TT_CALLERS_DEEP_H
 
-/* Start-up: TSC_CALLERS=depth. N>1 routes returns through tt_callers_exit_xsave, or falls
- * back to 1 with a line where libunwind is missing or the CPU has no xsave. */
-void tt_callers_start(unsigned int depth);
+#include <stdbool.h>
+
+/* Start-up, after the clock is chosen (mono: the timed reads are CLOCK_MONOTONIC_RAW):
+ * TSC_CALLERS=depth. N>1 routes returns through tt_callers_exit_xsave, or falls back to 1
+ * with a line where libunwind is missing or the CPU has no xsave. */
+void tt_callers_start(unsigned int depth, bool mono);
 
 #endif /* TT_CALLERS_DEEP_H */

@@ -19,6 +19,7 @@
 
 #include "base/sys.h"
 #include "config/clock_choice.h"
+#include "config/tsc_step.h"
 #include "config/variant.h"
 #include "elf/real.h"
 #include "hot/thread.h"
@@ -300,32 +301,28 @@ uint64_t tt_clock_hz(const struct tt_clock *c, uint64_t granularity, const char 
 	return (uint64_t)((double)dt * 1e9 / (double)dns + 0.5);
 }
 
-static uint64_t gcd(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
+/* Reads behind the step's measure: 4 at each of 64 amounts of work (~25 us here). */
+#define STEP_READS 256
+#define STEP_AMOUNTS 64
 
 uint64_t tt_clock_granularity(const struct tt_clock *c, uint64_t seen)
 {
-	uint64_t g = seen;
-	volatile unsigned int sink = 0;
-	unsigned int i, k;
+	uint64_t d[STEP_READS];
+	unsigned int i, k, n = 0;
 
-	/* No step is finer than 1: stop there (most CPUs, after a few reads). */
-	for (i = 0; i < 500 && c->variant != TT_VAR_MONO && g != 1; i++) {
+	if (c->variant == TT_VAR_MONO)
+		return seen ? seen : 1;
+	for (i = 0; i < STEP_READS; i++) {
 		uint64_t a = tt_clock_tsc(), b;
 
-		for (k = 0; k < i % 37; k++)
-			sink += k;
+		/* One more cycle of work per amount (the loop's counter is its only chain), so
+		 * the differences of a TSC that ticks by 1 fill every value of a range, and a
+		 * coarser step shows as gaps however fast the core is. */
+		for (k = 0; k < i % STEP_AMOUNTS; k++)
+			__asm__ volatile("");
 		b = tt_clock_tsc();
 		if (b > a)
-			g = gcd(g, b - a);
+			d[n++] = b - a;
 	}
-	return g ? g : 1;
+	return tt_tsc_step(d, n, seen);
 }

@@ -63,10 +63,10 @@ uint64_t tt_clock_hz(const struct tt_clock *c, uint64_t granularity, const char 
 		     uint32_t *error_ppm);
 
 /*
- * The TSC's step in ticks: the gcd of many differences between serialized reads around
- * varying amounts of work (some CPUs advance the counter by more than 1: 21 on AMD EPYC VMs
- * here). A run of identical readings alone would make the gcd look like that reading.
- * `seen` is a gcd observed elsewhere (the overhead calibration's readings), or 0.
+ * The TSC's step in ticks (config/tsc_step.h): from the differences between serialized reads
+ * around amounts of work one cycle apart (some CPUs advance the counter by more than 1: 21 or
+ * 24.5 on AMD EPYC VMs here, reported as 25). `seen` is a gcd observed elsewhere (the
+ * overhead calibration's readings), or 0.
  */
 uint64_t tt_clock_granularity(const struct tt_clock *c, uint64_t seen);
 

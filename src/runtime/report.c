@@ -127,11 +127,12 @@ static void fill_sampling(const struct tt_fstat *s, uint64_t sub, struct tt_repo
  * full histogram to build the distribution in.
  */
 static void fill_self(const struct tt_run *run, const struct tt_fstat *s, struct tt_hist *scratch,
-		      struct tt_report_func *out)
+		      struct arena *a, struct tt_report_func *out)
 {
 	struct tt_summary sum;
-
+	struct tt_bucket *b;
 	uint64_t total;
+	size_t nb;
 
 	out->has_self = true;
 	total = tt_self_distribution(&s->hist, &s->self, run->overhead.subtracted,
@@ -143,6 +144,17 @@ static void fill_self(const struct tt_run *run, const struct tt_fstat *s, struct
 	out->self = sum;
 	out->self_unknown = s->self.lost;
 	out->self_approximate = out->skipped > 0;
+	/* The buckets, for `tsctrace merge` to recompute the percentiles from, where they are
+	 * not cycles' (a function that made no traced call and lost none). */
+	if (!s->self.count && !s->self.lost)
+		return;
+	nb = tt_stats_buckets(scratch, run->overhead.subtracted, NULL, 0);
+	b = nb ? arena_alloc(a, nb * sizeof(*b)) : NULL;
+	if (nb && !b)
+		return;
+	out->has_self_buckets = true;
+	out->self_buckets = b;
+	out->nself_buckets = nb ? tt_stats_buckets(scratch, run->overhead.subtracted, b, nb) : 0;
 }
 
 /* One row per thread that called the function, its totals with the overhead removed. */
@@ -309,7 +321,7 @@ static int build(const struct tt_run *run, struct arena *arena, bool report, str
 		tt_thread_collect(i, s);
 		fill_func(run, fn, s, hz, arena, &funcs[nf]);
 		if (report) {
-			fill_self(run, s, scratch, &funcs[nf]);
+			fill_self(run, s, scratch, arena, &funcs[nf]);
 			fill_threads(run, i, arena, &funcs[nf]);
 		}
 		r->threads.migrations += funcs[nf].migrated;

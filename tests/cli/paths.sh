@@ -87,11 +87,14 @@ t_paths() {
 				'parse_b;lex 200' >"$p/lines.exp"
 			[ $RC -eq 0 ] || why="status $RC: $(cat "$WORK/err")"
 			cmp -s "$WORK/out" "$p/lines.exp" || why="$why stacks: $(tr '\n' '|' <"$WORK/out")"
-			# Deeper paths go on below main; the shim's trampoline, which the unwinder
-			# meets above an inline-hooked parse_a, is not one of the program's frames.
+			# Deeper paths go on below main, three frames each; the shim's trampoline,
+			# which the unwinder meets above an inline-hooked parse_a, is not one of the
+			# program's frames and takes none of the three.
 			tsc export --folded --weight calls "$p/n3.json"
-			grep -q ';main;lex 7$' "$WORK/out" && grep -q '^main;parse_a;lex 300$' "$WORK/out" &&
-				grep -q '^main;parse_b;lex 200$' "$WORK/out" && ! grep -q 'tt_' "$WORK/out" ||
+			grep -q ';main;lex 7$' "$WORK/out" &&
+				grep -Eq '^[^;]+;main;parse_a;lex 300$' "$WORK/out" &&
+				grep -Eq '^[^;]+;main;parse_b;lex 200$' "$WORK/out" && ! grep -q 'tt_' "$WORK/out" &&
+				! grep -Evq '^[^;]+;[^;]+;[^;]+;[^;]+$' "$WORK/out" ||
 				why="$why TSC_CALLERS=3 stacks: $(tr '\n' '|' <"$WORK/out")"
 			verdict paths/folded-lines "$why"
 		fi

@@ -335,6 +335,27 @@ t_merge() {
 		verdict merge/known-example "$why"
 	fi
 
+	# Self time and threads (hand-computed, data/self-ab.expected.json): self sums, extremes
+	# and percentiles from the union of the self buckets (a leaf's are its cycles'); each
+	# run's thread rows kept apart, labelled with their pid. Also read back by report.
+	if selected merge/self-threads; then
+		why=""
+		tsc merge -o "$o/self-ab.json" self-a.json self-b.json
+		if [ $RC -ne 0 ] || [ -s "$WORK/err" ]; then
+			why="status $RC: $(cat "$WORK/err")"
+		else
+			jq '[.functions[] | {name, self, self_unknown, self_histogram, threads}]' \
+				"$o/self-ab.json" >"$o/self-ab.proj"
+			same_json "$o/self-ab.proj" "$DATA/self-ab.expected.json" ||
+				why="differs from data/self-ab.expected.json: $(json_diff \
+					"$DATA/self-ab.expected.json" "$o/self-ab.proj")"
+			tsc report --threads "$o/self-ab.json"
+			[ $RC -eq 0 ] && grep -Eq '^ +300 +301 +b1 ' "$WORK/out" ||
+				why="${why:+$why; }report --threads shows no pid 300 tid 301 row"
+		fi
+		verdict merge/self-threads "$why"
+	fi
+
 	# Reports that subtracted different overheads: buckets overlap and stay apart.
 	if selected merge/overlapping-buckets; then
 		why=""

@@ -1459,6 +1459,7 @@ run_test sample_values test_sample_values
 run_test sample_fork_exec test_sample_fork_exec
 run_test self_nested test_self_nested
 run_test self_callers test_self_callers
+run_test self_callers_deep test_self_callers_deep
 run_test self_sampled test_self_sampled
 run_test self_text test_self_text
 run_test threads_rows test_threads_rows
