@@ -56,7 +56,11 @@ void tt_report_text_sampling(struct tt_buf *out, const struct tt_report *r)
 		if (m->period_max > m->period_min)
 			tt_buf_printf(out, ", periods %" PRIu64 "-%" PRIu64, m->period_min,
 				      m->period_max);
+		if (m->timed_cost)
+			tt_buf_printf(out, ", a timed call ~%" PRIu64 " more here", m->timed_cost);
 		tt_buf_puts(out, ")");
+		if (m->weighted)
+			tt_buf_puts(out, "; weighted by period");
 		if (m->has_ci) {
 			tt_buf_puts(out, "; percentiles from a sample, 95% bounds:");
 			bounds(out, "median", &m->median);
