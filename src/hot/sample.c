@@ -215,7 +215,7 @@ static uint64_t part(uint64_t a, uint64_t ppm)
 
 /*
  * TSC_BUDGET: the period of function s in thread st. Each function past its floor has an equal
- * share of the budget's time since the thread's first timed call; counting all of its calls
+ * share of the budget's time since its own first call in the thread; counting all of its calls
  * is paid from it first, and what is left, over the cost of a timed call, is how many timed
  * calls it affords (its allowance), against the calls it made meanwhile. A function called
  * less than its allowance is timed on every call; the others in proportion. Cumulative
@@ -231,7 +231,9 @@ static uint64_t budget_period(struct tt_sample_thread *st, struct tt_fstat *s, u
 		s->budgeted = 1;
 		st->hot++;
 	}
-	share = part((now - st->start) / st->hot, tt_sample_budget_ppm);
+	/* Since the function's own first call here: a budget accrued before it was called
+	 * would be spent at once when it starts, and its first calls timed far too often. */
+	share = part((now - s->est.start) / st->hot, tt_sample_budget_ppm);
 	counting = calls * tt_sample_count_cost;
 	timing = share > counting ? share - counting : 0;
 	if (timing < share / TIMING_MIN_DIV)
@@ -257,6 +259,8 @@ void tt_sample_after(struct tt_thread *t, struct tt_fstat *s, uint64_t now)
 	if (tt_sample_mode == TT_SAMPLE_FIXED) {
 		period = tt_sample_period;
 	} else {
+		if (!s->est.start)
+			s->est.start = now;
 		record_weighted(s, now, s->period);
 		fit_gap(s, now);
 		period = budget_period(st, s, now);

@@ -60,6 +60,7 @@ struct tt_fstat {
 	struct tt_self_hist self; /* timed calls that made traced calls: self ticks */
 	/* TSC_BUDGET (hot/sample.c), after the timed exit's C: */
 	struct tt_sample_fn {
+		uint64_t start;	   /* clock at its first timed end in this thread */
 		uint64_t seen;	   /* hist.count at the last timed end: was one more recorded */
 		uint64_t last_end; /* clock at the last timed end (0: none), and calls then */
 		uint64_t last_calls;
