@@ -132,22 +132,52 @@ void tt_sample_thread_init(struct tt_thread *t)
 	t->sample.rng = z ? z : 1;
 }
 
+/* a / b for a 128-bit a, with 64-bit divisions only (no libgcc): both halved until a fits. */
+static uint64_t div128(unsigned __int128 a, uint64_t b)
+{
+	while (a >> 63) {
+		a >>= 1;
+		b >>= 1;
+	}
+	return b ? (uint64_t)a / b : 0;
+}
+
 uint64_t tt_sample_fit(const struct tt_sample_fn *e)
 {
 	/* intercept = (st snn - sn snt) / (n snn - sn^2); the denominator is n^2 var(calls). */
 	unsigned __int128 pos = (unsigned __int128)e->st * e->snn;
 	unsigned __int128 neg = (unsigned __int128)e->sn * e->snt;
-	uint64_t den = e->n * e->snn - e->sn * e->sn, num;
+	uint64_t den = e->n * e->snn - e->sn * e->sn;
 
 	if (!e->n || den < e->n * e->n || pos <= neg)
 		return 0; /* the calls between hardly varied (var < 1), or at 0 calls nothing */
-	pos -= neg;
-	while (pos >> 63) { /* a 64-bit division only (no libgcc) */
-		pos >>= 1;
-		den >>= 1;
+	return div128(pos - neg, den);
+}
+
+/* The window's slope, clock units per call in Q8: (n snt - sn st) / (n snn - sn^2). */
+static uint64_t fit_slope_q8(const struct tt_sample_fn *e)
+{
+	unsigned __int128 pos = (unsigned __int128)e->n * e->snt;
+	unsigned __int128 neg = (unsigned __int128)e->sn * e->st;
+	uint64_t den = e->n * e->snn - e->sn * e->sn;
+
+	if (!e->n || den < e->n * e->n || pos <= neg)
+		return 0;
+	return div128((pos - neg) << 8, den);
+}
+
+static uint64_t median3(const uint64_t *v, uint64_t n)
+{
+	uint64_t a = v[0], b = v[1], c = v[2];
+
+	if (n < 3) /* one: it; two: the smaller, the budget's other figure is a lower bound */
+		return n == 1 ? a : (a < b ? a : b);
+	if (a > b) {
+		uint64_t x = a;
+		a = b;
+		b = x;
 	}
-	num = (uint64_t)pos;
-	return den ? num / den : 0;
+	return c < a ? a : c > b ? b : c;
 }
 
 uint64_t tt_sample_timed_cost(const struct tt_fstat *s)
@@ -157,15 +187,23 @@ uint64_t tt_sample_timed_cost(const struct tt_fstat *s)
 	return seen > tt_sample_cost ? seen : tt_sample_cost;
 }
 
-/* One gap since the last timed end of s: its calls and clock units, into the window; a
- * full window's fit moves s's cost a quarter of the way (windows are noisy, a few agree). */
+/*
+ * One gap since the last timed end of s: its calls and clock units, into the window. Once a
+ * window has given a slope, a gap longer than twice what it predicts plus 8 timed calls is
+ * left out: the thread was preempted or interrupted there, and one such gap of a
+ * millisecond moves a window's intercept by thousands. s's cost is the median of the last
+ * three windows' intercepts.
+ */
 static void fit_gap(struct tt_fstat *s, uint64_t now)
 {
 	struct tt_sample_fn *e = &s->est;
 	uint64_t calls = __atomic_load_n(&s->calls, __ATOMIC_RELAXED);
-	uint64_t n = calls - e->last_calls, t = now - e->last_end, c;
+	uint64_t n = calls - e->last_calls, t = now - e->last_end, c, slope;
+	bool ok = e->last_end && n && n < GAP_CALLS && t < GAP_TICKS;
 
-	if (e->last_end && n && n < GAP_CALLS && t < GAP_TICKS) {
+	if (ok && e->per_call_q8)
+		ok = t <= ((2 * n * e->per_call_q8) >> 8) + 8 * tt_sample_timed_cost(s);
+	if (ok) {
 		e->n++;
 		e->sn += n;
 		e->snn += n * n;
@@ -173,9 +211,16 @@ static void fit_gap(struct tt_fstat *s, uint64_t now)
 		e->snt += n * t;
 		if (e->n == WINDOW) {
 			c = tt_sample_fit(e);
-			if (c)
-				__atomic_store_n(&e->cost, e->cost ? (3 * e->cost + c) / 4 : c,
+			slope = fit_slope_q8(e);
+			if (slope)
+				e->per_call_q8 = slope;
+			if (c) {
+				e->fits[e->nfits % 3] = c;
+				e->nfits++;
+				__atomic_store_n(&e->cost,
+						 median3(e->fits, e->nfits < 3 ? e->nfits : 3),
 						 __ATOMIC_RELAXED);
+			}
 			e->n = e->sn = e->snn = e->st = e->snt = 0;
 		}
 	}
@@ -187,13 +232,18 @@ static void fit_gap(struct tt_fstat *s, uint64_t now)
 static void record_weighted(struct tt_fstat *s, uint64_t now, uint64_t period)
 {
 	struct tt_hist *h = &s->whist;
-	uint64_t count = __atomic_load_n(&s->hist.count, __ATOMIC_RELAXED), raw, w;
+	uint64_t count = __atomic_load_n(&s->hist.count, __ATOMIC_RELAXED), raw, w, start;
 
 	if (count == s->est.seen)
 		return; /* not timed: migrated, or the thread's first call */
 	s->est.seen = count;
-	/* tt_call_finish has released the call's frame to tt_tls.top, its start still there. */
-	raw = now - tt_tls.top->start_ticks;
+	/* tt_call_finish has released the call's frame to tt_tls.top, its start still there,
+	 * unless a signal handler's traced call took the frame since: its start is then after
+	 * now (or 0, a call passed over): not this call's, left out. */
+	start = tt_tls.top->start_ticks;
+	if (!start || start > now)
+		return;
+	raw = now - start;
 	w = period ? period : 1;
 	if (!h->count)
 		__atomic_store_n(&h->min, UINT64_MAX, __ATOMIC_RELAXED); /* fresh zero pages */

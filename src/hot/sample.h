@@ -19,7 +19,8 @@
  * exceeded. The cost of a timed call is the larger of tt_sample_cost (start-up, a tight loop:
  * a lower bound) and the one seen in place (struct tt_sample_fn): the clock units between
  * successive timed ends of the function against the calls made between them, fitted by
- * least squares over windows of gaps; the geometric draw makes the gaps vary, the slope is
+ * least squares over windows of gaps (outliers left out, the median of three windows); the
+ * geometric draw makes the gaps vary, the slope is
  * the program's own time per call (with counting) and the intercept what one timed call
  * adds on top: its fences, frame, reads and exit, and what it disturbs in the caches and
  * predictors. The first tt_sample_floor calls of each function in each thread are all

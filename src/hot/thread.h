@@ -66,7 +66,9 @@ struct tt_fstat {
 		uint64_t last_calls;
 		uint64_t n, sn, snn, st, snt; /* this window's gaps: (calls, clock units) sums */
 		uint64_t cost; /* a timed call's cost over a counted one, seen; 0: not yet */
-		uint64_t wsq;  /* sum of the squared weights in whist */
+		uint64_t fits[3], nfits; /* the last windows' intercepts: cost is their median */
+		uint64_t per_call_q8;	 /* the last window's slope, Q8; 0: none yet */
+		uint64_t wsq;		 /* sum of the squared weights in whist */
 	} est;
 	struct tt_hist whist; /* TSC_BUDGET: timed calls' raw ticks, each weighted by its period */
 };
