@@ -22,6 +22,13 @@
  * With one run on a side nothing separates a change from run-to-run noise: the differences
  * are shown without verdicts, and a note says so.
  *
+ * A percentile a run took from a sample (TSC_SAMPLE, TSC_BUDGET: its "ci95") is uncertain
+ * within the run too. The runs' spread includes that sampling noise on average, but a few
+ * runs can agree by chance, and do often when values come in whole steps of the clock: so a
+ * side's variance is never taken below the mean sampling variance of its runs, each read
+ * from its 95% bounds as ((hi - lo) / (2 x 1.96))^2. The interval then cannot be narrower
+ * than the runs' own intervals allow, and "slower" needs a change beyond them.
+ *
  * Functions are matched through their names (group.h): "memcpy|memmove" in one report and
  * "memcpy" in another are one row. Where one report has two entries of a row (memcpy and
  * memmove at two addresses there, one in the other), they are merged (merge_func.c) first.
@@ -132,16 +139,43 @@ static enum verdict judge(const struct tt_runs *a, const struct tt_runs *b,
 	return V_FEW;
 }
 
-/* The values of statistic st of one function over runs [from, to): runs where it was timed. */
+/* The sampling variance of statistic st of f, from its 95% bounds; 0 when not sampled. */
+static double sample_var(const struct tt_report_func *f, enum stat st)
+{
+	const struct tt_ci *ci;
+	double sd;
+
+	if (!f->has_sampling || !f->sampling.has_ci)
+		return 0;
+	switch (st) {
+	case ST_MEDIAN: ci = &f->sampling.median; break;
+	case ST_P90: ci = &f->sampling.p90; break;
+	case ST_P99: ci = &f->sampling.p99; break;
+	default: return 0; /* min, max, mean: of the timed calls themselves */
+	}
+	sd = (double)(ci->hi - ci->lo) / (2 * 1.959964);
+	return sd * sd;
+}
+
+/*
+ * The values of statistic st of one function over runs [from, to): runs where it was timed.
+ * Its variance is at least the mean sampling variance of those runs (see the top).
+ */
 static void collect(const struct tt_report_func *const *entry, size_t from, size_t to, enum stat st,
 		    double *x, struct tt_runs *out)
 {
 	size_t i, n = 0;
+	double sv = 0;
 
-	for (i = from; i < to; i++)
-		if (entry[i] && entry[i]->timed)
+	for (i = from; i < to; i++) {
+		if (entry[i] && entry[i]->timed) {
 			x[n++] = stat_of(entry[i], st);
+			sv += sample_var(entry[i], st);
+		}
+	}
 	tt_runs_summarize(x, n, out);
+	if (n > 1 && sv / (double)n > out->var)
+		out->var = sv / (double)n;
 }
 
 /*
@@ -191,6 +225,17 @@ static enum verdict rows(struct tt_table *t, const char *name,
 			v = vs;
 	}
 	return v;
+}
+
+/* Some run sampled (TSC_SAMPLE, TSC_BUDGET): its percentiles may carry 95% bounds. */
+static bool any_sampled(const struct sides *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->na + s->nb; i++)
+		if (s->reps[i]->r.sampling.mode)
+			return true;
+	return false;
 }
 
 static void header(struct tt_buf *out, const struct sides *s, const struct opts *o)
@@ -254,9 +299,12 @@ static void header(struct tt_buf *out, const struct sides *s, const struct opts 
 	tt_buf_printf(out,
 		      "method:  each statistic is taken per run; base and new are its means over "
 		      "the runs,\n         the interval is Welch's 95%% t-interval of the change "
-		      "over the runs\nverdict: on the %s: slower or faster when the interval "
+		      "over the runs\n%sverdict: on the %s: slower or faster when the interval "
 		      "excludes 0 and the\n         change is at least %g%%; no change when the "
 		      "interval lies within +-%g%%;\n         not enough runs otherwise\n",
+		      any_sampled(s) ? "         (percentiles from a sample: never narrower than "
+				       "their runs' ci95 allow)\n"
+				     : "",
 		      stat_names[o->by], o->threshold, o->threshold);
 }
 

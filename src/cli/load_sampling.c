@@ -29,6 +29,14 @@ int tt_load_sampling_header(const char *file, json_t *root, struct tt_report *r)
 	    tt_jget_u64(&l, s, "floor", &r->sampling.floor) < 0 ||
 	    tt_jget_u64(&l, s, "timed_cost", &r->sampling.timed_cost) < 0)
 		return -1;
+	/* A budget's counting (count_cost, counting, over_budget): all three or none. */
+	if (json_object_get(s, "over_budget")) {
+		r->sampling.has_counting = true;
+		if (tt_jget_u64(&l, s, "count_cost", &r->sampling.count_cost) < 0 ||
+		    tt_jget_num(&l, s, "counting", &r->sampling.counting) < 0 ||
+		    tt_jget_bool(&l, s, "over_budget", &r->sampling.over_budget) < 0)
+			return -1;
+	}
 	if (strcmp(r->sampling.mode, "fixed") != 0 && strcmp(r->sampling.mode, "budget") != 0)
 		return tt_jbad(&l, "mode", "expected \"fixed\" or \"budget\"");
 	if (!(budget >= 0 && budget <= 1))
@@ -70,6 +78,10 @@ int tt_load_sampling_func(const char *file, const char *path, json_t *obj, struc
 		return -1;
 	if (m->period_min > m->period_max)
 		return tt_jbad(&ls, NULL, "period_min > period_max");
+	m->weighted = json_object_get(s, "weighted") != NULL;
+	if (json_object_get(s, "timed_cost") &&
+	    tt_jget_u64(&ls, s, "timed_cost", &m->timed_cost) < 0)
+		return -1;
 	if (!ci)
 		return 0;
 	m->has_ci = true;

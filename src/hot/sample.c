@@ -7,12 +7,14 @@
  * which would call libgcc).
  */
 #include "hot/sample.h"
+#include "report/hist.h"
 
 uint32_t tt_sample_mode;
 uint64_t tt_sample_period;
 uint64_t tt_sample_budget_ppm;
 uint64_t tt_sample_floor;
 uint64_t tt_sample_cost = 1; /* never 0: divided by */
+uint64_t tt_sample_count_cost;
 uint8_t tt_sample_framed;
 
 #define LOG_BITS 8			       /* table index: the mantissa's top 8 bits */
@@ -22,6 +24,15 @@ static uint64_t seed_counter;
 
 #define LN2_Q32 2977044472ull /* ln 2 in Q32 */
 #define PERIOD_MAX (1ull << 32)
+
+/* The cost's fit: gaps between timed ends, WINDOW of them per fit. A gap over GAP_CALLS
+ * calls or GAP_TICKS clock units (the thread slept, was preempted, or the function is rare
+ * enough to be timed on every call anyway) is left out, which also keeps the sums in 64
+ * bits: n t < 2^46, summed 1024 times. */
+#define WINDOW 1024
+#define GAP_CALLS (1ull << 16)
+#define GAP_TICKS (1ull << 30)
+#define TIMING_MIN_DIV 8 /* counting over the budget: timing keeps 1/8 of the share */
 
 /* log2(x) for x in [1, 2) given in Q62, as Q32: bit by bit, squaring (start-up only). */
 static uint64_t log2_mantissa(uint64_t x)
@@ -121,27 +132,164 @@ void tt_sample_thread_init(struct tt_thread *t)
 	t->sample.rng = z ? z : 1;
 }
 
+/* a / b for a 128-bit a, with 64-bit divisions only (no libgcc): both halved until a fits. */
+static uint64_t div128(unsigned __int128 a, uint64_t b)
+{
+	while (a >> 63) {
+		a >>= 1;
+		b >>= 1;
+	}
+	return b ? (uint64_t)a / b : 0;
+}
+
+uint64_t tt_sample_fit(const struct tt_sample_fn *e)
+{
+	/* intercept = (st snn - sn snt) / (n snn - sn^2); the denominator is n^2 var(calls). */
+	unsigned __int128 pos = (unsigned __int128)e->st * e->snn;
+	unsigned __int128 neg = (unsigned __int128)e->sn * e->snt;
+	uint64_t den = e->n * e->snn - e->sn * e->sn;
+
+	if (!e->n || den < e->n * e->n || pos <= neg)
+		return 0; /* the calls between hardly varied (var < 1), or at 0 calls nothing */
+	return div128(pos - neg, den);
+}
+
+/* The window's slope, clock units per call in Q8: (n snt - sn st) / (n snn - sn^2). */
+static uint64_t fit_slope_q8(const struct tt_sample_fn *e)
+{
+	unsigned __int128 pos = (unsigned __int128)e->n * e->snt;
+	unsigned __int128 neg = (unsigned __int128)e->sn * e->st;
+	uint64_t den = e->n * e->snn - e->sn * e->sn;
+
+	if (!e->n || den < e->n * e->n || pos <= neg)
+		return 0;
+	return div128((pos - neg) << 8, den);
+}
+
+static uint64_t median3(const uint64_t *v, uint64_t n)
+{
+	uint64_t a = v[0], b = v[1], c = v[2];
+
+	if (n < 3) /* one: it; two: the smaller, the budget's other figure is a lower bound */
+		return n == 1 ? a : (a < b ? a : b);
+	if (a > b) {
+		uint64_t x = a;
+		a = b;
+		b = x;
+	}
+	return c < a ? a : c > b ? b : c;
+}
+
+uint64_t tt_sample_timed_cost(const struct tt_fstat *s)
+{
+	uint64_t seen = __atomic_load_n(&s->est.cost, __ATOMIC_RELAXED);
+
+	return seen > tt_sample_cost ? seen : tt_sample_cost;
+}
+
+/*
+ * One gap since the last timed end of s: its calls and clock units, into the window. Once a
+ * window has given a slope, a gap longer than twice what it predicts plus 8 timed calls is
+ * left out: the thread was preempted or interrupted there, and one such gap of a
+ * millisecond moves a window's intercept by thousands. s's cost is the median of the last
+ * three windows' intercepts.
+ */
+static void fit_gap(struct tt_fstat *s, uint64_t now)
+{
+	struct tt_sample_fn *e = &s->est;
+	uint64_t calls = __atomic_load_n(&s->calls, __ATOMIC_RELAXED);
+	uint64_t n = calls - e->last_calls, t = now - e->last_end, c, slope;
+	bool ok = e->last_end && n && n < GAP_CALLS && t < GAP_TICKS;
+
+	if (ok && e->per_call_q8)
+		ok = t <= ((2 * n * e->per_call_q8) >> 8) + 8 * tt_sample_timed_cost(s);
+	if (ok) {
+		e->n++;
+		e->sn += n;
+		e->snn += n * n;
+		e->st += t;
+		e->snt += n * t;
+		if (e->n == WINDOW) {
+			c = tt_sample_fit(e);
+			slope = fit_slope_q8(e);
+			if (slope)
+				e->per_call_q8 = slope;
+			if (c) {
+				e->fits[e->nfits % 3] = c;
+				e->nfits++;
+				__atomic_store_n(&e->cost,
+						 median3(e->fits, e->nfits < 3 ? e->nfits : 3),
+						 __ATOMIC_RELAXED);
+			}
+			e->n = e->sn = e->snn = e->st = e->snt = 0;
+		}
+	}
+	e->last_end = now;
+	e->last_calls = calls;
+}
+
+/* The call just ended, if it was recorded in hist: into whist with weight `period`. */
+static void record_weighted(struct tt_fstat *s, uint64_t now, uint64_t period)
+{
+	struct tt_hist *h = &s->whist;
+	uint64_t count = __atomic_load_n(&s->hist.count, __ATOMIC_RELAXED), raw, w, start;
+
+	if (count == s->est.seen)
+		return; /* not timed: migrated, or the thread's first call */
+	s->est.seen = count;
+	/* tt_call_finish has released the call's frame to tt_tls.top, its start still there,
+	 * unless a signal handler's traced call took the frame since: its start is then after
+	 * now (or 0, a call passed over): not this call's, left out. */
+	start = tt_tls.top->start_ticks;
+	if (!start || start > now)
+		return;
+	raw = now - start;
+	w = period ? period : 1;
+	if (!h->count)
+		__atomic_store_n(&h->min, UINT64_MAX, __ATOMIC_RELAXED); /* fresh zero pages */
+	TT_OWNER_ADD(h->counts[tt_hist_index(raw)], w);
+	TT_OWNER_ADD(h->count, w);
+	TT_OWNER_ADD(h->total, w * raw);
+	TT_OWNER_ADD(s->est.wsq, w * w);
+	if (raw < __atomic_load_n(&h->min, __ATOMIC_RELAXED))
+		__atomic_store_n(&h->min, raw, __ATOMIC_RELAXED);
+	if (raw > __atomic_load_n(&h->max, __ATOMIC_RELAXED))
+		__atomic_store_n(&h->max, raw, __ATOMIC_RELAXED);
+}
+
+/* a * ppm / 10^6 without overflow. */
+static uint64_t part(uint64_t a, uint64_t ppm)
+{
+	return a < (1ull << 40) ? a * ppm / 1000000 : a / 1000000 * ppm;
+}
+
 /*
  * TSC_BUDGET: the period of function s in thread st. Each function past its floor has an equal
- * share of the budget: the timed calls that share affords since the thread's first timed call
- * (its allowance) against the calls it made meanwhile. A function called less than its
- * allowance is timed on every call; the others in proportion, so each is timed at the same
- * rate. Open loop, from the measured cost: no debt to pay back, nothing to oscillate.
+ * share of the budget's time since its own first call in the thread; counting all of its calls
+ * is paid from it first, and what is left, over the cost of a timed call, is how many timed
+ * calls it affords (its allowance), against the calls it made meanwhile. A function called
+ * less than its allowance is timed on every call; the others in proportion. Cumulative
+ * quantities: a period too small earlier is made up for by a larger one now.
  */
 static uint64_t budget_period(struct tt_sample_thread *st, struct tt_fstat *s, uint64_t now)
 {
-	uint64_t share, allow, n;
+	uint64_t share, counting, timing, allow, n, calls = s->calls;
 
-	if (s->calls - s->passed <= tt_sample_floor)
+	if (calls - s->passed <= tt_sample_floor)
 		return 1; /* the floor is granted on top of the budget */
 	if (!s->budgeted) {
 		s->budgeted = 1;
 		st->hot++;
 	}
-	share = (now - st->start) / (tt_sample_cost * st->hot);
-	allow = share < (1ull << 40) ? share * tt_sample_budget_ppm / 1000000
-				     : share / 1000000 * tt_sample_budget_ppm;
-	n = s->calls / (allow ? allow : 1);
+	/* Since the function's own first call here: a budget accrued before it was called
+	 * would be spent at once when it starts, and its first calls timed far too often. */
+	share = part((now - s->est.start) / st->hot, tt_sample_budget_ppm);
+	counting = calls * tt_sample_count_cost;
+	timing = share > counting ? share - counting : 0;
+	if (timing < share / TIMING_MIN_DIV)
+		timing = share / TIMING_MIN_DIV; /* the report says the budget is exceeded */
+	allow = timing / tt_sample_timed_cost(s);
+	n = calls / (allow ? allow : 1);
 	if (n < 1)
 		n = 1;
 	if (s->period && n > 4 * s->period)
@@ -158,7 +306,15 @@ void tt_sample_after(struct tt_thread *t, struct tt_fstat *s, uint64_t now)
 		return; /* the calibration function is always timed */
 	if (!st->start)
 		st->start = now;
-	period = tt_sample_mode == TT_SAMPLE_FIXED ? tt_sample_period : budget_period(st, s, now);
+	if (tt_sample_mode == TT_SAMPLE_FIXED) {
+		period = tt_sample_period;
+	} else {
+		if (!s->est.start)
+			s->est.start = now;
+		record_weighted(s, now, s->period);
+		fit_gap(s, now);
+		period = budget_period(st, s, now);
+	}
 	if (period != s->period) {
 		scale = tt_sample_mode == TT_SAMPLE_FIXED ? fixed_scale : tt_sample_scale(period);
 		__atomic_store_n(&s->scale, scale, __ATOMIC_RELAXED);

@@ -10,11 +10,26 @@
  * call" would.
  *
  * With TSC_BUDGET, N is chosen per function per thread at each timed call's end: the budget's
- * part of the time since the thread's first timed call, split equally between the functions
- * it calls past their floor, divided by what a timed call costs (tt_sample_cost, measured at
- * start-up), is what each may have had timed; a function called less than that stays fully
- * timed, the others get N = calls / allowance. The first tt_sample_floor calls of each
- * function in each thread are all timed, on top of the budget.
+ * part of the time since the function's first call in the thread, split equally between the functions
+ * it calls past their floor, less what counting every call of the function costs
+ * (tt_sample_count_cost each), divided by what a timed call costs more than a counted one,
+ * is what each may have had timed; a function called less than that stays fully timed, the
+ * others get N = calls / allowance. When counting alone takes the function's whole share,
+ * timing keeps an eighth of it (a sample to report) and the report says the budget is
+ * exceeded. The cost of a timed call is the larger of tt_sample_cost (start-up, a tight loop:
+ * a lower bound) and the one seen in place (struct tt_sample_fn): the clock units between
+ * successive timed ends of the function against the calls made between them, fitted by
+ * least squares over windows of gaps (outliers left out, the median of three windows); the
+ * geometric draw makes the gaps vary, the slope is
+ * the program's own time per call (with counting) and the intercept what one timed call
+ * adds on top: its fences, frame, reads and exit, and what it disturbs in the caches and
+ * predictors. The first tt_sample_floor calls of each function in each thread are all
+ * timed, on top of the budget.
+ *
+ * Each timed call under a budget is also recorded with weight N, the mean period of the
+ * draw that chose it (it stands for N calls), in whist: percentiles from it are unbiased
+ * while N changes over the run (the floor's calls at weight 1, early calls at small N, late
+ * ones at large N), which the plain histogram of timed calls is not.
  *
  * Hot path: general registers only, no libc (built like traced_call.c).
  */
@@ -33,6 +48,7 @@ extern uint64_t tt_sample_period;     /* TSC_SAMPLE=N */
 extern uint64_t tt_sample_budget_ppm; /* TSC_BUDGET, parts per million */
 extern uint64_t tt_sample_floor;      /* TSC_BUDGET: calls of each function all timed first */
 extern uint64_t tt_sample_cost;	      /* clock units a timed call costs over a passed-over one */
+extern uint64_t tt_sample_count_cost; /* and a passed-over call over an untraced one */
 
 /* Nonzero: calls passed over still take a frame (no TSC read) so that their end is seen:
  * TSC_CALLERS counts every call's site. Read by tramp_body.S. */
@@ -47,12 +63,22 @@ void tt_sample_configure(enum tt_sample_mode mode, uint64_t period, uint64_t bud
 void tt_sample_thread_init(struct tt_thread *t);
 
 /* At the end of a timed (framed, not passed over) call of s in thread t, outside the timed
- * interval: choose s's next countdown. now = the clock reading at the call's end. */
+ * interval: choose s's next countdown. now = the clock reading at the call's end. Under a
+ * budget, a call just recorded in s->hist (its count grew since the last call here) is
+ * recorded in s->whist too, from the frame tt_tls.top (its start), and the gap since the
+ * last timed end goes into the cost's fit. */
 void tt_sample_after(struct tt_thread *t, struct tt_fstat *s, uint64_t now);
 
 /* The draw, for tests: 1 / -ln(1 - 1/period) in Q16 (0 for period <= 1), and one geometric
  * countdown of mean period - 1 from generator state *rng. */
 uint64_t tt_sample_scale(uint64_t period);
 uint64_t tt_sample_draw(uint64_t *rng, uint64_t scale);
+
+/* The fit, for tests: the intercept (at 0 calls) of the least-squares line through a
+ * window's gaps, clamped at 0; 0 when the calls between timed ends hardly varied. */
+uint64_t tt_sample_fit(const struct tt_sample_fn *e);
+
+/* The cost a budget charges per timed call of s: the larger of the start-up one and s's. */
+uint64_t tt_sample_timed_cost(const struct tt_fstat *s);
 
 #endif /* TT_SAMPLE_H */

@@ -58,6 +58,19 @@ struct tt_fstat {
 	uint64_t budgeted;	  /* TSC_BUDGET: past its floor, one of the thread's shares */
 	struct tt_hist hist;	  /* raw ticks of timed calls */
 	struct tt_self_hist self; /* timed calls that made traced calls: self ticks */
+	/* TSC_BUDGET (hot/sample.c), after the timed exit's C: */
+	struct tt_sample_fn {
+		uint64_t start;	   /* clock at its first timed end in this thread */
+		uint64_t seen;	   /* hist.count at the last timed end: was one more recorded */
+		uint64_t last_end; /* clock at the last timed end (0: none), and calls then */
+		uint64_t last_calls;
+		uint64_t n, sn, snn, st, snt; /* this window's gaps: (calls, clock units) sums */
+		uint64_t cost; /* a timed call's cost over a counted one, seen; 0: not yet */
+		uint64_t fits[3], nfits; /* the last windows' intercepts: cost is their median */
+		uint64_t per_call_q8;	 /* the last window's slope, Q8; 0: none yet */
+		uint64_t wsq;		 /* sum of the squared weights in whist */
+	} est;
+	struct tt_hist whist; /* TSC_BUDGET: timed calls' raw ticks, each weighted by its period */
 };
 
 struct tt_site_table;

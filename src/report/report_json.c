@@ -291,6 +291,10 @@ static void sampling(struct tt_buf *out, const char *ind, const struct tt_report
 	field_u64(out, ind, "skipped", f->skipped);
 	tt_buf_printf(out, "%s\"sampling\": {\"period_min\": %" PRIu64 ", \"period_max\": %" PRIu64,
 		      ind, m->period_min, m->period_max);
+	if (m->weighted)
+		tt_buf_puts(out, ", \"weighted\": true");
+	if (m->timed_cost)
+		tt_buf_printf(out, ", \"timed_cost\": %" PRIu64, m->timed_cost);
 	if (m->has_ci)
 		tt_buf_printf(out,
 			      ", \"ci95\": {\"median\": [%" PRIu64 ", %" PRIu64
@@ -416,8 +420,16 @@ void tt_report_json(struct tt_buf *out, const struct tt_report *r)
 		tt_json_string(out, r->sampling.mode);
 		tt_buf_printf(out, ", \"period\": %" PRIu64 ", \"budget\": ", r->sampling.period);
 		put_double(out, r->sampling.budget_ppm / 1e6);
-		tt_buf_printf(out, ", \"floor\": %" PRIu64 ", \"timed_cost\": %" PRIu64 "},\n",
+		tt_buf_printf(out, ", \"floor\": %" PRIu64 ", \"timed_cost\": %" PRIu64,
 			      r->sampling.floor, r->sampling.timed_cost);
+		if (r->sampling.has_counting) {
+			tt_buf_printf(out, ", \"count_cost\": %" PRIu64 ", \"counting\": ",
+				      r->sampling.count_cost);
+			put_double(out, r->sampling.counting);
+			tt_buf_printf(out, ", \"over_budget\": %s",
+				      r->sampling.over_budget ? "true" : "false");
+		}
+		tt_buf_puts(out, "},\n");
 	}
 
 	tt_buf_puts(out, "  \"warnings\": [");

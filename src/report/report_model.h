@@ -56,6 +56,8 @@ struct tt_report_sampling {
 	uint64_t period_min, period_max; /* 1 in N drawn with, per thread over time; 0: none */
 	bool has_ci;			 /* some calls passed over and some timed */
 	struct tt_ci median, p90, p99;	 /* of cycles */
+	bool weighted;			 /* TSC_BUDGET: percentiles weighted by period */
+	uint64_t timed_cost;		 /* TSC_BUDGET: a timed call's cost seen; 0: none */
 };
 
 /* TSC_CALLERS: one call site (N = 1) or call path (N > 1) of a function. */
@@ -166,6 +168,10 @@ struct tt_report {
 		uint32_t budget_ppm; /* TSC_BUDGET */
 		uint64_t floor;	     /* TSC_BUDGET: calls of each function per thread all timed */
 		uint64_t timed_cost; /* clock units a timed call costs over a passed-over one */
+		bool has_counting;   /* TSC_BUDGET: the three below are known */
+		uint64_t count_cost; /* and a passed-over call over an untraced one */
+		double counting;     /* counting every call: its share of the run, estimated */
+		bool over_budget;    /* counting alone exceeds the budget */
 	} sampling;
 	const char *const *warnings;
 	size_t nwarnings;

@@ -28,7 +28,15 @@ void tt_report_text_sampling(struct tt_buf *out, const struct tt_report *r)
 			      " calls of each function in each thread all timed)\n",
 			      r->sampling.budget_ppm / 1e4, r->sampling.timed_cost,
 			      r->sampling.floor);
-	else
+	if (r->sampling.budget_ppm && r->sampling.over_budget)
+		tt_buf_printf(
+			out,
+			"sampling: over budget: counting every call alone costs ~%.3g%% of the "
+			"run (%" PRIu64 " or more a call), over the %.4g%% budget; the counts "
+			"stay exact, timing kept 1/8 of the budget\n",
+			r->sampling.counting * 100, r->sampling.count_cost,
+			r->sampling.budget_ppm / 1e4);
+	if (!r->sampling.budget_ppm)
 		tt_buf_printf(out,
 			      "\nsampling: TSC_SAMPLE %" PRIu64 " (about 1 call in %" PRIu64
 			      " timed, chosen at random; every call counted)\n",
@@ -48,7 +56,11 @@ void tt_report_text_sampling(struct tt_buf *out, const struct tt_report *r)
 		if (m->period_max > m->period_min)
 			tt_buf_printf(out, ", periods %" PRIu64 "-%" PRIu64, m->period_min,
 				      m->period_max);
+		if (m->timed_cost)
+			tt_buf_printf(out, ", a timed call ~%" PRIu64 " more here", m->timed_cost);
 		tt_buf_puts(out, ")");
+		if (m->weighted)
+			tt_buf_puts(out, "; weighted by period");
 		if (m->has_ci) {
 			tt_buf_puts(out, "; percentiles from a sample, 95% bounds:");
 			bounds(out, "median", &m->median);

@@ -30,18 +30,49 @@ void tt_sample_ci_ranks(uint64_t n, double p, uint64_t *lo, uint64_t *hi)
 		*hi = *lo;
 }
 
-struct tt_ci tt_sample_ci(const struct tt_hist *h, double p, uint64_t subtract)
+/* The bounds at weighted ranks lo and hi of h. */
+static struct tt_ci bounds_at(const struct tt_hist *h, uint64_t lo, uint64_t hi, uint64_t subtract)
 {
-	struct tt_ci ci = { 0, 0 };
-	uint64_t lo, hi, low;
+	struct tt_ci ci;
+	uint64_t low;
 
-	if (!h->count)
-		return ci;
-	tt_sample_ci_ranks(h->count, p, &lo, &hi);
 	/* What the histogram knows of those ranks: the low one's bucket from its low edge, the
 	 * high one's to its high edge (each at most 1% wide, exact below 1024 ticks). */
 	low = tt_hist_bucket_low(tt_hist_index(tt_hist_value_at_rank(h, lo)));
 	ci.lo = tt_stats_sub_floor(low > h->min ? low : h->min, subtract);
 	ci.hi = tt_stats_sub_floor(tt_hist_value_at_rank(h, hi), subtract);
 	return ci;
+}
+
+struct tt_ci tt_sample_ci(const struct tt_hist *h, double p, uint64_t subtract)
+{
+	struct tt_ci ci = { 0, 0 };
+	uint64_t lo, hi;
+
+	if (!h->count)
+		return ci;
+	tt_sample_ci_ranks(h->count, p, &lo, &hi);
+	return bounds_at(h, lo, hi, subtract);
+}
+
+struct tt_ci tt_sample_ci_weighted(const struct tt_hist *h, uint64_t wsq, double p,
+				   uint64_t subtract)
+{
+	struct tt_ci ci = { 0, 0 };
+	double sum = (double)h->count, neff, scale, l, u;
+	uint64_t n, lo, hi;
+
+	if (!h->count || !wsq)
+		return ci;
+	neff = sum * sum / (double)wsq;
+	n = neff < 1 ? 1 : (uint64_t)(neff + 0.5);
+	tt_sample_ci_ranks(n, p, &lo, &hi);
+	/* Rank r of n_eff is the weight sum's fraction r / n_eff: the low rank rounded down,
+	 * the high one up. */
+	scale = sum / (double)n;
+	l = (double)lo * scale;
+	u = (double)hi * scale;
+	lo = l < 1 ? 1 : (uint64_t)l;
+	hi = u >= sum ? h->count : (uint64_t)u + (u > (double)(uint64_t)u);
+	return bounds_at(h, lo, hi, subtract);
 }

@@ -21,4 +21,14 @@ void tt_sample_ci_ranks(uint64_t n, double p, uint64_t *lo, uint64_t *hi);
 /* The 95% bounds of the p-quantile of h's samples, in h's unit minus subtract (floored). */
 struct tt_ci tt_sample_ci(const struct tt_hist *h, double p, uint64_t subtract);
 
+/*
+ * The same for a histogram whose samples carry weights (TSC_BUDGET's, each timed call
+ * counted as the calls it stands for): h->count is the sum of the weights, wsq the sum of
+ * their squares. The binomial count is that of the effective sample size
+ * n_eff = (sum w)^2 / sum w^2 (Kish), at most the number of samples, and its ranks are
+ * scaled to the weights' sum.
+ */
+struct tt_ci tt_sample_ci_weighted(const struct tt_hist *h, uint64_t wsq, double p,
+				   uint64_t subtract);
+
 #endif /* TT_SAMPLE_CI_H */

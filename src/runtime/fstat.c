@@ -29,4 +29,14 @@ void tt_fstat_merge(struct tt_fstat *dst, const struct tt_fstat *src)
 			       __atomic_load_n(&src->period_max, __ATOMIC_RELAXED));
 	tt_hist_merge(&dst->hist, &src->hist);
 	tt_self_merge(&dst->self, &src->self);
+	/* TSC_BUDGET: the weighted histogram (its min is set by its first record), and the
+	 * costs seen: the largest is what the report says. */
+	if (__atomic_load_n(&src->whist.count, __ATOMIC_RELAXED)) {
+		if (!dst->whist.count)
+			dst->whist.min = UINT64_MAX;
+		tt_hist_merge(&dst->whist, &src->whist);
+		dst->est.wsq += __atomic_load_n(&src->est.wsq, __ATOMIC_RELAXED);
+	}
+	if (__atomic_load_n(&src->est.cost, __ATOMIC_RELAXED) > dst->est.cost)
+		dst->est.cost = __atomic_load_n(&src->est.cost, __ATOMIC_RELAXED);
 }

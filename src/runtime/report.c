@@ -114,11 +114,29 @@ static void fill_sampling(const struct tt_fstat *s, uint64_t sub, struct tt_repo
 	m->period_min = s->period_min;
 	m->period_max = s->period_max;
 	m->has_ci = out->skipped > 0 && s->hist.count > 0;
+	m->weighted = tt_sample_mode == TT_SAMPLE_BUDGET && s->whist.count > 0;
+	m->timed_cost = s->est.cost;
 	if (!m->has_ci)
 		return;
+	if (m->weighted) {
+		m->median = tt_sample_ci_weighted(&s->whist, s->est.wsq, 0.50, sub);
+		m->p90 = tt_sample_ci_weighted(&s->whist, s->est.wsq, 0.90, sub);
+		m->p99 = tt_sample_ci_weighted(&s->whist, s->est.wsq, 0.99, sub);
+		return;
+	}
 	m->median = tt_sample_ci(&s->hist, 0.50, sub);
 	m->p90 = tt_sample_ci(&s->hist, 0.90, sub);
 	m->p99 = tt_sample_ci(&s->hist, 0.99, sub);
+}
+
+/* TSC_BUDGET: the percentiles from the histogram weighted by period (hot/sample.h), which
+ * the timed calls' own over-represent early, frequently timed calls in; min, max, mean and
+ * total stay those of the calls timed. */
+static void weigh_percentiles(const struct tt_fstat *s, uint64_t sub, struct tt_summary *out)
+{
+	out->median = tt_stats_sub_floor(tt_hist_percentile(&s->whist, 50.0), sub);
+	out->p90 = tt_stats_sub_floor(tt_hist_percentile(&s->whist, 90.0), sub);
+	out->p99 = tt_stats_sub_floor(tt_hist_percentile(&s->whist, 99.0), sub);
 }
 
 /*
@@ -202,6 +220,27 @@ static void fill_threads(const struct tt_run *run, uint32_t func, struct arena *
 	out->nthreads = n;
 }
 
+/*
+ * TSC_BUDGET: what counting every call costs, against the run: calls times the start-up cost
+ * of a counted call (a tight loop's, so a lower bound) over the traced threads' time, taken
+ * as the wall time each. Over the budget, no sampling rate can hold it: counts are exact.
+ */
+static void weigh_counting(struct tt_report *r, uint64_t hz)
+{
+	double units = (double)r->wall_ns * (hz ? (double)hz / 1e9 : 1.0), calls = 0;
+	uint64_t threads = r->threads.traced ? r->threads.traced : 1;
+	size_t i;
+
+	for (i = 0; i < r->nfuncs; i++)
+		calls += (double)r->funcs[i].calls;
+	r->sampling.has_counting = true;
+	r->sampling.count_cost = tt_sample_count_cost;
+	r->sampling.counting = units > 0 ? calls * (double)tt_sample_count_cost /
+						   (units * (double)threads)
+					 : 0;
+	r->sampling.over_budget = r->sampling.counting > tt_sample_budget_ppm / 1e6;
+}
+
 /* Fill one function's entry from its merged counters. */
 static void fill_func(const struct tt_run *run, const struct tt_func *fn, const struct tt_fstat *s,
 		      uint64_t hz, struct arena *a, struct tt_report_func *out)
@@ -253,6 +292,10 @@ static void fill_func(const struct tt_run *run, const struct tt_func *fn, const 
 	}
 	tt_stats_summarise(&s->hist, 0, &out->raw);
 	tt_stats_summarise(&s->hist, sub, &out->cycles);
+	if (out->sampling.weighted) {
+		weigh_percentiles(s, 0, &out->raw);
+		weigh_percentiles(s, sub, &out->cycles);
+	}
 	out->has_ns = hz > 0;
 	if (out->has_ns)
 		tt_stats_to_ns(&out->cycles, hz, &out->ns);
@@ -378,6 +421,8 @@ static int build(const struct tt_run *run, struct arena *arena, bool report, str
 		r->sampling.budget_ppm = (uint32_t)tt_sample_budget_ppm;
 		r->sampling.floor = tt_sample_floor;
 		r->sampling.timed_cost = tt_sample_cost;
+		if (tt_sample_mode == TT_SAMPLE_BUDGET)
+			weigh_counting(r, hz);
 	}
 	return 0;
 }

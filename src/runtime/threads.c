@@ -161,6 +161,12 @@ void tt_thread_collect(uint32_t func, struct tt_fstat *out)
 	else
 		memset(&out->self, 0, offsetof(struct tt_self_hist, self));
 	out->self.min = UINT64_MAX;
+	/* TSC_BUDGET's weighted histogram likewise (hot/sample.h). */
+	if (out->whist.count)
+		tt_hist_init(&out->whist);
+	memset(&out->est, 0, sizeof(out->est));
+	out->whist.count = out->whist.max = out->whist.total = 0;
+	out->whist.min = UINT64_MAX;
 	tt_thread_lock();
 	if (totals[func])
 		tt_fstat_merge(out, totals[func]);

@@ -310,6 +310,11 @@ t_diff() {
 	bad diff/units "not comparable" diff basic.json mono.json
 	bad diff/one-file "takes two reports" diff basic.json
 	golden diff/runs diff-runs.txt diff base.json runs-base2.json -- new.json runs-new2.json
+	# Sampled percentiles (TSC_BUDGET): the runs agree exactly on each side, +10% between;
+	# hash's median has wide 95% bounds in every run, parse's narrow ones: hash is "not
+	# enough runs", not "slower" (without the runs' ci95 both read slower).
+	golden diff/sampled diff-sampled.txt diff sampled-a1.json sampled-a2.json sampled-a3.json \
+		-- sampled-b1.json sampled-b2.json sampled-b3.json
 	bad diff/same-run "base.json and base.json are the same run" \
 		diff base.json base.json -- new.json runs-new2.json
 	bad diff/empty-side "no new report after '--'" diff base.json runs-base2.json --

@@ -3,6 +3,9 @@
  *
  *   alt N       N calls of work_spin whose cost alternates on every call: 20 and 2000
  *               multiply-adds. A sample taken every other call would see one kind only.
+ *   phase L S   L calls of work_spin at 2000 multiply-adds, then S at 20: under a budget the
+ *               first (the floor, small periods) are timed far more often than the second,
+ *               whose calls are most of the run's.
  *   tight N S   a tight loop of N calls of work_add (the tiny function a budget must spare),
  *               with work_leaf called once every N/50 (rarely: 50 calls, all to be timed);
  *               the loop's own time, in ticks (lfence;rdtsc), to the side file S.
@@ -28,6 +31,20 @@ static int alt(long n)
 		tp_fold(&h, &v, sizeof(v));
 	}
 	tp_expect(stdout, "work_spin", (unsigned long)n);
+	printf("checksum %016llx\n", (unsigned long long)h);
+	return 0;
+}
+
+static int phase(long l, long s)
+{
+	uint64_t h = TP_FNV_INIT, v;
+	long i;
+
+	for (i = 0; i < l + s; i++) {
+		v = work_spin(i < l ? 2000 : 20);
+		tp_fold(&h, &v, sizeof(v));
+	}
+	tp_expect(stdout, "work_spin", (unsigned long)(l + s));
 	printf("checksum %016llx\n", (unsigned long long)h);
 	return 0;
 }
@@ -61,8 +78,10 @@ int main(int argc, char **argv)
 
 	if (argc > 2 && !strcmp(argv[1], "alt") && n > 0)
 		return alt(n);
+	if (argc > 3 && !strcmp(argv[1], "phase") && n >= 0 && atol(argv[3]) >= 0)
+		return phase(n, atol(argv[3]));
 	if (argc > 3 && !strcmp(argv[1], "tight") && n >= 50)
 		return tight(n, argc, argv);
-	fprintf(stderr, "usage: t_sample alt N | tight N SIDE-FILE\n");
+	fprintf(stderr, "usage: t_sample alt N | phase L S | tight N SIDE-FILE\n");
 	return 2;
 }

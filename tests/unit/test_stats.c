@@ -520,6 +520,54 @@ static void test_sample_ci_ranks(void **state)
 	assert_true(lo >= 1 && lo <= hi && hi == 20);
 }
 
+/* Record v with weight w, as TSC_BUDGET's weighted histogram does (hot/sample.c). */
+static void record_w(struct tt_hist *h, uint64_t v, uint64_t w, uint64_t *wsq)
+{
+	h->counts[tt_hist_index(v)] += w;
+	h->count += w;
+	h->total += v * w;
+	h->min = v < h->min ? v : h->min;
+	h->max = v > h->max ? v : h->max;
+	*wsq += w * w;
+}
+
+/*
+ * Weighted bounds: equal weights give the unweighted ranks (n_eff = n, ranks scaled by the
+ * weight); unequal ones a smaller n_eff, so wider bounds around the weighted median.
+ */
+static void test_sample_ci_weighted(void **state)
+{
+	struct tt_hist *h = calloc(1, sizeof(*h));
+	uint64_t i, wsq = 0;
+	struct tt_ci ci, plain;
+
+	(void)state;
+	assert_non_null(h);
+	tt_hist_init(h);
+	for (i = 1; i <= 1000; i++)
+		record_w(h, i, 4, &wsq);
+	ci = tt_sample_ci_weighted(h, wsq, 0.5, 0); /* n_eff 1000: ranks 469..532 */
+	assert_int_equal(ci.lo, 469);
+	assert_int_equal(ci.hi, 532);
+	/* Half the values at weight 1, half at 9: sum w = 5000, sum w^2 = 41000, so
+	 * n_eff = 610 of 1000 samples: wider. */
+	tt_hist_init(h);
+	wsq = 0;
+	for (i = 1; i <= 1000; i++)
+		record_w(h, i, i % 2 ? 1 : 9, &wsq);
+	ci = tt_sample_ci_weighted(h, wsq, 0.5, 0);
+	plain = (struct tt_ci){ 469, 532 };
+	assert_true(ci.lo < plain.lo && ci.hi > plain.hi);
+	assert_true(ci.lo <= 500 && ci.hi >= 500);
+	assert_true(ci.hi - ci.lo < 200);
+	/* Empty, or no squares: no bounds. */
+	tt_hist_init(h);
+	ci = tt_sample_ci_weighted(h, 0, 0.5, 0);
+	assert_int_equal(ci.lo, 0);
+	assert_int_equal(ci.hi, 0);
+	free(h);
+}
+
 /* Through the histogram: exact values below 1024, the bucket's low and high edges above. */
 static void test_sample_ci_values(void **state)
 {
@@ -570,6 +618,7 @@ int main(void)
 		cmocka_unit_test(test_buckets_random_cover_samples),
 		cmocka_unit_test(test_sample_ci_ranks),
 		cmocka_unit_test(test_sample_ci_values),
+		cmocka_unit_test(test_sample_ci_weighted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
