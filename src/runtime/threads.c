@@ -159,7 +159,7 @@ void tt_thread_collect(uint32_t func, struct tt_fstat *out)
 	if (self_dirty)
 		memset(&out->self, 0, sizeof(out->self));
 	else
-		memset(&out->self, 0, offsetof(struct tt_self_hist, self));
+		memset(&out->self, 0, offsetof(struct tt_self_hist, b));
 	out->self.min = UINT64_MAX;
 	tt_thread_lock();
 	if (totals[func])
