@@ -236,9 +236,9 @@ static void fill_func(const struct tt_run *run, const struct tt_func *fn, const 
 		out->unwound += out->calls - ended;
 	else
 		out->calls = ended;
-	if (tt_func_first[fn->index]) {
+	if (tt_func_words(fn->index)->first) {
 		out->has_first = true;
-		out->first = tt_stats_sub_floor(tt_func_first[fn->index] - 1, sub);
+		out->first = tt_stats_sub_floor(tt_func_words(fn->index)->first - 1, sub);
 	}
 	tt_stats_summarise(&s->hist, 0, &out->raw);
 	tt_stats_summarise(&s->hist, sub, &out->cycles);

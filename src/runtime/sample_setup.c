@@ -55,7 +55,7 @@ static uint64_t measure_cost(int variant, void *entry, void *target)
 	int r;
 
 	fn(); /* the thread and index 0 set up, if calibration did not */
-	s = tt_tls.thread ? tt_tls.thread->stats[0] : NULL;
+	s = tt_tls.thread ? tt_thread_stat(tt_tls.thread, 0) : NULL;
 	if (!s)
 		return 0;
 	for (r = 0; r < ROUNDS; r++) {

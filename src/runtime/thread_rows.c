@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 
+#include "base/chunked.h"
 #include "base/sys.h"
 #include "hook/funcs.h"
 #include "runtime/thread_rows.h"
@@ -19,7 +20,7 @@
 
 static struct tt_thread_row *rows;
 static size_t nrows, cap;
-static uint32_t *others; /* by function: index + 1 of its tid-0 row, lazily mapped */
+static struct tt_chunked others; /* uint32_t by function: index + 1 of its tid-0 row */
 
 void tt_thread_rows_self_sums(const struct tt_self_hist *h, struct tt_self_hist_sums *out)
 {
@@ -74,21 +75,20 @@ static bool grow(void)
 /* The tid-0 row of func, made when first needed (needs one free row). */
 static struct tt_thread_row *other_row(uint32_t func)
 {
-	if (!others) {
-		others = tt_sys_mmap(NULL, TT_MAX_FUNCS * sizeof(*others), PROT_READ | PROT_WRITE,
-				     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		if (!others)
-			return NULL;
-	}
-	if (!others[func]) {
+	uint32_t *other;
+
+	if (tt_chunked_reserve(&others, (uint64_t)func + 1, sizeof(*other)) < 0)
+		return NULL;
+	other = tt_chunked_at(&others, func, sizeof(*other));
+	if (!*other) {
 		if (nrows == cap)
 			return NULL;
 		memset(&rows[nrows], 0, sizeof(rows[0]));
 		memcpy(rows[nrows].name, "(others)", 9);
 		rows[nrows].func = func;
-		others[func] = (uint32_t)++nrows;
+		*other = (uint32_t)++nrows;
 	}
-	return &rows[others[func] - 1];
+	return &rows[*other - 1];
 }
 
 void tt_thread_rows_keep(struct tt_thread *t)
@@ -100,8 +100,8 @@ void tt_thread_rows_keep(struct tt_thread *t)
 	if (t == tt_tls.thread)
 		tt_syscall3(SYS_prctl, PR_GET_NAME, (long)name, 0);
 	name[15] = 0;
-	for (i = 1; i < n && i < TT_MAX_FUNCS; i++) {
-		const struct tt_fstat *s = t->stats[i];
+	for (i = 1; i < n; i++) {
+		const struct tt_fstat *s = tt_thread_stat(t, i);
 		struct tt_thread_row r, *o;
 
 		if (!s)
@@ -123,10 +123,8 @@ void tt_thread_rows_reset(void)
 {
 	if (rows)
 		tt_sys_munmap(rows, cap * sizeof(*rows));
-	if (others)
-		tt_sys_munmap(others, TT_MAX_FUNCS * sizeof(*others));
+	tt_chunked_release(&others, sizeof(uint32_t));
 	rows = NULL;
-	others = NULL;
 	nrows = cap = 0;
 }
 
@@ -191,7 +189,7 @@ size_t tt_thread_rows_of(uint32_t func, struct tt_thread_row *out, size_t max)
 		if (rows[i].func == func)
 			put(out, max, n++, &rows[i]);
 	for (t = tt_thread_list; t; t = t->next) {
-		const struct tt_fstat *s = __atomic_load_n(&t->stats[func], __ATOMIC_ACQUIRE);
+		const struct tt_fstat *s = tt_thread_stat(t, func);
 		struct tt_thread_row r;
 
 		if (!s)

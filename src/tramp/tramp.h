@@ -74,6 +74,8 @@ _Static_assert(__builtin_offsetof(struct tt_fstat, next_skip) == TT_FSTAT_NEXT_S
 	       "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_fstat, passed) == TT_FSTAT_PASSED, "tramp_layout.h");
 _Static_assert(sizeof(struct tt_thread) <= TT_THREAD_ALIGN, "tramp_layout.h");
-_Static_assert(__builtin_offsetof(struct tt_thread, stats) == TT_THREAD_STATS, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_tls, stats) == TT_TLS_STATS, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_tls, nstats) == TT_TLS_NSTATS, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_fstat, words) == TT_FSTAT_WORDS, "tramp_layout.h");
 
 #endif /* TT_TRAMP_H */
