@@ -217,6 +217,9 @@
  * Function %r11d's words with no counters at hand (the guarded paths): %rax = its chunk,
  * %rcx = the offset in it (func_table.h, base/chunked.h). Clobbers rax, rcx; keeps r11.
  */
+.if TT_WORDS_CHUNK_BITS != 16
+.error "WORDS_OF_INDEX takes the offset in a chunk with movzwl: 16 bits"
+.endif
 .macro WORDS_OF_INDEX
 	movl	%r11d, %ecx
 	shrl	$TT_WORDS_CHUNK_BITS, %ecx
