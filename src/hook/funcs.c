@@ -395,8 +395,15 @@ unsigned int tt_funcs_forget_unloaded(bool (*loaded)(const char *object, uintptr
 		f->unloaded = true;
 		__atomic_store_n(&nunloaded, nunloaded + 1, __ATOMIC_RELAXED);
 		HASH_DELETE(hh_addr, by_addr, f);
+		tt_funcs_unlock();
+		n++;
+	}
+	/* Their names, in one pass over all names (not one per function: a whole library may
+	 * go at once). Names of functions unloaded before went then, or came back with them. */
+	if (n) {
+		tt_funcs_lock();
 		HASH_ITER(hh, by_name, a, next) {
-			if (a->func != f)
+			if (!a->func->unloaded)
 				continue;
 			HASH_DEL(by_name, a);
 			free(a->name);
@@ -404,7 +411,6 @@ unsigned int tt_funcs_forget_unloaded(bool (*loaded)(const char *object, uintptr
 			free(a);
 		}
 		tt_funcs_unlock();
-		n++;
 	}
 	return n;
 }
