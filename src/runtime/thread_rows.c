@@ -22,6 +22,35 @@ static struct tt_thread_row *rows;
 static size_t nrows, cap;
 static struct tt_chunked others; /* uint32_t by function: index + 1 of its tid-0 row */
 
+/* Each function's kept rows in the order kept, so that a report reads a function's rows
+ * without a scan of all (thousands of functions, thousands of exited threads). */
+struct chain {
+	uint32_t head, tail; /* index + 1 of its first and last row; 0: none */
+};
+static struct tt_chunked chains; /* struct chain by function */
+static struct tt_chunked links;	 /* uint32_t by row: index + 1 of the function's next row */
+
+/* rows[i], just made, after the other rows of its function. False when out of memory. */
+static bool link_row(uint32_t i)
+{
+	uint32_t func = rows[i].func, *last;
+	struct chain *c;
+
+	if (tt_chunked_reserve(&chains, (uint64_t)func + 1, sizeof(*c)) < 0 ||
+	    tt_chunked_reserve(&links, (uint64_t)i + 1, sizeof(*last)) < 0)
+		return false;
+	c = tt_chunked_at(&chains, func, sizeof(*c));
+	*(uint32_t *)tt_chunked_at(&links, i, sizeof(*last)) = 0;
+	if (c->tail) {
+		last = tt_chunked_at(&links, c->tail - 1, sizeof(*last));
+		*last = i + 1;
+	} else {
+		c->head = i + 1;
+	}
+	c->tail = i + 1;
+	return true;
+}
+
 void tt_thread_rows_self_sums(const struct tt_self_hist *h, struct tt_self_hist_sums *out)
 {
 	out->count = __atomic_load_n(&h->count, __ATOMIC_RELAXED);
@@ -86,6 +115,8 @@ static struct tt_thread_row *other_row(uint32_t func)
 		memset(&rows[nrows], 0, sizeof(rows[0]));
 		memcpy(rows[nrows].name, "(others)", 9);
 		rows[nrows].func = func;
+		if (!link_row((uint32_t)nrows))
+			return NULL;
 		*other = (uint32_t)++nrows;
 	}
 	return &rows[*other - 1];
@@ -112,7 +143,9 @@ void tt_thread_rows_keep(struct tt_thread *t)
 		memcpy(r.name, name, sizeof(r.name));
 		/* Keep a spare row for each function's tid-0 row once the table is full. */
 		if (nrows + 1 < cap || grow()) {
-			rows[nrows++] = r;
+			rows[nrows] = r;
+			if (link_row((uint32_t)nrows))
+				nrows++;
 		} else if ((o = other_row(i))) {
 			add(o, &r);
 		}
@@ -124,6 +157,8 @@ void tt_thread_rows_reset(void)
 	if (rows)
 		tt_sys_munmap(rows, cap * sizeof(*rows));
 	tt_chunked_release(&others, sizeof(uint32_t));
+	tt_chunked_release(&chains, sizeof(struct chain));
+	tt_chunked_release(&links, sizeof(uint32_t));
 	rows = NULL;
 	nrows = cap = 0;
 }
@@ -183,11 +218,12 @@ static void put(struct tt_thread_row *out, size_t max, size_t n, const struct tt
 size_t tt_thread_rows_of(uint32_t func, struct tt_thread_row *out, size_t max)
 {
 	struct tt_thread *t;
-	size_t i, n = 0;
+	const struct chain *c = tt_chunked_at(&chains, func, sizeof(*c));
+	uint32_t k = c ? c->head : 0;
+	size_t n = 0;
 
-	for (i = 0; i < nrows; i++)
-		if (rows[i].func == func)
-			put(out, max, n++, &rows[i]);
+	for (; k; k = *(const uint32_t *)tt_chunked_at(&links, k - 1, sizeof(uint32_t)))
+		put(out, max, n++, &rows[k - 1]);
 	for (t = tt_thread_list; t; t = t->next) {
 		const struct tt_fstat *s = tt_thread_stat(t, func);
 		struct tt_thread_row r;
