@@ -23,9 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* TSC_FUNCS entries kept: as many functions as the shim's tables hold (TT_MAX_FUNCS - 1 in
- * hot/tramp_layout.h, which this pure layer does not include). */
-#define MAX_FUNCS 65535
+/* TSC_FUNCS entries kept: as many as a 32-bit function index counts (index 0 is the shim's
+ * calibration function); the shim's tables grow to hold them. */
+#define MAX_FUNCS (UINT32_MAX - 1u)
 
 /* A piece of the variable's value; s == NULL when absent. */
 struct span {
@@ -328,7 +328,7 @@ static int add_entry(struct funcs_parser *p, const char *s, size_t len)
 	if (*slot != FREE_SLOT)
 		return 0; /* a duplicate */
 	if (cfg->nfuncs == MAX_FUNCS) {
-		tt_config_diag_say(d, "TSC_FUNCS has more than %d entries, the rest are skipped",
+		tt_config_diag_say(d, "TSC_FUNCS has more than %u entries, the rest are skipped",
 				   MAX_FUNCS);
 		return 1;
 	}

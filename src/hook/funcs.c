@@ -2,7 +2,8 @@
  * funcs.c - the table of traced functions.
  *
  * The trampoline knows a function only by its stub number, so the hot path needs no look-up:
- * tt_func_target[i] is the real address behind stub i. Configuration, the dl* wrappers and the
+ * tt_func_words(i)->target is the real address behind stub i. The entries are a chunked
+ * table (base/chunked.h) as long as the functions added: no cap but the 32-bit index. Configuration, the dl* wrappers and the
  * report find entries by name or by address through two uthash tables. Entries are added at
  * start-up and when dlopen brings a pending name; they are never removed, so an index stays
  * valid for the whole run (a function of an unloaded object keeps its data in the report).
@@ -51,8 +52,25 @@ struct alias {
 	UT_hash_handle hh;
 };
 
-static struct tt_func entries[TT_MAX_FUNCS];
-static uint32_t nentries = 1; /* index 0: calibration */
+static struct tt_chunked entries; /* struct tt_func by index */
+static uint32_t nentries = 1;	  /* index 0: calibration */
+static uint32_t nunloaded;	  /* entries marked unloaded: revive looks only then */
+
+static struct tt_func *entry(uint32_t i)
+{
+	return tt_chunked_at(&entries, i, sizeof(struct tt_func));
+}
+
+/* Room for index i: its entry, its words (func_table.h) and its stub. */
+static int reserve(uint32_t i)
+{
+	if (tt_chunked_reserve(&entries, (uint64_t)i + 1, sizeof(struct tt_func)) < 0 ||
+	    tt_chunked_reserve(&tt_func_words_table, (uint64_t)i + 1,
+			       sizeof(struct tt_func_words)) < 0 ||
+	    tt_stubs_make(i) < 0)
+		return -1;
+	return 0;
+}
 static struct alias *by_name;
 static struct tt_func *by_addr;
 static int variant = TT_VAR_RDTSCP;
@@ -72,7 +90,9 @@ int tt_funcs_set_variant(int v)
 {
 	if (v >= 0 && v < TT_VAR_COUNT)
 		variant = v;
-	return tt_stubs_start(bodies[variant]);
+	if (tt_stubs_start(bodies[variant]) < 0)
+		return -1;
+	return reserve(0); /* the calibration function's words */
 }
 
 void *tt_funcs_stub(uint32_t index)
@@ -212,8 +232,11 @@ static struct tt_func *revive(const char *name, void *addr, uintptr_t object_bas
 {
 	uint32_t i;
 
+	/* A whole library's functions are added one by one: no scan while none was unloaded. */
+	if (!__atomic_load_n(&nunloaded, __ATOMIC_RELAXED))
+		return NULL;
 	for (i = 1; i < nentries; i++) {
-		struct tt_func *f = &entries[i];
+		struct tt_func *f = entry(i);
 
 		if (!f->unloaded || strcmp(f->key, name) != 0 ||
 		    (version && f->version && strcmp(version, f->version) != 0))
@@ -225,9 +248,10 @@ static struct tt_func *revive(const char *name, void *addr, uintptr_t object_bas
 		__atomic_store_n(&f->route, TT_ROUTE_GOT, __ATOMIC_RELAXED);
 		/* new code at a new address: decide again */
 		__atomic_store_n(&f->route_decided, false, __ATOMIC_RELEASE);
-		__atomic_store_n(&tt_func_target[i], addr, __ATOMIC_RELEASE);
+		tt_func_set_target(i, addr);
 		HASH_ADD(hh_addr, by_addr, addr, sizeof(f->addr), f);
 		f->unloaded = false;
+		__atomic_store_n(&nunloaded, nunloaded - 1, __ATOMIC_RELAXED);
 		return f;
 	}
 	return NULL;
@@ -260,9 +284,9 @@ struct tt_func *tt_funcs_add(const char *name, const char *display, void *addr, 
 	f = revive(name, addr, object_base, version);
 	if (f)
 		goto out;
-	if (nentries >= TT_MAX_FUNCS || tt_stubs_make(nentries) < 0)
+	if (nentries == UINT32_MAX || reserve(nentries) < 0)
 		goto out;
-	f = &entries[nentries];
+	f = entry(nentries);
 	f->key = strdup(name);
 	f->name = strdup(display);
 	f->symbol = strdup(symbol ? symbol : name);
@@ -286,8 +310,10 @@ struct tt_func *tt_funcs_add(const char *name, const char *display, void *addr, 
 	f->addr = addr;
 	f->object_base = object_base;
 	f->route = TT_ROUTE_GOT;
-	tt_func_target[f->index] = addr;
+	tt_func_set_target(f->index, addr);
 	HASH_ADD(hh_addr, by_addr, addr, sizeof(f->addr), f);
+	/* Threads size their tables of counters by this (hot/thread_state.c). */
+	__atomic_store_n(&tt_func_words_used, nentries + 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&nentries, nentries + 1, __ATOMIC_RELEASE);
 out:
 	tt_funcs_unlock();
@@ -349,7 +375,7 @@ uint32_t tt_funcs_count(void)
 
 struct tt_func *tt_funcs_get(uint32_t index)
 {
-	return index > 0 && index < tt_funcs_count() ? &entries[index] : NULL;
+	return index > 0 && index < tt_funcs_count() ? entry(index) : NULL;
 }
 
 unsigned int tt_funcs_forget_unloaded(bool (*loaded)(const char *object, uintptr_t base))
@@ -361,15 +387,23 @@ unsigned int tt_funcs_forget_unloaded(bool (*loaded)(const char *object, uintptr
 	/* Ask the loader first, without our lock: dl_iterate_phdr takes the loader's lock, and
 	 * code running under that lock (a glob match) takes ours. */
 	for (i = 1; i < count; i++) {
-		struct tt_func *f = &entries[i];
+		struct tt_func *f = entry(i);
 
 		if (f->unloaded || loaded(f->object, f->object_base))
 			continue;
 		tt_funcs_lock();
 		f->unloaded = true;
+		__atomic_store_n(&nunloaded, nunloaded + 1, __ATOMIC_RELAXED);
 		HASH_DELETE(hh_addr, by_addr, f);
+		tt_funcs_unlock();
+		n++;
+	}
+	/* Their names, in one pass over all names (not one per function: a whole library may
+	 * go at once). Names of functions unloaded before went then, or came back with them. */
+	if (n) {
+		tt_funcs_lock();
 		HASH_ITER(hh, by_name, a, next) {
-			if (a->func != f)
+			if (!a->func->unloaded)
 				continue;
 			HASH_DEL(by_name, a);
 			free(a->name);
@@ -377,7 +411,6 @@ unsigned int tt_funcs_forget_unloaded(bool (*loaded)(const char *object, uintptr
 			free(a);
 		}
 		tt_funcs_unlock();
-		n++;
 	}
 	return n;
 }

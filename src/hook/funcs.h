@@ -58,6 +58,7 @@ struct tt_func {
 	uint8_t jump[5];	/* inline: the jump written there (trap: the int3) */
 	uint8_t jump_len;	/* of jump: 5, or 1 for a trap */
 	bool unloaded;		/* its object was dlclosed: kept for the report, never patched in */
+	bool data_use_said;	/* got.c: a GOT slot holding its address as data was said */
 	UT_hash_handle hh;	/* by name (each alias gets an entry in tt_funcs_alias) */
 	UT_hash_handle hh_addr; /* by address */
 };

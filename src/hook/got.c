@@ -59,8 +59,7 @@ static struct {
 } kept[MAX_KEPT];
 static size_t nkept;
 
-/* Functions whose data uses were said (once a run), and this pass's, said after it. */
-static bool said[TT_MAX_FUNCS];
+/* This pass's functions whose data uses are to be said (once a run: data_use_said). */
 #define MAX_NOTES 32
 static struct {
 	struct tt_func *f;
@@ -159,7 +158,7 @@ static void keep(const struct tt_elf *o, uintptr_t *slot, struct tt_func *f)
 		kept[nkept].value = __atomic_load_n(slot, __ATOMIC_RELAXED);
 		nkept++;
 	}
-	if (!f || said[f->index])
+	if (!f || f->data_use_said)
 		return;
 	for (i = 0; i < nnotes && notes[i].f != f; i++)
 		;
@@ -181,7 +180,7 @@ static void say_notes(void)
 	for (i = 0; i < nnotes; i++) {
 		struct tt_func *f = notes[i].f;
 
-		said[f->index] = true;
+		f->data_use_said = true;
 		if (notes[i].objects == 1)
 			tt_warn("%s: %s uses its address as data: its calls through that GOT slot "
 				"are not traced (pointer identity kept)",

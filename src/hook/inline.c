@@ -53,7 +53,13 @@ struct planned {
 	bool trap; /* too short for the jump: an int3 (trap.c) */
 };
 
-static struct planned batch[TT_MAX_FUNCS];
+/* A batch's arrays, as long as the functions there are (grow_batch): one batch at a time,
+ * under the loader lock. */
+static struct planned *batch;
+static struct tt_xref_range *batch_ranges; /* check_foreign_jumps's */
+static struct tt_patch *writes;		   /* commit's entry jumps, written together */
+static uint8_t (*jumps)[5];
+static size_t batch_cap;
 static uint8_t *calibration_slot;
 
 void tt_inline_start(enum tt_hook_mode m)
@@ -455,7 +461,7 @@ static void keep_answer(const struct planned *p)
  */
 static unsigned int check_foreign_jumps(unsigned int n)
 {
-	static struct tt_xref_range ranges[TT_MAX_FUNCS];
+	struct tt_xref_range *ranges = batch_ranges;
 	unsigned int i, j, k, kept = 0;
 	char why[160];
 
@@ -503,10 +509,6 @@ static unsigned int check_foreign_jumps(unsigned int n)
 	return kept;
 }
 
-/* The entry jumps of a batch, written together (patch.c). */
-static struct tt_patch writes[TT_MAX_FUNCS];
-static uint8_t jumps[TT_MAX_FUNCS][5];
-
 /*
  * A trap: the slot's entry is where the handler sends the trap, so the call goes on as an
  * inline hook's would (every register kept, the inline body); then the int3 itself.
@@ -524,7 +526,7 @@ static unsigned int commit_trap(const struct planned *p)
 		err = "its code cannot be made writable";
 	if (err) {
 		tt_trap_remove(p->entry);
-		__atomic_store_n(&tt_func_target[f->index], f->addr, __ATOMIC_RELEASE);
+		tt_func_set_target(f->index, f->addr);
 		tt_pool_release(p->slot);
 		refused(f, err);
 		return 0;
@@ -659,8 +661,7 @@ static unsigned int commit(unsigned int n)
 				"threads cannot be stopped while it is written";
 		if (p->refusal)
 			continue;
-		__atomic_store_n(&tt_func_target[p->f->index], p->slot + SLOT_CODE,
-				 __ATOMIC_RELEASE);
+		tt_func_set_target(p->f->index, p->slot + SLOT_CODE);
 		if (p->trap)
 			continue; /* after the jumps, below */
 		entry_jump(p, jumps[k]);
@@ -697,7 +698,7 @@ static unsigned int commit(unsigned int n)
 		}
 		if (writes[k].err < 0) {
 			k++;
-			__atomic_store_n(&tt_func_target[f->index], f->addr, __ATOMIC_RELEASE);
+			tt_func_set_target(f->index, f->addr);
 			tt_pool_release(p->slot);
 			refused(f, "its code cannot be made writable");
 			continue;
@@ -734,7 +735,7 @@ static void release_stale(void)
 		if (f->jump_len == 1)
 			tt_trap_remove(f->patched_at);
 		if (!f->unloaded && f->patched_addr == f->addr) { /* reloaded in place */
-			__atomic_store_n(&tt_func_target[f->index], f->addr, __ATOMIC_RELEASE);
+			tt_func_set_target(f->index, f->addr);
 			__atomic_store_n(&f->route, TT_ROUTE_GOT, __ATOMIC_RELAXED);
 			__atomic_store_n(&f->route_decided, false, __ATOMIC_RELEASE);
 		}
@@ -744,13 +745,68 @@ static void release_stale(void)
 	}
 }
 
+/* One mapping per array, unmapped when a larger one replaces it. */
+static void *remap_array(void *old, size_t old_bytes, size_t bytes)
+{
+	void *p = tt_sys_mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (p && old)
+		tt_sys_munmap(old, old_bytes);
+	return p;
+}
+
+/* Room for every function there is and the calibration's: -1 when out of memory. */
+static int grow_batch(size_t n)
+{
+	size_t cap = batch_cap ? batch_cap : 1024;
+	struct planned *b;
+	struct tt_xref_range *r;
+	struct tt_patch *w;
+	uint8_t(*j)[5];
+
+	if (n <= batch_cap)
+		return 0;
+	while (cap < n)
+		cap *= 2;
+	b = remap_array(batch, batch_cap * sizeof(*batch), cap * sizeof(*batch));
+	r = remap_array(batch_ranges, batch_cap * sizeof(*r), cap * sizeof(*r));
+	w = remap_array(writes, batch_cap * sizeof(*w), cap * sizeof(*w));
+	j = remap_array(jumps, batch_cap * sizeof(*j), cap * sizeof(*j));
+	batch = b;
+	batch_ranges = r;
+	writes = w;
+	jumps = j;
+	if (!b || !r || !w || !j) { /* start over at the next batch */
+		if (b)
+			tt_sys_munmap(b, cap * sizeof(*b));
+		if (r)
+			tt_sys_munmap(r, cap * sizeof(*r));
+		if (w)
+			tt_sys_munmap(w, cap * sizeof(*w));
+		if (j)
+			tt_sys_munmap(j, cap * sizeof(*j));
+		batch = NULL;
+		batch_ranges = NULL;
+		writes = NULL;
+		jumps = NULL;
+		batch_cap = 0;
+		return -1;
+	}
+	batch_cap = cap;
+	return 0;
+}
+
 unsigned int tt_inline_hook_new(void)
 {
 	uint32_t i, count = tt_funcs_count();
 	unsigned int n = 0;
 	char why[160];
 
+	bool room;
+
 	release_stale();
+	room = grow_batch((size_t)count + 1) == 0;
 	if (enabled && tt_inline_pending())
 		tt_inline_decoder(); /* on failure, enabled is false below */
 	for (i = 1; i < count; i++) {
@@ -759,10 +815,11 @@ unsigned int tt_inline_hook_new(void)
 
 		if (!f || f->unloaded || f->route_decided)
 			continue;
-		if (!enabled) {
+		if (!enabled || !room) {
 			if (f->local)
-				refused(f, mode == TT_HOOK_GOT ? "TSC_HOOK=got"
-							       : "no instruction decoder");
+				refused(f, !room ? "no memory to plan its inline hook"
+					   : mode == TT_HOOK_GOT ? "TSC_HOOK=got"
+								 : "no instruction decoder");
 			decided(f);
 			continue;
 		}

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <sys/mman.h>
 
+#include "base/chunked.h"
 #include "base/sys.h"
 #include "hook/pool.h"
 #include "hot/tramp_layout.h"
@@ -17,7 +18,6 @@
 #define SLOTS (PAGE / TT_POOL_SLOT)
 #define REACH (1ull << 30)
 #define STEP (1ull << 20)
-#define MAX_PAGES (TT_MAX_FUNCS / SLOTS + 64) /* every function hooked inline, and room */
 
 struct page {
 	uint8_t *base;
@@ -26,8 +26,14 @@ struct page {
 	bool sealed;
 };
 
-static struct page pages[MAX_PAGES];
-static unsigned int current; /* the page slots came from last: tried first */
+static struct tt_chunked pages; /* struct page, as many as were ever mapped */
+static uint32_t npages;		/* entries [0, npages) are reserved (a page each, or free) */
+static uint32_t current;	/* the page slots came from last: tried first */
+
+static struct page *page_at(uint32_t i)
+{
+	return tt_chunked_at(&pages, i, sizeof(struct page));
+}
 
 static bool near_enough(uintptr_t a, uintptr_t b)
 {
@@ -84,21 +90,23 @@ uint8_t *tt_pool_map_near(uintptr_t near, size_t bytes)
 
 uint8_t *tt_pool_take(uintptr_t near)
 {
-	struct page *free_entry = NULL, *cur = &pages[current];
-	unsigned int i;
+	struct page *free_entry = NULL, *cur = npages ? page_at(current) : NULL;
+	uint32_t i, free_index = 0;
 
 	/* Most hooks of a batch are in one object: its page, without a scan of them all. */
-	if (cur->base && !cur->sealed && cur->used < SLOTS &&
+	if (cur && cur->base && !cur->sealed && cur->used < SLOTS &&
 	    near_enough((uintptr_t)cur->base, near)) {
 		cur->live++;
 		return cur->base + TT_POOL_SLOT * cur->used++;
 	}
-	for (i = 0; i < MAX_PAGES; i++) {
-		struct page *pg = &pages[i];
+	for (i = 0; i < npages; i++) {
+		struct page *pg = page_at(i);
 
 		if (!pg->base) {
-			if (!free_entry)
+			if (!free_entry) {
 				free_entry = pg;
+				free_index = i;
+			}
 			continue;
 		}
 		if (!pg->sealed && pg->used < SLOTS && near_enough((uintptr_t)pg->base, near)) {
@@ -107,22 +115,31 @@ uint8_t *tt_pool_take(uintptr_t near)
 			return pg->base + TT_POOL_SLOT * pg->used++;
 		}
 	}
-	if (!free_entry || !(free_entry->base = tt_pool_map_near(near, PAGE)))
+	if (!free_entry) {
+		if (npages == UINT32_MAX ||
+		    tt_chunked_reserve(&pages, (uint64_t)npages + 1, sizeof(struct page)) < 0)
+			return NULL;
+		free_index = npages;
+		free_entry = page_at(npages);
+	}
+	if (!(free_entry->base = tt_pool_map_near(near, PAGE)))
 		return NULL;
 	free_entry->used = 1;
 	free_entry->live = 1;
 	free_entry->sealed = false;
-	current = (unsigned int)(free_entry - pages);
+	if (free_index == npages)
+		npages++;
+	current = free_index;
 	return free_entry->base;
 }
 
 int tt_pool_seal(void)
 {
 	int ret = 0;
-	unsigned int i;
+	uint32_t i;
 
-	for (i = 0; i < MAX_PAGES; i++) {
-		struct page *pg = &pages[i];
+	for (i = 0; i < npages; i++) {
+		struct page *pg = page_at(i);
 
 		if (!pg->base || pg->sealed)
 			continue;
@@ -135,10 +152,10 @@ int tt_pool_seal(void)
 
 void tt_pool_release(uint8_t *slot)
 {
-	unsigned int i;
+	uint32_t i;
 
-	for (i = 0; i < MAX_PAGES; i++) {
-		struct page *pg = &pages[i];
+	for (i = 0; i < npages; i++) {
+		struct page *pg = page_at(i);
 
 		if (!pg->base || slot < pg->base || slot >= pg->base + PAGE)
 			continue;

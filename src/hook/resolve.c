@@ -38,7 +38,7 @@
 #include "hook/unbracketable.h"
 #include "log/log.h"
 
-#define GLOB_CAP (TT_MAX_FUNCS - 1) /* a glob is bounded by the table alone: a whole library */
+#define GLOB_CAP (UINT32_MAX - 1u) /* a glob is bounded by the 32-bit function index alone */
 
 enum { PENDING, DONE, REFUSED };
 
@@ -220,8 +220,7 @@ static int add_found(struct find *f, bool from_glob)
 	fn = tt_funcs_add(f->name, NULL, addr, symbol, d->object, d->base,
 			  d->has_version ? d->version : NULL, &alias);
 	if (!fn) {
-		tt_warn("%s: too many traced functions (at most %d), not traced", f->name,
-			TT_MAX_FUNCS - 1);
+		tt_warn("%s: no memory for another traced function, not traced", f->name);
 		return -1;
 	}
 	/* An IFUNC symbol's size is its resolver's: the implementation's length is unknown. */
@@ -360,7 +359,7 @@ static bool find_statics(const struct tt_func_spec *sp, const char *what)
 		return true;
 	}
 	if (st.failed)
-		tt_warn("%s: too many traced functions (at most %d)", what, TT_MAX_FUNCS - 1);
+		tt_warn("%s: no memory for another traced function: not all traced", what);
 	if (st.added > 1)
 		tt_info("%s: %u functions of that name that are not exported, each traced and "
 			"reported with its object and offset",
@@ -537,7 +536,7 @@ static int try_cxx(const struct tt_func_spec *sp, const char *what, bool first)
 	}
 	free(c.syms);
 	if (c.capped)
-		tt_warn("%s matches more than %d functions: only the first %d are traced", what,
+		tt_warn("%s matches more than %u functions: only the first %u are traced", what,
 			GLOB_CAP, GLOB_CAP);
 	if (c.n > 1 || (c.n && sp->glob))
 		tt_info("%s: %zu functions, %zu traced (%s%s)", what, c.n, traced, shown,
@@ -578,7 +577,7 @@ static void try_entry(size_t i, bool first)
 			f.glob_capped = st.capped;
 		}
 		if (f.glob_capped)
-			tt_warn("%s matches more than %d functions: only the first %d are traced",
+			tt_warn("%s matches more than %u functions: only the first %u are traced",
 				what, GLOB_CAP, GLOB_CAP);
 		/* One line however many matched: names are in the report. */
 		if (f.glob_added > GLOB_NAMES_SHOWN)

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "base/chunked.h"
 #include "base/sys.h"
 #include "hook/pool.h"
 #include "hook/stubs.h"
@@ -23,9 +24,9 @@
 
 #define PAGE 4096u
 #define PER_PAGE (PAGE / TT_STUB_SIZE)
-#define PAGES ((TT_MAX_FUNCS + PER_PAGE - 1) / PER_PAGE)
 
-static uint8_t *pages[PAGES];
+static struct tt_chunked pages; /* uint8_t * by page number, NULL until written */
+static uint32_t npages;		/* page numbers below this may be written */
 static uint8_t *body;
 static int32_t tls_offset; /* of tt_tls from the thread pointer: what tt_tls@gottpoff holds */
 static uintptr_t lowest = UINTPTR_MAX, highest; /* [lowest, highest) holds every page */
@@ -63,7 +64,7 @@ static int find_tls_offset(void)
 	return 0;
 }
 
-static int make_page(uint32_t page)
+static int make_page(uint32_t page, uint8_t **slot)
 {
 	uint8_t *p = tt_pool_map_near((uintptr_t)body, PAGE);
 	uint32_t i;
@@ -81,7 +82,9 @@ static int make_page(uint32_t page)
 		__atomic_store_n(&lowest, (uintptr_t)p, __ATOMIC_RELAXED);
 	if ((uintptr_t)p + PAGE > __atomic_load_n(&highest, __ATOMIC_RELAXED))
 		__atomic_store_n(&highest, (uintptr_t)p + PAGE, __ATOMIC_RELAXED);
-	__atomic_store_n(&pages[page], p, __ATOMIC_RELEASE);
+	__atomic_store_n(slot, p, __ATOMIC_RELEASE);
+	if (page >= __atomic_load_n(&npages, __ATOMIC_RELAXED))
+		__atomic_store_n(&npages, page + 1, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -96,33 +99,34 @@ int tt_stubs_start(void *variant_body)
 int tt_stubs_make(uint32_t index)
 {
 	uint32_t page = index / PER_PAGE;
+	uint8_t **slot;
 
-	if (index >= TT_MAX_FUNCS || !body)
+	if (!body || tt_chunked_reserve(&pages, (uint64_t)page + 1, sizeof(*slot)) < 0)
 		return -1;
-	return __atomic_load_n(&pages[page], __ATOMIC_ACQUIRE) ? 0 : make_page(page);
+	slot = tt_chunked_at(&pages, page, sizeof(*slot));
+	return __atomic_load_n(slot, __ATOMIC_ACQUIRE) ? 0 : make_page(page, slot);
 }
 
 void *tt_stubs_at(uint32_t index)
 {
-	uint8_t *p;
+	uint8_t **slot = tt_chunked_at(&pages, index / PER_PAGE, sizeof(*slot));
+	uint8_t *p = slot ? __atomic_load_n(slot, __ATOMIC_ACQUIRE) : NULL;
 
-	if (index >= TT_MAX_FUNCS)
-		return NULL;
-	p = __atomic_load_n(&pages[index / PER_PAGE], __ATOMIC_ACQUIRE);
 	return p ? p + (index % PER_PAGE) * TT_STUB_SIZE : NULL;
 }
 
 bool tt_stubs_index(const void *addr, uint32_t *index)
 {
 	const uint8_t *a = addr;
-	uint32_t i;
+	uint32_t i, n = __atomic_load_n(&npages, __ATOMIC_ACQUIRE);
 
 	/* Asked of every GOT slot of every object: most addresses are nowhere near the stubs. */
 	if ((uintptr_t)a < __atomic_load_n(&lowest, __ATOMIC_RELAXED) ||
 	    (uintptr_t)a >= __atomic_load_n(&highest, __ATOMIC_RELAXED))
 		return false;
-	for (i = 0; i < PAGES; i++) {
-		const uint8_t *p = __atomic_load_n(&pages[i], __ATOMIC_ACQUIRE);
+	for (i = 0; i < n; i++) {
+		uint8_t **slot = tt_chunked_at(&pages, i, sizeof(*slot));
+		const uint8_t *p = slot ? __atomic_load_n(slot, __ATOMIC_ACQUIRE) : NULL;
 
 		if (p && a >= p && a < p + PAGE) {
 			*index = i * PER_PAGE + (uint32_t)(a - p) / TT_STUB_SIZE;

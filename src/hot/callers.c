@@ -35,8 +35,11 @@ static bool same_path(const struct tt_site *s, const uint64_t *ips, uint32_t dep
 
 static struct tt_site_table *table(struct tt_thread *t, uint32_t func)
 {
-	struct tt_site_table *tab = t->sites[func];
+	struct tt_site_table *tab;
 
+	if (func >= t->nstats) /* a frame of no counters of this thread (fork's sink) */
+		return NULL;
+	tab = t->sites[func];
 	if (!tab) {
 		tab = tt_sys_mmap(NULL, sizeof(*tab), PROT_READ | PROT_WRITE,
 				  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);

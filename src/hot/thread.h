@@ -3,9 +3,10 @@
  * in flight, and each function's counters and histogram for this thread (thread_state.c;
  * the exit merge, fork and report side is threads.h).
  *
- * Memory: one anonymous mapping per thread (header with the stats table, then the shadow
- * stack) and one per function used by the thread (struct tt_fstat, mostly histogram). Only the
- * pages touched become resident: a thread that calls two traced functions costs ~6 pages.
+ * Memory: one anonymous mapping per thread (header, then the shadow stack), one for its tables
+ * by function index (sized to the functions there are, grown when a function added later is
+ * called), and one per function used by the thread (struct tt_fstat, mostly histogram). Only
+ * the pages touched become resident: a thread that calls two traced functions costs ~6 pages.
  * Nothing is allocated on the hot path: stats appear on the first call of each function in
  * each thread (tt_call_first), and are merged into the per-function totals when the thread
  * exits (a pthread key destructor) or read in place by the report.
@@ -55,9 +56,10 @@ struct tt_fstat {
 	uint64_t scale;	     /* 1 / -ln(1 - 1/period), Q16: turns an Exp(1) draw into skip */
 	uint64_t period_min; /* smallest and largest periods drawn with; 0: none */
 	uint64_t period_max;
-	uint64_t budgeted;	  /* TSC_BUDGET: past its floor, one of the thread's shares */
-	struct tt_hist hist;	  /* raw ticks of timed calls */
-	struct tt_self_hist self; /* timed calls that made traced calls: self ticks */
+	uint64_t budgeted;	     /* TSC_BUDGET: past its floor, one of the thread's shares */
+	struct tt_func_words *words; /* the function's (func_table.h): the trampoline's target */
+	struct tt_hist hist;	     /* raw ticks of timed calls */
+	struct tt_self_hist self;    /* timed calls that made traced calls: self ticks */
 	/* TSC_BUDGET (hot/sample.c), after the timed exit's C: */
 	struct tt_sample_fn {
 		uint64_t start;	   /* clock at its first timed end in this thread */
@@ -74,8 +76,10 @@ struct tt_fstat {
 };
 
 struct tt_site_table;
+struct tt_func_words;
 
 #define TT_CPU_WORDS 16 /* affinity masks of up to 1024 CPUs */
+#define TT_RETIRED 40	/* a table at least doubles when it grows: enough for 2^32 indices */
 
 struct tt_thread {
 	struct tt_thread *next, *prev; /* list of live threads, under tt_thread_lock */
@@ -91,8 +95,16 @@ struct tt_thread {
 		uint64_t start;		 /* clock reading of its first timed call */
 		uint64_t hot;		 /* TSC_BUDGET: functions past their floor */
 	} sample;
-	struct tt_fstat *stats[TT_MAX_FUNCS];	   /* by function index, NULL until first call */
-	struct tt_site_table *sites[TT_MAX_FUNCS]; /* TSC_CALLERS: call sites, lazily */
+	/* Tables by function index, nstats long, in one mapping (tt_thread_grow): written by
+	 * the owner, which replaces them only under the thread lock; others read them under it. */
+	struct tt_fstat **stats;      /* NULL until the function's first call in this thread */
+	struct tt_site_table **sites; /* TSC_CALLERS: call sites, lazily */
+	uint32_t nstats;
+	uint32_t nretired;
+	struct tt_retired {   /* tables replaced by larger ones: a signal handler's call */
+		void *p;      /* may have grown them under a call that still reads the */
+		size_t bytes; /* old one, so they live as long as the thread */
+	} retired[TT_RETIRED];
 	/* Below frames[0]: the exit's fast path adds every call's ticks to the frame below its
 	 * own without asking whether it is a traced caller's; the outermost calls add here. */
 	struct tt_frame frame_floor;
@@ -111,6 +123,8 @@ struct tt_tls {
 	uint32_t cpu_aux;	/* TSC_AUX seen at the last exit; UINT32_MAX unknown */
 	struct tt_thread *thread;
 	const uint32_t *cpu_now; /* rseq cpu_id kept by the kernel, or tt_cpu_unknown */
+	struct tt_fstat **stats; /* thread->stats, for the trampoline */
+	uint32_t nstats;	 /* thread->nstats; 0 before setup and after the thread's exit */
 };
 
 /* UINT32_MAX: what cpu_now points at when the kernel keeps no rseq area for us. */
@@ -194,6 +208,28 @@ struct tt_fstat *tt_fstat_new(uint32_t func);
 
 /* Unmap what tt_fstat_new mapped. */
 void tt_fstat_free(struct tt_fstat *s);
+
+/* Function func's counters in thread t, or NULL (none yet, or past its table). The owner,
+ * or another thread under the thread lock. */
+static inline struct tt_fstat *tt_thread_stat(const struct tt_thread *t, uint32_t func)
+{
+	return func < t->nstats ? __atomic_load_n(&t->stats[func], __ATOMIC_ACQUIRE) : NULL;
+}
+
+/* Its call-site table (TSC_CALLERS), or NULL; as tt_thread_stat. */
+static inline struct tt_site_table *tt_thread_sites(const struct tt_thread *t, uint32_t func)
+{
+	return func < t->nstats ? __atomic_load_n(&t->sites[func], __ATOMIC_ACQUIRE) : NULL;
+}
+
+/* Make the calling thread's tables (t == tt_tls.thread) hold index func: larger ones, the
+ * entries copied, published to the trampoline. 0, or -1 out of memory. Takes the thread lock;
+ * raw syscalls only (called from tt_call_first). */
+int tt_thread_grow(struct tt_thread *t, uint32_t func);
+
+/* Unmap a thread block that no code runs on any more (exited, or gone in a fork child):
+ * its counters, its tables, the block. */
+void tt_thread_free(struct tt_thread *t);
 
 /* pthread key for the exit merge (threads.c creates it), or -1 when there is none. */
 extern int tt_thread_key;

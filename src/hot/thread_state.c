@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 
 #include "base/sys.h"
+#include "hot/func_table.h"
 #include "hot/thread.h"
 
 const uint32_t tt_cpu_unknown = UINT32_MAX;
@@ -78,8 +79,8 @@ struct tt_fstat *tt_fstat_new(uint32_t func)
 	if (!s)
 		return NULL;
 	s->func = func;
-	s->hist.min = UINT64_MAX;
-	s->self.min = UINT64_MAX;
+	s->words = tt_func_words(func);
+	s->hist.min = UINT64_MAX; /* the self histogram's stays untouched (self_hist.h) */
 	return s;
 }
 
@@ -103,4 +104,74 @@ void tt_thread_register(struct tt_thread *t)
 	 */
 	if (tt_thread_key >= 0 && tt_thread_key < 32)
 		pthread_setspecific((pthread_key_t)tt_thread_key, t);
+}
+
+/* Bytes of the mapping of both tables for cap indices: stats, then sites. */
+static size_t table_bytes(uint32_t cap)
+{
+	return ((size_t)cap * 2 * sizeof(void *) + 4095) & ~(size_t)4095;
+}
+
+int tt_thread_grow(struct tt_thread *t, uint32_t func)
+{
+	uint64_t want = (uint64_t)func + 1, cap;
+	uint32_t used = __atomic_load_n(&tt_func_words_used, __ATOMIC_ACQUIRE), i;
+	struct tt_fstat **stats;
+	struct tt_site_table **sites;
+
+	if (func < t->nstats)
+		return 0;
+	if (t->nretired == TT_RETIRED)
+		return -1;
+	/* Every function there is now, and at least twice the old table: a few growths at
+	 * most, each leaving the old table mapped (see struct tt_retired). */
+	if (want < used)
+		want = used;
+	if (want < 2 * (uint64_t)t->nstats)
+		want = 2 * (uint64_t)t->nstats;
+	cap = (want + 511) & ~(uint64_t)511; /* a page of stats pointers */
+	if (cap > UINT32_MAX)
+		cap = UINT32_MAX;
+	stats = tt_sys_mmap(NULL, table_bytes((uint32_t)cap), PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (!stats)
+		return -1;
+	sites = (struct tt_site_table **)(stats + cap);
+	/* Only the entries set: the old table's untouched pages read as zeros and stay
+	 * unbacked, and so do the new table's that receive nothing. */
+	for (i = 0; i < t->nstats; i++) {
+		if (t->stats[i])
+			stats[i] = t->stats[i];
+		if (t->sites[i])
+			sites[i] = t->sites[i];
+	}
+	tt_thread_lock();
+	if (t->stats) {
+		t->retired[t->nretired].p = t->stats;
+		t->retired[t->nretired].bytes = table_bytes(t->nstats);
+		t->nretired++;
+	}
+	t->stats = stats;
+	t->sites = sites;
+	__atomic_store_n(&t->nstats, (uint32_t)cap, __ATOMIC_RELEASE);
+	tt_thread_unlock();
+	/* The trampoline reads nstats, then stats: the table first. */
+	tt_tls.stats = stats;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	tt_tls.nstats = (uint32_t)cap;
+	return 0;
+}
+
+void tt_thread_free(struct tt_thread *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->nstats; i++)
+		if (t->stats[i])
+			tt_fstat_free(t->stats[i]);
+	if (t->stats)
+		tt_sys_munmap(t->stats, table_bytes(t->nstats));
+	for (i = 0; i < t->nretired; i++)
+		tt_sys_munmap(t->retired[i].p, t->retired[i].bytes);
+	tt_sys_munmap(t, t->map_bytes);
 }

@@ -106,13 +106,13 @@ static void apply(struct tt_fstat *s, enum outcome o, uint64_t raw, uint64_t chi
 }
 
 /* The process's very first completed call of func: the report's `first`. */
-static void note_first(struct tt_fstat *s, uint32_t func, uint64_t raw)
+static void note_first(struct tt_fstat *s, uint64_t raw)
 {
 	uint64_t none = 0;
 
 	__atomic_store_n(&s->warm, 1, __ATOMIC_RELAXED);
-	if (func < TT_MAX_FUNCS && s != &tt_thread_sink && raw != UINT64_MAX)
-		__atomic_compare_exchange_n(&tt_func_first[func], &none, raw + 1, false,
+	if (s->words && s != &tt_thread_sink && raw != UINT64_MAX)
+		__atomic_compare_exchange_n(&s->words->first, &none, raw + 1, false,
 					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 
@@ -124,7 +124,7 @@ static void note_first(struct tt_fstat *s, uint32_t func, uint64_t raw)
 void tt_call_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fstat *site)
 {
 	struct tt_fstat *s = f->stat;
-	uint32_t func = f->func, cpu_then = f->cpu;
+	uint32_t cpu_then = f->cpu;
 	uint64_t start = f->start_ticks;
 	uint64_t child = f->child_ticks, nested = f->child_calls;
 	struct tt_frame *top = tt_tls.top;
@@ -150,7 +150,7 @@ void tt_call_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fs
 	o = start == 0 ? SAMPLED : judge(cpu_then, aux, s);
 	apply(s, o, raw, child, nested);
 	if (__builtin_expect(o == COLD, 0))
-		note_first(s, func, raw);
+		note_first(s, raw);
 	if (site) {
 		count_site(site);
 		apply(site, o, raw, child, nested);
@@ -315,12 +315,15 @@ int tt_call_first(uint32_t func, uintptr_t sp)
 	struct tt_fstat *s;
 	int answer = 1;
 
-	if (tt_tls.failed || func >= TT_MAX_FUNCS)
+	if (tt_tls.failed || !tt_func_words(func))
 		goto out;
 	if (!tt_tls.thread && setup_thread() < 0) {
 		tt_tls.failed = 1;
 		goto out;
 	}
+	/* A function added after this thread's table was sized (or its first call). */
+	if (func >= tt_tls.thread->nstats && tt_thread_grow(tt_tls.thread, func) < 0)
+		goto out;
 	if (func != 0) /* not for the overhead calibration */
 		tt_pin_thread(tt_tls.thread);
 	s = tt_tls.thread->stats[func];

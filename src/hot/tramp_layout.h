@@ -6,10 +6,16 @@
 #ifndef TT_TRAMP_LAYOUT_H
 #define TT_TRAMP_LAYOUT_H
 
-/* Functions: index 0 is the calibration function, 1..TT_MAX_FUNCS-1 are the user's. Every
- * table indexed by function is mapped or .bss, so an index costs memory only once used. */
-#define TT_MAX_FUNCS 65536
-#define TT_STUB_SIZE 32 /* bytes per entry stub; stub i = pool + i * 32 */
+/* Functions: index 0 is the calibration function, the others are the user's, as many as a
+ * 32-bit index counts. Every table indexed by function grows as functions are added and is
+ * mapped lazily, so an index costs memory only once used. */
+#define TT_STUB_SIZE 32 /* bytes per entry stub; stub i = page + (i % per page) * 32 */
+
+/* struct tt_func_words (func_table.h): 32 bytes each, in chunks of 2^16 (base/chunked.h). */
+#define TT_WORDS_SHIFT 5
+#define TT_WORDS_CHUNK_BITS 16
+#define TT_WORDS_TARGET 0   /* void *: the real function */
+#define TT_WORDS_HANDLER 16 /* uint64_t: calls from handlers that interrupted the shim */
 
 /* struct tt_tls (thread.h): initial-exec TLS, reached with %fs and @gottpoff. */
 #define TT_TLS_TOP 0	  /* struct tt_frame *: next free shadow frame */
@@ -20,12 +26,11 @@
 				   interrupted the shim (signals.c): calls counted, not timed */
 #define TT_TLS_THREAD 24  /* struct tt_thread *: this thread's block, NULL before setup */
 #define TT_TLS_CPU_NOW 32 /* const uint32_t *: the kernel's rseq cpu_id of this thread */
+#define TT_TLS_STATS 40	  /* struct tt_fstat **: this thread's counters by function index */
+#define TT_TLS_NSTATS 48  /* uint32_t: indices that table holds; 0 before setup */
 
-/* struct tt_thread (thread.h) is mapped at a multiple of its own power-of-two size, so the
- * trampoline finds a thread's stats table from its shadow-stack pointer with an and, not a
- * dependent load before the first TSC read. */
+/* struct tt_thread (thread.h) is mapped at a multiple of its own power-of-two size. */
 #define TT_THREAD_ALIGN (2048 * 1024)
-#define TT_THREAD_STATS 320 /* offsetof(struct tt_thread, stats) */
 
 /* struct tt_frame: one traced call in flight. */
 #define TT_FRAME_RET 0		/* caller's return address */
@@ -45,8 +50,9 @@
 #define TT_FSTAT_SKIP 40
 #define TT_FSTAT_NEXT_SKIP 48
 #define TT_FSTAT_PASSED 56
-#define TT_FSTAT_WARM 36  /* uint32_t: a call has completed in this thread (the exit's fast path) */
-#define TT_FSTAT_HIST 112 /* struct tt_hist, recorded into by the exit's fast path */
+#define TT_FSTAT_WARM 36 /* uint32_t: a call has completed in this thread (the exit's fast path) */
+#define TT_FSTAT_WORDS 112 /* struct tt_func_words *: the function's, for its target */
+#define TT_FSTAT_HIST 120  /* struct tt_hist, recorded into by the exit's fast path */
 
 /* struct tt_hist (report/hist.h), as the exit's fast path records into it. */
 #define TT_HIST_COUNT 0

@@ -37,13 +37,13 @@ void tt_self_merge(struct tt_self_hist *dst, const struct tt_self_hist *src)
 	uint32_t i;
 
 	for (i = 0; i < TT_SELF_BUCKETS; i++) {
-		if ((v = load(&src->self[i])))
-			dst->self[i] += v;
-		if ((v = load(&src->whole[i])))
-			dst->whole[i] += v;
+		if ((v = load(&src->b[i].self)))
+			dst->b[i].self += v;
+		if ((v = load(&src->b[i].whole)))
+			dst->b[i].whole += v;
 	}
 	if (n) {
-		if (load(&src->min) < dst->min)
+		if (dst->count == 0 || load(&src->min) < dst->min)
 			dst->min = load(&src->min);
 		if (load(&src->max) > dst->max)
 			dst->max = load(&src->max);
@@ -108,7 +108,7 @@ uint64_t tt_self_distribution(const struct tt_hist *all, const struct tt_self_hi
 			leaf[tt_self_index(tt_hist_bucket_low(i))] += c;
 	}
 	for (i = 0; i < TT_SELF_BUCKETS; i++) {
-		leaf[i] = minus(leaf[i], load(&self->whole[i]));
+		leaf[i] = minus(leaf[i], load(&self->b[i].whole));
 		any_leaf |= leaf[i] > 0;
 	}
 	/* Where no call that made traced calls fell, the leaf calls are the full histogram's
@@ -120,7 +120,7 @@ uint64_t tt_self_distribution(const struct tt_hist *all, const struct tt_self_hi
 		if (!c)
 			continue;
 		k = tt_self_index(tt_hist_bucket_low(i));
-		if (load(&self->whole[k]))
+		if (load(&self->b[k].whole))
 			continue;
 		v = tt_hist_bucket_high(i);
 		v = v > amax ? amax : v < amin ? amin : v;
@@ -139,7 +139,7 @@ uint64_t tt_self_distribution(const struct tt_hist *all, const struct tt_self_hi
 			v = mid > amax ? amax : mid < amin ? amin : mid;
 			put(out, v, leaf[i]);
 		}
-		if ((v = load(&self->self[i]))) {
+		if ((v = load(&self->b[i].self))) {
 			uint64_t x = mid > smax ? smax : mid < smin ? smin : mid;
 
 			/* The largest is known exactly: one call of its bucket there. */

@@ -10,8 +10,11 @@
  *
  * Buckets: exact below 64 ticks, then 8 per power of two (a bucket is at most 12.5% of its
  * low edge wide) up to 2^48 ticks (a day at 3 GHz), above which one last bucket holds all
- * (max stays exact). 400 buckets, two arrays and the header: 6,464 bytes per function per
- * thread (the full histogram's pages are 62 KiB of address space). Self time is a difference
+ * (max stays exact). 400 buckets of two counts and the header: 6,456 bytes per function per
+ * thread of address space. The two counts of a bucket lie side by side, so that a function
+ * whose calls are short touches one page here, not one per array; and nothing here is written
+ * until a call made traced calls (`min` is meaningful only once `count` is not 0), so a leaf
+ * function touches none of it. Self time is a difference
  * of two readings, each already uncertain by the granularity and the overhead's spread, so
  * 12.5% buckets for its percentiles lose little; its total is summed exactly.
  *
@@ -33,15 +36,17 @@
 
 struct tt_self_hist {
 	uint64_t count;	 /* calls recorded: timed, and made traced calls whose times are known */
-	uint64_t min;	 /* of self ticks; UINT64_MAX while empty */
+	uint64_t min;	 /* of self ticks; meaningless (0 in fresh memory) while count is 0 */
 	uint64_t max;	 /* of self ticks */
 	uint64_t total;	 /* sum of self ticks (raw: no overhead removed) */
 	uint64_t nested; /* traced calls these calls made: each one's overhead is removed later */
 	uint64_t whole_total; /* sum of the total ticks of the calls in `whole` */
 	uint64_t lost;	      /* timed calls whose self time is unknown: a traced call they made
 			       * migrated or was left by longjmp (their totals are in whole) */
-	uint64_t self[TT_SELF_BUCKETS];	 /* self ticks of the recorded calls */
-	uint64_t whole[TT_SELF_BUCKETS]; /* total ticks of the recorded and the lost calls */
+	struct tt_self_bucket {
+		uint64_t self;	/* recorded calls whose self ticks fall here */
+		uint64_t whole; /* recorded and lost calls whose total ticks fall here */
+	} b[TT_SELF_BUCKETS];
 };
 
 /* Coarse bucket of v. */
@@ -64,15 +69,17 @@ static inline void tt_self_record(struct tt_self_hist *h, uint64_t raw, uint64_t
 				  uint64_t nested)
 {
 	uint64_t self = raw > child ? raw - child : 0;
+	uint64_t before = __atomic_load_n(&h->count, __ATOMIC_RELAXED);
 
-	TT_OWNER_ADD(h->whole[tt_self_index(raw)], 1);
+	TT_OWNER_ADD(h->b[tt_self_index(raw)].whole, 1);
 	TT_OWNER_ADD(h->whole_total, raw);
-	TT_OWNER_ADD(h->self[tt_self_index(self)], 1);
+	TT_OWNER_ADD(h->b[tt_self_index(self)].self, 1);
+	/* min first: a reader that sees the count sees a min of a recorded call. */
+	if (before == 0 || self < __atomic_load_n(&h->min, __ATOMIC_RELAXED))
+		__atomic_store_n(&h->min, self, __ATOMIC_RELAXED);
 	TT_OWNER_ADD(h->count, 1);
 	TT_OWNER_ADD(h->total, self);
 	TT_OWNER_ADD(h->nested, nested);
-	if (self < __atomic_load_n(&h->min, __ATOMIC_RELAXED))
-		__atomic_store_n(&h->min, self, __ATOMIC_RELAXED);
 	if (self > __atomic_load_n(&h->max, __ATOMIC_RELAXED))
 		__atomic_store_n(&h->max, self, __ATOMIC_RELAXED);
 }
@@ -80,7 +87,7 @@ static inline void tt_self_record(struct tt_self_hist *h, uint64_t raw, uint64_t
 /* A timed call whose self time is unknown: its total still leaves the leaf calls. */
 static inline void tt_self_lose(struct tt_self_hist *h, uint64_t raw)
 {
-	TT_OWNER_ADD(h->whole[tt_self_index(raw)], 1);
+	TT_OWNER_ADD(h->b[tt_self_index(raw)].whole, 1);
 	TT_OWNER_ADD(h->whole_total, raw);
 	TT_OWNER_ADD(h->lost, 1);
 }
@@ -89,7 +96,7 @@ static inline void tt_self_lose(struct tt_self_hist *h, uint64_t raw)
 uint64_t tt_self_bucket_low(uint32_t i);
 uint64_t tt_self_bucket_high(uint32_t i);
 
-/* Add src into dst. */
+/* Add src into dst (dst's min may be anything while its count is 0). */
 void tt_self_merge(struct tt_self_hist *dst, const struct tt_self_hist *src);
 
 /*

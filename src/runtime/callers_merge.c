@@ -9,12 +9,22 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "base/chunked.h"
 #include "base/sys.h"
 #include "hook/funcs.h"
 #include "runtime/callers_merge.h"
 #include "runtime/fstat.h"
 
-static struct tt_merged_site *merged[TT_MAX_FUNCS]; /* under tt_thread_lock */
+/* struct tt_merged_site * lists by function, under tt_thread_lock. */
+static struct tt_chunked merged;
+
+/* Where function func's list starts; NULL when it cannot be made (out of memory). */
+static struct tt_merged_site **list_of(uint32_t func, bool make)
+{
+	if (make && tt_chunked_reserve(&merged, (uint64_t)func + 1, sizeof(void *)) < 0)
+		return NULL;
+	return tt_chunked_at(&merged, func, sizeof(void *));
+}
 
 bool tt_callers_same_site(const struct tt_site *a, const struct tt_site *b)
 {
@@ -24,9 +34,11 @@ bool tt_callers_same_site(const struct tt_site *a, const struct tt_site *b)
 
 static void merge_site(uint32_t func, const struct tt_site *s)
 {
-	struct tt_merged_site *m;
+	struct tt_merged_site *m, **list = list_of(func, true);
 
-	for (m = merged[func]; m; m = m->next)
+	if (!list)
+		return;
+	for (m = *list; m; m = m->next)
 		if (tt_callers_same_site(&m->site, s))
 			break;
 	if (!m) {
@@ -39,8 +51,8 @@ static void merge_site(uint32_t func, const struct tt_site *s)
 			free(m);
 			return;
 		}
-		m->next = merged[func];
-		merged[func] = m;
+		m->next = *list;
+		*list = m;
 	}
 	tt_fstat_merge(m->site.stat, s->stat);
 }
@@ -73,9 +85,9 @@ static void merge_and_free(const struct tt_site *s, void *arg)
 
 void tt_callers_merge_thread(struct tt_thread *t)
 {
-	uint32_t i, n = tt_funcs_count();
+	uint32_t i;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < t->nstats; i++) {
 		struct merge_ctx c = { i };
 
 		if (!t->sites[i])
@@ -97,14 +109,18 @@ void tt_callers_after_fork_child(struct tt_thread *self)
 	uint32_t i, n = tt_funcs_count();
 
 	for (i = 0; i < n; i++) {
-		while (merged[i]) {
-			struct tt_merged_site *m = merged[i];
+		struct tt_merged_site **list = list_of(i, false);
 
-			merged[i] = m->next;
+		while (list && *list) {
+			struct tt_merged_site *m = *list;
+
+			*list = m->next;
 			tt_fstat_free(m->site.stat);
 			free(m);
 		}
-		if (self && self->sites[i]) {
+	}
+	for (i = 0; self && i < self->nstats; i++) {
+		if (self->sites[i]) {
 			tt_callers_each_site(self->sites[i], free_site, NULL);
 			tt_sys_munmap(self->sites[i], sizeof(*self->sites[i]));
 			self->sites[i] = NULL;
@@ -114,5 +130,7 @@ void tt_callers_after_fork_child(struct tt_thread *self)
 
 const struct tt_merged_site *tt_callers_merged(uint32_t func)
 {
-	return merged[func];
+	struct tt_merged_site **list = list_of(func, false);
+
+	return list ? *list : NULL;
 }

@@ -158,15 +158,15 @@ size_t tt_callers_collect(uint32_t func, const struct tt_report_func *fn, uint64
 	for (m = tt_callers_merged(func); m; m = m->next)
 		c.cap++;
 	for (t = tt_thread_list; t; t = t->next)
-		if (t->sites[func])
-			tt_callers_each_site(t->sites[func], count_site, &c);
+		if (tt_thread_sites(t, func))
+			tt_callers_each_site(tt_thread_sites(t, func), count_site, &c);
 	c.u = c.cap ? alloc(ctx, c.cap * sizeof(*c.u)) : NULL;
 	if (c.u) {
 		for (m = tt_callers_merged(func); m; m = m->next)
 			add_site(&m->site, &c);
 		for (t = tt_thread_list; t; t = t->next)
-			if (t->sites[func])
-				tt_callers_each_site(t->sites[func], add_site, &c);
+			if (tt_thread_sites(t, func))
+				tt_callers_each_site(tt_thread_sites(t, func), add_site, &c);
 	}
 	tt_thread_unlock();
 

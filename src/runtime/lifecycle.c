@@ -243,7 +243,7 @@ static bool some_call_ended(void)
 	uint32_t i, n = tt_funcs_count();
 
 	for (i = 1; i < n; i++)
-		if (__atomic_load_n(&tt_func_first[i], __ATOMIC_RELAXED))
+		if (__atomic_load_n(&tt_func_words(i)->first, __ATOMIC_RELAXED))
 			return true;
 	return false;
 }

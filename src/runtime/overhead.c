@@ -18,7 +18,7 @@
 
 tt_empty_fn tt_overhead_traced_empty(void *entry, void *target)
 {
-	tt_func_target[0] = target ? target : (void *)tt_calib_empty;
+	tt_func_set_target(0, target ? target : (void *)tt_calib_empty);
 	return (tt_empty_fn)(entry ? entry : tt_funcs_stub(0));
 }
 
@@ -71,12 +71,14 @@ int tt_overhead_calibrate(unsigned int calls, void *entry, void *target, struct 
 	traced = tt_overhead_traced_empty(entry, target);
 	for (i = 0; i < calls / 4 + 1; i++) /* warm-up, then start from zero */
 		traced();
-	s = tt_tls.thread ? tt_tls.thread->stats[0] : NULL;
+	s = tt_tls.thread ? tt_thread_stat(tt_tls.thread, 0) : NULL;
 	if (!s)
 		return -1;
 	/* Start from zero: the fstat is its own page-aligned mapping, zero pages again after
 	 * this (tt_hist_init would fault every page of them in to read it). */
 	madvise(s, (sizeof(*s) + 4095) & ~(size_t)4095, MADV_DONTNEED);
+	s->func = 0;
+	s->words = tt_func_words(0); /* the trampoline's way to the target */
 	s->self.min = UINT64_MAX;
 	s->warm = 1;
 	s->hist.min = UINT64_MAX;
@@ -91,8 +93,8 @@ int tt_overhead_calibrate(unsigned int calls, void *entry, void *target, struct 
 		out->granularity = 1;
 	out->subtracted = out->min;
 	out->source = "calibrated";
-	tt_func_target[0] = (void *)nest_parent;
+	tt_func_set_target(0, (void *)nest_parent);
 	out->nested = measure_nested(traced, calls / 8 + 1, s, out->min);
-	tt_func_target[0] = target ? target : (void *)tt_calib_empty;
+	tt_func_set_target(0, target ? target : (void *)tt_calib_empty);
 	return 0;
 }

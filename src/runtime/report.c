@@ -15,6 +15,7 @@
 
 #include "base/altstack.h"
 #include "base/buf.h"
+#include "base/msort.h"
 #include "base/sys.h"
 #include "hook/funcs.h"
 #include "hot/callers.h"
@@ -286,9 +287,9 @@ static void fill_func(const struct tt_run *run, const struct tt_func *fn, const 
 		out->unwound += out->calls - ended;
 	else
 		out->calls = ended;
-	if (tt_func_first[fn->index]) {
+	if (tt_func_words(fn->index)->first) {
 		out->has_first = true;
-		out->first = tt_stats_sub_floor(tt_func_first[fn->index] - 1, sub);
+		out->first = tt_stats_sub_floor(tt_func_words(fn->index)->first - 1, sub);
 	}
 	tt_stats_summarise(&s->hist, 0, &out->raw);
 	tt_stats_summarise(&s->hist, sub, &out->cycles);
@@ -310,24 +311,26 @@ static void fill_func(const struct tt_run *run, const struct tt_func *fn, const 
 	}
 }
 
-/* Largest cycles.total first; ties by name so the order is stable. */
-static void sort_funcs(struct tt_report_func *f, size_t n)
+/* Report order: most cycles first, then by name; equal rows keep their index order. */
+static int func_order(const void *a, const void *b, void *ctx)
 {
-	size_t i, j;
+	const struct tt_report_func *x = a, *y = b;
 
-	for (i = 1; i < n; i++) {
-		struct tt_report_func x = f[i];
+	(void)ctx;
+	if (x->cycles.total != y->cycles.total)
+		return x->cycles.total > y->cycles.total ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
 
-		for (j = i; j > 0; j--) {
-			const struct tt_report_func *y = &f[j - 1];
+/* A stable merge sort (qsort may call malloc, which the report may not). */
+static int sort_funcs(struct tt_report_func *f, size_t n, struct arena *arena)
+{
+	void *tmp = n > 1 ? arena_alloc(arena, n * sizeof(*f)) : NULL;
 
-			if (y->cycles.total > x.cycles.total ||
-			    (y->cycles.total == x.cycles.total && strcmp(y->name, x.name) <= 0))
-				break;
-			f[j] = f[j - 1];
-		}
-		f[j] = x;
-	}
+	if (n > 1 && !tmp)
+		return -1;
+	tt_msort(f, tmp, n, sizeof(*f), func_order, NULL);
+	return 0;
 }
 
 /* What the report and the export are built from; the strings and arrays live in the arena.
@@ -381,7 +384,8 @@ static int build(const struct tt_run *run, struct arena *arena, bool report, str
 		}
 		nf++;
 	}
-	sort_funcs(funcs, nf);
+	if (sort_funcs(funcs, nf, arena) < 0)
+		return -1;
 	r->funcs = funcs;
 	r->nfuncs = nf;
 	r->objects = objs.v;

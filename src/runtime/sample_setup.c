@@ -56,14 +56,14 @@ static uint64_t round_of(void (*volatile fn)(void), int variant)
 static void measure_cost(int variant, void *entry, void *target, uint64_t *timed, uint64_t *counted)
 {
 	void (*volatile fn)(void) = tt_overhead_traced_empty(entry, target);
-	void (*volatile bare)(void) = (void (*)(void))tt_func_target[0];
+	void (*volatile bare)(void) = (void (*)(void))tt_func_words(0)->target;
 	uint64_t best_timed = UINT64_MAX, best_passed = UINT64_MAX, best_bare = UINT64_MAX, t;
 	struct tt_fstat *s;
 	int r;
 
 	*timed = *counted = 0;
 	fn(); /* the thread and index 0 set up, if calibration did not */
-	s = tt_tls.thread ? tt_tls.thread->stats[0] : NULL;
+	s = tt_tls.thread ? tt_thread_stat(tt_tls.thread, 0) : NULL;
 	if (!s)
 		return;
 	for (r = 0; r < ROUNDS; r++) {

@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 
+#include "base/chunked.h"
 #include "base/sys.h"
 #include "hook/funcs.h"
 #include "runtime/thread_rows.h"
@@ -19,7 +20,36 @@
 
 static struct tt_thread_row *rows;
 static size_t nrows, cap;
-static uint32_t *others; /* by function: index + 1 of its tid-0 row, lazily mapped */
+static struct tt_chunked others; /* uint32_t by function: index + 1 of its tid-0 row */
+
+/* Each function's kept rows in the order kept, so that a report reads a function's rows
+ * without a scan of all (thousands of functions, thousands of exited threads). */
+struct chain {
+	uint32_t head, tail; /* index + 1 of its first and last row; 0: none */
+};
+static struct tt_chunked chains; /* struct chain by function */
+static struct tt_chunked links;	 /* uint32_t by row: index + 1 of the function's next row */
+
+/* rows[i], just made, after the other rows of its function. False when out of memory. */
+static bool link_row(uint32_t i)
+{
+	uint32_t func = rows[i].func, *last;
+	struct chain *c;
+
+	if (tt_chunked_reserve(&chains, (uint64_t)func + 1, sizeof(*c)) < 0 ||
+	    tt_chunked_reserve(&links, (uint64_t)i + 1, sizeof(*last)) < 0)
+		return false;
+	c = tt_chunked_at(&chains, func, sizeof(*c));
+	*(uint32_t *)tt_chunked_at(&links, i, sizeof(*last)) = 0;
+	if (c->tail) {
+		last = tt_chunked_at(&links, c->tail - 1, sizeof(*last));
+		*last = i + 1;
+	} else {
+		c->head = i + 1;
+	}
+	c->tail = i + 1;
+	return true;
+}
 
 void tt_thread_rows_self_sums(const struct tt_self_hist *h, struct tt_self_hist_sums *out)
 {
@@ -74,21 +104,22 @@ static bool grow(void)
 /* The tid-0 row of func, made when first needed (needs one free row). */
 static struct tt_thread_row *other_row(uint32_t func)
 {
-	if (!others) {
-		others = tt_sys_mmap(NULL, TT_MAX_FUNCS * sizeof(*others), PROT_READ | PROT_WRITE,
-				     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		if (!others)
-			return NULL;
-	}
-	if (!others[func]) {
+	uint32_t *other;
+
+	if (tt_chunked_reserve(&others, (uint64_t)func + 1, sizeof(*other)) < 0)
+		return NULL;
+	other = tt_chunked_at(&others, func, sizeof(*other));
+	if (!*other) {
 		if (nrows == cap)
 			return NULL;
 		memset(&rows[nrows], 0, sizeof(rows[0]));
 		memcpy(rows[nrows].name, "(others)", 9);
 		rows[nrows].func = func;
-		others[func] = (uint32_t)++nrows;
+		if (!link_row((uint32_t)nrows))
+			return NULL;
+		*other = (uint32_t)++nrows;
 	}
-	return &rows[others[func] - 1];
+	return &rows[*other - 1];
 }
 
 void tt_thread_rows_keep(struct tt_thread *t)
@@ -100,8 +131,8 @@ void tt_thread_rows_keep(struct tt_thread *t)
 	if (t == tt_tls.thread)
 		tt_syscall3(SYS_prctl, PR_GET_NAME, (long)name, 0);
 	name[15] = 0;
-	for (i = 1; i < n && i < TT_MAX_FUNCS; i++) {
-		const struct tt_fstat *s = t->stats[i];
+	for (i = 1; i < n; i++) {
+		const struct tt_fstat *s = tt_thread_stat(t, i);
 		struct tt_thread_row r, *o;
 
 		if (!s)
@@ -112,7 +143,9 @@ void tt_thread_rows_keep(struct tt_thread *t)
 		memcpy(r.name, name, sizeof(r.name));
 		/* Keep a spare row for each function's tid-0 row once the table is full. */
 		if (nrows + 1 < cap || grow()) {
-			rows[nrows++] = r;
+			rows[nrows] = r;
+			if (link_row((uint32_t)nrows))
+				nrows++;
 		} else if ((o = other_row(i))) {
 			add(o, &r);
 		}
@@ -123,10 +156,10 @@ void tt_thread_rows_reset(void)
 {
 	if (rows)
 		tt_sys_munmap(rows, cap * sizeof(*rows));
-	if (others)
-		tt_sys_munmap(others, TT_MAX_FUNCS * sizeof(*others));
+	tt_chunked_release(&others, sizeof(uint32_t));
+	tt_chunked_release(&chains, sizeof(struct chain));
+	tt_chunked_release(&links, sizeof(uint32_t));
 	rows = NULL;
-	others = NULL;
 	nrows = cap = 0;
 }
 
@@ -185,13 +218,14 @@ static void put(struct tt_thread_row *out, size_t max, size_t n, const struct tt
 size_t tt_thread_rows_of(uint32_t func, struct tt_thread_row *out, size_t max)
 {
 	struct tt_thread *t;
-	size_t i, n = 0;
+	const struct chain *c = tt_chunked_at(&chains, func, sizeof(*c));
+	uint32_t k = c ? c->head : 0;
+	size_t n = 0;
 
-	for (i = 0; i < nrows; i++)
-		if (rows[i].func == func)
-			put(out, max, n++, &rows[i]);
+	for (; k; k = *(const uint32_t *)tt_chunked_at(&links, k - 1, sizeof(uint32_t)))
+		put(out, max, n++, &rows[k - 1]);
 	for (t = tt_thread_list; t; t = t->next) {
-		const struct tt_fstat *s = __atomic_load_n(&t->stats[func], __ATOMIC_ACQUIRE);
+		const struct tt_fstat *s = tt_thread_stat(t, func);
 		struct tt_thread_row r;
 
 		if (!s)

@@ -21,25 +21,42 @@
 #include "runtime/thread_rows.h"
 #include "runtime/threads.h"
 
-static uint64_t exited_traced;		      /* merged threads that traced a user function */
-static struct tt_fstat *totals[TT_MAX_FUNCS]; /* by function; NULL until a thread merged */
+static uint64_t exited_traced;	 /* merged threads that traced a user function */
+static struct tt_chunked totals; /* struct tt_fstat * by function; NULL until a thread merged */
+
+/* Where function i's totals are kept; NULL out of memory. Under the lock. */
+static struct tt_fstat **total_at(uint32_t i)
+{
+	if (tt_chunked_reserve(&totals, (uint64_t)i + 1, sizeof(struct tt_fstat *)) < 0)
+		return NULL;
+	return tt_chunked_at(&totals, i, sizeof(struct tt_fstat *));
+}
+
+/* Function i's totals, or NULL (none merged yet). */
+static struct tt_fstat *total_of(uint32_t i)
+{
+	struct tt_fstat **p = tt_chunked_at(&totals, i, sizeof(struct tt_fstat *));
+
+	return p ? *p : NULL;
+}
 
 /* Called with the lock held. */
 static void merge_and_unlink(struct tt_thread *t)
 {
-	uint32_t i, n = tt_funcs_count();
+	uint32_t i;
 	bool traced = false;
 
-	for (i = 0; i < n && i < TT_MAX_FUNCS; i++) {
-		struct tt_fstat *s = t->stats[i];
+	for (i = 0; i < t->nstats; i++) {
+		struct tt_fstat *s = t->stats[i], **total;
 
 		if (!s)
 			continue;
 		traced |= i > 0;
-		if (!totals[i])
-			totals[i] = tt_fstat_new(i);
-		if (totals[i])
-			tt_fstat_merge(totals[i], s);
+		total = total_at(i);
+		if (total && !*total)
+			*total = tt_fstat_new(i);
+		if (total && *total)
+			tt_fstat_merge(*total, s);
 	}
 	exited_traced += traced;
 	tt_thread_rows_keep(t);
@@ -58,7 +75,6 @@ static void thread_exit(void *arg)
 {
 	struct tt_thread *t = arg;
 	uint8_t was = tt_shim_enter();
-	uint32_t i, n = tt_funcs_count();
 
 	/* Frames still on the shadow stack (pthread_exit from inside a traced call) will never
 	 * be returned through: the thread is gone once its destructors have run. */
@@ -68,13 +84,13 @@ static void thread_exit(void *arg)
 	merge_and_unlink(t);
 	tt_thread_unlock();
 	/* Later traced calls in this thread (other destructors) start a new block. */
+	tt_tls.nstats = 0; /* first: the trampoline reads it before the table */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	tt_tls.stats = NULL;
 	tt_tls.limit = NULL;
 	tt_tls.top = NULL;
 	tt_tls.thread = NULL;
-	for (i = 0; i < n; i++)
-		if (t->stats[i])
-			tt_fstat_free(t->stats[i]);
-	tt_sys_munmap(t, t->map_bytes);
+	tt_thread_free(t);
 out:
 	tt_shim_leave(was);
 }
@@ -107,27 +123,31 @@ void tt_thread_after_fork_child(void)
 		next = t->next;
 		if (t == self)
 			continue;
-		for (i = 0; i < n; i++)
-			if (t->stats[i])
-				tt_fstat_free(t->stats[i]);
-		tt_sys_munmap(t, t->map_bytes);
+		tt_thread_free(t);
 	}
 	tt_thread_list = NULL;
 	exited_traced = 0;
 	tt_thread_rows_reset();
 	for (i = 0; i < n; i++) {
-		if (totals[i])
-			tt_fstat_free(totals[i]);
-		totals[i] = NULL;
-		tt_func_first[i] = 0;
-		tt_func_handler_calls[i] = 0;
+		struct tt_fstat **total = (struct tt_fstat **)tt_chunked_at(&totals, i,
+									    sizeof(*total));
+		struct tt_func_words *w = tt_func_words(i);
+
+		if (total && *total) {
+			tt_fstat_free(*total);
+			*total = NULL;
+		}
+		if (w) {
+			w->first = 0;
+			w->handler_calls = 0;
+		}
 	}
 	tt_callers_after_fork_child(self);
 	if (!self)
 		return;
 	for (f = self->frames; f < tt_tls.top; f++)
 		f->stat = &tt_thread_sink;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < self->nstats; i++) {
 		if (self->stats[i])
 			tt_fstat_free(self->stats[i]);
 		self->stats[i] = NULL;
@@ -159,7 +179,7 @@ void tt_thread_collect(uint32_t func, struct tt_fstat *out)
 	if (self_dirty)
 		memset(&out->self, 0, sizeof(out->self));
 	else
-		memset(&out->self, 0, offsetof(struct tt_self_hist, self));
+		memset(&out->self, 0, offsetof(struct tt_self_hist, b));
 	out->self.min = UINT64_MAX;
 	/* TSC_BUDGET's weighted histogram likewise (hot/sample.h). */
 	if (out->whist.count)
@@ -168,17 +188,19 @@ void tt_thread_collect(uint32_t func, struct tt_fstat *out)
 	out->whist.count = out->whist.max = out->whist.total = 0;
 	out->whist.min = UINT64_MAX;
 	tt_thread_lock();
-	if (totals[func])
-		tt_fstat_merge(out, totals[func]);
+	if (total_of(func))
+		tt_fstat_merge(out, total_of(func));
 	for (t = tt_thread_list; t; t = t->next) {
-		struct tt_fstat *s = __atomic_load_n(&t->stats[func], __ATOMIC_ACQUIRE);
+		struct tt_fstat *s = tt_thread_stat(t, func);
 
 		if (s)
 			tt_fstat_merge(out, s);
 	}
 	tt_thread_unlock();
 	/* Calls made by handlers that interrupted the shim: in no thread's counters. */
-	in_handlers = __atomic_load_n(&tt_func_handler_calls[func], __ATOMIC_RELAXED);
+	in_handlers = tt_func_words(func) ? __atomic_load_n(&tt_func_words(func)->handler_calls,
+							    __ATOMIC_RELAXED)
+					  : 0;
 	out->calls += in_handlers;
 	out->dropped += in_handlers;
 }
@@ -193,7 +215,7 @@ uint64_t tt_thread_traced(void)
 	n = exited_traced;
 	for (t = tt_thread_list; t; t = t->next) {
 		for (i = 1; i < count; i++)
-			if (__atomic_load_n(&t->stats[i], __ATOMIC_RELAXED))
+			if (tt_thread_stat(t, i))
 				break;
 		n += i < count;
 	}

@@ -14,7 +14,7 @@ int tt_thread_init(void);
 void tt_thread_after_fork_child(void);
 
 /* Sum of one function's counters over merged and live threads, and its calls from handlers
- * that interrupted the shim (tt_func_handler_calls), into out: zero memory, or what the last
+ * that interrupted the shim (struct tt_func_words, handler_calls), into out: zero memory, or what the last
  * collect left there (cleared first). */
 void tt_thread_collect(uint32_t func, struct tt_fstat *out);
 

@@ -88,6 +88,8 @@ _Static_assert(__builtin_offsetof(struct tt_thread, frames) -
 		       sizeof(struct tt_frame),
 	       "thread.h: the floor frame lies just below frames[0]");
 _Static_assert(sizeof(struct tt_thread) <= TT_THREAD_ALIGN, "tramp_layout.h");
-_Static_assert(__builtin_offsetof(struct tt_thread, stats) == TT_THREAD_STATS, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_tls, stats) == TT_TLS_STATS, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_tls, nstats) == TT_TLS_NSTATS, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_fstat, words) == TT_FSTAT_WORDS, "tramp_layout.h");
 
 #endif /* TT_TRAMP_H */

@@ -167,10 +167,10 @@
 .endif
 	cmpb	$0, %fs:TT_TLS_IN_SHIM(%rax)
 	jne	\shim
-	movq	%fs:TT_TLS_THREAD(%rax), %rdx
-	testq	%rdx, %rdx
-	jz	\slow				/* no thread setup yet */
-	movq	TT_THREAD_STATS(%rdx,%r11,8), %rdx
+	cmpl	%fs:TT_TLS_NSTATS(%rax), %r11d
+	jae	\slow				/* no thread setup yet, or a function added since */
+	movq	%fs:TT_TLS_STATS(%rax), %rdx
+	movq	(%rdx,%r11,8), %rdx
 	testq	%rdx, %rdx
 	jz	\slow				/* first call of this function in this thread */
 	subq	$1, TT_FSTAT_SKIP(%rdx)		/* owner-only countdown, one instruction */
@@ -197,6 +197,7 @@
 	incq	TT_FSTAT_CALLS(%rdx)			/* owner-only counter, no lock */
 	movq	%rdx, TT_FRAME_STAT(%rcx)
 	movl	%r11d, TT_FRAME_FUNC(%rcx)
+	movq	TT_FSTAT_WORDS(%rdx), %r11	/* the function's words: its target, below */
 	movq	$0, TT_FRAME_CHILD_TICKS(%rcx)	/* the traced calls it makes add here */
 	movq	$0, TT_FRAME_CHILD_CALLS(%rcx)
 	movq	%fs:TT_TLS_CPU_NOW(%rax), %rdx	/* CPU now, for the migration check at exit */
@@ -210,8 +211,7 @@
 	movq	%rcx, %rbx
 	CFI_RA_AT_RBX
 	CFI_RBX_AT_RBX
-	leaq	tt_func_target(%rip), %rax
-	movq	(%rax,%r11,8), %r11
+	movq	TT_WORDS_TARGET(%r11), %r11
 	leaq	8(%rsp), %rsp			/* the callee sees the caller's stack */
 	/*
 	 * This frame now occupies no stack. Unwinders name a frame by its CFA, and libgcc
@@ -220,6 +220,22 @@
 	 */
 	.cfi_def_cfa_offset 8
 	.cfi_val_offset %rsp, -8
+.endm
+
+/*
+ * Function %r11d's words with no counters at hand (the guarded paths): %rax = its chunk,
+ * %rcx = the offset in it (func_table.h, base/chunked.h). Clobbers rax, rcx; keeps r11.
+ */
+.if TT_WORDS_CHUNK_BITS != 16
+.error "WORDS_OF_INDEX takes the offset in a chunk with movzwl: 16 bits"
+.endif
+.macro WORDS_OF_INDEX
+	movl	%r11d, %ecx
+	shrl	$TT_WORDS_CHUNK_BITS, %ecx
+	leaq	tt_func_words_table(%rip), %rax
+	movq	(%rax,%rcx,8), %rax
+	movzwl	%r11w, %ecx
+	shlq	$TT_WORDS_SHIFT, %rcx
 .endm
 
 /*
@@ -232,8 +248,8 @@
 .macro SHIM_CALL
 	cmpb	$TT_IN_HANDLER, %fs:TT_TLS_IN_SHIM(%rax)
 	jne	1f
-	leaq	tt_func_handler_calls(%rip), %rax
-	lock incq (%rax,%r11,8)
+	WORDS_OF_INDEX
+	lock incq TT_WORDS_HANDLER(%rax,%rcx)
 1:
 .endm
 
@@ -396,8 +412,8 @@ TT_ENTRY(\name)
 	jne	.Lframed_\@
 	incq	TT_FSTAT_CALLS(%rdx)
 	incq	TT_FSTAT_PASSED(%rdx)
-	leaq	tt_func_target(%rip), %rax
-	movq	(%rax,%r11,8), %r11
+	movq	TT_FSTAT_WORDS(%rdx), %r11
+	movq	TT_WORDS_TARGET(%r11), %r11
 	movq	-8(%rsp), %rax
 	movq	-24(%rsp), %rdx
 	jmp	*%r11
@@ -462,10 +478,10 @@ TT_ENTRY(\name)
 .Lshim_\@:
 	SHIM_CALL
 .Lguarded_\@:				/* the shim's own call: straight to the function */
+	WORDS_OF_INDEX
+	movq	TT_WORDS_TARGET(%rax,%rcx), %r11
 	movq	-16(%rsp), %rcx
 	movq	-24(%rsp), %rdx
-	leaq	tt_func_target(%rip), %rax
-	movq	(%rax,%r11,8), %r11
 	movq	-8(%rsp), %rax
 	jmp	*%r11
 
@@ -508,8 +524,8 @@ TT_ENTRY(\name)
 	jne	.Liframed_\@
 	incq	TT_FSTAT_CALLS(%rdx)
 	incq	TT_FSTAT_PASSED(%rdx)
-	leaq	tt_func_target(%rip), %rax
-	movq	(%rax,%r11,8), %rax
+	movq	TT_FSTAT_WORDS(%rdx), %rax
+	movq	TT_WORDS_TARGET(%rax), %rax
 	movq	%rax, -40(%rsp)
 	movq	-8(%rsp), %rax
 	movq	-24(%rsp), %rdx
@@ -598,8 +614,8 @@ TT_ENTRY(\name)
 .Lishim_\@:
 	SHIM_CALL
 .Liguarded_\@:				/* the shim's own call: straight to the function */
-	leaq	tt_func_target(%rip), %rax
-	movq	(%rax,%r11,8), %rax
+	WORDS_OF_INDEX
+	movq	TT_WORDS_TARGET(%rax,%rcx), %rax
 	movq	%rax, -40(%rsp)
 	movq	-8(%rsp), %rax
 	movq	-16(%rsp), %rcx

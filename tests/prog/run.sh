@@ -1445,6 +1445,7 @@ run_test dlstress_same_got test_dlstress_same_got
 run_test dlstress_diff_got test_dlstress_diff_got
 run_test whole_sqlite test_whole_sqlite
 run_test whole_libc test_whole_libc
+run_test whole_many test_whole_many
 run_test sample_threads test_sample_threads
 run_test sample_signals test_sample_signals
 run_test sample_recursion test_sample_recursion
