@@ -30,10 +30,16 @@ extern const ElfW(Ehdr) __ehdr_start __attribute__((visibility("hidden")));
 /* The shim's GNU build ID in hex, "" without one. */
 static void own_build_id(char *out, size_t len)
 {
-	const ElfW(Ehdr) *eh = &__ehdr_start;
-	const ElfW(Phdr) *ph = (const ElfW(Phdr) *)((const char *)eh + eh->e_phoff);
-	uintptr_t base = (uintptr_t)eh;
+	uintptr_t base = (uintptr_t)&__ehdr_start;
+	const ElfW(Ehdr) *eh;
+	const ElfW(Phdr) *ph;
 	size_t i;
+
+	/* The headers run past the Ehdr the symbol is declared as: the compiler (and UBSan's
+	 * object-size check) must not take its size for the extent of what is read. */
+	__asm__("" : "+r"(base));
+	eh = (const ElfW(Ehdr) *)base;
+	ph = (const ElfW(Phdr) *)(base + eh->e_phoff);
 
 	out[0] = 0;
 	for (i = 0; i < eh->e_phnum; i++) {
