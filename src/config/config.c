@@ -48,6 +48,7 @@ enum var {
 	V_EXPORT,
 	V_EXPORT_INTERVAL,
 	V_DEBUG,
+	V_CACHE,
 	V_COUNT
 };
 
@@ -70,6 +71,7 @@ static const char *const var_names[V_COUNT] = {
 	[V_SAMPLE] = "TSC_SAMPLE",
 	[V_BUDGET] = "TSC_BUDGET",
 	[V_DEBUG] = "TSC_DEBUG",
+	[V_CACHE] = "TSC_CACHE",
 };
 
 /* Indexed by the enum values of config.h. */
@@ -82,6 +84,7 @@ static const char *const hook_names[] = { "auto", "inline", "got" };
 static const char *const quiet_names[] = { "0", "1" };
 static const char *const follow_names[] = { "0", "1" };
 static const char *const debug_names[] = { "0", "startup" };
+static const char *const cache_names[] = { "0", "1" };
 
 struct parser {
 	struct tt_config *cfg;
@@ -100,6 +103,7 @@ static void set_defaults(struct tt_config *cfg)
 	cfg->overhead_auto = true;
 	cfg->hook = TT_HOOK_AUTO;
 	cfg->follow = true;
+	cfg->cache = true;
 	cfg->export_ms = TT_CONFIG_EXPORT_MS;
 }
 
@@ -350,6 +354,10 @@ static int set_var(struct parser *p, enum var v, const char *val)
 	case V_DEBUG:
 		i = choose(p, v, val, debug_names, ARRAY_SIZE(debug_names), "using 0");
 		cfg->debug_startup = i == 1;
+		break;
+	case V_CACHE:
+		i = choose(p, v, val, cache_names, ARRAY_SIZE(cache_names), "using 1");
+		cfg->cache = i != 0;
 		break;
 	case V_COUNT: break;
 	}

@@ -66,6 +66,7 @@ struct tt_config {
 	uint64_t export_ms;	   /* TSC_EXPORT_INTERVAL */
 	bool debug_startup;	   /* TSC_DEBUG=startup: print the time of each start-up phase */
 	struct tt_cpu_persona cpu; /* TSC_CPU: another CPU's facts, for tests */
+	bool cache; /* TSC_CACHE: calibration figures kept between runs (runtime/calib_cache.h) */
 };
 
 /* Receives one diagnostic line (no prefix, no newline). */

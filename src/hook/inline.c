@@ -248,6 +248,38 @@ static bool of_glibc(const char *path)
 }
 
 /* Plan f (or the calibration function when f is NULL) into batch[*n]; NULL or why not. */
+/*
+ * The function's own jumps back into its displaced bytes (relocate.h): the whole function
+ * decoded, most of a plan's cost, for an answer that depends only on the object's code. So it
+ * is kept between runs beside the foreign-jump answers (xref_cache.h), its question told
+ * apart by the top bit of lo: lo, the function's offset; hi, the end of the displaced bytes
+ * from it; own_lo and own_hi, its extent. An object without a build ID is scanned each time.
+ */
+#define OWN_SCAN (1ull << 63)
+
+static const char *own_jumps(const uint8_t *addr, size_t size, const struct tt_reloc *r,
+			     const struct segment *seg, char *why, size_t why_size)
+{
+	size_t end = r->patch_at + r->displaced;
+	uint64_t off = (uintptr_t)addr - seg->base;
+	struct tt_xref_answer a = {
+		.lo = OWN_SCAN | off, .hi = end, .own_lo = off, .own_hi = off + size
+	};
+	struct tt_reloc_scan scan;
+
+	if (tt_xref_cache_get(seg->build_id, seg->build_id_len, &a) &&
+	    a.hit <= TT_SCAN_UNDECODABLE) {
+		scan.what = a.hit;
+		scan.off = a.from;
+	} else {
+		tt_reloc_scan(addr, size, (uintptr_t)addr, end, r->patch_at, &scan);
+		a.hit = scan.what;
+		a.from = scan.off;
+		tt_xref_cache_put(seg->build_id, seg->build_id_len, &a);
+	}
+	return tt_reloc_scan_why(&scan, end, why, why_size);
+}
+
 static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t why_size)
 {
 	uint8_t *addr = f ? f->addr : (uint8_t *)tt_calib_inline;
@@ -281,8 +313,10 @@ static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t wh
 		err = tt_reloc_whole(addr, size, (uint64_t)(uintptr_t)addr,
 				     (uint64_t)(uintptr_t)(slot + SLOT_CODE), &r, why, why_size);
 	else
-		err = tt_reloc_plan(addr, size, (uint64_t)(uintptr_t)addr,
-				    (uint64_t)(uintptr_t)(slot + SLOT_CODE), &r, why, why_size);
+		err = tt_reloc_plan_entry(addr, size, (uint64_t)(uintptr_t)addr,
+					  (uint64_t)(uintptr_t)(slot + SLOT_CODE), &r, why,
+					  why_size)
+			      ?: own_jumps(addr, size, &r, &seg, why, why_size);
 	if (!err && r.call_moved && shadow_stack_on())
 		err = "a call among its first instructions, which cannot be moved while the "
 		      "shadow stack is on";

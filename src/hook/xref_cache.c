@@ -55,6 +55,11 @@ static int cmp(const void *x, const void *y)
  * program. */
 static char parent[sizeof(dir) - 16];
 
+void tt_xref_cache_disable(void)
+{
+	dir_state = -1;
+}
+
 static bool find_dir(void)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");

@@ -32,6 +32,9 @@ bool tt_xref_cache_get(const uint8_t *build_id, size_t len, struct tt_xref_answe
 /* Keep an answer (written out by tt_xref_cache_flush). */
 void tt_xref_cache_put(const uint8_t *build_id, size_t len, const struct tt_xref_answer *a);
 
+/* TSC_CACHE=0: neither read nor write any file (start-up, before the first hook). */
+void tt_xref_cache_disable(void);
+
 /* Write the files of objects that got new answers (temporary file, then rename). */
 void tt_xref_cache_flush(void);
 

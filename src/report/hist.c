@@ -78,13 +78,20 @@ uint64_t tt_hist_bucket_high(uint32_t i)
 
 void tt_hist_merge(struct tt_hist *dst, const struct tt_hist *src)
 {
-	uint64_t c, v;
-	uint32_t i;
+	uint64_t c, v, lo = load(&src->min), hi = load(&src->max);
+	uint32_t i, last;
 
-	for (i = 0; i < TT_HIST_BUCKETS; i++) {
-		c = load(&src->counts[i]);
-		if (c)
-			TT_OWNER_ADD(dst->counts[i], c);
+	/* Only the buckets from src's least to its largest sample can hold any: a function's
+	 * samples span a few pages of the 62 KiB, and the rest need not even be mapped in. A
+	 * sample recorded meanwhile outside that range is missed, as one recorded just after
+	 * the walk would be. An empty src (min UINT64_MAX, max 0) walks none. */
+	if (lo <= hi) {
+		last = tt_hist_index(hi);
+		for (i = tt_hist_index(lo); i <= last && i < TT_HIST_BUCKETS; i++) {
+			c = load(&src->counts[i]);
+			if (c)
+				TT_OWNER_ADD(dst->counts[i], c);
+		}
 	}
 	TT_OWNER_ADD(dst->count, load(&src->count));
 	TT_OWNER_ADD(dst->total, load(&src->total));

@@ -96,12 +96,17 @@ uint64_t tt_self_distribution(const struct tt_hist *all, const struct tt_self_hi
 	uint64_t leaf[TT_SELF_BUCKETS]; /* 3.2 KiB of stack */
 	uint64_t n = load(&self->count), shift_inner = 0, amin = load(&all->min);
 	uint64_t amax = load(&all->max), smin = load(&self->min), smax = load(&self->max);
-	uint32_t i;
+	uint32_t i, first = 0, last = 0;
 	bool any_leaf = false;
 
 	tt_hist_init(out);
 	memset(leaf, 0, sizeof(leaf));
-	for (i = 0; i < TT_HIST_BUCKETS; i++) {
+	/* Only the buckets from the least to the largest call can hold any (hist.c). */
+	if (amin <= amax) {
+		first = tt_hist_index(amin);
+		last = tt_hist_index(amax) + 1;
+	}
+	for (i = first; i < last && i < TT_HIST_BUCKETS; i++) {
 		uint64_t c = load(&all->counts[i]);
 
 		if (c)
@@ -113,7 +118,7 @@ uint64_t tt_self_distribution(const struct tt_hist *all, const struct tt_self_hi
 	}
 	/* Where no call that made traced calls fell, the leaf calls are the full histogram's
 	 * own buckets: kept at its resolution (all of it for a function that made none). */
-	for (i = 0; i < TT_HIST_BUCKETS; i++) {
+	for (i = first; i < last && i < TT_HIST_BUCKETS; i++) {
 		uint64_t c = load(&all->counts[i]), v;
 		uint32_t k;
 

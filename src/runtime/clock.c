@@ -162,6 +162,7 @@ void tt_clock_describe(struct tt_clock *c)
 	max = __get_cpuid_max(0, NULL);
 	if (max >= 1) {
 		__cpuid(1, a, b, cx, d);
+		c->signature = a;
 		c->hypervisor = (cx >> 31) & 1;
 	}
 	brand(c->cpu, max_ext);

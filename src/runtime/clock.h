@@ -18,6 +18,7 @@ struct tt_clock {
 	bool hypervisor;	/* CPUID.1:ECX[31] (tt_clock_describe) */
 	bool rdtscp;		/* CPUID 80000001H:EDX[27] */
 	char cpu[64];		/* brand string (tt_clock_describe) */
+	uint32_t signature;	/* CPUID.1:EAX, family, model, stepping (tt_clock_describe) */
 	uint64_t start_tsc;	/* pair taken at start-up ... */
 	uint64_t start_mono_ns; /* ... with CLOCK_MONOTONIC_RAW */
 	uint64_t start_window;	/* TSC ticks between the two reads around that clock read */

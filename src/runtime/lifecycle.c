@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@
 #include "hook/inline.h"
 #include "hook/resolve.h"
 #include "hook/stop.h"
+#include "hook/xref_cache.h"
 #include "hot/callers.h"
 #include "hot/emul_step.h"
 #include "hot/func_table.h"
@@ -37,6 +39,7 @@
 #include "log/channel.h"
 #include "log/log.h"
 #include "log/phase.h"
+#include "runtime/calib_cache.h"
 #include "runtime/callers_deep.h"
 #include "runtime/clock.h"
 #include "runtime/dllock.h"
@@ -56,6 +59,10 @@
  * quick burst saw only the lower one, and the accuracy bounds use the spread. */
 #define CALIBRATION_CALLS 3000
 
+/* A check of the figures an earlier run kept (calib_cache.h): enough calls for a steady
+ * least reading, a tenth of the burst's cost. */
+#define CHECK_CALLS 256
+
 enum state { TT_UNINIT, TT_STARTING, TT_OFF, TT_ON, TT_REPORTING, TT_DONE };
 
 extern char **environ;
@@ -64,7 +71,8 @@ static int state = TT_UNINIT;
 static int calibration_taken; /* tt_lifecycle_calibrate: 0 not yet, 1 being taken, 2 done */
 static long calibration_tid;  /* the thread taking it, while taken is 1 */
 static struct tt_run run;
-static int busy; /* a report or an export is being written (report()) */
+static int busy;		 /* a report or an export is being written (report()) */
+static char cache_dir[PATH_MAX]; /* calib_cache.h: "" when none (TSC_CACHE=0, no HOME) */
 
 /* One report or export at a time: the dump thread, the export thread, tsctrace_dump, exit
  * and a fatal signal may all want to at once, and the report's scratch memory is shared. */
@@ -201,6 +209,53 @@ static void fork_child(void)
 }
 
 /*
+ * Figures kept by an earlier run agree with a check burst when its least reading is not below
+ * theirs (subtracting theirs would then take more than a call costs now) and not above their
+ * median by more than the bound an empty function's reading is held to (2 steps of the TSC and
+ * 4 ticks): the short burst's least is often a little above the long one's, but beyond that
+ * the machine is slower now than then, and it is measured again.
+ */
+static bool kept_agrees(const struct tt_overhead *kept, uint64_t min)
+{
+	return min >= kept->min && min <= kept->median + 2 * kept->granularity + 4;
+}
+
+/* The overhead burst, or an earlier run's figures when a short burst agrees with them; what
+ * is measured is kept for the next run. 0, or -1 when no reading was taken. */
+static int measure_overhead(unsigned int calls, unsigned int check_calls)
+{
+	void *entry = tt_inline_calibration_entry(), *target = tt_inline_calibration_target();
+	struct tt_calib_key key;
+	struct tt_overhead kept;
+	uint64_t min, median;
+	int err;
+
+	if (cache_dir[0]) {
+		tt_clock_describe(&run.clock); /* the key names the CPU */
+		tt_calib_cache_key(&run.clock, &run.cfg, entry != NULL, &key);
+		if (tt_calib_cache_load(cache_dir, &key, &kept)) {
+			/* The calls must take the traced path: the guard is left for them alone
+			 * (the shim's own calls of traced functions around them stay uncounted). */
+			tt_shim_leave(0);
+			err = tt_overhead_check(check_calls, entry, target, &min, &median);
+			tt_shim_enter();
+			if (err == 0 && kept_agrees(&kept, min)) {
+				kept.subtracted = kept.min;
+				kept.source = "cache";
+				run.overhead = kept;
+				return 0;
+			}
+		}
+	}
+	tt_shim_leave(0);
+	err = tt_overhead_calibrate(calls, entry, target, &run.overhead);
+	tt_shim_enter();
+	if (err == 0 && cache_dir[0])
+		tt_calib_cache_store(cache_dir, &key, &run.overhead);
+	return err;
+}
+
+/*
  * The overhead and the TSC's granularity, measured once per image, when first needed: before
  * the first report, or before a thread forbids itself the TSC (after which it could not).
  * Never at start-up: the samples are raw ticks (hot/thread.h) and the overhead is subtracted
@@ -212,15 +267,11 @@ static void calibrate(bool burst)
 	int err = -1;
 
 	if (burst) {
-		/* The calibration calls must take the traced path: leave the guard for them. */
-		tt_shim_leave(0);
 		/* A syscall per read (no TSC) costs ~100 times more: fewer calls, as steady a min. */
-		err = tt_overhead_calibrate(run.clock.variant == TT_VAR_MONO
-						    ? CALIBRATION_CALLS / 10
-						    : CALIBRATION_CALLS,
-					    tt_inline_calibration_entry(),
-					    tt_inline_calibration_target(), &run.overhead);
-		tt_shim_enter();
+		if (run.clock.variant == TT_VAR_MONO)
+			err = measure_overhead(CALIBRATION_CALLS / 10, CHECK_CALLS / 10);
+		else
+			err = measure_overhead(CALIBRATION_CALLS, CHECK_CALLS);
 		if (err < 0) {
 			tt_warn("overhead calibration failed: nothing subtracted");
 			run.overhead.source = "none";
@@ -402,6 +453,8 @@ static enum state start(void)
 	}
 	if (run.cfg.debug_startup)
 		tt_phase_enable();
+	if (!tt_calib_cache_dir(&run.cfg, cache_dir, sizeof(cache_dir)) && !run.cfg.cache)
+		tt_xref_cache_disable();
 	t = tt_phase_mark();
 	tt_follow_start(run.cfg.follow);
 	tt_clock_probe(&run.clock);

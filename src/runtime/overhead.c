@@ -61,19 +61,18 @@ static uint64_t measure_nested(void (*entry)(void), unsigned int parents, struct
 	return s->self.min > own ? (s->self.min - own + NESTED / 2) / NESTED : 0;
 }
 
-int tt_overhead_calibrate(unsigned int calls, void *entry, void *target, struct tt_overhead *out)
+/* Warm up, then `calls` traced calls of the empty function from zeroed counters: the
+ * thread's counters of index 0, or NULL when none were taken. */
+static struct tt_fstat *burst(unsigned int calls, void (*traced)(void))
 {
-	void (*volatile traced)(void);
 	struct tt_fstat *s;
 	unsigned int i;
 
-	memset(out, 0, sizeof(*out));
-	traced = tt_overhead_traced_empty(entry, target);
 	for (i = 0; i < calls / 4 + 1; i++) /* warm-up, then start from zero */
 		traced();
 	s = tt_tls.thread ? tt_thread_stat(tt_tls.thread, 0) : NULL;
 	if (!s)
-		return -1;
+		return NULL;
 	/* Start from zero: the fstat is its own page-aligned mapping, zero pages again after
 	 * this (tt_hist_init would fault every page of them in to read it). */
 	madvise(s, (sizeof(*s) + 4095) & ~(size_t)4095, MADV_DONTNEED);
@@ -84,7 +83,30 @@ int tt_overhead_calibrate(unsigned int calls, void *entry, void *target, struct 
 	s->hist.min = UINT64_MAX;
 	for (i = 0; i < calls; i++)
 		traced();
-	if (!s->hist.count)
+	return s->hist.count ? s : NULL;
+}
+
+int tt_overhead_check(unsigned int calls, void *entry, void *target, uint64_t *min,
+		      uint64_t *median)
+{
+	struct tt_fstat *s = burst(calls, tt_overhead_traced_empty(entry, target));
+
+	if (!s)
+		return -1;
+	*min = s->hist.min;
+	*median = tt_hist_percentile(&s->hist, 50.0);
+	return 0;
+}
+
+int tt_overhead_calibrate(unsigned int calls, void *entry, void *target, struct tt_overhead *out)
+{
+	void (*volatile traced)(void);
+	struct tt_fstat *s;
+
+	memset(out, 0, sizeof(*out));
+	traced = tt_overhead_traced_empty(entry, target);
+	s = burst(calls, traced);
+	if (!s)
 		return -1;
 	out->min = s->hist.min;
 	out->median = tt_hist_percentile(&s->hist, 50.0);

@@ -12,7 +12,7 @@ struct tt_overhead {
 	uint64_t nested;      /* what a traced call adds to a traced caller's reading beyond its
 			       * own raw ticks: removed from self time per traced call made */
 	uint64_t granularity; /* gcd of the calibration readings (refined by clock.c) */
-	const char *source;   /* "calibrated" or "TSC_OVERHEAD" */
+	const char *source; /* "calibrated", "cache" (an earlier run's, checked), "TSC_OVERHEAD" */
 };
 
 typedef void (*tt_empty_fn)(void);
@@ -33,5 +33,13 @@ tt_empty_fn tt_overhead_traced_empty(void *entry, void *target);
  * Returns 0, or -1 when no reading was taken.
  */
 int tt_overhead_calibrate(unsigned int calls, void *entry, void *target, struct tt_overhead *out);
+
+/*
+ * A short burst the same way (calls after a warm-up of a quarter of them), for checking
+ * figures kept from an earlier run (calib_cache.h): its least and median reading. 0, or -1
+ * when no reading was taken.
+ */
+int tt_overhead_check(unsigned int calls, void *entry, void *target, uint64_t *min,
+		      uint64_t *median);
 
 #endif /* TT_OVERHEAD_H */

@@ -154,6 +154,15 @@ static void fill_self(const struct tt_run *run, const struct tt_fstat *s, struct
 	size_t nb;
 
 	out->has_self = true;
+	/* An empty row (never called, or no call ended): all zeros, as the distribution below
+	 * would find after reading its whole histograms through. */
+	if (!s->hist.count && !s->hist.total && !s->self.count && !s->self.lost && !s->self.total &&
+	    !s->self.whole_total) {
+		memset(&out->self, 0, sizeof(out->self));
+		out->self_unknown = 0;
+		out->self_approximate = out->skipped > 0;
+		return;
+	}
 	total = tt_self_distribution(&s->hist, &s->self, run->overhead.subtracted,
 				     run->overhead.nested, scratch);
 	tt_stats_summarise(scratch, run->overhead.subtracted, &sum);

@@ -51,21 +51,21 @@ static int32_t get32(const uint8_t *p)
 	return v;
 }
 
-/* A jump of the function (anywhere in it) into the bytes the patch replaces, or that would
- * re-enter the patch: a loop back to the entry would count as a second call. */
-static const char *scan_jumps(const uint8_t *code, size_t size, uint64_t addr, size_t end,
-			      size_t patch_at, char *why, size_t why_size)
+void tt_reloc_scan(const uint8_t *code, size_t size, uint64_t addr, size_t end, size_t patch_at,
+		   struct tt_reloc_scan *out)
 {
 	struct tt_insn in;
 	size_t off;
 
+	out->what = TT_SCAN_NONE;
+	out->off = 0;
 	for (off = 0; off < size; off += in.len) {
 		uint64_t t;
 
 		if (tt_disasm_decode(code + off, size - off, addr + off, &in) < 0) {
-			snprintf(why, why_size, "bytes at +0x%zx do not decode as an instruction",
-				 off);
-			return why;
+			out->what = TT_SCAN_UNDECODABLE;
+			out->off = off;
+			return;
 		}
 		if (in.kind != TT_INSN_JMP && in.kind != TT_INSN_JCC && in.kind != TT_INSN_CALL &&
 		    in.kind != TT_INSN_BRANCH_OTHER)
@@ -75,11 +75,26 @@ static const char *scan_jumps(const uint8_t *code, size_t size, uint64_t addr, s
 			continue;
 		if (in.kind == TT_INSN_CALL && (t == addr || t == addr + patch_at))
 			continue; /* recursion: a call of the function, counted as one */
-		snprintf(why, why_size, "a %s at +0x%zx goes back into its first %zu bytes",
-			 in.kind == TT_INSN_CALL ? "call" : "jump", off, end);
+		out->what = in.kind == TT_INSN_CALL ? TT_SCAN_CALL : TT_SCAN_JUMP;
+		out->off = off;
+		return;
+	}
+}
+
+const char *tt_reloc_scan_why(const struct tt_reloc_scan *s, size_t end, char *why, size_t why_size)
+{
+	switch (s->what) {
+	case TT_SCAN_NONE: return NULL;
+	case TT_SCAN_UNDECODABLE:
+		snprintf(why, why_size, "bytes at +0x%llx do not decode as an instruction",
+			 (unsigned long long)s->off);
+		return why;
+	default:
+		snprintf(why, why_size, "a %s at +0x%llx goes back into its first %zu bytes",
+			 s->what == TT_SCAN_CALL ? "call" : "jump", (unsigned long long)s->off,
+			 end);
 		return why;
 	}
-	return NULL;
 }
 
 static uint8_t *push_return_address(uint8_t *dst, uint64_t ret)
@@ -206,8 +221,8 @@ far:
 	return why;
 }
 
-const char *tt_reloc_plan(const uint8_t *code, size_t size, uint64_t addr, uint64_t copy_addr,
-			  struct tt_reloc *out, char *why, size_t why_size)
+const char *tt_reloc_plan_entry(const uint8_t *code, size_t size, uint64_t addr, uint64_t copy_addr,
+				struct tt_reloc *out, char *why, size_t why_size)
 {
 	struct tt_insn in;
 	size_t off;
@@ -259,9 +274,6 @@ const char *tt_reloc_plan(const uint8_t *code, size_t size, uint64_t addr, uint6
 		ends_in_call = in.kind == TT_INSN_CALL;
 	}
 	out->displaced = off - out->patch_at;
-	err = scan_jumps(code, size, addr, off, out->patch_at, why, why_size);
-	if (err)
-		return err;
 	out->call_moved = ends_in_call;
 	if (ends_in_call)
 		return NULL; /* the callee returns to addr + off: no jump back */
@@ -274,6 +286,18 @@ const char *tt_reloc_plan(const uint8_t *code, size_t size, uint64_t addr, uint6
 	put32(out->copy + out->copy_len + 1, (int32_t)back);
 	out->copy_len += 5;
 	return NULL;
+}
+
+const char *tt_reloc_plan(const uint8_t *code, size_t size, uint64_t addr, uint64_t copy_addr,
+			  struct tt_reloc *out, char *why, size_t why_size)
+{
+	struct tt_reloc_scan scan;
+	const char *err = tt_reloc_plan_entry(code, size, addr, copy_addr, out, why, why_size);
+
+	if (err)
+		return err;
+	tt_reloc_scan(code, size, addr, out->patch_at + out->displaced, out->patch_at, &scan);
+	return tt_reloc_scan_why(&scan, out->patch_at + out->displaced, why, why_size);
 }
 
 long tt_reloc_copy_offset(const struct tt_reloc_map *m, size_t off)

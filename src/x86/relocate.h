@@ -51,6 +51,29 @@ const char *tt_reloc_plan(const uint8_t *code, size_t size, uint64_t addr, uint6
 			  struct tt_reloc *out, char *why, size_t why_size);
 
 /*
+ * tt_reloc_plan in two parts, for a caller that may know the second one's answer already
+ * (hook/xref_cache.h keeps it between runs): the entry's plan alone, everything above but
+ * the jumps of the function back into its first patch_at + displaced bytes; then that scan,
+ * which decodes the whole function (most of the cost), and the refusal it implies.
+ */
+const char *tt_reloc_plan_entry(const uint8_t *code, size_t size, uint64_t addr, uint64_t copy_addr,
+				struct tt_reloc *out, char *why, size_t why_size);
+
+enum tt_scan_what { TT_SCAN_NONE, TT_SCAN_JUMP, TT_SCAN_CALL, TT_SCAN_UNDECODABLE };
+
+struct tt_reloc_scan {
+	uint32_t what; /* enum tt_scan_what */
+	uint64_t off;  /* where in the function that jump, call or undecodable byte is */
+};
+
+void tt_reloc_scan(const uint8_t *code, size_t size, uint64_t addr, size_t end, size_t patch_at,
+		   struct tt_reloc_scan *out);
+
+/* NULL for TT_SCAN_NONE, else why the function is refused (into why). */
+const char *tt_reloc_scan_why(const struct tt_reloc_scan *s, size_t end, char *why,
+			      size_t why_size);
+
+/*
  * A function too short for the jump (TSC_HOOK's trap route): all of its instructions
  * relocated to run at copy_addr, after an endbr64; one int3 byte goes at out->patch_at (4
  * after an endbr64, else 0; out->displaced is 1). The copy ends with the function's own

@@ -545,6 +545,29 @@ test_xref_cache() {
 	rm -f "$T"/r.*
 	run_pair xref_cache work_add,work_leaf "$B/t_basic" && one_report && hooked inline work_add ||
 		sub_failed "run 2, answers from the cache" || return 1
+	# The functions' own scans are kept too (lo's top bit set): forged alone into "a jump at
+	# +0x3 goes back into its first bytes", they refuse work_add with that very reason.
+	for f in "$c"/tsctrace/*.xref; do
+		python3 - "$f" <<'PY' || fail_because "test setup: cannot forge $f" || return 1
+import struct, sys
+p = sys.argv[1]
+b = bytearray(open(p, "rb").read())
+n = struct.unpack_from("<I", b, 32)[0]
+for i in range(n):
+    at = 40 + 48 * i
+    if struct.unpack_from("<Q", b, at)[0] >> 63:
+        struct.pack_into("<QI", b, at + 32, 3, 1)   # from = +0x3, hit = a jump
+open(p, "wb").write(b)
+PY
+	done
+	rm -f "$T"/r.*
+	run_pair xref_cache work_add,work_leaf "$B/t_basic" && one_report || return 1
+	hooked got work_add ||
+		fail_because "a forged own-scan answer was not used: $(jq -c '[.functions[] | {name, hook}]' "$REPORT")" ||
+		return 1
+	ck "the refusal quotes the kept own-scan answer" \
+		'any(.warnings[]; contains("work_add") and contains("a jump at +0x3 goes back"))' \
+		'.warnings' || return 1
 	for f in "$c"/tsctrace/*.xref; do
 		python3 - "$f" <<'PY' || fail_because "test setup: cannot forge $f" || return 1
 import struct, sys

@@ -44,3 +44,95 @@ test_decoder_lazy() {
 	[ "$missing" -eq 0 ] ||
 		fail_because "libZydis loaded although no asked-for function was found: $(grep libZydis "$T/missing.err" | head -2)"
 }
+
+# ---- the overhead calibration kept between runs (runtime/calib_cache.c) ---------------------
+
+# calib_forge FILE MIN MEDIAN [SIG]: rewrite a kept calibration's figures (and the CPU
+# signature in its key), keeping its name.
+calib_forge() {
+	sed -i -e "s/^min .*/min $2/" -e "s/^median .*/median $3/" "$1" &&
+		{ [ -z "${4:-}" ] || sed -i "s/^key sig=[0-9a-f]*/key sig=$4/" "$1"; }
+}
+
+# calib_run WHAT SOURCE: t_empty traced, the program unchanged, exact counts, and the report's
+# overhead.source as expected.
+calib_run() {
+	rm -f "$T"/r.*
+	run_pair calib_cache work_empty "$B/t_empty" && one_report &&
+		check_expects "$T/t.out" || sub_failed "$1" || return 1
+	ck "$1: overhead.source is $2" ".overhead.source == \"$2\"" '.overhead' ||
+		return 1
+	[ "$(grep -vc 'report written to' "$T/t.shim")" -eq 0 ] ||
+		fail_because "$1: the shim said more than where the report is: $(head -3 "$T/t.shim")"
+}
+
+# Run 1 measures and keeps its figures (0600 in a 0700 directory); a kept file is used only
+# after its check burst agrees: forged to subtract 1 tick with a wide median it is used
+# (source cache, min 1, exact counts); forged above any reading it is measured again and
+# rewritten; a corrupt file, or one of another CPU's key (even one the check would accept),
+# is never used; TSC_CACHE=0 reads and writes none; a directory that cannot be made, or no
+# HOME, only costs the burst.
+test_calib_cache() {
+	local c=$T/cache f mode sig
+	if [ -n "$CPU_ALL" ]; then
+		skip_because "TSC_CPU=$CPU_ALL: an emulated CPU's calibration is never kept"
+		return
+	fi
+	XENV+=(TSC_HOOK=inline "XDG_CACHE_HOME=$c")
+	calib_run "run 1, nothing kept" calibrated || return 1
+	f=$(ls "$c"/tsctrace/calib-*.txt 2>/dev/null | head -1)
+	[ -n "$f" ] || fail_because "no calibration kept in $c/tsctrace: $(ls "$c/tsctrace" 2>&1)" ||
+		return 1
+	mode=$(stat -c %a "$c/tsctrace")/$(stat -c %a "$f")
+	[ "$mode" = 700/600 ] || fail_because "cache modes $mode, expected 700/600" || return 1
+	grep -q '^tsctrace calibration 1$' "$f" && grep -q '^key sig=' "$f" ||
+		fail_because "kept file reads: $(head -c 200 "$f")" || return 1
+	sig=$(sed -n 's/^key sig=\([0-9a-f]*\).*/\1/p' "$f")
+
+	calib_forge "$f" 1 100000 && calib_run "run 2, kept figures agree" cache || return 1
+	ck "run 2: the kept figures were used" '.overhead.min == 1 and .overhead.subtracted == 1' \
+		'.overhead' || return 1
+
+	calib_forge "$f" 100000000 100000000 && calib_run "run 3, kept min above the check's" \
+		calibrated || return 1
+	! grep -q '^min 100000000$' "$f" || fail_because "run 3 did not rewrite the kept figures" ||
+		return 1
+
+	printf 'tsctrace calibration 1\nkey garbage\nmin x\n' >"$f"
+	calib_run "run 4, a corrupt file" calibrated || return 1
+	grep -q "^key sig=$sig " "$f" || fail_because "run 4 did not rewrite the corrupt file" ||
+		return 1
+
+	calib_forge "$f" 1 100000 "$([ "$sig" = 00000001 ] && echo 00000002 || echo 00000001)" &&
+		calib_run "run 5, another CPU's figures" calibrated || return 1
+
+	calib_forge "$f" 1 100000 "$sig" && cp "$f" "$T/kept" || return 1
+	XENV+=(TSC_CACHE=0)
+	calib_run "run 6, TSC_CACHE=0" calibrated || return 1
+	cmp -s "$f" "$T/kept" || fail_because "TSC_CACHE=0 changed the kept file" || return 1
+	unset 'XENV[${#XENV[@]}-1]'
+
+	: >"$T/notadir"
+	XENV+=("XDG_CACHE_HOME=$T/notadir/x")
+	calib_run "run 7, a directory that cannot be made" calibrated || return 1
+	XENV+=("XDG_CACHE_HOME=" "HOME=")
+	calib_run "run 8, no XDG_CACHE_HOME, no HOME" calibrated || return 1
+
+	# The shim's own calls around the check (the key, the file: strlen, strncmp, memcmp,
+	# snprintf's) are never counted: the same counts with the kept figures (still the forged
+	# ones of run 6, which any check accepts) as without them.
+	local fns=work_empty,strlen,strncmp,memcmp,memcpy
+	XENV=(TSC_HOOK=inline "XDG_CACHE_HOME=$c")
+	rm -f "$T"/r.*
+	run_pair calib_cache "$fns" "$B/t_empty" && one_report && check_expects "$T/t.out" ||
+		sub_failed "run 9, more functions" || return 1
+	ck "run 9: the kept figures were used" '.overhead.source == "cache"' '.overhead' ||
+		return 1
+	jq -c '[.functions[] | {name, calls}] | sort_by(.name)' "$REPORT" >"$T/with" || return 1
+	XENV+=(TSC_CACHE=0)
+	rm -f "$T"/r.*
+	run_pair calib_cache "$fns" "$B/t_empty" && one_report || sub_failed "run 10" || return 1
+	jq -c '[.functions[] | {name, calls}] | sort_by(.name)' "$REPORT" >"$T/without" || return 1
+	cmp -s "$T/with" "$T/without" ||
+		fail_because "counts differ with the kept figures: $(cat "$T/with") vs $(cat "$T/without")"
+}

@@ -1414,6 +1414,7 @@ run_test lookalike_inline test_lookalike_inline
 run_test xref_cache test_xref_cache
 run_test debug_startup test_debug_startup
 run_test decoder_lazy test_decoder_lazy
+run_test calib_cache test_calib_cache
 run_test dlopen_threads_inline test_dlopen_threads_inline
 run_test stop_world_inline test_stop_world_inline
 run_test stop_world_inline_O0 test_stop_world_inline_O0

@@ -680,6 +680,21 @@ static void test_debug(void **state)
 	check_bad("TSC_DEBUGS=startup", "unknown variable TSC_DEBUGS (did you mean TSC_DEBUG?)");
 }
 
+static void test_cache(void **state)
+{
+	struct tt_config cfg;
+
+	(void)state;
+	parse_good(&cfg, "TSC_QUIET=0");
+	assert_true(cfg.cache);
+	parse_good(&cfg, "TSC_CACHE=0");
+	assert_false(cfg.cache);
+	parse_good(&cfg, "TSC_CACHE=1");
+	assert_true(cfg.cache);
+	check_bad("TSC_CACHE=no", "TSC_CACHE=no not understood, using 1");
+	check_bad("TSC_CACHE=", "TSC_CACHE is empty, using 1");
+}
+
 /* ---- TSC_PIN ------------------------------------------------------------------------------- */
 
 static void test_pin_modes(void **state)
@@ -1204,6 +1219,7 @@ int main(void)
 		cmocka_unit_test(test_quiet),
 		cmocka_unit_test(test_follow),
 		cmocka_unit_test(test_debug),
+		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_pin_modes),
 		cmocka_unit_test(test_pin_list),
 		cmocka_unit_test(test_pin_bad),

@@ -1,0 +1,224 @@
+/*
+ * calib_cache.c - see calib_cache.h. A file is named by a hash of its key and holds the key
+ * itself, so a hash collision or another machine's file (a home shared over NFS) is never
+ * taken for ours:
+ *
+ *   tsctrace calibration 1
+ *   key sig=00a00f11 cpu=AMD EPYC ... build=ef5b...
+ *   min 49
+ *   median 52
+ *   nested 30
+ *   granularity 1
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/sys.h"
+#include "runtime/calib_cache.h"
+
+#define MAGIC "tsctrace calibration 1\n"
+
+/* The shim's own ELF header (the linker defines it): its build ID is found from there. */
+extern const ElfW(Ehdr) __ehdr_start __attribute__((visibility("hidden")));
+
+/* The shim's GNU build ID in hex, "" without one. */
+static void own_build_id(char *out, size_t len)
+{
+	uintptr_t base = (uintptr_t)&__ehdr_start;
+	const ElfW(Ehdr) *eh;
+	const ElfW(Phdr) *ph;
+	size_t i;
+
+	/* The headers run past the Ehdr the symbol is declared as: the compiler (and UBSan's
+	 * object-size check) must not take its size for the extent of what is read. */
+	__asm__("" : "+r"(base));
+	eh = (const ElfW(Ehdr) *)base;
+	ph = (const ElfW(Phdr) *)(base + eh->e_phoff);
+
+	out[0] = 0;
+	for (i = 0; i < eh->e_phnum; i++) {
+		const char *p = (const char *)(base + ph[i].p_vaddr), *end = p + ph[i].p_memsz;
+
+		if (ph[i].p_type != PT_NOTE)
+			continue;
+		while (p + sizeof(ElfW(Nhdr)) <= end) {
+			const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)p;
+			const unsigned char *desc = (const unsigned char *)p + sizeof(*n) +
+						    ((n->n_namesz + 3) & ~3u);
+			size_t k;
+
+			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
+			    memcmp(p + sizeof(*n), "GNU", 4) == 0 && n->n_descsz * 2 < len) {
+				for (k = 0; k < n->n_descsz; k++) {
+					out[2 * k] = "0123456789abcdef"[desc[k] >> 4];
+					out[2 * k + 1] = "0123456789abcdef"[desc[k] & 15];
+				}
+				out[2 * k] = 0;
+				return;
+			}
+			p += sizeof(*n) + ((n->n_namesz + 3) & ~3u) + ((n->n_descsz + 3) & ~3u);
+		}
+	}
+}
+
+bool tt_calib_cache_dir(const struct tt_config *cfg, char *out, size_t len)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	int n;
+
+	out[0] = 0;
+	/* TSC_CPU emulates another CPU's readings: nothing to keep or trust. */
+	if (!cfg->cache || cfg->cpu.set)
+		return false;
+	/* XDG: a relative XDG_CACHE_HOME is invalid and ignored. */
+	if (xdg && xdg[0] == '/')
+		n = snprintf(out, len, "%s/tsctrace", xdg);
+	else if (home && home[0] == '/')
+		n = snprintf(out, len, "%s/.cache/tsctrace", home);
+	else
+		return false;
+	if (n < 0 || (size_t)n >= len) {
+		out[0] = 0;
+		return false;
+	}
+	return true;
+}
+
+void tt_calib_cache_key(const struct tt_clock *c, const struct tt_config *cfg, bool inline_route,
+			struct tt_calib_key *k)
+{
+	char build[129];
+
+	own_build_id(build, sizeof(build));
+	/* Sampling and call paths change the trampoline's work around the readings. */
+	snprintf(k->text, sizeof(k->text),
+		 "sig=%08x cpu=%s hv=%d serialize=%s route=%s callers=%u sample=%llu "
+		 "budget=%u build=%s",
+		 c->signature, c->cpu, c->hypervisor, c->serialize ? c->serialize : "?",
+		 inline_route ? "inline" : "got", cfg->callers, (unsigned long long)cfg->sample,
+		 cfg->budget_ppm, build);
+}
+
+/* FNV-1a of the key: the file's name. */
+static void file_name(const char *dir, const struct tt_calib_key *k, const char *suffix, char *out,
+		      size_t len)
+{
+	uint64_t h = 1469598103934665603ull;
+	const char *p;
+
+	for (p = k->text; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ull;
+	snprintf(out, len, "%s/calib-%016llx%s", dir, (unsigned long long)h, suffix);
+}
+
+/* "NAME N\n" at *p: N into v, *p past the line. */
+static bool read_field(const char **p, const char *name, uint64_t *v)
+{
+	size_t n = strlen(name);
+	const char *s = *p;
+	uint64_t x = 0;
+	int digits = 0;
+
+	if (strncmp(s, name, n) != 0 || s[n] != ' ')
+		return false;
+	for (s += n + 1; *s >= '0' && *s <= '9' && digits < 19; s++, digits++)
+		x = x * 10 + (uint64_t)(*s - '0');
+	if (!digits || *s != '\n')
+		return false;
+	*v = x;
+	*p = s + 1;
+	return true;
+}
+
+bool tt_calib_cache_load(const char *dir, const struct tt_calib_key *k, struct tt_overhead *out)
+{
+	char path[4200], buf[1024];
+	const char *p = buf;
+	size_t klen = strlen(k->text);
+	long fd, n, got = 0;
+	struct tt_overhead o = { 0 };
+
+	if (!dir[0])
+		return false;
+	file_name(dir, k, ".txt", path, sizeof(path));
+	fd = tt_sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0);
+	if (fd < 0)
+		return false;
+	while (got < (long)sizeof(buf) - 1 &&
+	       (n = tt_sys_read((int)fd, buf + got, sizeof(buf) - 1 - (size_t)got)) > 0)
+		got += n;
+	tt_sys_close((int)fd);
+	buf[got] = 0;
+	if (strncmp(p, MAGIC, strlen(MAGIC)) != 0)
+		return false;
+	p += strlen(MAGIC);
+	if (strncmp(p, "key ", 4) != 0 || strncmp(p + 4, k->text, klen) != 0 || p[4 + klen] != '\n')
+		return false;
+	p += 4 + klen + 1;
+	if (!read_field(&p, "min", &o.min) || !read_field(&p, "median", &o.median) ||
+	    !read_field(&p, "nested", &o.nested) ||
+	    !read_field(&p, "granularity", &o.granularity) || *p || o.median < o.min ||
+	    !o.granularity)
+		return false;
+	*out = o;
+	return true;
+}
+
+/* mkdir, and its parent when missing (~/.cache often is); 0700 as XDG asks. */
+static bool make_dir(const char *dir)
+{
+	char parent[4096];
+	char *slash;
+	long r = tt_syscall3(SYS_mkdirat, AT_FDCWD, dir, 0700);
+
+	if (r == 0 || r == -EEXIST)
+		return true;
+	if (r != -ENOENT || strlen(dir) >= sizeof(parent))
+		return false;
+	memcpy(parent, dir, strlen(dir) + 1);
+	slash = strrchr(parent, '/');
+	if (!slash || slash == parent)
+		return false;
+	*slash = 0;
+	r = tt_syscall3(SYS_mkdirat, AT_FDCWD, parent, 0700);
+	if (r != 0 && r != -EEXIST)
+		return false;
+	r = tt_syscall3(SYS_mkdirat, AT_FDCWD, dir, 0700);
+	return r == 0 || r == -EEXIST;
+}
+
+void tt_calib_cache_store(const char *dir, const struct tt_calib_key *k,
+			  const struct tt_overhead *o)
+{
+	char path[4200], tmp[4240], suffix[48], buf[1024];
+	long fd, ok;
+	int n;
+
+	if (!dir[0] || !make_dir(dir))
+		return;
+	n = snprintf(buf, sizeof(buf),
+		     MAGIC "key %s\nmin %llu\nmedian %llu\nnested %llu\n"
+			   "granularity %llu\n",
+		     k->text, (unsigned long long)o->min, (unsigned long long)o->median,
+		     (unsigned long long)o->nested, (unsigned long long)o->granularity);
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		return;
+	file_name(dir, k, ".txt", path, sizeof(path));
+	snprintf(suffix, sizeof(suffix), ".%ld.tmp", tt_sys_getpid());
+	file_name(dir, k, suffix, tmp, sizeof(tmp));
+	fd = tt_sys_openat(AT_FDCWD, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+			   0600);
+	if (fd < 0)
+		return;
+	ok = tt_sys_write_all((int)fd, buf, (size_t)n);
+	tt_sys_close((int)fd);
+	/* Whole or not at all: a reader sees the old file or the new one. */
+	if (ok < 0 || tt_sys_renameat(AT_FDCWD, tmp, AT_FDCWD, path) < 0)
+		tt_sys_unlinkat(AT_FDCWD, tmp, 0);
+}
