@@ -291,15 +291,17 @@ trap_said() {
 # but their int3; under TSC_HOOK=got (or before the trap route) they were not traced at all.
 TRAP_FUNCS=tiny_ret,tiny_endbr,tiny_inc
 
-# 2000 calls each: counted exactly, stdout identical.
-test_trap_static() {
+# 2000 calls each: counted exactly, stdout identical. t_trap (-O2) and t_trap0 (-O0).
+trap_static_case() {
 	XENV+=(TSC_HOOK=inline)
-	run_pair trap_static "$TRAP_FUNCS" "$B/t_trap" calls || return 1
+	run_pair trap_static "$TRAP_FUNCS" "$B/$1" calls || return 1
 	grep -q '^sum 2000$' "$T/u.out" || fail_because "test setup: untraced: $(head -1 "$T/u.out")" ||
 		return 1
 	one_report && check_expects "$T/t.out" && hooked trap tiny_ret tiny_endbr tiny_inc &&
-		trap_said tiny_ret tiny_endbr tiny_inc && placed tiny_ret t_trap
+		trap_said tiny_ret tiny_endbr tiny_inc && placed tiny_ret "$1"
 }
+test_trap_static() { trap_static_case t_trap; }
+test_trap_static_O0() { trap_static_case t_trap0; }
 
 # The program's own SIGTRAP handler (SA_SIGINFO, then signal()'s plain one) runs for each of
 # its 400 int3s and raises, traced or not, and sigaction/signal report it back (stdout
@@ -332,15 +334,18 @@ test_trap_die() {
 # main, sigprocmask in a thread, a thread started so, a handler with a full sa_mask): an int3
 # met with SIGTRAP blocked would kill the process, so the shim keeps SIGTRAP out of those
 # masks (wrap/sigmask.c) while telling the program its masks are what it asked (stdout
-# compared, each says "SIGTRAP blocked"). 400 calls of each, counted exactly.
-test_trap_blocked() {
+# compared, each says "SIGTRAP blocked"). 400 calls of each, counted exactly. t_trap (-O2)
+# and t_trap0 (-O0).
+trap_blocked_case() {
 	XENV+=(TSC_HOOK=inline)
-	run_pair trap_blocked "$TRAP_FUNCS" "$B/t_trap" blocked || return 1
+	run_pair trap_blocked "$TRAP_FUNCS" "$B/$1" blocked || return 1
 	[ "$(grep -c ': SIGTRAP blocked$' "$T/u.out")" = 3 ] && grep -q '^sum 400$' "$T/u.out" &&
 		grep -q 'sa_mask shown with SIGTRAP: yes$' "$T/u.out" ||
 		fail_because "test setup: untraced: $(head -6 "$T/u.out" | tr '\n' '|')" || return 1
 	one_report && check_expects "$T/t.out" && hooked trap tiny_ret tiny_inc
 }
+test_trap_blocked() { trap_blocked_case t_trap; }
+test_trap_blocked_O0() { trap_blocked_case t_trap0; }
 
 # ---- functions that start with a call
 
