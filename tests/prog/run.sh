@@ -1435,6 +1435,8 @@ run_test delivery_not_report test_delivery_not_report
 run_test delivery_closeall test_delivery_closeall
 run_test delivery_follow test_delivery_follow
 run_test delivery_daemon test_delivery_daemon
+run_test delivery_daemon_got test_delivery_daemon_got
+run_test delivery_daemon_inline test_delivery_daemon_inline
 run_test identity_got test_identity_got
 run_test identity_auto test_identity_auto
 run_test identity_memcpy test_identity_memcpy
