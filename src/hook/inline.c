@@ -552,10 +552,11 @@ static unsigned int commit_trap(const struct planned *p)
 }
 
 /*
- * A thread asleep in a system call is not moved (stop.c): p is refused when one would resume
- * inside its displaced bytes, or, when p's entry straddles a cache line (its first two bytes
- * are written apart), when any thread sleeps at all: it could wake meanwhile. A parked thread
- * inside them must be at one of its instructions, to resume in the copy.
+ * A thread left asleep in a system call (stop.c: one with a relative timeout, or blocking the
+ * stop's signal) is not moved: p is refused when one would resume inside its displaced bytes,
+ * or, when p's entry straddles a cache line (its first two bytes are written apart), when
+ * any thread was left asleep at all: it could wake meanwhile. A parked thread inside them
+ * must be at one of its instructions, to resume in the copy.
  */
 static void check_threads(struct planned *p, struct tt_stop_thread *t, size_t nt)
 {
@@ -567,7 +568,8 @@ static void check_threads(struct planned *p, struct tt_stop_thread *t, size_t nt
 
 		if (t[i].state == TT_STOP_ASLEEP && p->straddles)
 			p->refusal = "its entry straddles a cache line, and a thread asleep in a "
-				     "system call could wake while it is written";
+				     "system call with a timeout, or blocking the stop's signal, "
+				     "could wake while it is written";
 		else if (t[i].state == TT_STOP_ASLEEP && inside)
 			p->refusal = "a thread asleep in a system call would resume inside its "
 				     "first instructions";

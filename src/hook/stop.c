@@ -8,6 +8,14 @@
  * while the thread blocked signals, or queued behind another) finds an even generation, or
  * a table where its thread is not waited for, and returns at once. Everything here is raw
  * system calls: parked threads may hold libc's locks, and the handler runs anywhere.
+ *
+ * A sleeper is signalled when its system call resumes unchanged (sleep_wakes.h). One the
+ * kernel made fail with EINTR (poll, epoll_wait, sigsuspend... without a timeout) is issued
+ * again by the handler: its `syscall` instruction once more, with its number, when the
+ * interrupted context is that call's return (the pc and the six argument registers the
+ * coordinator read in /proc, and EINTR). Not when a handler of the program's ran just before
+ * at that same return (it was blocked while ours was not, or came first: the program's
+ * signal caused that EINTR and the program sees it); wrap/sigaction.c tells.
  */
 #include <fcntl.h>
 #include <linux/futex.h>
@@ -20,6 +28,7 @@
 
 #include "base/sys.h"
 #include "elf/real.h"
+#include "hook/sleep_wakes.h"
 #include "hook/stop.h"
 
 #define WAIT_SLICE_NS 10000000L /* between looks at the threads not parked yet */
@@ -72,6 +81,43 @@ TT_SIGNAL_SAFE static void not_ours(int sig, const siginfo_t *si)
 			    tt_syscall3(SYS_gettid, 0, 0, 0), sig);
 }
 
+/* The last handler of the program's on this thread: the context it returned to, and when. */
+static __thread struct {
+	uintptr_t pc;
+	long ns;
+} program_ran;
+
+TT_SIGNAL_SAFE static long now_ns(void)
+{
+	struct timespec ts;
+
+	tt_syscall3(SYS_clock_gettime, CLOCK_MONOTONIC, &ts, 0);
+	return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+/* Between a handler's return and the next signal's delivery at the same point there is only
+ * the kernel's work: far less than this. */
+#define PROGRAM_JUST_RAN_NS 1000000L
+
+/* The interrupted context is t's system call, which failed with EINTR because of this signal:
+ * make it run again. */
+TT_SIGNAL_SAFE static void issue_again(struct tt_stop_thread *t, ucontext_t *uc)
+{
+	greg_t *r = uc->uc_mcontext.gregs;
+	static const int arg[6] = { REG_RDI, REG_RSI, REG_RDX, REG_R10, REG_R8, REG_R9 };
+	int k;
+
+	if (t->sys_nr < 0 || (uintptr_t)r[REG_RIP] != t->sys_pc || r[REG_RAX] != -4 /* EINTR */)
+		return;
+	for (k = 0; k < 6; k++)
+		if ((unsigned long)r[arg[k]] != t->sys_args[k])
+			return;
+	if (program_ran.pc == t->sys_pc && now_ns() - program_ran.ns < PROGRAM_JUST_RAN_NS)
+		return;
+	r[REG_RIP] -= 2; /* the `syscall` instruction */
+	r[REG_RAX] = t->sys_nr;
+}
+
 TT_SIGNAL_SAFE static void on_stop(int sig, siginfo_t *si, void *ucv)
 {
 	ucontext_t *uc = ucv;
@@ -95,6 +141,7 @@ TT_SIGNAL_SAFE static void on_stop(int sig, siginfo_t *si, void *ucv)
 			if (t[i].tid != tid ||
 			    __atomic_load_n(&t[i].state, __ATOMIC_ACQUIRE) != TT_STOP_SIGNALLED)
 				continue;
+			issue_again(&t[i], uc);
 			t[i].uc = uc;
 			t[i].pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
 			__atomic_store_n(&t[i].state, TT_STOP_PARKED, __ATOMIC_RELEASE);
@@ -200,30 +247,78 @@ static bool pcount_of(int tid, unsigned long *out)
 	return schedstat_of(tid, 2, out);
 }
 
-/* True, with its pc, when the thread is blocked inside a system call (/proc syscall file:
- * "nr args... sp pc"; "-1 sp pc" outside one, "running" when it runs). */
-static bool asleep_in_syscall(int tid, uintptr_t *pc)
+static bool blocks(int tid, int sig);
+
+/* A system call a thread sleeps in, from /proc. */
+struct sleep {
+	long nr;
+	unsigned long a[6];
+	uintptr_t pc; /* after its `syscall` instruction */
+};
+
+/* The hexadecimal number after "0x" at *p; *p moves past it. */
+static unsigned long hex_at(const char **p)
 {
-	char path[64], buf[256], *p, *last;
+	unsigned long v = 0;
+	const char *c = *p;
+
+	if (c[0] == '0' && c[1] == 'x')
+		c += 2;
+	for (;; c++) {
+		int d = *c >= '0' && *c <= '9'	 ? *c - '0'
+			: *c >= 'a' && *c <= 'f' ? *c - 'a' + 10
+						 : -1;
+		if (d < 0)
+			break;
+		v = v << 4 | (unsigned long)d;
+	}
+	*p = c;
+	return v;
+}
+
+/* True, with the call, when the thread is blocked inside a system call (/proc syscall file:
+ * "nr 0xarg1 ... 0xarg6 0xsp 0xpc"; "-1 0xsp 0xpc" outside one, "running" when it runs). */
+static bool asleep_in_syscall(int tid, struct sleep *s)
+{
+	char path[64], buf[256];
+	const char *p = buf;
+	int k;
 
 	task_path(path, sizeof(path), tid, "syscall");
 	if (read_file(path, buf, sizeof(buf)) <= 0 || buf[0] < '0' || buf[0] > '9')
 		return false;
-	for (p = last = buf; *p && *p != '\n'; p++)
-		if (*p == ' ')
-			last = p + 1;
-	if (last[0] != '0' || last[1] != 'x')
-		return false;
-	*pc = 0;
-	for (p = last + 2;; p++) {
-		int d = *p >= '0' && *p <= '9'	 ? *p - '0'
-			: *p >= 'a' && *p <= 'f' ? *p - 'a' + 10
-						 : -1;
-		if (d < 0)
-			break;
-		*pc = *pc << 4 | (uintptr_t)d;
+	for (s->nr = 0; *p >= '0' && *p <= '9'; p++)
+		s->nr = s->nr * 10 + (*p - '0');
+	for (k = 0; k < 8; k++) {
+		unsigned long v;
+
+		if (p[0] != ' ' || p[1] != '0' || p[2] != 'x')
+			return false;
+		p++;
+		v = hex_at(&p);
+		if (k < 6)
+			s->a[k] = v;
+		else if (k == 7)
+			s->pc = v;
 	}
 	return true;
+}
+
+/* Asleep in s at the stop: signalled when its call resumes unchanged and the signal can
+ * reach it; else left asleep, watched. */
+static void sleeper(struct tt_stop_thread *t, const struct sleep *s, unsigned long pcount)
+{
+	t->pc = s->pc;
+	t->pcount = pcount;
+	t->sys_nr = -1;
+	if (!blocks(t->tid, stop_sig) && tt_sleep_resumable(s->nr, s->a)) {
+		t->sys_nr = s->nr;
+		memcpy(t->sys_args, s->a, sizeof(t->sys_args));
+		t->sys_pc = s->pc;
+		__atomic_store_n(&t->state, TT_STOP_SIGNALLED, __ATOMIC_RELEASE);
+	} else {
+		__atomic_store_n(&t->state, TT_STOP_ASLEEP, __ATOMIC_RELEASE);
+	}
 }
 
 /* True when the thread has exited but is still listed: a main thread that called pthread_exit
@@ -263,14 +358,6 @@ static bool blocks(int tid, int sig)
 	return (mask >> (sig - 1)) & 1;
 }
 
-static long now_ns(void)
-{
-	struct timespec ts;
-
-	tt_syscall3(SYS_clock_gettime, CLOCK_MONOTONIC, &ts, 0);
-	return ts.tv_sec * 1000000000L + ts.tv_nsec;
-}
-
 static struct tt_stop_thread *find(int tid)
 {
 	size_t i;
@@ -305,25 +392,24 @@ static int add(int tid)
 {
 	struct tt_stop_thread *t;
 	unsigned long pc0 = 0;
-	uintptr_t pc = 0;
-	bool known;
+	struct sleep s;
+	bool known, asleep = false;
 
 	if (!grow())
 		return -1;
 	t = &table[count];
-	*t = (struct tt_stop_thread){ .tid = tid, .state = TT_STOP_SIGNALLED };
+	*t = (struct tt_stop_thread){ .tid = tid, .state = TT_STOP_SIGNALLED, .sys_nr = -1 };
 	/* The count first: scheduled in after it, the thread shows as woken. */
 	known = pcount_of(tid, &pc0);
 	if (dead(tid)) {
 		t->state = TT_STOP_GONE;
-	} else if (known && asleep_in_syscall(tid, &pc)) {
-		t->state = TT_STOP_ASLEEP;
-		t->pc = pc;
-		t->pcount = pc0;
+	} else if (known && asleep_in_syscall(tid, &s)) {
+		sleeper(t, &s, pc0);
+		asleep = true;
 	}
 	/* Never sent to a thread that blocks it: it would stay pending, for the program's
 	 * sigwait to take. */
-	if (t->state == TT_STOP_SIGNALLED && blocks(tid, stop_sig))
+	if (!asleep && t->state == TT_STOP_SIGNALLED && blocks(tid, stop_sig))
 		t->state = TT_STOP_HELD;
 	__atomic_store_n(&count, count + 1, __ATOMIC_RELEASE);
 	if (t->state == TT_STOP_SIGNALLED && send(tid) == -3 /* ESRCH */)
@@ -461,13 +547,15 @@ static int wait_parked(long deadline, char *why, size_t why_size)
 static void resignal(struct tt_stop_thread *t)
 {
 	unsigned long pc0 = 0;
-	uintptr_t pc = 0;
+	struct sleep s;
 
-	if (pcount_of(t->tid, &pc0) && asleep_in_syscall(t->tid, &pc)) {
-		t->pc = pc;
-		t->pcount = pc0;
+	if (pcount_of(t->tid, &pc0) && asleep_in_syscall(t->tid, &s)) {
+		sleeper(t, &s, pc0);
+		if (t->state == TT_STOP_SIGNALLED && send(t->tid) == -3)
+			t->state = TT_STOP_GONE;
 		return;
 	}
+	t->sys_nr = -1;
 	__atomic_store_n(&t->state, TT_STOP_SIGNALLED, __ATOMIC_RELEASE);
 	if (send(t->tid) == -3)
 		t->state = TT_STOP_GONE;
@@ -636,6 +724,16 @@ void tt_stop_prepare(void)
 int tt_stop_signal(void)
 {
 	return __atomic_load_n(&stop_sig, __ATOMIC_RELAXED);
+}
+
+void tt_stop_program_handler(const void *ucv)
+{
+	const ucontext_t *uc = ucv;
+
+	if (uc && uc->uc_mcontext.gregs[REG_RAX] == -4 /* EINTR */) {
+		program_ran.pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+		program_ran.ns = now_ns();
+	}
 }
 
 bool tt_stop_is_handler(const void *h)

@@ -5,9 +5,12 @@
  * the same instruction of their relocated copy before it resumes.
  *
  * A thread running user code is sent a real-time signal (tgkill) whose handler parks it on a
- * futex with its registers saved. A thread asleep in a system call is not signalled (poll,
- * epoll_wait, nanosleep... would fail with EINTR even under SA_RESTART): it can run nothing
- * without being scheduled in again, which its schedstat count tells, and its pc is known.
+ * futex with its registers saved. So is a thread asleep in a system call that resumes
+ * unchanged after the handler (sleep_wakes.c: the kernel restarts it under SA_RESTART, or it
+ * has no relative timeout and the handler issues it again when it failed with EINTR). A
+ * thread asleep in one that would not (nanosleep, poll with a timeout...), or blocking the
+ * signal, is left asleep: it can run nothing without being scheduled in again, which its
+ * schedstat count tells, and its pc is known.
  */
 #ifndef TT_STOP_H
 #define TT_STOP_H
@@ -30,6 +33,11 @@ struct tt_stop_thread {
 	uintptr_t pc;	      /* where it resumes */
 	void *uc;	      /* parked: its ucontext_t, whose rip tt_stop_move changes */
 	unsigned long pcount; /* asleep: times scheduled in so far (schedstat) */
+	/* Signalled asleep in a system call the handler issues again if it failed with EINTR:
+	 * its number (-1: none), arguments and the pc after its `syscall` instruction. */
+	long sys_nr;
+	unsigned long sys_args[6];
+	uintptr_t sys_pc;
 };
 
 /*
@@ -68,6 +76,12 @@ void tt_stop_prepare(void);
 /* The signal the stop uses now (0: none chosen yet), and whether h is its handler. */
 int tt_stop_signal(void);
 bool tt_stop_is_handler(const void *h);
+
+/* A handler of the program's has just returned on this thread to context uc (from
+ * wrap/sigaction.c's trampoline): when that is a system call's EINTR, a stop's signal
+ * delivered right after, at the same point, does not issue the call again (the program's
+ * signal caused that EINTR, and the program must see it). */
+void tt_stop_program_handler(const void *uc);
 
 /* The program installs a handler or disposition for sig: if it is the stop's signal, the
  * stop gives it up (after a stop under way ends) and takes another free one next time. */

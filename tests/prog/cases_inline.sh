@@ -531,6 +531,42 @@ test_stop_world_blocked() {
 		fail_because "no line saying a thread blocks the stop's signal: $(head -3 "$T/t.shim")"
 }
 
+# The same while 8 more threads sleep in system calls a signal interrupts (read on a pipe,
+# pthread_cond_wait and _timedwait, poll, epoll_wait and select without timeout,
+# clock_nanosleep to an absolute time, sigwaitinfo): they are stopped too (hook/stop.c,
+# sleep_wakes.c), so straddle_fn is patched inline, with no line refusing it; each sleeper's
+# call returns what it returns untraced (stdout compared: an EINTR would show), every call
+# made after the dlopen returned is counted. t_stopworld (-O2) and t_stopworld0 (-O0).
+stop_world_sleepers_case() {
+	XENV+=(TSC_HOOK=inline)
+	run_pair stop_world_sleepers straddle_fn "$B/$1" "$T/total" sleepers && one_report &&
+		grep -q ', 0 wrong$' "$T/t.out" || return 1
+	[ "$(grep -c '^asleep in .*errno 0 ' "$T/u.out")" = 8 ] ||
+		fail_because "test setup: untraced: $(grep '^asleep' "$T/u.out" | tr '\n' '|')" || return 1
+	tsan_refused && return 0
+	! grep -q 'not patched inline' "$T/t.shim" ||
+		fail_because "refused: $(grep 'not patched inline' "$T/t.shim" | head -2)" || return 1
+	check_expects "$T/t.out" && hooked inline straddle_fn &&
+		ck "straddle_fn: calls <= $(cat "$T/total") (all the program made)" \
+			"fn(\"straddle_fn\").calls <= $(cat "$T/total")" 'fn("straddle_fn") | counts'
+}
+test_stop_world_sleepers() { stop_world_sleepers_case t_stopworld; }
+test_stop_world_sleepers_O0() { stop_world_sleepers_case t_stopworld0; }
+
+# A sleeper in poll with a 60 s timeout would have its time start again if interrupted, and
+# one that blocks every signal cannot be stopped: either is left asleep, so straddle_fn is not
+# patched, with one line saying why; the program's output is unchanged (poll and read return
+# what they return untraced).
+stop_world_unstoppable_case() {
+	XENV+=(TSC_HOOK=inline)
+	run_pair "stop_world_$1" straddle_fn "$B/t_stopworld" "$T/total" "$1" && one_report &&
+		grep -q ', 0 wrong$' "$T/t.out" && grep -q '^asleep in .*errno 0 ' "$T/t.out" || return 1
+	[ "$(grep -c 'straddle_fn: not patched inline (its entry straddles a cache line, and a thread asleep in a system call with a timeout, or blocking the stop.s signal, could wake while it is written)' "$T/t.shim")" = 1 ] ||
+		fail_because "no one line refusing straddle_fn: $(head -3 "$T/t.shim")"
+}
+test_stop_world_sleep_timeout() { stop_world_unstoppable_case timeout; }
+test_stop_world_sleep_blocked() { stop_world_unstoppable_case sleep-blocked; }
+
 # ---- the foreign-jump check's answers kept between runs (hook/xref_cache.c)
 
 # Run 1 with an empty $XDG_CACHE_HOME writes libwork.so's answers (a 0700 directory, a 0600
