@@ -1409,6 +1409,8 @@ run_test trap_die test_trap_die
 run_test trap_blocked test_trap_blocked
 run_test trap_static_O0 test_trap_static_O0
 run_test trap_blocked_O0 test_trap_blocked_O0
+run_test trap_masks test_trap_masks
+run_test trap_masks_O0 test_trap_masks_O0
 run_test call_entry_inline test_call_entry_inline
 run_test call_entry_auto test_call_entry_auto
 run_test call_entry_throw test_call_entry_throw
