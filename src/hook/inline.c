@@ -629,7 +629,9 @@ static unsigned int commit(unsigned int n)
 	unsigned int i, k = 0, done = 0, moved = 0;
 	struct tt_stop_thread *threads;
 	char stop_why[160];
+	static char trap_why[192];
 	bool settled, blind;
+	int trap_blocker;
 	size_t nt;
 
 	if (tt_pool_seal() < 0) {
@@ -646,6 +648,12 @@ static unsigned int commit(unsigned int n)
 	 * hold any of them); lines are said after. */
 	nt = tt_stop_threads(&threads);
 	blind = tt_stop_blind();
+	/* A thread that blocks SIGTRAP (a raw rt_sigprocmask, or the mask an exec kept: the
+	 * wrappers keep it out otherwise): an int3 there would end the process, so no trap is
+	 * armed in this batch. */
+	for (i = 0, trap_blocker = 0; i < n && !trap_blocker; i++)
+		if (batch[i].f && batch[i].trap)
+			trap_blocker = tt_stop_blocker(SIGTRAP);
 	/* Every stub's target at its copy first: a call reaching a new jump finds it there. */
 	for (i = 0; i < n; i++) {
 		struct planned *p = &batch[i];
@@ -655,6 +663,8 @@ static unsigned int commit(unsigned int n)
 			continue;
 		}
 		check_threads(p, threads, nt);
+		if (p->trap && trap_blocker)
+			p->refusal = trap_why; /* filled in once the world runs again */
 		if (blind && p->straddles)
 			p->refusal =
 				"its entry straddles a cache line, and without /proc the other "
@@ -676,6 +686,12 @@ static unsigned int commit(unsigned int n)
 		if (batch[i].f && !batch[i].refusal && !batch[i].trap && !writes[k++].err)
 			moved += move_threads(&batch[i], threads, nt);
 	tt_stop_release();
+	if (trap_blocker)
+		snprintf(trap_why, sizeof(trap_why),
+			 "thread %d blocks SIGTRAP (set with a raw rt_sigprocmask or before an "
+			 "exec, "
+			 "which no wrapper sees): an int3 met there would end the process",
+			 trap_blocker);
 	if (!settled)
 		tt_info("after functions were patched inline, %s", stop_why);
 	if (moved)

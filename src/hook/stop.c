@@ -34,6 +34,9 @@
 #define WAIT_SLICE_NS 10000000L /* between looks at the threads not parked yet */
 #define STOP_BOUND_NS 2000000000L
 #define BLOCKED_LOOKS 5 /* a thread seen blocking the signal this many times in a row */
+/* What the coordinator blocks: every signal but SIGTRAP, which would end the process if a
+ * trap-hooked function it calls (snprintf's helpers, sigaction) met its int3 meanwhile. */
+#define SHIM_MASK (~0ull & ~(1ull << (SIGTRAP - 1)))
 
 /* The handler must not call into a sanitizer runtime: it interrupts any code, the runtime's
  * own included. */
@@ -609,7 +612,7 @@ static bool alone(int self)
 
 int tt_stop_world(char *why, size_t why_size)
 {
-	uint64_t all = ~0ull;
+	uint64_t all = SHIM_MASK;
 	long deadline, added;
 	int self = (int)tt_sys_gettid();
 
@@ -649,6 +652,25 @@ int tt_stop_world(char *why, size_t why_size)
 fail:
 	tt_stop_release();
 	return -1;
+}
+
+int tt_stop_blocker(int sig)
+{
+	uint64_t bit = 1ull << (sig - 1);
+	size_t i;
+
+	if (saved_mask & bit)
+		return (int)tt_sys_gettid();
+	for (i = 0; i < count; i++) {
+		const struct tt_stop_thread *t = &table[i];
+		const ucontext_t *uc = t->uc;
+
+		if (t->state == TT_STOP_PARKED && uc && (uc->uc_sigmask.__val[0] & bit))
+			return t->tid;
+		if (t->state == TT_STOP_ASLEEP && blocks(t->tid, sig))
+			return t->tid;
+	}
+	return 0;
 }
 
 int tt_stop_settle(char *why, size_t why_size)
@@ -710,7 +732,7 @@ void tt_stop_after_fork_child(void)
 
 void tt_stop_prepare(void)
 {
-	uint64_t all = ~0ull, old;
+	uint64_t all = SHIM_MASK, old;
 
 	tt_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&old, 8, 0, 0);
 	lock();
@@ -743,7 +765,7 @@ bool tt_stop_is_handler(const void *h)
 
 void tt_stop_program_takes(int sig)
 {
-	uint64_t all = ~0ull, old;
+	uint64_t all = SHIM_MASK, old;
 
 	/* Not interrupted while holding the lock by a handler that would want it too. */
 	tt_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&old, 8, 0, 0);

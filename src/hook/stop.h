@@ -53,6 +53,11 @@ int tt_stop_world(char *why, size_t why_size);
  * threads may exist and run (nothing was stopped). */
 bool tt_stop_blind(void);
 
+/* After tt_stop_world returned 0: a thread whose mask blocks sig (this one, by its mask
+ * before the stop; a parked one, by the mask it was stopped with; one left asleep, by its
+ * SigBlk), or 0 when none does. */
+int tt_stop_blocker(int sig);
+
 /* The other threads, while stopped; how many. */
 size_t tt_stop_threads(struct tt_stop_thread **out);
 

@@ -1411,6 +1411,7 @@ run_test trap_static_O0 test_trap_static_O0
 run_test trap_blocked_O0 test_trap_blocked_O0
 run_test trap_masks test_trap_masks
 run_test trap_masks_O0 test_trap_masks_O0
+run_test trap_raw_blocked test_trap_raw_blocked
 run_test call_entry_inline test_call_entry_inline
 run_test call_entry_auto test_call_entry_auto
 run_test call_entry_throw test_call_entry_throw
