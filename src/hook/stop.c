@@ -251,6 +251,7 @@ static bool pcount_of(int tid, unsigned long *out)
 }
 
 static bool blocks(int tid, int sig);
+static char state_of(int tid);
 
 /* A system call a thread sleeps in, from /proc. */
 struct sleep {
@@ -308,13 +309,15 @@ static bool asleep_in_syscall(int tid, struct sleep *s)
 }
 
 /* Asleep in s at the stop: signalled when its call resumes unchanged and the signal can
- * reach it; else left asleep, watched. */
+ * reach it now (an interruptible sleep, S: not one in D, which could outlast the stop's
+ * bound); else left asleep, watched. */
 static void sleeper(struct tt_stop_thread *t, const struct sleep *s, unsigned long pcount)
 {
 	t->pc = s->pc;
 	t->pcount = pcount;
 	t->sys_nr = -1;
-	if (!blocks(t->tid, stop_sig) && tt_sleep_resumable(s->nr, s->a)) {
+	if (state_of(t->tid) == 'S' && !blocks(t->tid, stop_sig) &&
+	    tt_sleep_resumable(s->nr, s->a)) {
 		t->sys_nr = s->nr;
 		memcpy(t->sys_args, s->a, sizeof(t->sys_args));
 		t->sys_pc = s->pc;
@@ -324,19 +327,27 @@ static void sleeper(struct tt_stop_thread *t, const struct sleep *s, unsigned lo
 	}
 }
 
-/* True when the thread has exited but is still listed: a main thread that called pthread_exit
- * stays a zombie while the others run (state Z or X in its stat, after the last ')'). */
-static bool dead(int tid)
+/* The thread's state letter (its stat, after the last ')'), or 0 when it cannot be read. */
+static char state_of(int tid)
 {
 	char path[64], buf[512], *p, *end = NULL;
 
 	task_path(path, sizeof(path), tid, "stat");
 	if (read_file(path, buf, sizeof(buf)) <= 0)
-		return true;
+		return 0;
 	for (p = buf; *p; p++)
 		if (*p == ')')
 			end = p;
-	return end && end[1] == ' ' && (end[2] == 'Z' || end[2] == 'X');
+	return end && end[1] == ' ' ? end[2] : '?';
+}
+
+/* True when the thread has exited but is still listed: a main thread that called pthread_exit
+ * stays a zombie while the others run (state Z or X). */
+static bool dead(int tid)
+{
+	char st = state_of(tid);
+
+	return !st || st == 'Z' || st == 'X';
 }
 
 /* True when the thread blocks sig (SigBlk in its status). */
