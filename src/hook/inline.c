@@ -630,7 +630,7 @@ static unsigned int commit(unsigned int n)
 	struct tt_stop_thread *threads;
 	char stop_why[160];
 	static char trap_why[192];
-	bool settled, blind;
+	bool settled, blind, straddles;
 	int trap_blocker;
 	size_t nt;
 
@@ -642,7 +642,11 @@ static unsigned int commit(unsigned int n)
 		}
 		return 0;
 	}
-	if (tt_stop_world(stop_why, sizeof(stop_why)) < 0)
+	/* Sleepers are woken and parked only for an entry that straddles a cache line: any other
+	 * is safe for a thread that wakes while it is written (the three steps). */
+	for (i = 0, straddles = false; i < n; i++)
+		straddles |= batch[i].f && batch[i].straddles;
+	if (tt_stop_world(straddles, stop_why, sizeof(stop_why)) < 0)
 		return refuse_all(n, stop_why);
 	/* From here to tt_stop_release: no libc, no lock, no allocation (a parked thread may
 	 * hold any of them); lines are said after. */

@@ -252,6 +252,7 @@ static bool pcount_of(int tid, unsigned long *out)
 
 static bool blocks(int tid, int sig);
 static char state_of(int tid);
+static bool park_sleepers; /* this stop signals sleepers too (tt_stop_world) */
 
 /* A system call a thread sleeps in, from /proc. */
 struct sleep {
@@ -316,7 +317,7 @@ static void sleeper(struct tt_stop_thread *t, const struct sleep *s, unsigned lo
 	t->pc = s->pc;
 	t->pcount = pcount;
 	t->sys_nr = -1;
-	if (state_of(t->tid) == 'S' && !blocks(t->tid, stop_sig) &&
+	if (park_sleepers && state_of(t->tid) == 'S' && !blocks(t->tid, stop_sig) &&
 	    tt_sleep_resumable(s->nr, s->a)) {
 		t->sys_nr = s->nr;
 		memcpy(t->sys_args, s->a, sizeof(t->sys_args));
@@ -621,7 +622,7 @@ static bool alone(int self)
 	return only;
 }
 
-int tt_stop_world(char *why, size_t why_size)
+int tt_stop_world(bool sleepers, char *why, size_t why_size)
 {
 	uint64_t all = SHIM_MASK;
 	long deadline, added;
@@ -631,6 +632,7 @@ int tt_stop_world(char *why, size_t why_size)
 	lock();
 	count = 0;
 	stopping = false;
+	park_sleepers = sleepers;
 	pid = tt_sys_getpid();
 	if (alone(self))
 		return 0; /* no other thread: none can appear, nothing to stop */

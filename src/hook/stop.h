@@ -5,8 +5,8 @@
  * the same instruction of their relocated copy before it resumes.
  *
  * A thread running user code is sent a real-time signal (tgkill) whose handler parks it on a
- * futex with its registers saved. So is a thread asleep in a system call that resumes
- * unchanged after the handler (sleep_wakes.c: the kernel restarts it under SA_RESTART, or it
+ * futex with its registers saved. So is, when the caller asks (an entry that straddles a
+ * cache line), a thread asleep in a system call that resumes unchanged after the handler (sleep_wakes.c: the kernel restarts it under SA_RESTART, or it
  * has no relative timeout and the handler issues it again when it failed with EINTR). A
  * thread asleep in one that would not (nanosleep, poll with a timeout...), or blocking the
  * signal, is left asleep: it can run nothing without being scheduled in again, which its
@@ -41,13 +41,14 @@ struct tt_stop_thread {
 };
 
 /*
- * Stop every other thread. 0: each is parked or asleep in a system call (the table says
- * which) and stays so until tt_stop_release; also 0, with an empty table, when the process
+ * Stop every other thread; with `sleepers`, also those asleep in a system call that resumes
+ * unchanged (else they are left asleep, and woken by nothing). 0: each is parked or asleep
+ * in a system call (the table says which) and stays so until tt_stop_release; also 0, with an empty table, when the process
  * has one thread. -1: nothing is held and why says which thread could not be stopped (it
  * blocks the signal, or did not stop within a bound). Nothing in between may allocate, lock
  * or call libc: a parked thread may hold any lock.
  */
-int tt_stop_world(char *why, size_t why_size);
+int tt_stop_world(bool sleepers, char *why, size_t why_size);
 
 /* After tt_stop_world returned 0: true when /proc/self/task could not be read, so other
  * threads may exist and run (nothing was stopped). */
