@@ -13,9 +13,10 @@
  * kernel made fail with EINTR (poll, epoll_wait, sigsuspend... without a timeout) is issued
  * again by the handler: its `syscall` instruction once more, with its number, when the
  * interrupted context is that call's return (the pc and the six argument registers the
- * coordinator read in /proc, and EINTR). Not when a handler of the program's ran just before
- * at that same return (it was blocked while ours was not, or came first: the program's
- * signal caused that EINTR and the program sees it); wrap/sigaction.c tells.
+ * coordinator read in /proc, and EINTR). Not when a handler of the program's returned to
+ * that same point with ours pending (both were pending at that return, the program's came
+ * first and its mask held ours back: the program's signal caused that EINTR and the program
+ * sees it); wrap/sigaction.c's trampoline tells.
  */
 #include <fcntl.h>
 #include <linux/futex.h>
@@ -84,11 +85,9 @@ TT_SIGNAL_SAFE static void not_ours(int sig, const siginfo_t *si)
 			    tt_syscall3(SYS_gettid, 0, 0, 0), sig);
 }
 
-/* The last handler of the program's on this thread: the context it returned to, and when. */
-static __thread struct {
-	uintptr_t pc;
-	long ns;
-} program_ran;
+/* A handler of the program's returned, with the stop's signal pending, to a system call's
+ * EINTR at this pc (0: none): that signal, delivered next, must let the EINTR through. */
+static __thread uintptr_t program_eintr;
 
 TT_SIGNAL_SAFE static long now_ns(void)
 {
@@ -98,10 +97,6 @@ TT_SIGNAL_SAFE static long now_ns(void)
 	return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
-/* Between a handler's return and the next signal's delivery at the same point there is only
- * the kernel's work: far less than this. */
-#define PROGRAM_JUST_RAN_NS 1000000L
-
 /* The interrupted context is t's system call, which failed with EINTR because of this signal:
  * make it run again. */
 TT_SIGNAL_SAFE static void issue_again(struct tt_stop_thread *t, ucontext_t *uc)
@@ -110,13 +105,15 @@ TT_SIGNAL_SAFE static void issue_again(struct tt_stop_thread *t, ucontext_t *uc)
 	static const int arg[6] = { REG_RDI, REG_RSI, REG_RDX, REG_R10, REG_R8, REG_R9 };
 	int k;
 
-	if (t->sys_nr < 0 || (uintptr_t)r[REG_RIP] != t->sys_pc || r[REG_RAX] != -4 /* EINTR */)
+	uintptr_t program = program_eintr;
+
+	program_eintr = 0; /* said for this delivery only */
+	if (t->sys_nr < 0 || (uintptr_t)r[REG_RIP] != t->sys_pc || r[REG_RAX] != -4 /* EINTR */ ||
+	    program == t->sys_pc)
 		return;
 	for (k = 0; k < 6; k++)
 		if ((unsigned long)r[arg[k]] != t->sys_args[k])
 			return;
-	if (program_ran.pc == t->sys_pc && now_ns() - program_ran.ns < PROGRAM_JUST_RAN_NS)
-		return;
 	r[REG_RIP] -= 2; /* the `syscall` instruction */
 	r[REG_RAX] = t->sys_nr;
 }
@@ -764,11 +761,15 @@ int tt_stop_signal(void)
 void tt_stop_program_handler(const void *ucv)
 {
 	const ucontext_t *uc = ucv;
+	uint64_t pending = 0;
+	int sig = __atomic_load_n(&stop_sig, __ATOMIC_RELAXED);
 
-	if (uc && uc->uc_mcontext.gregs[REG_RAX] == -4 /* EINTR */) {
-		program_ran.pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
-		program_ran.ns = now_ns();
-	}
+	/* Only while a stop is under way, and for an EINTR: nothing costs more otherwise. */
+	if (!uc || !sig || !(__atomic_load_n(&gen, __ATOMIC_ACQUIRE) & 1) ||
+	    uc->uc_mcontext.gregs[REG_RAX] != -4 /* EINTR */)
+		return;
+	if (tt_syscall3(SYS_rt_sigpending, &pending, 8, 0) == 0 && (pending >> (sig - 1) & 1))
+		program_eintr = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
 }
 
 bool tt_stop_is_handler(const void *h)

@@ -83,10 +83,10 @@ void tt_stop_prepare(void);
 int tt_stop_signal(void);
 bool tt_stop_is_handler(const void *h);
 
-/* A handler of the program's has just returned on this thread to context uc (from
- * wrap/sigaction.c's trampoline): when that is a system call's EINTR, a stop's signal
- * delivered right after, at the same point, does not issue the call again (the program's
- * signal caused that EINTR, and the program must see it). */
+/* A handler of the program's is returning on this thread to context uc (from
+ * wrap/sigaction.c's trampoline): when that is a system call's EINTR and the stop's signal
+ * is pending (it comes right after, at the same point), that signal does not issue the call
+ * again (the program's signal caused that EINTR, and the program must see it). */
 void tt_stop_program_handler(const void *uc);
 
 /* The program installs a handler or disposition for sig: if it is the stop's signal, the

@@ -18,6 +18,10 @@
  * time, sigwaitinfo; each prints what its call returned (an EINTR the shim caused would show).
  * "timeout": one sleeps in poll with a 60 s timeout instead (a relative timeout: the shim must
  * leave it asleep). "sleep-blocked": one blocks every signal, then sleeps in read.
+ * "usr1": one waits in sigsuspend (nothing blocked inside it; SIGUSR1 blocked outside) while
+ * another sends it SIGUSR1 without pause until after the dlopen; its handler (every signal
+ * in its sa_mask) counts its runs, and each run must end one sigsuspend with EINTR, stop or
+ * no stop (stderr counts the EINTR returns no handler of the program's caused).
  */
 #define _GNU_SOURCE
 #include "tp.h"
@@ -262,6 +266,77 @@ static void wake_sleepers(struct sleeper *s, int n)
 	}
 }
 
+/* ---- usr1: a program's signals while the world is stopped */
+
+static unsigned long usr1_runs, usr1_returns;
+static int usr1_done;
+static pid_t usr1_tid;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	usr1_runs++;
+}
+
+static void *usr1_waiter(void *arg)
+{
+	sigset_t none;
+
+	(void)arg;
+	sigemptyset(&none);
+	__atomic_store_n(&usr1_tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&usr1_done, __ATOMIC_ACQUIRE))
+		if (sigsuspend(&none) == -1 && errno == EINTR)
+			usr1_returns++;
+	return NULL;
+}
+
+static void *usr1_sender(void *arg)
+{
+	pthread_t *waiter = arg;
+
+	while (__atomic_load_n(&usr1_done, __ATOMIC_ACQUIRE) < 2)
+		pthread_kill(*waiter, SIGUSR1);
+	return NULL;
+}
+
+static pthread_t usr1_threads[2];
+
+static int start_usr1(void)
+{
+	struct sigaction sa;
+	sigset_t usr1;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	sigfillset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &usr1, NULL); /* inherited: delivered only in sigsuspend */
+	if (pthread_create(&usr1_threads[0], NULL, usr1_waiter, NULL) != 0)
+		return -1;
+	while (!__atomic_load_n(&usr1_tid, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	return pthread_create(&usr1_threads[1], NULL, usr1_sender, &usr1_threads[0]);
+}
+
+static void end_usr1(void)
+{
+	__atomic_store_n(&usr1_done, 1, __ATOMIC_RELEASE); /* the waiter leaves at its next */
+	usleep(20000);
+	__atomic_store_n(&usr1_done, 2, __ATOMIC_RELEASE);
+	pthread_join(usr1_threads[0], NULL);
+	pthread_join(usr1_threads[1], NULL);
+	/* A run without its return: an EINTR of the program's hidden. A return more: an EINTR
+	 * caused by another signal (stderr says how many). */
+	printf("every SIGUSR1 handler run ended a sigsuspend: %s; some ran: %s\n",
+	       usr1_runs <= usr1_returns ? "yes" : "NO", usr1_runs > 0 ? "yes" : "no");
+	if (usr1_runs < usr1_returns)
+		fprintf(stderr, "EINTR returns without a handler run: %lu\n",
+			usr1_returns - usr1_runs);
+}
+
 int main(int argc, char **argv)
 {
 	struct worker w[NT];
@@ -289,6 +364,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, "sleepers could not be started\n");
 			return 2;
 		}
+	}
+	if (argc > 2 && strcmp(argv[2], "usr1") == 0 && start_usr1() < 0) {
+		fprintf(stderr, "the SIGUSR1 threads could not be started\n");
+		return 2;
 	}
 	memset(w, 0, sizeof(w));
 	for (i = 0; i < NT; i++) {
@@ -318,6 +397,8 @@ int main(int argc, char **argv)
 		total += w[i].before + N_AFTER;
 	}
 	wake_sleepers(sleepers, nsleepers);
+	if (argc > 2 && strcmp(argv[2], "usr1") == 0)
+		end_usr1();
 	if (block_all)
 		printf("signals a thread asked to block but is told are not: %lu\n", mask_wrong);
 	printf("%d threads x (until the dlopen returned + %d) + %d in main, checksum %016" PRIx64
