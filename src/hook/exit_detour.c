@@ -126,12 +126,34 @@ static const char *install(void (*before)(void), char *why, size_t why_size)
 
 bool tt_exit_detour_install(void (*before)(void))
 {
+	static int tried; /* 1: in, -1: refused (said once) */
 	char why[160];
-	const char *err = install(before, why, sizeof(why));
+	const char *err;
 
+	if (tried)
+		return tried > 0;
+	err = install(before, why, sizeof(why));
+	tried = err ? -1 : 1;
 	if (err)
 		tt_info("libc's _exit: no detour (%s): a report is lost where libc itself ends "
 			"the process (daemon())",
 			err);
 	return !err;
+}
+
+bool tt_exit_detour_late(void (*before)(void))
+{
+	const char *why;
+
+	if (!tt_disasm_ready()) {
+		why = tt_disasm_load();
+		if (why) {
+			tt_info("libc's _exit: no detour (%s): the report of the process that "
+				"daemon() ends is lost",
+				why);
+			return false;
+		}
+		tt_patch_init();
+	}
+	return tt_exit_detour_install(before);
 }

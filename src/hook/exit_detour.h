@@ -12,4 +12,10 @@
  * on _exit itself then relocates this detour's jump). False, with one line, when it cannot. */
 bool tt_exit_detour_install(void (*before)(void));
 
+/* The same later, whatever the hook mode (TSC_HOOK=got too): the decoder loaded first if no
+ * inline hook loaded it. For daemon(), whose parent leaves through libc's _exit: the cost
+ * (~0.2 ms, mostly mapping libZydis) is paid by the process that calls it, not at start-up.
+ * Call with the loader lock held. */
+bool tt_exit_detour_late(void (*before)(void));
+
 #endif /* TT_EXIT_DETOUR_H */

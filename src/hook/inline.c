@@ -588,10 +588,11 @@ static unsigned int commit_trap(const struct planned *p)
 }
 
 /*
- * A thread asleep in a system call is not moved (stop.c): p is refused when one would resume
- * inside its displaced bytes, or, when p's entry straddles a cache line (its first two bytes
- * are written apart), when any thread sleeps at all: it could wake meanwhile. A parked thread
- * inside them must be at one of its instructions, to resume in the copy.
+ * A thread left asleep in a system call (stop.c: one with a relative timeout, or blocking the
+ * stop's signal) is not moved: p is refused when one would resume inside its displaced bytes,
+ * or, when p's entry straddles a cache line (its first two bytes are written apart), when
+ * any thread was left asleep at all: it could wake meanwhile. A parked thread inside them
+ * must be at one of its instructions, to resume in the copy.
  */
 static void check_threads(struct planned *p, struct tt_stop_thread *t, size_t nt)
 {
@@ -603,7 +604,8 @@ static void check_threads(struct planned *p, struct tt_stop_thread *t, size_t nt
 
 		if (t[i].state == TT_STOP_ASLEEP && p->straddles)
 			p->refusal = "its entry straddles a cache line, and a thread asleep in a "
-				     "system call could wake while it is written";
+				     "system call with a timeout, or blocking the stop's signal, "
+				     "could wake while it is written";
 		else if (t[i].state == TT_STOP_ASLEEP && inside)
 			p->refusal = "a thread asleep in a system call would resume inside its "
 				     "first instructions";
@@ -663,7 +665,9 @@ static unsigned int commit(unsigned int n)
 	unsigned int i, k = 0, done = 0, moved = 0;
 	struct tt_stop_thread *threads;
 	char stop_why[160];
-	bool settled, blind;
+	static char trap_why[192];
+	bool settled, blind, straddles;
+	int trap_blocker;
 	size_t nt;
 
 	if (tt_pool_seal() < 0) {
@@ -674,12 +678,22 @@ static unsigned int commit(unsigned int n)
 		}
 		return 0;
 	}
-	if (tt_stop_world(stop_why, sizeof(stop_why)) < 0)
+	/* Sleepers are woken and parked only for an entry that straddles a cache line: any other
+	 * is safe for a thread that wakes while it is written (the three steps). */
+	for (i = 0, straddles = false; i < n; i++)
+		straddles |= batch[i].f && batch[i].straddles;
+	if (tt_stop_world(straddles, stop_why, sizeof(stop_why)) < 0)
 		return refuse_all(n, stop_why);
 	/* From here to tt_stop_release: no libc, no lock, no allocation (a parked thread may
 	 * hold any of them); lines are said after. */
 	nt = tt_stop_threads(&threads);
 	blind = tt_stop_blind();
+	/* A thread that blocks SIGTRAP (a raw rt_sigprocmask, or the mask an exec kept: the
+	 * wrappers keep it out otherwise): an int3 there would end the process, so no trap is
+	 * armed in this batch. */
+	for (i = 0, trap_blocker = 0; i < n && !trap_blocker; i++)
+		if (batch[i].f && batch[i].trap)
+			trap_blocker = tt_stop_blocker(SIGTRAP);
 	/* Every stub's target at its copy first: a call reaching a new jump finds it there. */
 	for (i = 0; i < n; i++) {
 		struct planned *p = &batch[i];
@@ -689,6 +703,8 @@ static unsigned int commit(unsigned int n)
 			continue;
 		}
 		check_threads(p, threads, nt);
+		if (p->trap && trap_blocker)
+			p->refusal = trap_why; /* filled in once the world runs again */
 		if (blind && p->straddles)
 			p->refusal =
 				"its entry straddles a cache line, and without /proc the other "
@@ -709,6 +725,12 @@ static unsigned int commit(unsigned int n)
 		if (batch[i].f && !batch[i].refusal && !batch[i].trap && !writes[k++].err)
 			moved += move_threads(&batch[i], threads, nt);
 	tt_stop_release();
+	if (trap_blocker)
+		snprintf(trap_why, sizeof(trap_why),
+			 "thread %d blocks SIGTRAP (set with a raw rt_sigprocmask or before an "
+			 "exec, "
+			 "which no wrapper sees): an int3 met there would end the process",
+			 trap_blocker);
 	if (!settled)
 		tt_info("after functions were patched inline, %s", stop_why);
 	if (moved)

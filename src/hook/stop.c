@@ -8,6 +8,15 @@
  * while the thread blocked signals, or queued behind another) finds an even generation, or
  * a table where its thread is not waited for, and returns at once. Everything here is raw
  * system calls: parked threads may hold libc's locks, and the handler runs anywhere.
+ *
+ * A sleeper is signalled when its system call resumes unchanged (sleep_wakes.h). One the
+ * kernel made fail with EINTR (poll, epoll_wait, sigsuspend... without a timeout) is issued
+ * again by the handler: its `syscall` instruction once more, with its number, when the
+ * interrupted context is that call's return (the pc and the six argument registers the
+ * coordinator read in /proc, and EINTR). Not when a handler of the program's returned to
+ * that same point with ours pending (both were pending at that return, the program's came
+ * first and its mask held ours back: the program's signal caused that EINTR and the program
+ * sees it); wrap/sigaction.c's trampoline tells.
  */
 #include <fcntl.h>
 #include <linux/futex.h>
@@ -20,11 +29,15 @@
 
 #include "base/sys.h"
 #include "elf/real.h"
+#include "hook/sleep_wakes.h"
 #include "hook/stop.h"
 
 #define WAIT_SLICE_NS 10000000L /* between looks at the threads not parked yet */
 #define STOP_BOUND_NS 2000000000L
 #define BLOCKED_LOOKS 5 /* a thread seen blocking the signal this many times in a row */
+/* What the coordinator blocks: every signal but SIGTRAP, which would end the process if a
+ * trap-hooked function it calls (snprintf's helpers, sigaction) met its int3 meanwhile. */
+#define SHIM_MASK (~0ull & ~(1ull << (SIGTRAP - 1)))
 
 /* The handler must not call into a sanitizer runtime: it interrupts any code, the runtime's
  * own included. */
@@ -72,6 +85,39 @@ TT_SIGNAL_SAFE static void not_ours(int sig, const siginfo_t *si)
 			    tt_syscall3(SYS_gettid, 0, 0, 0), sig);
 }
 
+/* A handler of the program's returned, with the stop's signal pending, to a system call's
+ * EINTR at this pc (0: none): that signal, delivered next, must let the EINTR through. */
+static __thread uintptr_t program_eintr;
+
+TT_SIGNAL_SAFE static long now_ns(void)
+{
+	struct timespec ts;
+
+	tt_syscall3(SYS_clock_gettime, CLOCK_MONOTONIC, &ts, 0);
+	return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+/* The interrupted context is t's system call, which failed with EINTR because of this signal:
+ * make it run again. */
+TT_SIGNAL_SAFE static void issue_again(struct tt_stop_thread *t, ucontext_t *uc)
+{
+	greg_t *r = uc->uc_mcontext.gregs;
+	static const int arg[6] = { REG_RDI, REG_RSI, REG_RDX, REG_R10, REG_R8, REG_R9 };
+	int k;
+
+	uintptr_t program = program_eintr;
+
+	program_eintr = 0; /* said for this delivery only */
+	if (t->sys_nr < 0 || (uintptr_t)r[REG_RIP] != t->sys_pc || r[REG_RAX] != -4 /* EINTR */ ||
+	    program == t->sys_pc)
+		return;
+	for (k = 0; k < 6; k++)
+		if ((unsigned long)r[arg[k]] != t->sys_args[k])
+			return;
+	r[REG_RIP] -= 2; /* the `syscall` instruction */
+	r[REG_RAX] = t->sys_nr;
+}
+
 TT_SIGNAL_SAFE static void on_stop(int sig, siginfo_t *si, void *ucv)
 {
 	ucontext_t *uc = ucv;
@@ -95,6 +141,7 @@ TT_SIGNAL_SAFE static void on_stop(int sig, siginfo_t *si, void *ucv)
 			if (t[i].tid != tid ||
 			    __atomic_load_n(&t[i].state, __ATOMIC_ACQUIRE) != TT_STOP_SIGNALLED)
 				continue;
+			issue_again(&t[i], uc);
 			t[i].uc = uc;
 			t[i].pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
 			__atomic_store_n(&t[i].state, TT_STOP_PARKED, __ATOMIC_RELEASE);
@@ -200,45 +247,105 @@ static bool pcount_of(int tid, unsigned long *out)
 	return schedstat_of(tid, 2, out);
 }
 
-/* True, with its pc, when the thread is blocked inside a system call (/proc syscall file:
- * "nr args... sp pc"; "-1 sp pc" outside one, "running" when it runs). */
-static bool asleep_in_syscall(int tid, uintptr_t *pc)
+static bool blocks(int tid, int sig);
+static char state_of(int tid);
+static bool park_sleepers; /* this stop signals sleepers too (tt_stop_world) */
+
+/* A system call a thread sleeps in, from /proc. */
+struct sleep {
+	long nr;
+	unsigned long a[6];
+	uintptr_t pc; /* after its `syscall` instruction */
+};
+
+/* The hexadecimal number after "0x" at *p; *p moves past it. */
+static unsigned long hex_at(const char **p)
 {
-	char path[64], buf[256], *p, *last;
+	unsigned long v = 0;
+	const char *c = *p;
+
+	if (c[0] == '0' && c[1] == 'x')
+		c += 2;
+	for (;; c++) {
+		int d = *c >= '0' && *c <= '9'	 ? *c - '0'
+			: *c >= 'a' && *c <= 'f' ? *c - 'a' + 10
+						 : -1;
+		if (d < 0)
+			break;
+		v = v << 4 | (unsigned long)d;
+	}
+	*p = c;
+	return v;
+}
+
+/* True, with the call, when the thread is blocked inside a system call (/proc syscall file:
+ * "nr 0xarg1 ... 0xarg6 0xsp 0xpc"; "-1 0xsp 0xpc" outside one, "running" when it runs). */
+static bool asleep_in_syscall(int tid, struct sleep *s)
+{
+	char path[64], buf[256];
+	const char *p = buf;
+	int k;
 
 	task_path(path, sizeof(path), tid, "syscall");
 	if (read_file(path, buf, sizeof(buf)) <= 0 || buf[0] < '0' || buf[0] > '9')
 		return false;
-	for (p = last = buf; *p && *p != '\n'; p++)
-		if (*p == ' ')
-			last = p + 1;
-	if (last[0] != '0' || last[1] != 'x')
-		return false;
-	*pc = 0;
-	for (p = last + 2;; p++) {
-		int d = *p >= '0' && *p <= '9'	 ? *p - '0'
-			: *p >= 'a' && *p <= 'f' ? *p - 'a' + 10
-						 : -1;
-		if (d < 0)
-			break;
-		*pc = *pc << 4 | (uintptr_t)d;
+	for (s->nr = 0; *p >= '0' && *p <= '9'; p++)
+		s->nr = s->nr * 10 + (*p - '0');
+	for (k = 0; k < 8; k++) {
+		unsigned long v;
+
+		if (p[0] != ' ' || p[1] != '0' || p[2] != 'x')
+			return false;
+		p++;
+		v = hex_at(&p);
+		if (k < 6)
+			s->a[k] = v;
+		else if (k == 7)
+			s->pc = v;
 	}
 	return true;
 }
 
-/* True when the thread has exited but is still listed: a main thread that called pthread_exit
- * stays a zombie while the others run (state Z or X in its stat, after the last ')'). */
-static bool dead(int tid)
+/* Asleep in s at the stop: signalled when its call resumes unchanged and the signal can
+ * reach it now (an interruptible sleep, S: not one in D, which could outlast the stop's
+ * bound); else left asleep, watched. */
+static void sleeper(struct tt_stop_thread *t, const struct sleep *s, unsigned long pcount)
+{
+	t->pc = s->pc;
+	t->pcount = pcount;
+	t->sys_nr = -1;
+	if (park_sleepers && state_of(t->tid) == 'S' && !blocks(t->tid, stop_sig) &&
+	    tt_sleep_resumable(s->nr, s->a)) {
+		t->sys_nr = s->nr;
+		memcpy(t->sys_args, s->a, sizeof(t->sys_args));
+		t->sys_pc = s->pc;
+		__atomic_store_n(&t->state, TT_STOP_SIGNALLED, __ATOMIC_RELEASE);
+	} else {
+		__atomic_store_n(&t->state, TT_STOP_ASLEEP, __ATOMIC_RELEASE);
+	}
+}
+
+/* The thread's state letter (its stat, after the last ')'), or 0 when it cannot be read. */
+static char state_of(int tid)
 {
 	char path[64], buf[512], *p, *end = NULL;
 
 	task_path(path, sizeof(path), tid, "stat");
 	if (read_file(path, buf, sizeof(buf)) <= 0)
-		return true;
+		return 0;
 	for (p = buf; *p; p++)
 		if (*p == ')')
 			end = p;
-	return end && end[1] == ' ' && (end[2] == 'Z' || end[2] == 'X');
+	return end && end[1] == ' ' ? end[2] : '?';
+}
+
+/* True when the thread has exited but is still listed: a main thread that called pthread_exit
+ * stays a zombie while the others run (state Z or X). */
+static bool dead(int tid)
+{
+	char st = state_of(tid);
+
+	return !st || st == 'Z' || st == 'X';
 }
 
 /* True when the thread blocks sig (SigBlk in its status). */
@@ -261,14 +368,6 @@ static bool blocks(int tid, int sig)
 		mask = mask << 4 | (unsigned)d;
 	}
 	return (mask >> (sig - 1)) & 1;
-}
-
-static long now_ns(void)
-{
-	struct timespec ts;
-
-	tt_syscall3(SYS_clock_gettime, CLOCK_MONOTONIC, &ts, 0);
-	return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
 static struct tt_stop_thread *find(int tid)
@@ -305,25 +404,24 @@ static int add(int tid)
 {
 	struct tt_stop_thread *t;
 	unsigned long pc0 = 0;
-	uintptr_t pc = 0;
-	bool known;
+	struct sleep s;
+	bool known, asleep = false;
 
 	if (!grow())
 		return -1;
 	t = &table[count];
-	*t = (struct tt_stop_thread){ .tid = tid, .state = TT_STOP_SIGNALLED };
+	*t = (struct tt_stop_thread){ .tid = tid, .state = TT_STOP_SIGNALLED, .sys_nr = -1 };
 	/* The count first: scheduled in after it, the thread shows as woken. */
 	known = pcount_of(tid, &pc0);
 	if (dead(tid)) {
 		t->state = TT_STOP_GONE;
-	} else if (known && asleep_in_syscall(tid, &pc)) {
-		t->state = TT_STOP_ASLEEP;
-		t->pc = pc;
-		t->pcount = pc0;
+	} else if (known && asleep_in_syscall(tid, &s)) {
+		sleeper(t, &s, pc0);
+		asleep = true;
 	}
 	/* Never sent to a thread that blocks it: it would stay pending, for the program's
 	 * sigwait to take. */
-	if (t->state == TT_STOP_SIGNALLED && blocks(tid, stop_sig))
+	if (!asleep && t->state == TT_STOP_SIGNALLED && blocks(tid, stop_sig))
 		t->state = TT_STOP_HELD;
 	__atomic_store_n(&count, count + 1, __ATOMIC_RELEASE);
 	if (t->state == TT_STOP_SIGNALLED && send(tid) == -3 /* ESRCH */)
@@ -461,13 +559,15 @@ static int wait_parked(long deadline, char *why, size_t why_size)
 static void resignal(struct tt_stop_thread *t)
 {
 	unsigned long pc0 = 0;
-	uintptr_t pc = 0;
+	struct sleep s;
 
-	if (pcount_of(t->tid, &pc0) && asleep_in_syscall(t->tid, &pc)) {
-		t->pc = pc;
-		t->pcount = pc0;
+	if (pcount_of(t->tid, &pc0) && asleep_in_syscall(t->tid, &s)) {
+		sleeper(t, &s, pc0);
+		if (t->state == TT_STOP_SIGNALLED && send(t->tid) == -3)
+			t->state = TT_STOP_GONE;
 		return;
 	}
+	t->sys_nr = -1;
 	__atomic_store_n(&t->state, TT_STOP_SIGNALLED, __ATOMIC_RELEASE);
 	if (send(t->tid) == -3)
 		t->state = TT_STOP_GONE;
@@ -519,9 +619,9 @@ static bool alone(int self)
 	return only;
 }
 
-int tt_stop_world(char *why, size_t why_size)
+int tt_stop_world(bool sleepers, char *why, size_t why_size)
 {
-	uint64_t all = ~0ull;
+	uint64_t all = SHIM_MASK;
 	long deadline, added;
 	int self = (int)tt_sys_gettid();
 
@@ -529,6 +629,7 @@ int tt_stop_world(char *why, size_t why_size)
 	lock();
 	count = 0;
 	stopping = false;
+	park_sleepers = sleepers;
 	pid = tt_sys_getpid();
 	if (alone(self))
 		return 0; /* no other thread: none can appear, nothing to stop */
@@ -561,6 +662,25 @@ int tt_stop_world(char *why, size_t why_size)
 fail:
 	tt_stop_release();
 	return -1;
+}
+
+int tt_stop_blocker(int sig)
+{
+	uint64_t bit = 1ull << (sig - 1);
+	size_t i;
+
+	if (saved_mask & bit)
+		return (int)tt_sys_gettid();
+	for (i = 0; i < count; i++) {
+		const struct tt_stop_thread *t = &table[i];
+		const ucontext_t *uc = t->uc;
+
+		if (t->state == TT_STOP_PARKED && uc && (uc->uc_sigmask.__val[0] & bit))
+			return t->tid;
+		if (t->state == TT_STOP_ASLEEP && blocks(t->tid, sig))
+			return t->tid;
+	}
+	return 0;
 }
 
 int tt_stop_settle(char *why, size_t why_size)
@@ -622,7 +742,7 @@ void tt_stop_after_fork_child(void)
 
 void tt_stop_prepare(void)
 {
-	uint64_t all = ~0ull, old;
+	uint64_t all = SHIM_MASK, old;
 
 	tt_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&old, 8, 0, 0);
 	lock();
@@ -638,6 +758,20 @@ int tt_stop_signal(void)
 	return __atomic_load_n(&stop_sig, __ATOMIC_RELAXED);
 }
 
+void tt_stop_program_handler(const void *ucv)
+{
+	const ucontext_t *uc = ucv;
+	uint64_t pending = 0;
+	int sig = __atomic_load_n(&stop_sig, __ATOMIC_RELAXED);
+
+	/* Only while a stop is under way, and for an EINTR: nothing costs more otherwise. */
+	if (!uc || !sig || !(__atomic_load_n(&gen, __ATOMIC_ACQUIRE) & 1) ||
+	    uc->uc_mcontext.gregs[REG_RAX] != -4 /* EINTR */)
+		return;
+	if (tt_syscall3(SYS_rt_sigpending, &pending, 8, 0) == 0 && (pending >> (sig - 1) & 1))
+		program_eintr = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+}
+
 bool tt_stop_is_handler(const void *h)
 {
 	return h == (const void *)on_stop;
@@ -645,7 +779,7 @@ bool tt_stop_is_handler(const void *h)
 
 void tt_stop_program_takes(int sig)
 {
-	uint64_t all = ~0ull, old;
+	uint64_t all = SHIM_MASK, old;
 
 	/* Not interrupted while holding the lock by a handler that would want it too. */
 	tt_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&old, 8, 0, 0);

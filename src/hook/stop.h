@@ -5,9 +5,12 @@
  * the same instruction of their relocated copy before it resumes.
  *
  * A thread running user code is sent a real-time signal (tgkill) whose handler parks it on a
- * futex with its registers saved. A thread asleep in a system call is not signalled (poll,
- * epoll_wait, nanosleep... would fail with EINTR even under SA_RESTART): it can run nothing
- * without being scheduled in again, which its schedstat count tells, and its pc is known.
+ * futex with its registers saved. So is, when the caller asks (an entry that straddles a
+ * cache line), a thread asleep in a system call that resumes unchanged after the handler (sleep_wakes.c: the kernel restarts it under SA_RESTART, or it
+ * has no relative timeout and the handler issues it again when it failed with EINTR). A
+ * thread asleep in one that would not (nanosleep, poll with a timeout...), or blocking the
+ * signal, is left asleep: it can run nothing without being scheduled in again, which its
+ * schedstat count tells, and its pc is known.
  */
 #ifndef TT_STOP_H
 #define TT_STOP_H
@@ -30,20 +33,31 @@ struct tt_stop_thread {
 	uintptr_t pc;	      /* where it resumes */
 	void *uc;	      /* parked: its ucontext_t, whose rip tt_stop_move changes */
 	unsigned long pcount; /* asleep: times scheduled in so far (schedstat) */
+	/* Signalled asleep in a system call the handler issues again if it failed with EINTR:
+	 * its number (-1: none), arguments and the pc after its `syscall` instruction. */
+	long sys_nr;
+	unsigned long sys_args[6];
+	uintptr_t sys_pc;
 };
 
 /*
- * Stop every other thread. 0: each is parked or asleep in a system call (the table says
- * which) and stays so until tt_stop_release; also 0, with an empty table, when the process
+ * Stop every other thread; with `sleepers`, also those asleep in a system call that resumes
+ * unchanged (else they are left asleep, and woken by nothing). 0: each is parked or asleep
+ * in a system call (the table says which) and stays so until tt_stop_release; also 0, with an empty table, when the process
  * has one thread. -1: nothing is held and why says which thread could not be stopped (it
  * blocks the signal, or did not stop within a bound). Nothing in between may allocate, lock
  * or call libc: a parked thread may hold any lock.
  */
-int tt_stop_world(char *why, size_t why_size);
+int tt_stop_world(bool sleepers, char *why, size_t why_size);
 
 /* After tt_stop_world returned 0: true when /proc/self/task could not be read, so other
  * threads may exist and run (nothing was stopped). */
 bool tt_stop_blind(void);
+
+/* After tt_stop_world returned 0: a thread whose mask blocks sig (this one, by its mask
+ * before the stop; a parked one, by the mask it was stopped with; one left asleep, by its
+ * SigBlk), or 0 when none does. */
+int tt_stop_blocker(int sig);
 
 /* The other threads, while stopped; how many. */
 size_t tt_stop_threads(struct tt_stop_thread **out);
@@ -68,6 +82,12 @@ void tt_stop_prepare(void);
 /* The signal the stop uses now (0: none chosen yet), and whether h is its handler. */
 int tt_stop_signal(void);
 bool tt_stop_is_handler(const void *h);
+
+/* A handler of the program's is returning on this thread to context uc (from
+ * wrap/sigaction.c's trampoline): when that is a system call's EINTR and the stop's signal
+ * is pending (it comes right after, at the same point), that signal does not issue the call
+ * again (the program's signal caused that EINTR, and the program must see it). */
+void tt_stop_program_handler(const void *uc);
 
 /* The program installs a handler or disposition for sig: if it is the stop's signal, the
  * stop gives it up (after a stop under way ends) and takes another free one next time. */

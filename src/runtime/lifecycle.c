@@ -429,12 +429,22 @@ void tt_lifecycle_exiting(void)
  */
 static void exit_detour(void)
 {
-	static bool done;
-
-	if (done || !tt_inline_enabled() || !tt_inline_pending() || !tt_inline_decoder())
+	if (!tt_inline_enabled() || !tt_inline_pending() || !tt_inline_decoder())
 		return;
-	done = true;
 	tt_exit_detour_install(tt_lifecycle_exiting);
+}
+
+void tt_lifecycle_before_daemon(void)
+{
+	uint8_t was;
+
+	if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != TT_ON)
+		return;
+	was = tt_shim_enter();
+	tt_dl_lock(); /* the pool and the decoder, as a dlopen's hooks use them */
+	tt_exit_detour_late(tt_lifecycle_exiting);
+	tt_dl_unlock();
+	tt_shim_leave(was);
 }
 
 static enum state start(void)

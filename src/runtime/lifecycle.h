@@ -32,6 +32,10 @@ void tt_lifecycle_leaving(void);
  * report, once, as the destructor would have; not in a vfork child. */
 void tt_lifecycle_exiting(void);
 
+/* daemon() is about to run: its parent will leave through libc's own _exit, so that _exit
+ * gets its detour now if start-up did not give it one (TSC_HOOK=got, no inline hook). */
+void tt_lifecycle_before_daemon(void);
+
 /* Measure the overhead and the TSC's granularity on this thread if no thread has yet (once
  * per image): before a report, or (always) before this thread forbids itself the TSC. A
  * report before any traced call has ended skips the overhead's burst unless `always`: no

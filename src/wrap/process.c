@@ -4,6 +4,7 @@
  *     the inherited LD_PRELOAD, writes its own later), and the new image starts with the
  *     thread's own CPU mask, not our pin;
  *   - _exit/_Exit run no atexit handler or destructor, so only a wrapper can write the report;
+ *     daemon's parent leaves through libc's own _exit, detoured before daemon runs;
  *   - posix_spawn*, system, popen and pthread_create start their child (or thread) while the
  *     calling thread has its own CPU mask back, so nothing inherits our pin (TSC_PIN).
  *
@@ -30,8 +31,8 @@
 #include "runtime/lifecycle.h"
 #include "wrap/interpose.h"
 
-static void *real_execve, *real_execvpe, *real_fexecve, *real__exit, *real__Exit, *real_posix_spawn,
-	*real_posix_spawnp, *real_system, *real_popen, *real_pthread_create;
+static void *real_execve, *real_execvpe, *real_fexecve, *real__exit, *real__Exit, *real_daemon,
+	*real_posix_spawn, *real_posix_spawnp, *real_system, *real_popen, *real_pthread_create;
 
 /* Report, unpin, exec; if exec fails, pin again and return what it returned. */
 #define EXEC(call)                            \
@@ -206,6 +207,14 @@ TT_EXPORT void _exit(int status)
 	tt_lifecycle_exiting();
 	TT_REAL(_exit)(status);
 	__builtin_unreachable();
+}
+
+/* daemon()'s parent ends in libc's own _exit, which this file's _exit never sees: libc's
+ * _exit is detoured first (lifecycle.h), then daemon runs as it would have. */
+TT_EXPORT int daemon(int nochdir, int noclose)
+{
+	tt_lifecycle_before_daemon();
+	return TT_REAL(daemon)(nochdir, noclose);
 }
 
 TT_EXPORT void _Exit(int status)

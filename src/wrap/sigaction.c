@@ -49,6 +49,7 @@ static void handler_trampoline(int sig, siginfo_t *info, void *uc)
 		((void (*)(int, siginfo_t *, void *))h)(sig, info, uc);
 	else
 		((void (*)(int))h)(sig);
+	tt_stop_program_handler(uc);
 	tt_tls.in_shim = was;
 	tt_sigmask_restore(view);
 }

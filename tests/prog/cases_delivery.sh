@@ -249,10 +249,12 @@ test_delivery_follow() {
 }
 
 # daemon(): the parent ends in the _exit libc calls itself, which no wrapper sees; libc's _exit
-# is detoured at its entry (inline hooks): both the parent's report (250 calls) and the
-# daemon child's (40: a fork child starts from zero) are written.
-test_delivery_daemon() {
+# is detoured at its entry (at start-up with inline hooks, at the daemon() call under
+# TSC_HOOK=got): both the parent's report (250 calls) and the daemon child's (40: a fork child
+# starts from zero) are written. [TSC_HOOK value]
+delivery_daemon_case() {
 	local n i
+	[ -z "${1:-}" ] || XENV+=("TSC_HOOK=$1")
 	OUTTPL="$T/r.%p.json"
 	run_pair delivery_daemon work_add "$B/t_daemon" >/dev/null 2>&1
 	# The child may still be running: wait for its report.
@@ -268,4 +270,7 @@ test_delivery_daemon() {
 		return 1
 	NOTE="parent 250 calls, daemon child 40"
 }
+test_delivery_daemon() { delivery_daemon_case; }
+test_delivery_daemon_got() { delivery_daemon_case got; }
+test_delivery_daemon_inline() { delivery_daemon_case inline; }
 

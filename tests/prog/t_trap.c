@@ -13,11 +13,21 @@
  *                       blocked (pthread_attr_setsigmask_np), in a SIGUSR1 handler whose
  *                       sa_mask is full; each but the thread started so (see sigmask.c) is
  *                       told SIGTRAP is blocked, as it asked.
+ *   t_trap masks        a SIGUSR1 left pending, then delivered inside each call that sets a
+ *                       mask for its duration, a full one but SIGUSR1 (sigsuspend, pselect,
+ *                       ppoll, epoll_pwait, epoll_pwait2): its handler calls call_tiny(100)
+ *                       and prints whether it is told SIGTRAP is blocked (as it asked); each
+ *                       call returns -1 EINTR.
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/select.h>
+#include <unistd.h>
 
 #include "tp.h"
 
@@ -143,6 +153,58 @@ static int blocked(void)
 	return 0;
 }
 
+static int masks_sum, masks_blocked;
+
+static void usr1_in_call(int sig)
+{
+	sigset_t now;
+
+	(void)sig;
+	pthread_sigmask(SIG_SETMASK, NULL, &now);
+	masks_blocked = sigismember(&now, SIGTRAP) == 1;
+	masks_sum += call_tiny(100);
+}
+
+static void masks_said(const char *call, int r)
+{
+	printf("%s: returned %d, errno %s; handler told SIGTRAP %s\n", call, r,
+	       r < 0 ? strerror(errno) : "0", masks_blocked ? "blocked" : "NOT blocked");
+	masks_blocked = -1;
+}
+
+static int masks(void)
+{
+	struct sigaction sa;
+	struct epoll_event ev;
+	sigset_t usr1, all_but;
+	int ep = epoll_create1(0);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = usr1_in_call;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, NULL);
+	sigfillset(&all_but);
+	sigdelset(&all_but, SIGUSR1);
+	raise(SIGUSR1);
+	masks_said("sigsuspend", sigsuspend(&all_but));
+	raise(SIGUSR1);
+	masks_said("pselect", pselect(0, NULL, NULL, NULL, NULL, &all_but));
+	raise(SIGUSR1);
+	masks_said("ppoll", ppoll(NULL, 0, NULL, &all_but));
+	raise(SIGUSR1);
+	masks_said("epoll_pwait", epoll_pwait(ep, &ev, 1, -1, &all_but));
+	raise(SIGUSR1);
+	masks_said("epoll_pwait2", epoll_pwait2(ep, &ev, 1, NULL, &all_but));
+	close(ep);
+	printf("sum %d\n", masks_sum);
+	tp_expect(stdout, "tiny_ret", 5 * 100);
+	tp_expect(stdout, "tiny_inc", 5 * 100);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "calls";
@@ -159,6 +221,8 @@ int main(int argc, char **argv)
 		return own();
 	if (strcmp(mode, "blocked") == 0)
 		return blocked();
+	if (strcmp(mode, "masks") == 0)
+		return masks();
 	printf("sum %d\n", call_tiny(10));
 	if (strcmp(mode, "die-raise") == 0)
 		raise(SIGTRAP);
