@@ -96,6 +96,8 @@ struct tt_report_func {
 	bool has_offset;    /* false in reports read back from before offsets were written */
 	uint64_t offset;    /* its address minus its object's load base */
 	const char *hook;   /* "got", "inline", "trap" or "none" */
+	const char *count_only; /* why its calls are counted, never timed ("returns twice"), or
+				 * NULL: a timed function */
 	uint64_t calls, timed, unwound, migrated, dropped;
 	uint64_t skipped;  /* passed over by sampling: counted, not timed (0 without sampling) */
 	bool has_sampling; /* the run sampled: skipped and sampling are written */
