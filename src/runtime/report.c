@@ -407,10 +407,10 @@ static int build(const struct tt_run *run, struct arena *arena, bool report, str
 			/* A count-only function's calls take no frame: no site is ever seen. */
 			if (!funcs[nf].count_only)
 				funcs[nf].ncallers = tt_callers_collect(i, &funcs[nf],
-								run->overhead.subtracted,
-								run->overhead.nested,
-								arena_alloc_cb, arena, &objs,
-								&rows);
+									run->overhead.subtracted,
+									run->overhead.nested,
+									arena_alloc_cb, arena,
+									&objs, &rows);
 			funcs[nf].callers = rows;
 		}
 		nf++;

@@ -1394,6 +1394,12 @@ run_test exit_paths test_exit_paths
 run_test vfork test_vfork
 run_test own_deps test_own_deps
 run_test own_deps_inline test_own_deps_inline
+run_test countonly_got test_countonly_got
+run_test countonly_inline test_countonly_inline
+run_test countonly_callers test_countonly_callers
+run_test countonly_callers_inline test_countonly_callers_inline
+run_test countonly_sampled test_countonly_sampled
+run_test countonly_sampled_callers test_countonly_sampled_callers
 run_test multiprocess test_multiprocess
 run_test early_inline test_early_inline
 run_test early_auto test_early_auto

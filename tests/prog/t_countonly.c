@@ -75,8 +75,7 @@ int main(void)
 		setcontext(&again_ctx);
 		return 5; /* setcontext does not return */
 	}
-	printf("sum %lu twice %lu pids %lu steps %lu back %d\n", sum, twice, pids, co_steps,
-	       back);
+	printf("sum %lu twice %lu pids %lu steps %lu back %d\n", sum, twice, pids, co_steps, back);
 	/* Inline hooks also see libc's own calls (its start-up, _setjmp's jump to __sigsetjmp). */
 	tp_expect_min(stdout, "_setjmp", N);
 	tp_expect_min(stdout, "__sigsetjmp", N);
