@@ -14,7 +14,8 @@
 # Built by `make -C bench cov`. Names go to the shim as `object:name` (a name the shim exports
 # itself, dlopen or execve, goes without the object: the shim traces its wrapper), in batches
 # of at most COV_BATCH (default and most 1000: the shim traces at most 1023 functions), one
-# traced run per batch. The route per function is the report's `hook`; a function the report
+# traced run per batch. The route per function is the report's `hook` ("count" when the report
+# says `count_only`: every call counted, none timed); a function the report
 # leaves out is not traced; the reason is the shim's `tsctrace:` line about it. Every traced run
 # must exit and print as the program does without the shim.
 #
@@ -124,10 +125,13 @@ measure() {
 			sed "s/@.*//; s/\$/	none	its traced run failed/" "$bf" >>"$u.lines"
 			continue
 		fi
-		# name, hook, object, entry (names of one address share an entry and a line)
+		# name, hook ("count" for a function counted only), object, entry (names of one
+		# address share an entry and a line), why counted only
 		jq -r --arg k "$k" '.functions | to_entries[] | .key as $i | .value |
-			.hook as $h | (.object | split("/") | last) as $o |
-			.names[] | [., $h, $o, "\($k).\($i)"] | @tsv' "$json" >>"$u.report"
+			(if .count_only then "count" else .hook end) as $h |
+			(.object | split("/") | last) as $o | (.count_only // "") as $c |
+			.names[] | [., $h, $o, "\($k).\($i)", $c] | @tsv' \
+			"$json" >>"$u.report"
 		lines "$u.$k.err" >>"$u.lines"
 	done
 	grep -q 'functions are hooked through their GOT slots only' "$u".*.err 2>/dev/null &&
@@ -138,6 +142,7 @@ measure() {
 		FILENAME == ARGV[2] { if ($3 == shim) wrapped[$1] = 1
 			entry[$1] = $4
 			if ($2 == "inline") ri[$1]++; else if ($2 == "trap") rt[$1]++
+			else if ($2 == "count") { rc[$1]++; cw[$1] = $5 }
 			else if ($2 == "got") rg[$1]++; next }
 		# names of one address: one line, "a|b"
 		{ np = split($1, part, "|") }
@@ -146,13 +151,15 @@ measure() {
 			next }
 		{ for (q = 1; q <= np; q++) nr[part[q], ++nn[part[q]]] = $3 }
 		END { for (j = 1; j <= n; j++) { x = order[j]; i = ri[x] + 0; g = rg[x] + 0
-			tp = rt[x] + 0
+			tp = rt[x] + 0; co = rc[x] + 0
 			if (i > m[x]) i = m[x]; if (tp > m[x] - i) tp = m[x] - i
+			if (co > m[x] - i - tp) co = m[x] - i - tp; tp += co # count: after trap
 			if (g > m[x] - i - tp) g = m[x] - i - tp
 			for (k = 1; k <= m[x]; k++) {
 				el = k <= e[x] ? 1 : 0
 				if (k <= i) { r = "inline"; why = "-" }
-				else if (k <= i + tp) { r = "trap"; why = "shorter than the jump: an int3" }
+				else if (k <= i + tp - co) { r = "trap"; why = "shorter than the jump: an int3" }
+				else if (k <= i + tp) { r = "count"; why = "counted only, never timed: it " cw[x] }
 				else if (k <= i + tp + g) { r = "got"; why = gr[x, k - i - tp]
 					if (why == "" && (x in entry)) why = er[entry[x]] }
 				else { r = "none"; why = nr[x, k - i - tp - g] }
@@ -189,6 +196,7 @@ lines() {
 		j = index($0, ": not patched inline ("); nm = substr($0, 1, j - 1)
 		r = substr($0, j + 22); r = substr(r, 1, length(r) - length(gs))
 		print name(nm) "\tgot\t" norm(r); next }
+	/ cannot be timed: it .*; counted only$/ { next } # the report says so (count_only)
 	/ cannot be timed: it .*; not traced$/ {
 		j = index($0, " cannot be timed: "); r = substr($0, j + 1)
 		print name(substr($0, 1, j - 1)) "\tnone\t" substr(r, 1, length(r) - 12); next }
@@ -269,7 +277,7 @@ done
 TOP=3
 echo "inline coverage: TSC_HOOK=inline on every function of each object, at most $BATCH names" \
 	"per traced run ($secs s); target 100% traced and >= 99% inline of the functions of 5 bytes or more"
-printf '  %-16s %9s %7s %5s %6s %6s %8s %20s  %s\n' object functions inline trap got none traced \
+printf '  %-16s %9s %7s %5s %5s %6s %6s %8s %20s  %s\n' object functions inline trap count got none traced \
 	"inline of >=5 bytes" target
 : >"$CW/rows.tsv"
 : >"$CW/reasons.md"
@@ -296,15 +304,17 @@ for t in $TARGETS; do
 		{ n++; c[$1]++; if ($3) { e++; if ($1 == "inline") ei++ }
 		  if ($2 != "-") { k = $1 "\t" $2; if (!(k in rc)) ord[++nk] = k; rc[k]++ } }
 		END {
-			tr = 100 * (c["inline"] + c["trap"] + c["got"]) / n; sh = e ? 100 * ei / e : 0
+			tr = 100 * (c["inline"] + c["trap"] + c["count"] + c["got"]) / n
+			sh = e ? 100 * ei / e : 0
 			v = (tr >= 100 && sh >= 99) ? "met" : "missed"
-			printf "  %-16s %9d %7d %5d %6d %6d %7.1f%% %8.1f%% of %-7d  %s\n", label, n,
-				c["inline"], c["trap"], c["got"], c["none"], tr, sh, e, v
+			printf "  %-16s %9d %7d %5d %5d %6d %6d %7.1f%% %8.1f%% of %-7d  %s\n", label, n,
+				c["inline"], c["trap"], c["count"], c["got"], c["none"], tr, sh, e, v
 			# reasons by count, then first seen
 			for (i = 1; i <= nk; i++) for (j = i + 1; j <= nk; j++)
 				if (rc[ord[j]] > rc[ord[i]]) { x = ord[i]; ord[i] = ord[j]; ord[j] = x }
-			det = sprintf("%d functions: %d inline, %d trap, %d GOT only, %d not traced " \
-				"(%.1f%% traced)", n, c["inline"], c["trap"], c["got"], c["none"], tr)
+			det = sprintf("%d functions: %d inline, %d trap, %d counted only, %d GOT only, " \
+				"%d not traced (%.1f%% traced)", n, c["inline"], c["trap"], c["count"],
+				c["got"], c["none"], tr)
 			if (crt != "") printf "                   %s\n", substr(crt, 2)
 			printf "\n### %s (%s)\n\n%s%s| route | functions | reason |\n|---|---:|---|\n",
 				label, what, det, crt ".\n\n" >> md
@@ -318,7 +328,8 @@ for t in $TARGETS; do
 				">= 99%% inline, 100%% traced\t%s\t%s\n", t, label, sh, v, det >> rows }' \
 		"$CW/$t.inst"
 done
-echo "  (route: trap = an int3 (too short for the jump), got = traced through GOT slots only," \
+echo "  (route: trap = an int3 (too short for the jump), count = counted only (returns twice or" \
+	"on another stack: every call counted, none timed), got = traced through GOT slots only," \
 	"none = not traced; reasons from the" \
 	"shim's lines, numbers as N; scratch files in $CW)"
 

@@ -313,7 +313,7 @@ int tt_load_func(const char *file, size_t index, json_t *obj, struct tt_report_f
 {
 	char path[PATH1];
 	struct jloc l = { file, path };
-	json_t *ns;
+	json_t *ns, *count_only;
 
 	snprintf(path, sizeof(path), "functions[%zu]", index);
 	if (!json_is_object(obj))
@@ -329,8 +329,10 @@ int tt_load_func(const char *file, size_t index, json_t *obj, struct tt_report_f
 	    load_callers(&l, obj, f) < 0 || tt_load_sampling_func(file, path, obj, f) < 0)
 		goto out_free;
 	f->has_ns = ns != NULL;
-	if (load_offset(&l, obj, f) < 0)
+	if (load_offset(&l, obj, f) < 0 ||
+	    tt_jget_opt(&l, obj, "count_only", JSON_STRING, &count_only) < 0)
 		goto out_free;
+	f->count_only = count_only ? json_string_value(count_only) : NULL;
 	return 0;
 out_free:
 	tt_load_func_free(f);

@@ -157,6 +157,7 @@ static bool add_entry(struct tt_report_func *out, const struct tt_report_func *f
 		out->symbol = f->symbol;
 		out->object = f->object;
 		out->hook = f->hook;
+		out->count_only = f->count_only;
 	}
 	if (f->has_first && !out->has_first) {
 		out->has_first = true;

@@ -28,6 +28,7 @@
 #include "config/variant.h"
 #include "hook/funcs.h"
 #include "hook/stubs.h"
+#include "hook/unbracketable.h"
 #include "hot/func_table.h"
 #include "tramp/tramp.h"
 
@@ -257,6 +258,16 @@ static struct tt_func *revive(const char *name, void *addr, uintptr_t object_bas
 	return NULL;
 }
 
+/*
+ * A function whose calls cannot be bracketed (unbracketable.h): every thread's counters of it
+ * start with a countdown that never ends (hot/thread.h). Set before its stub is reachable
+ * for a new function; an alias added later reaches only threads that have not called it.
+ */
+static void mark_count_only(struct tt_func *f)
+{
+	__atomic_store_n(&tt_func_words(f->index)->count_only, 1, __ATOMIC_RELEASE);
+}
+
 struct tt_func *tt_funcs_add(const char *name, const char *display, void *addr, const char *symbol,
 			     const char *object, uintptr_t object_base, const char *version,
 			     bool *is_alias)
@@ -316,6 +327,8 @@ struct tt_func *tt_funcs_add(const char *name, const char *display, void *addr, 
 	__atomic_store_n(&tt_func_words_used, nentries + 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&nentries, nentries + 1, __ATOMIC_RELEASE);
 out:
+	if (f && (tt_count_only_why(name) || tt_count_only_why(f->symbol)))
+		mark_count_only(f);
 	tt_funcs_unlock();
 	return f;
 }

@@ -247,7 +247,7 @@ static int glob_cb(struct tt_elf *o, void *arg)
 
 		if (s->st_shndx == SHN_UNDEF || !is_function(s) || !name[0] ||
 		    (o->versym && (o->versym[i] & 0x8000)) || shim_exports(name) ||
-		    tt_unbracketable_why(name) || fnmatch(f->spec->name, name, 0) != 0 ||
+		    tt_untraceable(name) || fnmatch(f->spec->name, name, 0) != 0 ||
 		    tt_funcs_by_name(name, NULL))
 			continue;
 		if (f->glob_added >= GLOB_CAP) {
@@ -293,8 +293,7 @@ static int add_static(const char *name, uint64_t value, uint64_t size, void *arg
 		return 0;
 	}
 	if (st->spec->glob) { /* exported names were matched already; shim exports never */
-		if (tt_funcs_by_name(name, NULL) || shim_exports(name) ||
-		    tt_unbracketable_why(name))
+		if (tt_funcs_by_name(name, NULL) || shim_exports(name) || tt_untraceable(name))
 			return 0;
 		if (st->added >= st->cap) {
 			st->capped = true;
@@ -602,11 +601,14 @@ static int try_plain(const struct tt_func_spec *sp, const char *what, bool first
 	memset(&f, 0, sizeof(f));
 	f.spec = sp;
 	f.name = sp->name;
-	if (tt_unbracketable_why(sp->name)) {
+	if (tt_untraceable(sp->name)) {
 		tt_warn("%s cannot be timed: it %s; not traced", what,
 			tt_unbracketable_why(sp->name));
 		return REFUSED;
 	}
+	if (tt_count_only_why(sp->name))
+		tt_info("%s cannot be timed: it %s; counted only", what,
+			tt_count_only_why(sp->name));
 	if (strncmp(sp->name, "tsctrace_", 9) == 0 && shim_exports(sp->name)) {
 		tt_warn("%s is part of tsctrace itself: not traced", what);
 		return REFUSED;

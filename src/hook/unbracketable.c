@@ -54,3 +54,10 @@ const char *tt_unbracketable_why(const char *name)
 			return table[i].why;
 	return NULL;
 }
+
+const char *tt_count_only_why(const char *name)
+{
+	const char *why = tt_unbracketable_why(name);
+
+	return why && strcmp(why, NO_RETURN_ADDRESS) != 0 ? why : NULL;
+}

@@ -14,4 +14,19 @@
  */
 const char *tt_unbracketable_why(const char *name);
 
+/*
+ * Why a function of this name is counted only (every call counted, none timed: the
+ * trampoline passes each one over without a frame, hot/thread.h TT_COUNT_ONLY_SKIP), or NULL.
+ * Those that return twice or on another stack: a call passed over leaves their stack and
+ * return address as the caller made them. Entry points are not among them: no call reaches
+ * them through a trampoline.
+ */
+const char *tt_count_only_why(const char *name);
+
+/* Not traced at all: unbracketable and not counted only (the entry points). */
+static inline int tt_untraceable(const char *name)
+{
+	return tt_unbracketable_why(name) && !tt_count_only_why(name);
+}
+
 #endif /* TT_UNBRACKETABLE_H */

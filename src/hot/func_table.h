@@ -20,7 +20,8 @@ struct tt_func_words {
 	uint64_t handler_calls; /* calls made by a program's signal handler that interrupted the
 				 * shim's own code (tramp_body.S adds them atomically): counted,
 				 * not timed, in no thread's counters */
-	uint64_t spare;		/* 32 bytes: the trampoline scales an index by a shift */
+	uint64_t count_only;	/* nonzero: its calls cannot be bracketed (hook/unbracketable.h):
+				 * every one is counted, none timed (tt_fstat_new) */
 };
 
 /* The directory, read by tramp_body.S on its rare paths (no counters of the function yet). */

@@ -199,6 +199,14 @@ extern struct tt_thread *tt_thread_list;
 /* A sink for calls whose counters were reset under them (fork): never reported. */
 extern struct tt_fstat tt_thread_sink;
 
+/*
+ * The countdown of a count-only function (tt_func_words' count_only): every call is passed
+ * over at entry, never framed. Sampling's draws stay at or below 2^62, so the sign bit tells
+ * these apart, which the trampoline's framed path (TSC_CALLERS) tests; 2^63 calls never
+ * bring it down to them.
+ */
+#define TT_COUNT_ONLY_SKIP UINT64_MAX
+
 /* The mapping of one struct tt_fstat: whole pages. */
 #define TT_FSTAT_BYTES ((sizeof(struct tt_fstat) + 4095) & ~(size_t)4095)
 

@@ -81,6 +81,8 @@ struct tt_fstat *tt_fstat_new(uint32_t func)
 	s->func = func;
 	s->words = tt_func_words(func);
 	s->hist.min = UINT64_MAX; /* the self histogram's stays untouched (self_hist.h) */
+	if (s->words && s->words->count_only) /* before any call can see it */
+		s->skip = s->next_skip = TT_COUNT_ONLY_SKIP;
 	return s;
 }
 

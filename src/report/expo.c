@@ -175,12 +175,14 @@ static void add_func(struct series *s, const struct tt_report_func *f, bool ns)
 	uint64_t cum[TT_EXPO_NEDGES];
 	unsigned int i;
 
+	s->calls += f->calls;
+	if (f->count_only)
+		return; /* never timed: a count, no histogram of nothing */
 	p->used = true;
 	p->count += tt_expo_cumulative(f, cum);
 	for (i = 0; i < TT_EXPO_NEDGES; i++)
 		p->cum[i] += cum[i];
 	p->sum += f->cycles.total;
-	s->calls += f->calls;
 }
 
 static int fill(struct table *t, const struct tt_report *const *reps, size_t n)

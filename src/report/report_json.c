@@ -338,6 +338,8 @@ static void function(struct tt_buf *out, const struct tt_report_func *f, bool la
 		field_str(out, ind, "offset", hex);
 	}
 	field_str(out, ind, "hook", f->hook);
+	if (f->count_only)
+		field_str(out, ind, "count_only", f->count_only);
 	field_u64(out, ind, "calls", f->calls);
 	field_u64(out, ind, "timed", f->timed);
 	field_u64(out, ind, "unwound", f->unwound);

@@ -91,11 +91,13 @@ struct tt_report_func {
 					 * a tool finds the entry by any of them. Optional: with
 					 * nnames 0 the writers take name as the only one */
 	size_t nnames;
-	const char *symbol; /* symbol at the traced address (the IFUNC implementation) */
-	const char *object; /* file of the object defining it */
-	bool has_offset;    /* false in reports read back from before offsets were written */
-	uint64_t offset;    /* its address minus its object's load base */
-	const char *hook;   /* "got", "inline", "trap" or "none" */
+	const char *symbol;	/* symbol at the traced address (the IFUNC implementation) */
+	const char *object;	/* file of the object defining it */
+	bool has_offset;	/* false in reports read back from before offsets were written */
+	uint64_t offset;	/* its address minus its object's load base */
+	const char *hook;	/* "got", "inline", "trap" or "none" */
+	const char *count_only; /* why its calls are counted, never timed ("returns twice"), or
+				 * NULL: a timed function */
 	uint64_t calls, timed, unwound, migrated, dropped;
 	uint64_t skipped;  /* passed over by sampling: counted, not timed (0 without sampling) */
 	bool has_sampling; /* the run sampled: skipped and sampling are written */

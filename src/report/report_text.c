@@ -453,6 +453,14 @@ void tt_report_text_rows(struct tt_buf *out, const struct tt_report *r, bool all
 	if (!all && uncalled)
 		tt_buf_printf(out, "(%zu traced function%s never called %s not listed)\n", uncalled,
 			      uncalled == 1 ? "" : "s", uncalled == 1 ? "is" : "are");
+	for (i = 0; i < r->nfuncs; i++) {
+		if (!r->funcs[i].count_only || (!all && !r->funcs[i].calls))
+			continue;
+		tt_text_put_clean(out, r->funcs[i].name, false);
+		tt_buf_puts(out, ": counted only, never timed: it ");
+		tt_text_put_clean(out, r->funcs[i].count_only, false);
+		tt_buf_puts(out, "\n");
+	}
 	tt_report_text_self(out, r);
 	tt_report_text_sampling(out, r);
 	for (i = 0; i < r->nfuncs; i++)

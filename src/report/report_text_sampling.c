@@ -45,6 +45,8 @@ void tt_report_text_sampling(struct tt_buf *out, const struct tt_report *r)
 		const struct tt_report_func *f = &r->funcs[i];
 		const struct tt_report_sampling *m = &f->sampling;
 
+		if (f->count_only)
+			continue; /* never timed, sampled or not: its own line says so */
 		tt_text_put_clean(out, f->name, false);
 		if (!f->skipped) {
 			tt_buf_printf(out, ": no call passed over (%" PRIu64 " timed)\n", f->timed);

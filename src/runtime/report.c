@@ -18,6 +18,7 @@
 #include "base/msort.h"
 #include "base/sys.h"
 #include "hook/funcs.h"
+#include "hook/unbracketable.h"
 #include "hot/callers.h"
 #include "hot/func_table.h"
 #include "hot/pin.h"
@@ -251,6 +252,19 @@ static void weigh_counting(struct tt_report *r, uint64_t hz)
 	r->sampling.over_budget = r->sampling.counting > tt_sample_budget_ppm / 1e6;
 }
 
+/* Why a count-only function's calls are not timed: by any of its names, or its symbol. */
+static const char *count_only_why(const struct tt_func *fn)
+{
+	size_t i;
+
+	for (i = 0; i < fn->nnames; i++)
+		if (tt_count_only_why(fn->names[i]))
+			return tt_count_only_why(fn->names[i]);
+	if (tt_count_only_why(fn->symbol))
+		return tt_count_only_why(fn->symbol);
+	return "cannot be bracketed";
+}
+
 /* Fill one function's entry from its merged counters. */
 static void fill_func(const struct tt_run *run, const struct tt_func *fn, const struct tt_fstat *s,
 		      uint64_t hz, struct arena *a, struct tt_report_func *out)
@@ -276,12 +290,18 @@ static void fill_func(const struct tt_run *run, const struct tt_func *fn, const 
 	out->dropped = s->dropped;
 	out->timed = s->hist.count;
 	out->skipped = skipped;
+	if (tt_func_words(fn->index)->count_only) {
+		/* Passed over by design, not by sampling: no sample, so no sampling figures. */
+		out->count_only = count_only_why(fn);
+		out->dropped += out->skipped;
+		out->skipped = 0;
+	}
 	if (tt_sample_mode != TT_SAMPLE_OFF) {
 		fill_sampling(s, sub, out);
 	} else {
 		/* Without sampling a call is passed over only by a signal handler's call landing
 		 * between the countdown's test and its reload (tramp_body.S): counted, not timed. */
-		out->dropped += skipped;
+		out->dropped += out->skipped;
 		out->skipped = 0;
 	}
 	/*
@@ -384,11 +404,13 @@ static int build(const struct tt_run *run, struct arena *arena, bool report, str
 			struct tt_report_caller *rows = NULL;
 
 			funcs[nf].has_callers = true;
-			funcs[nf].ncallers = tt_callers_collect(i, &funcs[nf],
-								run->overhead.subtracted,
-								run->overhead.nested,
-								arena_alloc_cb, arena, &objs,
-								&rows);
+			/* A count-only function's calls take no frame: no site is ever seen. */
+			if (!funcs[nf].count_only)
+				funcs[nf].ncallers = tt_callers_collect(i, &funcs[nf],
+									run->overhead.subtracted,
+									run->overhead.nested,
+									arena_alloc_cb, arena,
+									&objs, &rows);
 			funcs[nf].callers = rows;
 		}
 		nf++;

@@ -410,6 +410,7 @@ TT_ENTRY(\name)
 	/* Passed over by sampling: counted, then on to the function as if never stopped. */
 	cmpb	$0, tt_sample_framed(%rip)
 	jne	.Lframed_\@
+.Lcounted_\@:
 	incq	TT_FSTAT_CALLS(%rdx)
 	incq	TT_FSTAT_PASSED(%rdx)
 	movq	TT_FSTAT_WORDS(%rdx), %r11
@@ -461,6 +462,8 @@ TT_ENTRY(\name)
 	ret
 
 .Lframed_\@:				/* passed over, with TSC_CALLERS: a frame, no read */
+	cmpq	$0, TT_FSTAT_SKIP(%rdx)
+	js	.Lcounted_\@			/* count-only (TT_COUNT_ONLY_SKIP): never a frame */
 	.cfi_remember_state
 	FRAME_ENTER .Lslow_\@, 0
 	movq	$0, TT_FRAME_START(%rbx)	/* start 0: tt_call_finish counts it sampled */
@@ -522,6 +525,7 @@ TT_ENTRY(\name)
 	/* Passed over by sampling: counted, then on with every register as the caller left it. */
 	cmpb	$0, tt_sample_framed(%rip)
 	jne	.Liframed_\@
+.Licounted_\@:
 	incq	TT_FSTAT_CALLS(%rdx)
 	incq	TT_FSTAT_PASSED(%rdx)
 	movq	TT_FSTAT_WORDS(%rdx), %rax
@@ -593,6 +597,8 @@ TT_ENTRY(\name)
 	ret
 
 .Liframed_\@:				/* passed over, with TSC_CALLERS: a frame, no read */
+	cmpq	$0, TT_FSTAT_SKIP(%rdx)
+	js	.Licounted_\@			/* count-only (TT_COUNT_ONLY_SKIP): never a frame */
 	.cfi_remember_state
 	FRAME_ENTER .Lislow_\@, 0
 	movq	%r11, -96(%rsp)

@@ -406,3 +406,62 @@ test_multiprocess() {
 	run_pair multiprocess strlen,malloc env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -f two.mk &&
 		mp_check "make" make "$sh" seq sort tail tr
 }
+
+# Functions no trampoline can bracket, counted only (t_countonly): _setjmp and __sigsetjmp
+# return twice (longjmp / siglongjmp back), getcontext twice (setcontext back), swapcontext
+# switches to a coroutine on its own stack and back. Every call counted at entry and sent on
+# without a frame: exact counts, none timed, the reason in count_only, no call sites with
+# TSC_CALLERS, no sampling periods with TSC_SAMPLE; getppid between them stays timed.
+CO_FUNCS=_setjmp,__sigsetjmp,getcontext,swapcontext,getppid
+countonly_case() {
+	local hook=$1
+	shift
+	XENV+=("TSC_HOOK=$hook" "$@")
+	# ASan warns about makecontext on stderr, with the pid: stdout and status still compared.
+	[ "$ASAN" = 1 ] && CMP_STDERR=0
+	run_pair countonly "$CO_FUNCS" "$B/t_countonly" || return 1
+	one_report && check_expects "$T/t.out" || return 1
+	ck "every function traced with the hook asked for ($hook)" \
+		"all(.functions[]; .hook == \"$hook\") and (.functions | length) == 5" \
+		'[.functions[] | {name, hook}]' || return 1
+	ck "counted only: none timed, all dropped, no sampling, no call sites" \
+		'all(fn("_setjmp"), fn("__sigsetjmp"), fn("getcontext"), fn("swapcontext");
+		 .timed == 0 and .dropped == .calls and (.skipped // 0) == 0 and
+		 ((.callers // []) | length) == 0 and .first == null)' \
+		'[.functions[] | counts + {count_only, skipped, callers: (.callers | length)}]' ||
+		return 1
+	ck "the reasons" \
+		'[fn("_setjmp"), fn("__sigsetjmp"), fn("getcontext"), fn("swapcontext") | .count_only] ==
+		 ["returns twice", "returns twice", "returns twice", "returns on another stack"] and
+		 fn("getppid").count_only == null' '[.functions[] | {name, count_only}]' || return 1
+	ck "getppid timed" 'fn("getppid").timed > 0' 'fn("getppid") | counts' || return 1
+	# GOT hooks see only the program's calls: exactly N. Inline ones see libc's own too.
+	if [ "$hook" = got ]; then
+		ck "_setjmp and __sigsetjmp: exactly 1000 calls each (GOT)" \
+			'fn("_setjmp").calls == 1000 and fn("__sigsetjmp").calls == 1000' \
+			'[fn("_setjmp"), fn("__sigsetjmp") | counts]' || return 1
+	fi
+	# The text report says it in one line per function; no percentiles of nothing. The CLI
+	# is built beside the shim.
+	local cli
+	cli=$(dirname "$LIB")/tsctrace
+	[ -x "$cli" ] || { NOTE="no $cli: CLI not checked"; return 0; }
+	"$cli" report "$REPORT" >"$T/text" 2>&1 || fail_because "tsctrace report failed" || return 1
+	[ "$(grep -c ': counted only, never timed: it returns' "$T/text")" -eq 4 ] ||
+		fail_because "the text report does not say counted only for each: $(grep -c counted "$T/text")" ||
+		return 1
+	grep -Eq '^_setjmp +1000?[0-9]* +- +- +- +- +- +- ' "$T/text" ||
+		fail_because "_setjmp's row has figures: $(grep '^_setjmp' "$T/text" | head -1)" || return 1
+	# Prometheus: a count, no histogram.
+	"$cli" export --format prometheus "$REPORT" >"$T/prom" 2>&1 ||
+		fail_because "export --format prometheus failed" || return 1
+	grep -q '^tsctrace_calls_total{function="swapcontext",[^}]*} 2000$' "$T/prom" &&
+		! grep -q 'tsctrace_call_cycles[a-z_]*{function="swapcontext"' "$T/prom" ||
+		fail_because "prometheus: swapcontext not a count without a histogram" || return 1
+}
+test_countonly_got() { countonly_case got; }
+test_countonly_inline() { countonly_case inline; }
+test_countonly_callers() { countonly_case got TSC_CALLERS=1; }
+test_countonly_callers_inline() { countonly_case inline TSC_CALLERS=1; }
+test_countonly_sampled() { countonly_case inline TSC_SAMPLE=4; }
+test_countonly_sampled_callers() { countonly_case got TSC_CALLERS=1 TSC_SAMPLE=4; }

@@ -1223,14 +1223,20 @@ test_thread_churn() {
 }
 
 # Functions no bracket can time (setjmp returns twice, _start has no return address, clone
-# returns on another stack): refused by name with one line each, skipped silently by globs,
-# and the program runs as without the shim (the trampoline under _setjmp smashed the stack).
+# returns on another stack): by name one line each, the entry points refused, the others
+# counted only; globs skip the entry points silently and count the others; the program runs
+# as without the shim (the trampoline under _setjmp smashed the stack). (cases_more.sh
+# countonly_* count such calls.)
 test_unbracketable() {
 	local n
 	WANT_STATUS=4
 	run_pair unbracketable _setjmp,__sigsetjmp,_start,clone,getcontext sh -c 'exit 4' || return 1
 	n=$(grep -c 'cannot be timed' "$T/t.shim")
 	[ "$n" -eq 5 ] || fail_because "expected 5 'cannot be timed' lines, got $n: $(head -3 "$T/t.shim")" ||
+		return 1
+	n=$(grep -c 'cannot be timed: .*; counted only$' "$T/t.shim")
+	[ "$n" -eq 4 ] && grep -q '_start cannot be timed: .*; not traced$' "$T/t.shim" ||
+		fail_because "expected 4 counted only and _start not traced: $(head -5 "$T/t.shim")" ||
 		return 1
 	rm -f "$T"/r.*
 	WANT_STATUS=0
@@ -1239,8 +1245,10 @@ test_unbracketable() {
 	! grep -q 'cannot be timed' "$T/t.shim" ||
 		fail_because "a glob named an unbracketable function: $(grep 'cannot be timed' "$T/t.shim" | head -1)" ||
 		return 1
-	ck "no setjmp-like entry traced by the globs" \
-		'all(.functions[]; .name | test("setjmp|^_start$") | not)' '[.functions[].name]'
+	ck "globs: no _start; the setjmp-like entries counted only, none timed" \
+		'all(.functions[]; .name != "_start") and
+		 all(.functions[] | select(.name | test("setjmp")); .count_only == "returns twice" and .timed == 0)' \
+		'[.functions[] | {name, count_only, timed}]'
 }
 
 # A program that forbids itself the TSC in main, inside two traced calls, then goes on calling
@@ -1394,6 +1402,12 @@ run_test exit_paths test_exit_paths
 run_test vfork test_vfork
 run_test own_deps test_own_deps
 run_test own_deps_inline test_own_deps_inline
+run_test countonly_got test_countonly_got
+run_test countonly_inline test_countonly_inline
+run_test countonly_callers test_countonly_callers
+run_test countonly_callers_inline test_countonly_callers_inline
+run_test countonly_sampled test_countonly_sampled
+run_test countonly_sampled_callers test_countonly_sampled_callers
 run_test multiprocess test_multiprocess
 run_test early_inline test_early_inline
 run_test early_auto test_early_auto
