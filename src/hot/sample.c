@@ -228,33 +228,16 @@ static void fit_gap(struct tt_fstat *s, uint64_t now)
 	e->last_calls = calls;
 }
 
-/* The call just ended, if it was recorded in hist: into whist with weight `period`. */
-static void record_weighted(struct tt_fstat *s, uint64_t now, uint64_t period)
+/* The call just recorded in hist, raw ticks long: into whist with weight `period`. */
+static void record_weighted(struct tt_fstat *s, uint64_t raw, uint64_t period)
 {
 	struct tt_hist *h = &s->whist;
-	uint64_t count = __atomic_load_n(&s->hist.count, __ATOMIC_RELAXED), raw, w, start;
+	uint64_t w = period ? period : 1;
 
-	if (count == s->est.seen)
-		return; /* not timed: migrated, or the thread's first call */
-	s->est.seen = count;
-	/* tt_call_finish has released the call's frame to tt_tls.top, its start still there,
-	 * unless a signal handler's traced call took the frame since: its start is then after
-	 * now (or 0, a call passed over): not this call's, left out. */
-	start = tt_tls.top->start_ticks;
-	if (!start || start > now)
-		return;
-	raw = now - start;
-	w = period ? period : 1;
 	if (!h->count)
 		__atomic_store_n(&h->min, UINT64_MAX, __ATOMIC_RELAXED); /* fresh zero pages */
-	TT_OWNER_ADD(h->counts[tt_hist_index(raw)], w);
-	TT_OWNER_ADD(h->count, w);
-	TT_OWNER_ADD(h->total, w * raw);
+	tt_hist_record_weighted(h, raw, w);
 	TT_OWNER_ADD(s->est.wsq, w * w);
-	if (raw < __atomic_load_n(&h->min, __ATOMIC_RELAXED))
-		__atomic_store_n(&h->min, raw, __ATOMIC_RELAXED);
-	if (raw > __atomic_load_n(&h->max, __ATOMIC_RELAXED))
-		__atomic_store_n(&h->max, raw, __ATOMIC_RELAXED);
 }
 
 /* a * ppm / 10^6 without overflow. */
@@ -297,7 +280,8 @@ static uint64_t budget_period(struct tt_sample_thread *st, struct tt_fstat *s, u
 	return n < PERIOD_MAX ? n : PERIOD_MAX;
 }
 
-void tt_sample_after(struct tt_thread *t, struct tt_fstat *s, uint64_t now)
+void tt_sample_after(struct tt_thread *t, struct tt_fstat *s, uint64_t now, bool recorded,
+		     uint64_t raw)
 {
 	struct tt_sample_thread *st = &t->sample;
 	uint64_t period, scale;
@@ -311,7 +295,8 @@ void tt_sample_after(struct tt_thread *t, struct tt_fstat *s, uint64_t now)
 	} else {
 		if (!s->est.start)
 			s->est.start = now;
-		record_weighted(s, now, s->period);
+		if (recorded)
+			record_weighted(s, raw, s->period);
 		fit_gap(s, now);
 		period = budget_period(st, s, now);
 	}

@@ -36,6 +36,7 @@
 #ifndef TT_SAMPLE_H
 #define TT_SAMPLE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "hot/thread.h"
@@ -64,10 +65,11 @@ void tt_sample_thread_init(struct tt_thread *t);
 
 /* At the end of a timed (framed, not passed over) call of s in thread t, outside the timed
  * interval: choose s's next countdown. now = the clock reading at the call's end. Under a
- * budget, a call just recorded in s->hist (its count grew since the last call here) is
- * recorded in s->whist too, from the frame tt_tls.top (its start), and the gap since the
- * last timed end goes into the cost's fit. */
-void tt_sample_after(struct tt_thread *t, struct tt_fstat *s, uint64_t now);
+ * budget, a call recorded in s->hist (`recorded`: not migrated, not the thread's first),
+ * raw ticks long, is recorded in s->whist too, and the gap since the last timed end goes
+ * into the cost's fit. */
+void tt_sample_after(struct tt_thread *t, struct tt_fstat *s, uint64_t now, bool recorded,
+		     uint64_t raw);
 
 /* The draw, for tests: 1 / -ln(1 - 1/period) in Q16 (0 for period <= 1), and one geometric
  * countdown of mean period - 1 from generator state *rng. */

@@ -63,7 +63,6 @@ struct tt_fstat {
 	/* TSC_BUDGET (hot/sample.c), after the timed exit's C: */
 	struct tt_sample_fn {
 		uint64_t start;	   /* clock at its first timed end in this thread */
-		uint64_t seen;	   /* hist.count at the last timed end: was one more recorded */
 		uint64_t last_end; /* clock at the last timed end (0: none), and calls then */
 		uint64_t last_calls;
 		uint64_t n, sn, snn, st, snt; /* this window's gaps: (calls, clock units) sums */

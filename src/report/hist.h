@@ -50,16 +50,23 @@ static inline uint32_t tt_hist_index(uint64_t v)
 	__atomic_store_n(&(field), __atomic_load_n(&(field), __ATOMIC_RELAXED) + (n), \
 			 __ATOMIC_RELAXED)
 
-/* Record one sample. Hot path: no calls, no vector registers. */
-static inline void tt_hist_record(struct tt_hist *h, uint64_t v)
+/* Record sample v as standing for w samples (a sampled call weighted by its period). Hot
+ * path: no calls, no vector registers. */
+static inline void tt_hist_record_weighted(struct tt_hist *h, uint64_t v, uint64_t w)
 {
-	TT_OWNER_ADD(h->counts[tt_hist_index(v)], 1);
-	TT_OWNER_ADD(h->count, 1);
-	TT_OWNER_ADD(h->total, v);
+	TT_OWNER_ADD(h->counts[tt_hist_index(v)], w);
+	TT_OWNER_ADD(h->count, w);
+	TT_OWNER_ADD(h->total, w * v);
 	if (v < __atomic_load_n(&h->min, __ATOMIC_RELAXED))
 		__atomic_store_n(&h->min, v, __ATOMIC_RELAXED);
 	if (v > __atomic_load_n(&h->max, __ATOMIC_RELAXED))
 		__atomic_store_n(&h->max, v, __ATOMIC_RELAXED);
+}
+
+/* Record one sample. */
+static inline void tt_hist_record(struct tt_hist *h, uint64_t v)
+{
+	tt_hist_record_weighted(h, v, 1);
 }
 
 /* Make h empty. h may be freshly mapped zero memory; only min needs a non-zero value. */
