@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/cache_dir.h"
 #include "hook/xref_cache.h"
 
 #define MAX_OBJECTS 64
@@ -50,11 +51,6 @@ static int cmp(const void *x, const void *y)
 	return (a->hi > b->hi) - (a->hi < b->hi);
 }
 
-/* $XDG_CACHE_HOME/tsctrace or ~/.cache/tsctrace (made 0700 by make_dir, when an answer is
- * first written: a run that only reads makes no system call for it); never for a setuid
- * program. */
-static char parent[sizeof(dir) - 16];
-
 void tt_xref_cache_disable(void)
 {
 	dir_state = -1;
@@ -62,35 +58,18 @@ void tt_xref_cache_disable(void)
 
 static bool find_dir(void)
 {
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	int n;
-
-	if (dir_state)
-		return dir_state > 0;
-	dir_state = -1;
-	if (getauxval(AT_SECURE))
-		return false;
-	if (xdg && xdg[0] == '/')
-		n = snprintf(parent, sizeof(parent), "%s", xdg);
-	else if (home && home[0] == '/')
-		n = snprintf(parent, sizeof(parent), "%s/.cache", home);
-	else
-		return false;
-	if (n <= 0 || (size_t)n >= sizeof(parent))
-		return false;
-	snprintf(dir, sizeof(dir), "%s/tsctrace", parent);
-	dir_state = 1;
-	return true;
+	if (!dir_state)
+		dir_state = tt_cache_dir(dir, sizeof(dir)) ? 1 : -1;
+	return dir_state > 0;
 }
 
+/* Made when an answer is first written: a run that only reads makes no system call for it. */
 static bool make_dir(void)
 {
 	static bool made;
 
-	if (!made) {
-		(void)mkdir(parent, 0700);
-		made = mkdir(dir, 0700) == 0 || errno == EEXIST;
-	}
+	if (!made)
+		made = tt_cache_dir_make(dir);
 	return made;
 }
 

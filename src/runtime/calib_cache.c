@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/cache_dir.h"
 #include "base/sys.h"
 #include "runtime/calib_cache.h"
 
@@ -69,25 +70,11 @@ static void own_build_id(char *out, size_t len)
 
 bool tt_calib_cache_dir(const struct tt_config *cfg, char *out, size_t len)
 {
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	int n;
-
 	out[0] = 0;
 	/* TSC_CPU emulates another CPU's readings: nothing to keep or trust. */
 	if (!cfg->cache || cfg->cpu.set)
 		return false;
-	/* XDG: a relative XDG_CACHE_HOME is invalid and ignored. */
-	if (xdg && xdg[0] == '/')
-		n = snprintf(out, len, "%s/tsctrace", xdg);
-	else if (home && home[0] == '/')
-		n = snprintf(out, len, "%s/.cache/tsctrace", home);
-	else
-		return false;
-	if (n < 0 || (size_t)n >= len) {
-		out[0] = 0;
-		return false;
-	}
-	return true;
+	return tt_cache_dir(out, len);
 }
 
 void tt_calib_cache_key(const struct tt_clock *c, const struct tt_config *cfg, bool inline_route,
@@ -170,29 +157,6 @@ bool tt_calib_cache_load(const char *dir, const struct tt_calib_key *k, struct t
 	return true;
 }
 
-/* mkdir, and its parent when missing (~/.cache often is); 0700 as XDG asks. */
-static bool make_dir(const char *dir)
-{
-	char parent[4096];
-	char *slash;
-	long r = tt_syscall3(SYS_mkdirat, AT_FDCWD, dir, 0700);
-
-	if (r == 0 || r == -EEXIST)
-		return true;
-	if (r != -ENOENT || strlen(dir) >= sizeof(parent))
-		return false;
-	memcpy(parent, dir, strlen(dir) + 1);
-	slash = strrchr(parent, '/');
-	if (!slash || slash == parent)
-		return false;
-	*slash = 0;
-	r = tt_syscall3(SYS_mkdirat, AT_FDCWD, parent, 0700);
-	if (r != 0 && r != -EEXIST)
-		return false;
-	r = tt_syscall3(SYS_mkdirat, AT_FDCWD, dir, 0700);
-	return r == 0 || r == -EEXIST;
-}
-
 void tt_calib_cache_store(const char *dir, const struct tt_calib_key *k,
 			  const struct tt_overhead *o)
 {
@@ -200,7 +164,7 @@ void tt_calib_cache_store(const char *dir, const struct tt_calib_key *k,
 	long fd, ok;
 	int n;
 
-	if (!dir[0] || !make_dir(dir))
+	if (!dir[0] || !tt_cache_dir_make(dir))
 		return;
 	n = snprintf(buf, sizeof(buf),
 		     MAGIC "key %s\nmin %llu\nmedian %llu\nnested %llu\n"
