@@ -30,4 +30,5 @@ void tt_emul_step_install(uint32_t n)
 	step = n;
 	inner = tt_exit_fn;
 	tt_exit_fn = coarse_exit;
+	tt_exit_path_update();
 }

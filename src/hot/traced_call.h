@@ -25,6 +25,15 @@ void tt_call_exit(struct tt_frame *f, uint64_t raw, uint32_t aux) TT_HIDDEN;
 /* What the return body calls: tt_call_exit, or an exit path set at start-up around it. */
 extern void (*tt_exit_fn)(struct tt_frame *f, uint64_t raw, uint32_t aux) TT_HIDDEN;
 
+/*
+ * Nonzero when every timed call's end must go to C: tt_exit_fn is not tt_call_exit
+ * (TSC_CALLERS=N, TSC_CPU), call sites are kept, or sampling is on. The exit's fast path
+ * tests this one byte instead of the three settings. Whatever changes one of them calls
+ * tt_exit_path_update (all at start-up, before any hook is made).
+ */
+extern uint8_t tt_exit_in_c TT_HIDDEN;
+void tt_exit_path_update(void) TT_HIDDEN;
+
 /* Record a finished call into site's counters too (TSC_CALLERS), then release its frame:
  * tt_call_exit's work, for exit paths that found the site themselves. */
 void tt_call_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fstat *site);

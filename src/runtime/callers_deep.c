@@ -83,7 +83,7 @@ static void load_cursor(void *h)
 		unwind_getcontext = NULL; /* bodies are then cut off the path, nothing more */
 }
 
-void tt_callers_start(unsigned int depth, bool mono)
+static void start(unsigned int depth, bool mono)
 {
 	unsigned int a, b, c, d;
 
@@ -118,6 +118,12 @@ void tt_callers_start(unsigned int depth, bool mono)
 	tt_xsave_bytes = b + 64; /* room to align down to 64 bytes */
 	tt_callers_exit_c = callers_exit_deep;
 	tt_exit_fn = tt_callers_exit_xsave;
+}
+
+void tt_callers_start(unsigned int depth, bool mono)
+{
+	start(depth, mono);
+	tt_exit_path_update();
 }
 
 /* The enclosing shadow frame (below f) a body frame stood for: the one whose caller the

@@ -344,12 +344,8 @@
  * %rbx = the caller's, CFI saying so; the body then restores what it kept and returns.
  */
 .macro FAST_EXIT general
-	leaq	tt_call_exit(%rip), %r8
-	cmpq	%r8, tt_exit_fn(%rip)
-	jne	\general			/* TSC_CALLERS=N or a TSC_CPU exit */
-	movl	tt_callers_depth(%rip), %r8d
-	orl	tt_sample_mode(%rip), %r8d
-	jnz	\general			/* call sites or sampling: C decides */
+	cmpb	$0, tt_exit_in_c(%rip)
+	jne	\general			/* TSC_CALLERS, TSC_CPU or sampling: C decides */
 	movq	tt_tls@gottpoff(%rip), %r8
 	movq	TT_FRAME_STAT(%rbx), %rdx
 	movl	TT_FRAME_CPU(%rbx), %r9d
