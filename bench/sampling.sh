@@ -9,6 +9,8 @@
 #     time over the untraced run: every call timed, TSC_SAMPLE=16, TSC_BUDGET=2% (goal <= 1.03),
 #     and every call counted, none timed (TSC_SAMPLE=4294967296): what counting alone costs,
 #     which no sampling rate can take back (the budget's report says over_budget then).
+#     And the floor of any exact count by interposition: libcountwrap.so (countwrap.c), a
+#     preloaded memcmp/strlen/malloc/free that adds one to a TLS counter and calls the real one.
 # (c) the median and p90 of memcmp under the budget against every call timed (medians over the
 #     repetitions; goal: within 3% or one histogram bucket); calls identical in all of them.
 #     And against TSC_SAMPLE=16 (a fixed rate: every call equally likely timed): the budget's
@@ -90,8 +92,8 @@ awk 'BEGIN { x = 12345; for (i = 0; i < 200000; i++) { x = (x * 1103515245 + 123
 echo "sampling (b): LC_ALL=C sort --parallel=1 of 200,000 lines, $FUNCS traced; wall time of the whole run"
 r=1
 while [ "$r" -le "$REPS" ]; do
-	order="bare full s16 budget count"
-	[ $((r % 2)) = 0 ] && order="count budget s16 full bare"
+	order="bare full s16 budget count wrap"
+	[ $((r % 2)) = 0 ] && order="wrap count budget s16 full bare"
 	for v in $order; do
 		case $v in
 		bare) set -- ;;
@@ -99,13 +101,14 @@ while [ "$r" -le "$REPS" ]; do
 		full) set -- LD_PRELOAD="$LIB" TSC_FUNCS=$FUNCS ;;
 		s16) set -- LD_PRELOAD="$LIB" TSC_FUNCS=$FUNCS TSC_SAMPLE=16 ;;
 		budget) set -- LD_PRELOAD="$LIB" TSC_FUNCS=$FUNCS TSC_BUDGET=2% ;;
+		wrap) set -- LD_PRELOAD="$B/libcountwrap.so" BENCH_COUNT_OUT="$W/wrap.counts" ;;
 		esac
 		t0=$(now_ns)
 		env LC_ALL=C TSC_FORMAT=json TSC_OUTPUT="$W/s.$v.$r.json" TSC_QUIET=1 "$@" \
 			sort --parallel=1 "$W/in.txt" >"$W/out.$v" || fail "sort ($v) exited $?"
 		t1=$(now_ns)
 		echo $((t1 - t0)) >>"$W/s.$v.ns"
-		if [ "$v" != bare ]; then
+		if [ "$v" != bare ] && [ "$v" != wrap ]; then
 			[ -s "$W/s.$v.$r.json" ] || fail "sort ($v): no report"
 			jq -c '[.functions[] | {name, calls}] | sort_by(.name)' "$W/s.$v.$r.json" \
 				>"$W/s.$v.$r.calls"
@@ -142,6 +145,13 @@ for v in full s16 budget count; do
 	row "sampling.sort.$v" "sampling: sort 200,000 lines, $what, wall / untraced" "$ra" "$goal" \
 		"$verdict" "$(awk -v t="$t" -v b="$bare" 'BEGIN { printf "%.1f/%.1f ms", t / 1e6, b / 1e6 }'); memcmp $calls calls, $timed timed; calls identical in all four"
 done
+t=$(median "$W/s.wrap.ns")
+ra=$(ratio "$t" "$bare")
+printf '  %-18s %8.1f ms / untraced %8.1f ms = %s (%s, calls through the PLT only)\n' \
+	"counting wrapper" "$(awk -v t="$t" 'BEGIN { print t / 1e6 }')" \
+	"$(awk -v t="$bare" 'BEGIN { print t / 1e6 }')" "$ra" "$(cat "$W/wrap.counts" 2>/dev/null)"
+row "sampling.sort.wrap" "sampling: sort 200,000 lines, floor: a counting LD_PRELOAD wrapper, wall / untraced" \
+	"$ra" "-" "-" "$(awk -v t="$t" -v b="$bare" 'BEGIN { printf "%.1f/%.1f ms", t / 1e6, b / 1e6 }'); $(cat "$W/wrap.counts" 2>/dev/null) (PLT calls only)"
 # What the budget's report says of counting (run 1): its estimate from the start-up cost of a
 # counted call, a lower bound.
 jq -r '.sampling | "  budget report: counting ~\(.counting * 1000 | round / 10)% of the run at >= \(.count_cost) ticks a call, over_budget \(.over_budget); a timed call \(.timed_cost) ticks over a counted one at start-up"' \
