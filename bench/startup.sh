@@ -5,6 +5,9 @@
 #   of STARTUP_FUNCS (goal <= 0.4 ms added) and with TSC_FUNCS=strlen (goal <= 0.3 ms).
 # startup.phase.*: the shim's own account of where that time goes (TSC_DEBUG=startup), the
 #   median of each phase over STARTUP_PHASE_RUNS runs of /bin/true with the 10 names.
+# startup.floor.*: what no start-up can skip, timed alone: loading a library that does nothing
+#   (nothing.c), one CPUID leaf, an mprotect pair, a page fault, an mmap pair, a report to a new
+#   file, a system call (floors.c).
 # shell loop: `sh` running 50 x { /bin/true; printf x | cat; } (100 programs exec'd, every
 #   one of them and the shell preloaded, each writing its report), against the same loop
 #   bare; REPS alternating repetitions, goal <= 1.25.
@@ -76,6 +79,39 @@ else
 			"median of $STARTUP_PHASE_RUNS runs, TSC_DEBUG=startup"
 	done
 	echo " $line"
+fi
+
+# ---- the floors: what no start-up can skip, timed alone --------------------------------------
+echo
+echo "startup floors: what the machine charges for the steps a traced start-up and its report" \
+	"cannot skip (bench/floors.c, nothing.c), medians"
+if out=$("$B/startup" "$STARTUP_RUNS" "$B/libnothing.so" strlen "$W/nothing.report.txt" /bin/true \
+	2>"$W/nothing.err"); then
+	added=$(awk -v p="$(kv "$out" pre_median_ns)" -v b="$(kv "$out" bare_median_ns)" \
+		'BEGIN { printf "%.3f", (p - b) / 1e6 }')
+	echo "  a preloaded library that does nothing: +$added ms per /bin/true"
+	row startup.floor.nothing "startup floor: a preloaded library that does nothing, added ms" \
+		"$added" "-" "info" "$STARTUP_RUNS alternating runs each, spawn to exit"
+else
+	fail "startup floor (libnothing.so): $(tail -n 1 "$W/nothing.err")"
+fi
+mkdir -p "$W/floors"
+if out=$("$B/floors" "$W/floors" 2>"$W/floors.err"); then
+	for f in cpuid mprotect fault mmap newfile syscall; do
+		case $f in
+		cpuid) what="one CPUID leaf (the report names the CPU)" ;;
+		mprotect) what="a code page made writable and back (each inline hook's write)" ;;
+		fault) what="first touch of a fresh page (each page a start-up uses)" ;;
+		mmap) what="an anonymous mapping and its unmapping" ;;
+		newfile) what="a 400-byte report to a new file: create, write, close, rename" ;;
+		syscall) what="the cheapest system call (getppid)" ;;
+		esac
+		us=$(awk -v n="$(kv "$out" "$f")" 'BEGIN { printf "%.1f", n / 1000 }')
+		echo "  $what: $us us"
+		row "startup.floor.$f" "startup floor: $what, us" "$us" "-" "info" "median of 200, bench/floors"
+	done
+else
+	fail "startup floors: $(tail -n 1 "$W/floors.err")"
 fi
 
 # ---- a shell loop of short processes -------------------------------------------------------
