@@ -5,10 +5,11 @@
  *
  * Runs PROGRAM RUNS times bare and RUNS times with LD_PRELOAD=LIB TSC_FUNCS=FUNCS
  * TSC_OUTPUT=REPORT TSC_QUIET=1 added to the environment, alternating (bare, preloaded,
- * preloaded, bare, ...), each with posix_spawn and waitpid, timed with CLOCK_MONOTONIC from
+ * preloaded, bare, ...), each with posix_spawn and wait4, timed with CLOCK_MONOTONIC from
  * just before the spawn to just after the wait. The launcher itself is never preloaded.
  * Prints one line: runs=, bare_median_ns=, pre_median_ns=, bare_min_ns=, pre_min_ns=,
- * added_median_ns= (pre median - bare median). Exits 1 if any run did not exit 0.
+ * added_median_ns= (pre median - bare median), bare_faults=, pre_faults= (median page faults
+ * of the child, as wait4 reports them). Exits 1 if any run did not exit 0.
  */
 #define _GNU_SOURCE
 #include <spawn.h>
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,18 +39,21 @@ static uint64_t median(uint64_t *v, int n)
 	return v[(n - 1) / 2];
 }
 
-/* Spawn argv with envp, wait; the elapsed ns, or 0 on failure. */
-static uint64_t run_once(char **argv, char **envp)
+/* Spawn argv with envp, wait; the elapsed ns, or 0 on failure. *faults: the child's page
+ * faults (minor and major), which the kernel counts for it. */
+static uint64_t run_once(char **argv, char **envp, uint64_t *faults)
 {
 	uint64_t t0 = now_ns(), t1;
+	struct rusage ru;
 	pid_t pid;
 	int st;
 
 	if (posix_spawn(&pid, argv[0], NULL, NULL, argv, envp))
 		return 0;
-	if (waitpid(pid, &st, 0) != pid)
+	if (wait4(pid, &st, 0, &ru) != pid)
 		return 0;
 	t1 = now_ns();
+	*faults = (uint64_t)ru.ru_minflt + (uint64_t)ru.ru_majflt;
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
 		return 0;
 	return t1 - t0 ? t1 - t0 : 1;
@@ -58,7 +63,7 @@ int main(int argc, char **argv)
 {
 	int runs, i, n = 0, k;
 	char **bare_env, **pre_env, *pre_add[4];
-	uint64_t *bare, *pre;
+	uint64_t *bare, *pre, *bare_faults, *pre_faults;
 
 	if (argc < 6 || (runs = atoi(argv[1])) < 1) {
 		fprintf(stderr, "usage: startup RUNS LIB FUNCS REPORT PROGRAM [ARGS...]\n");
@@ -70,7 +75,9 @@ int main(int argc, char **argv)
 	pre_env = calloc((size_t)n + 5, sizeof(char *));
 	bare = calloc((size_t)runs, sizeof(*bare));
 	pre = calloc((size_t)runs, sizeof(*pre));
-	if (!bare_env || !pre_env || !bare || !pre)
+	bare_faults = calloc((size_t)runs, sizeof(*bare_faults));
+	pre_faults = calloc((size_t)runs, sizeof(*pre_faults));
+	if (!bare_env || !pre_env || !bare || !pre || !bare_faults || !pre_faults)
 		return 1;
 	if (asprintf(&pre_add[0], "LD_PRELOAD=%s", argv[2]) < 0 ||
 	    asprintf(&pre_add[1], "TSC_FUNCS=%s", argv[3]) < 0 ||
@@ -91,11 +98,11 @@ int main(int argc, char **argv)
 		uint64_t a, b;
 
 		if (pre_first) {
-			b = run_once(argv + 5, pre_env);
-			a = run_once(argv + 5, bare_env);
+			b = run_once(argv + 5, pre_env, &pre_faults[i]);
+			a = run_once(argv + 5, bare_env, &bare_faults[i]);
 		} else {
-			a = run_once(argv + 5, bare_env);
-			b = run_once(argv + 5, pre_env);
+			a = run_once(argv + 5, bare_env, &bare_faults[i]);
+			b = run_once(argv + 5, pre_env, &pre_faults[i]);
 		}
 		if (!a || !b) {
 			fprintf(stderr, "startup: run %d of %s failed (%s)\n", i, argv[5],
@@ -117,10 +124,12 @@ int main(int argc, char **argv)
 		bm = median(bare, runs);
 		pm = median(pre, runs);
 		printf("runs=%d bare_median_ns=%llu pre_median_ns=%llu bare_min_ns=%llu "
-		       "pre_min_ns=%llu added_median_ns=%lld\n",
+		       "pre_min_ns=%llu added_median_ns=%lld bare_faults=%llu pre_faults=%llu\n",
 		       runs, (unsigned long long)bm, (unsigned long long)pm,
 		       (unsigned long long)bmin, (unsigned long long)pmin,
-		       (long long)pm - (long long)bm);
+		       (long long)pm - (long long)bm,
+		       (unsigned long long)median(bare_faults, runs),
+		       (unsigned long long)median(pre_faults, runs));
 	}
 	return 0;
 }

@@ -36,10 +36,11 @@ startup_row() {
 		"fastest $(ms "$(kv "$out" pre_min_ns)") ms vs $(ms "$(kv "$out" bare_min_ns)") ms"
 	echo "  added by the shim (start-up and the report at exit): $added ms" \
 		"(goal <= $4 ms: $(le "$added" "$4"))"
+	echo "  page faults per run (median): preloaded $(kv "$out" pre_faults), bare $(kv "$out" bare_faults)"
 	ls "$W/$1".report*.txt >/dev/null 2>&1 || fail "startup: no report from the preloaded /bin/true"
 	rm -f "$W/$1".report*.txt
 	row "$1" "startup /bin/true, added ms ($3)" "$added" "<= $4 ms" "$(le "$added" "$4")" \
-		"median $(ms "$pm")/$(ms "$bm") ms = $ra, $STARTUP_RUNS runs each"
+		"median $(ms "$pm")/$(ms "$bm") ms = $ra, $STARTUP_RUNS runs each; page faults $(kv "$out" pre_faults)/$(kv "$out" bare_faults)"
 }
 
 startup_row startup "$STARTUP_FUNCS" "10 names" 0.4
