@@ -98,6 +98,11 @@ int tt_buckets_union(const struct tt_bucket_list *lists, size_t nlists, struct t
 			all[k] = lists[i].b[j];
 			all[k].low = add_sat(all[k].low, lists[i].shift);
 			all[k].high = add_sat(all[k].high, lists[i].shift);
+			if (lists[i].weight > 1 &&
+			    __builtin_mul_overflow(all[k].count, lists[i].weight, &all[k].count)) {
+				free(all);
+				return -1;
+			}
 			k++;
 		}
 	qsort(all, total, sizeof(*all), by_range);

@@ -36,7 +36,8 @@ uint64_t tt_buckets_percentile(const struct tt_bucket *b, size_t n, unsigned int
 struct tt_bucket_list {
 	const struct tt_bucket *b;
 	size_t n;
-	uint64_t shift; /* added to low and high first (raw = cycles + overhead) */
+	uint64_t shift;	 /* added to low and high first (raw = cycles + overhead) */
+	uint64_t weight; /* each count multiplied by it first (a weighted merge); 0 is 1 */
 };
 int tt_buckets_union(const struct tt_bucket_list *lists, size_t nlists, struct tt_bucket **out,
 		     size_t *nout);

@@ -347,6 +347,7 @@ void tt_load_func_free(struct tt_report_func *f)
 		free((void *)f->callers[i].frames);
 	free((void *)f->callers);
 	free((void *)f->buckets);
+	free((void *)f->weighted_buckets);
 	free((void *)f->self_buckets);
 	free((void *)f->names);
 	free((void *)f->threads);
@@ -358,6 +359,8 @@ void tt_load_func_free(struct tt_report_func *f)
 	f->ncallers = 0;
 	f->buckets = NULL;
 	f->nbuckets = 0;
+	f->weighted_buckets = NULL;
+	f->nweighted_buckets = 0;
 	f->self_buckets = NULL;
 	f->nself_buckets = 0;
 }

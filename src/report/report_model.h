@@ -56,8 +56,14 @@ struct tt_report_sampling {
 	uint64_t period_min, period_max; /* 1 in N drawn with, per thread over time; 0: none */
 	bool has_ci;			 /* some calls passed over and some timed */
 	struct tt_ci median, p90, p99;	 /* of cycles */
-	bool weighted;			 /* TSC_BUDGET: percentiles weighted by period */
+	bool weighted;			 /* TSC_BUDGET: median, p90, p99 and mean of cycles,
+					  * raw and ns weighted by period */
 	uint64_t timed_cost;		 /* TSC_BUDGET: a timed call's cost seen; 0: none */
+	/* What merging weighted reports needs (the weighted buckets are the function's
+	 * weighted_buckets); false in reports read back from before them. */
+	bool has_weights;
+	uint64_t weights_sq;			/* sum of the squared weights */
+	uint64_t weighted_total, weighted_raw; /* sum of weight x cycles, and x raw ticks */
 };
 
 /* TSC_CALLERS: one call site (N = 1) or call path (N > 1) of a function. */
@@ -123,6 +129,10 @@ struct tt_report_func {
 	bool has_threads;		 /* "threads" written (or read back) */
 	const struct tt_bucket *buckets; /* of cycles, ascending, non-empty only */
 	size_t nbuckets;
+	/* sampling.has_weights: the same buckets with each timed call counted as its weight
+	 * (the period that chose it), so each count is a sum of weights */
+	const struct tt_bucket *weighted_buckets;
+	size_t nweighted_buckets;
 	bool has_callers;			/* TSC_CALLERS was set */
 	const struct tt_report_caller *callers; /* most calls first; counts add up to calls */
 	size_t ncallers;
