@@ -55,7 +55,7 @@ struct merged {
 	uint64_t merged_from;
 	struct tt_run_ref *runs; /* every input's runs, in order: the "merged" list */
 	size_t nruns;
-	bool list_runs; /* false when an input is a merge from before "merged" was written */
+	bool list_runs;	 /* false when an input is a merge from before "merged" was written */
 	bool unweighted; /* note_unweighted has said it */
 };
 
@@ -211,8 +211,9 @@ static void note_unweighted(struct merged *m, const struct tt_group *g,
 		return;
 	for (i = 0; i < g->nmembers; i++)
 		if (g->members[i].f->sampling.weighted) {
-			note(m, "%s (and maybe others): a report has no weights of its budgeted "
-				"calls: merged unweighted, percentiles and mean of the calls timed",
+			note(m,
+			     "%s (and maybe others): a report has no weights of its budgeted "
+			     "calls: merged unweighted, percentiles and mean of the calls timed",
 			     g->name);
 			m->unweighted = true;
 			return;

@@ -191,8 +191,8 @@ static bool add_weights(struct weights *t, const struct tt_report_func *f, uint6
 	uint64_t n, sq = m->weights_sq, cyc = m->weighted_total, raw = m->weighted_raw;
 
 	if (!m->has_weights &&
-	    (!tt_buckets_total(f->buckets, f->nbuckets, &n) ||
-	     __builtin_mul_overflow(w, w, &sq) || __builtin_mul_overflow(sq, n, &sq) ||
+	    (!tt_buckets_total(f->buckets, f->nbuckets, &n) || __builtin_mul_overflow(w, w, &sq) ||
+	     __builtin_mul_overflow(sq, n, &sq) ||
 	     __builtin_mul_overflow(f->cycles.total, w, &cyc) ||
 	     __builtin_mul_overflow(f->raw.total, w, &raw)))
 		return false;

@@ -62,7 +62,7 @@ struct tt_report_sampling {
 	/* What merging weighted reports needs (the weighted buckets are the function's
 	 * weighted_buckets); false in reports read back from before them. */
 	bool has_weights;
-	uint64_t weights_sq;			/* sum of the squared weights */
+	uint64_t weights_sq;		       /* sum of the squared weights */
 	uint64_t weighted_total, weighted_raw; /* sum of weight x cycles, and x raw ticks */
 };
 

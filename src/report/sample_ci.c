@@ -55,8 +55,7 @@ struct tt_ci tt_sample_ci(const struct tt_hist *h, double p, uint64_t subtract)
 	return bounds_at(h, lo, hi, subtract);
 }
 
-void tt_sample_ci_weighted_ranks(uint64_t sum, uint64_t wsq, double p, uint64_t *lo,
-				 uint64_t *hi)
+void tt_sample_ci_weighted_ranks(uint64_t sum, uint64_t wsq, double p, uint64_t *lo, uint64_t *hi)
 {
 	double dsum = (double)sum, neff = dsum * dsum / (double)wsq, scale, l, u;
 	uint64_t n;
