@@ -313,7 +313,9 @@ static void histogram(struct tt_buf *out, const struct tt_report *r, const struc
 	tt_text_put_clean(out, slash && slash[1] ? slash + 1 : f->object, false);
 	if (f->has_offset)
 		tt_buf_printf(out, "+0x%" PRIx64, f->offset);
-	tt_buf_printf(out, " (%s, log-scale bars)\n", in_ns(r) ? "ns" : "cycles");
+	/* Under a budget the table's percentiles are weighted; the bars count the calls timed. */
+	tt_buf_printf(out, " (%s, log-scale bars%s)\n", in_ns(r) ? "ns" : "cycles",
+		      f->sampling.weighted ? "; the calls timed, unweighted" : "");
 	for (i = 0; i < n; i++) {
 		u64(low, rows[i].low);
 		u64(high, rows[i].high);
