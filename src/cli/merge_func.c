@@ -171,8 +171,8 @@ static uint64_t weight_of(const struct tt_report *r, const struct tt_report_func
 {
 	if (f->sampling.has_weights)
 		return 0;
-	if (!r->sampling.mode || !f->has_sampling)
-		return 1;
+	if (!f->nbuckets || !r->sampling.mode || !f->has_sampling)
+		return 1; /* nothing timed to weigh, or every call timed */
 	if (r->sampling.budget_ppm || r->sampling.period == 0 || f->sampling.weighted)
 		return UINT64_MAX;
 	return r->sampling.period;

@@ -84,6 +84,28 @@ t_merge_weighted() {
 		verdict merge/weighted-old-input "$why"
 	fi
 
+	# A budget run that never timed the function (no weights, nothing to weigh) leaves a's
+	# weighted figures as they are, without a warning.
+	if selected merge/weighted-untimed-input; then
+		why=""
+		jq '.functions[0] |= (.timed = 0 | .dropped = .calls - .skipped |
+			.histogram.buckets = [] | del(.weighted_histogram) |
+			.sampling |= del(.weighted, .weighted_stats, .weights_sq, .weighted_total,
+					 .weighted_raw, .ci95) |
+			.cycles = {min: 0, median: 0, p90: 0, p99: 0, max: 0, mean: 0, total: 0} |
+			.raw = .cycles | .ns = .cycles)' "$DATA/budget-b.json" >"$o/untimed-b.json"
+		tsc merge -o "$o/aub.json" budget-a.json "$o/untimed-b.json"
+		if [ $RC -ne 0 ]; then
+			why="status $RC: $(cat "$WORK/err")"
+		elif ! jq -e '.warnings == [] and (.functions[0] | .calls == 3000 and .timed == 10 and
+				.sampling.weighted and .cycles.mean == 28 and .cycles.p99 == 100 and
+				.sampling.weights_sq == 137800)' "$o/aub.json" >/dev/null; then
+			why="$(jq -c '{warnings, f: (.functions[0] | {calls, timed, cycles, sampling})}' \
+				"$o/aub.json")"
+		fi
+		verdict merge/weighted-untimed-input "$why"
+	fi
+
 	# merge(merge(a, b), c, d) == merge(a, b, c, d): a merged file carries its weights on.
 	if selected merge/weighted-again; then
 		why=""
