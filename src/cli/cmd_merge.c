@@ -166,14 +166,17 @@ static int merge_header(struct merged *m, struct cli_report *const *reps, size_t
 	return 0;
 }
 
-/* Largest cycles.total first, as the shim lists them; ties keep first-seen order. */
+/* Most cycles first (weighted under a budget), as the shim lists them; ties keep first-seen
+ * order. */
 static int by_total(const void *pa, const void *pb, void *pfuncs)
 {
 	const struct tt_report_func *funcs = pfuncs;
 	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	uint64_t ta = tt_report_func_cycles_est(&funcs[a]),
+		 tb = tt_report_func_cycles_est(&funcs[b]);
 
-	if (funcs[a].cycles.total != funcs[b].cycles.total)
-		return funcs[a].cycles.total > funcs[b].cycles.total ? -1 : 1;
+	if (ta != tb)
+		return ta > tb ? -1 : 1;
 	return a < b ? -1 : a > b;
 }
 

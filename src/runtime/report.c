@@ -354,14 +354,16 @@ static void fill_func(const struct tt_run *run, const struct tt_func *fn, const 
 	}
 }
 
-/* Report order: most cycles first, then by name; equal rows keep their index order. */
+/* Report order: most cycles first (weighted under a budget: all calls', estimated), then by
+ * name; equal rows keep their index order. */
 static int func_order(const void *a, const void *b, void *ctx)
 {
 	const struct tt_report_func *x = a, *y = b;
+	uint64_t tx = tt_report_func_cycles_est(x), ty = tt_report_func_cycles_est(y);
 
 	(void)ctx;
-	if (x->cycles.total != y->cycles.total)
-		return x->cycles.total > y->cycles.total ? -1 : 1;
+	if (tx != ty)
+		return tx > ty ? -1 : 1;
 	return strcmp(x->name, y->name);
 }
 

@@ -106,6 +106,38 @@ t_merge_weighted() {
 		verdict merge/weighted-untimed-input "$why"
 	fi
 
+	# Order and total% by the weighted totals, all calls' cycles as estimated: spin (timed 1
+	# in 100, 1360 cycles timed, 28000 weighted) before "every", timed on every call (5000
+	# cycles at weight 1), in report and in merge: 28000 / 33000 = 84.8%.
+	if selected report/weighted-order; then
+		why=""
+		jq '.functions += [.functions[0] | .name = "every" | .names = ["every"] |
+			.calls = 51 | .timed = 50 | .skipped = 0 | .dropped = 1 |
+			.histogram.buckets = [[100, 100, 50]] |
+			.weighted_histogram.buckets = [[100, 100, 50]] |
+			.cycles = {min: 100, median: 100, p90: 100, p99: 100, max: 100, mean: 100,
+				   total: 5000} |
+			.raw = {min: 120, median: 120, p90: 120, p99: 120, max: 120, mean: 120,
+				total: 6000} |
+			.ns = {min: 50, median: 50, p90: 50, p99: 50, max: 50, mean: 50, total: 2500} |
+			.sampling = {period_min: 1, period_max: 1, weighted: true,
+				     weighted_stats: ["median", "p90", "p99", "mean"], weights_sq: 50,
+				     weighted_total: 5000, weighted_raw: 6000}]' \
+			"$DATA/budget-a.json" >"$o/two.json"
+		tsc report "$o/two.json"
+		if [ $RC -ne 0 ]; then
+			why="status $RC: $(cat "$WORK/err")"
+		elif ! grep -Eq '^spin .* 84\.8% ' "$WORK/out" ||
+			[ "$(grep -Eo '^(spin|every) ' "$WORK/out" | head -2 | tr -d ' \n')" != spinevery ]; then
+			why="report: $(grep -E '^(spin|every) ' "$WORK/out" | tr '\n' '|')"
+		else
+			tsc merge -o "$o/two-m.json" "$o/two.json"
+			[ "$(jq -c '[.functions[].name]' "$o/two-m.json")" = '["spin","every"]' ] ||
+				why="merge order: $(jq -c '[.functions[].name]' "$o/two-m.json")"
+		fi
+		verdict report/weighted-order "$why"
+	fi
+
 	# merge(merge(a, b), c, d) == merge(a, b, c, d): a merged file carries its weights on.
 	if selected merge/weighted-again; then
 		why=""
