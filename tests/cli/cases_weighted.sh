@@ -168,6 +168,22 @@ t_merge_weighted() {
 		verdict report/budget-merged "$why"
 	fi
 	golden diff/budget diff-budget-a-b.txt diff budget-a.json budget-b.json
+	# Two runs a side that agree exactly: the mean (28 -> 19) is still an estimate from a
+	# sample of effective size 7 in a (1000^2 / 137800), its weighted variance 10206: the
+	# interval is wide, not the runs' zero spread (-32.1% .. -32.1%).
+	if selected diff/budget-mean-sampled; then
+		why=""
+		jq '.pid = 711' "$DATA/budget-a.json" >"$o/a2.json"
+		jq '.pid = 712' "$DATA/budget-b.json" >"$o/b2.json"
+		tsc diff --stat mean budget-a.json "$o/a2.json" -- budget-b.json "$o/b2.json"
+		if [ $RC -ne 0 ]; then
+			why="status $RC: $(cat "$WORK/err")"
+		elif ! grep -Eq '^ +mean +28 +19 +-32\.1% +-[0-9]{3,}\.[0-9]% \.\. \+[0-9]{3,}\.[0-9]% +not enough runs$' \
+			"$WORK/out"; then
+			why="mean row: $(grep -E '^ +mean ' "$WORK/out")"
+		fi
+		verdict diff/budget-mean-sampled "$why"
+	fi
 	if selected diff/budget-merged; then
 		why=""
 		[ -s "$o/ab.json" ] || tsc merge -o "$o/ab.json" budget-a.json budget-b.json
