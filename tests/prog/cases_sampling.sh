@@ -263,6 +263,13 @@ test_sample_budget_weighted() {
 		 .sampling.ci95.p90[1] < 1000 and .sampling.ci95.p99[0] >= 1000 and
 		 .sampling.ci95.p90[0] <= .cycles.p90 and .cycles.p90 <= .sampling.ci95.p90[1]' \
 		'fn("work_spin") | {cycles, sampling}' || return 1
+	ck "budget: the mean weighted too: weighted_total over the weights, between the weighted buckets' low and high edges" \
+		'fn("work_spin") | (.weighted_histogram.buckets | map(.[2]) | add) as $w |
+		 ((.cycles.mean - .sampling.weighted_total / $w) | fabs) <= 0.051 and
+		 .cycles.mean >= (.weighted_histogram.buckets | map(.[0] * .[2]) | add) / $w - 0.051 and
+		 .cycles.mean <= (.weighted_histogram.buckets | map(.[1] * .[2]) | add) / $w + 0.051 and
+		 .sampling.weighted_stats == ["median", "p90", "p99", "mean"]' \
+		'fn("work_spin") | {cycles, sampling}' || return 1
 	NOTE="every call timed: $full; budget: $(jq -c '.functions[] | select(.name == "work_spin") |
 		{timed, p90: .cycles.p90, p99: .cycles.p99, ci95: .sampling.ci95}' "$REPORT")"
 	if [ "$biased" = true ]; then
@@ -323,7 +330,7 @@ test_sample_budget_merge() {
 		 .cycles.mean >= \$d.mean_low - 0.051 and .cycles.mean <= \$d.mean_high + 0.051 and
 		 .sampling.weights_sq == \$d.weights_sq and .weighted_histogram.buckets == \$d.buckets" \
 		'fn("work_spin") | {calls, timed, skipped, cycles, sampling}' || return 1
-	NOTE="merged, as computed: $(jq -c 'del(.buckets, .mean_low, .mean_high, .weights_sq)' "$T/direct.out")"
+	NOTE="merged, as computed: $(jq -c 'del(.buckets, .mean_low, .mean_high, .weights_sq) | .mean |= (. * 10 | round / 10)' "$T/direct.out")"
 }
 
 # TSC_SAMPLE and TSC_BUDGET values: one line each for what is refused, the run unchanged.
