@@ -3,9 +3,9 @@
  * filled into the model (load.h): the top-level "sampling" object, and per function
  * "skipped" (read with the other counts, load_func.c) and "sampling": the periods used and
  * the 95% bounds of the percentiles ("ci95"), and under a budget what merging needs of the
- * weights: "weights_sq", "weighted_total", "weighted_raw" and the function's
- * "weighted_histogram", all four or none (reports from before them). All optional: reports
- * without sampling have none of them.
+ * weights: "weights_sq", "weighted_total" and "weighted_raw", all three or none (reports from
+ * before them; the function's "weighted_histogram" beside them is read by load_func.c). All
+ * optional: reports without sampling have none of them.
  */
 #include "load.h"
 
@@ -60,31 +60,17 @@ static int load_bound(const struct jloc *l, json_t *ci, const char *key, struct 
 	return 0;
 }
 
-/* The weights of a weighted function: all four or none. */
-static int load_weights(const struct jloc *l, const char *path, json_t *obj, json_t *s,
-			struct tt_report_func *f)
+/* The sums beside a weighted function's weights (its "weighted_histogram" is read with the
+ * other histograms, load_func.c): all three or none. */
+static int load_weights(const struct jloc *l, json_t *s, struct tt_report_sampling *m)
 {
-	struct tt_report_sampling *m = &f->sampling;
-	char hp[176];
-	json_t *h;
-
-	if (!json_object_get(s, "weights_sq") && !json_object_get(obj, "weighted_histogram"))
+	if (!json_object_get(s, "weights_sq"))
 		return 0;
-	snprintf(hp, sizeof(hp), "%s.weighted_histogram", path);
 	if (!m->weighted)
 		return tt_jbad(l, "weights_sq", "weights without \"weighted\"");
 	if (tt_jget_u64(l, s, "weights_sq", &m->weights_sq) < 0 ||
 	    tt_jget_u64(l, s, "weighted_total", &m->weighted_total) < 0 ||
 	    tt_jget_u64(l, s, "weighted_raw", &m->weighted_raw) < 0)
-		return -1;
-	h = json_object_get(obj, "weighted_histogram");
-	if (!h || !json_is_object(h)) {
-		struct jloc lf = { l->file, path };
-
-		return tt_jbad(&lf, "weighted_histogram", "expected an object beside the weights");
-	}
-	if (tt_load_histogram(l->file, hp, h, "cycles", &f->weighted_buckets,
-			      &f->nweighted_buckets) < 0)
 		return -1;
 	m->has_weights = true;
 	return 0;
@@ -114,7 +100,7 @@ int tt_load_sampling_func(const char *file, const char *path, json_t *obj, struc
 	if (json_object_get(s, "timed_cost") &&
 	    tt_jget_u64(&ls, s, "timed_cost", &m->timed_cost) < 0)
 		return -1;
-	if (load_weights(&ls, path, obj, s, f) < 0)
+	if (load_weights(&ls, s, m) < 0)
 		return -1;
 	if (!ci)
 		return 0;

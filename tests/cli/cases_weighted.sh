@@ -138,6 +138,15 @@ t_merge_weighted() {
 		verdict report/weighted-order "$why"
 	fi
 
+	# The weights' sums and their histogram come together, or the file is refused.
+	jq 'del(.functions[0].weighted_histogram)' "$DATA/budget-a.json" >"$o/no-whist.json"
+	jq '.functions[0].sampling |= del(.weights_sq, .weighted_total, .weighted_raw)' \
+		"$DATA/budget-a.json" >"$o/no-sums.json"
+	bad merge/weighted-no-histogram "weighted_histogram: missing beside sampling.weights_sq" \
+		merge -o "$WORK/outdir/m.json" "$o/no-whist.json"
+	bad merge/weighted-no-sums "weighted_histogram: present without sampling.weights_sq" \
+		merge -o "$WORK/outdir/m.json" "$o/no-sums.json"
+
 	# merge(merge(a, b), c, d) == merge(a, b, c, d): a merged file carries its weights on.
 	if selected merge/weighted-again; then
 		why=""
