@@ -63,6 +63,23 @@ uint64_t tt_buckets_percentile(const struct tt_bucket *b, size_t n, unsigned int
 	return tt_buckets_value_at_rank(b, n, rank ? rank : 1, min, max);
 }
 
+double tt_buckets_mean_var(const struct tt_bucket *b, size_t n, uint64_t wsq, double mean)
+{
+	double sum = 0, ss = 0, neff;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		double mid = ((double)b[i].low + (double)b[i].high) / 2;
+
+		sum += (double)b[i].count;
+		ss += (double)b[i].count * (mid - mean) * (mid - mean);
+	}
+	if (!(sum > 0) || !wsq)
+		return 0;
+	neff = sum * sum / (double)wsq;
+	return neff < 2 ? 0 : ss / sum / neff;
+}
+
 static int by_range(const void *pa, const void *pb)
 {
 	const struct tt_bucket *a = pa, *b = pb;
@@ -98,6 +115,11 @@ int tt_buckets_union(const struct tt_bucket_list *lists, size_t nlists, struct t
 			all[k] = lists[i].b[j];
 			all[k].low = add_sat(all[k].low, lists[i].shift);
 			all[k].high = add_sat(all[k].high, lists[i].shift);
+			if (lists[i].weight > 1 &&
+			    __builtin_mul_overflow(all[k].count, lists[i].weight, &all[k].count)) {
+				free(all);
+				return -1;
+			}
 			k++;
 		}
 	qsort(all, total, sizeof(*all), by_range);

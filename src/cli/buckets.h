@@ -29,6 +29,14 @@ uint64_t tt_buckets_percentile(const struct tt_bucket *b, size_t n, unsigned int
 			       uint64_t max);
 
 /*
+ * The sampling variance of the mean of a sample whose histogram is b, each count a sum of
+ * weights (all 1 for a plain sample), wsq the sum of the squared weights and mean its
+ * (weighted) mean: the weighted variance of the values, from the buckets' middles, over the
+ * effective sample size (sum w)^2 / wsq (Kish). 0 for fewer than two samples' worth.
+ */
+double tt_buckets_mean_var(const struct tt_bucket *b, size_t n, uint64_t wsq, double mean);
+
+/*
  * Union of lists: every bucket of every list, sorted by (low, high), buckets with identical
  * ranges made one with the counts added. *out is malloc'd (*nout may be 0). Returns 0, or -1
  * when out of memory or when a count overflows 64 bits.
@@ -36,7 +44,8 @@ uint64_t tt_buckets_percentile(const struct tt_bucket *b, size_t n, unsigned int
 struct tt_bucket_list {
 	const struct tt_bucket *b;
 	size_t n;
-	uint64_t shift; /* added to low and high first (raw = cycles + overhead) */
+	uint64_t shift;	 /* added to low and high first (raw = cycles + overhead) */
+	uint64_t weight; /* each count multiplied by it first (a weighted merge); 0 is 1 */
 };
 int tt_buckets_union(const struct tt_bucket_list *lists, size_t nlists, struct tt_bucket **out,
 		     size_t *nout);

@@ -27,7 +27,10 @@
  * runs can agree by chance, and do often when values come in whole steps of the clock: so a
  * side's variance is never taken below the mean sampling variance of its runs, each read
  * from its 95% bounds as ((hi - lo) / (2 x 1.96))^2. The interval then cannot be narrower
- * than the runs' own intervals allow, and "slower" needs a change beyond them.
+ * than the runs' own intervals allow, and "slower" needs a change beyond them. A sampled
+ * run's mean is an estimate too: its sampling variance is the (weighted) variance of its
+ * buckets over their effective sample size, (sum w)^2 / sum w^2 (the count of timed calls
+ * under a fixed period), which takes the weights as unrelated to the values.
  *
  * Functions are matched through their names (group.h): "memcpy|memmove" in one report and
  * "memcpy" in another are one row. Where one report has two entries of a row (memcpy and
@@ -40,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buckets.h"
 #include "cli.h"
 #include "group.h"
 #include "load.h"
@@ -139,7 +143,23 @@ static enum verdict judge(const struct tt_runs *a, const struct tt_runs *b,
 	return V_FEW;
 }
 
-/* The sampling variance of statistic st of f, from its 95% bounds; 0 when not sampled. */
+/* The sampling variance of f's mean (see the top): from its weighted buckets under a
+ * budget, its buckets under a fixed period; 0 for a budget's from before the weights. */
+static double mean_var(const struct tt_report_func *f)
+{
+	const struct tt_report_sampling *m = &f->sampling;
+	uint64_t n;
+
+	if (m->weighted && m->has_weights)
+		return tt_buckets_mean_var(f->weighted_buckets, f->nweighted_buckets, m->weights_sq,
+					   f->cycles.mean);
+	if (m->weighted || !tt_buckets_total(f->buckets, f->nbuckets, &n))
+		return 0;
+	return tt_buckets_mean_var(f->buckets, f->nbuckets, n, f->cycles.mean);
+}
+
+/* The sampling variance of statistic st of f, from its 95% bounds (the mean's from its
+ * buckets); 0 when not sampled. */
 static double sample_var(const struct tt_report_func *f, enum stat st)
 {
 	const struct tt_ci *ci;
@@ -151,7 +171,8 @@ static double sample_var(const struct tt_report_func *f, enum stat st)
 	case ST_MEDIAN: ci = &f->sampling.median; break;
 	case ST_P90: ci = &f->sampling.p90; break;
 	case ST_P99: ci = &f->sampling.p99; break;
-	default: return 0; /* min, max, mean: of the timed calls themselves */
+	case ST_MEAN: return mean_var(f);
+	default: return 0; /* min, max: of the timed calls themselves */
 	}
 	sd = (double)(ci->hi - ci->lo) / (2 * 1.959964);
 	return sd * sd;
@@ -302,8 +323,8 @@ static void header(struct tt_buf *out, const struct sides *s, const struct opts 
 		      "over the runs\n%sverdict: on the %s: slower or faster when the interval "
 		      "excludes 0 and the\n         change is at least %g%%; no change when the "
 		      "interval lies within +-%g%%;\n         not enough runs otherwise\n",
-		      any_sampled(s) ? "         (percentiles from a sample: never narrower than "
-				       "their runs' ci95 allow)\n"
+		      any_sampled(s) ? "         (percentiles and means from a sample: never "
+				       "narrower than their runs' sampling allows)\n"
 				     : "",
 		      stat_names[o->by], o->threshold, o->threshold);
 }

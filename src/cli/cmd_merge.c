@@ -15,6 +15,10 @@
  * Reports in ns (monotonic clock) and in cycles cannot be merged: their numbers have
  * different units.
  *
+ * Under TSC_BUDGET each function's weighted figures are merged from the weights its reports
+ * carry (merge_func.c); a function some report weighed but another cannot be weighed with
+ * is merged unweighted, with a note.
+ *
  * Self time and per-thread rows are merged by merge_self.c (threads kept per process).
  * Callers are not merged: a caller entry has no histogram to recompute its percentiles from.
  * The merged report has none, and a warning says so.
@@ -38,7 +42,7 @@
 #include "runlist.h"
 #include "strsort.h"
 
-#define NOTES 4 /* at most one note of each kind below */
+#define NOTES 5 /* at most one note of each kind below */
 
 struct merged {
 	struct tt_report r;
@@ -51,7 +55,8 @@ struct merged {
 	uint64_t merged_from;
 	struct tt_run_ref *runs; /* every input's runs, in order: the "merged" list */
 	size_t nruns;
-	bool list_runs; /* false when an input is a merge from before "merged" was written */
+	bool list_runs;	 /* false when an input is a merge from before "merged" was written */
+	bool unweighted; /* note_unweighted has said it */
 };
 
 static const struct option merge_opts[] = {
@@ -161,14 +166,17 @@ static int merge_header(struct merged *m, struct cli_report *const *reps, size_t
 	return 0;
 }
 
-/* Largest cycles.total first, as the shim lists them; ties keep first-seen order. */
+/* Most cycles first (weighted under a budget), as the shim lists them; ties keep first-seen
+ * order. */
 static int by_total(const void *pa, const void *pb, void *pfuncs)
 {
 	const struct tt_report_func *funcs = pfuncs;
 	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	uint64_t ta = tt_report_func_cycles_est(&funcs[a]),
+		 tb = tt_report_func_cycles_est(&funcs[b]);
 
-	if (funcs[a].cycles.total != funcs[b].cycles.total)
-		return funcs[a].cycles.total > funcs[b].cycles.total ? -1 : 1;
+	if (ta != tb)
+		return ta > tb ? -1 : 1;
 	return a < b ? -1 : a > b;
 }
 
@@ -195,6 +203,26 @@ static int sort_funcs(struct merged *m)
 	return 0;
 }
 
+/* A note when a function some input weighed (TSC_BUDGET) came out unweighted: another input
+ * of it is a budget's from before the weights were written (merge_func.c). */
+static void note_unweighted(struct merged *m, const struct tt_group *g,
+			    const struct tt_report_func *out)
+{
+	size_t i;
+
+	if (out->sampling.weighted || m->unweighted)
+		return;
+	for (i = 0; i < g->nmembers; i++)
+		if (g->members[i].f->sampling.weighted) {
+			note(m,
+			     "%s (and maybe others): a report has no weights of its budgeted "
+			     "calls: merged unweighted, percentiles and mean of the calls timed",
+			     g->name);
+			m->unweighted = true;
+			return;
+		}
+}
+
 /* Returns -1 after a "tsctrace:" line. */
 static int merge_funcs(struct merged *m, struct cli_report *const *reps, size_t n)
 {
@@ -212,6 +240,7 @@ static int merge_funcs(struct merged *m, struct cli_report *const *reps, size_t 
 				  m->r.clock.tsc_hz, &m->funcs[i]) < 0)
 			return -1;
 		m->r.nfuncs = i + 1;
+		note_unweighted(m, &m->groups[i], &m->funcs[i]);
 	}
 	m->r.funcs = m->funcs;
 	if (sort_funcs(m) < 0) {

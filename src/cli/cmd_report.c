@@ -61,7 +61,9 @@ static int by_key(const void *pa, const void *pb, void *pkey)
 	int c = 0;
 
 	switch (key) {
-	case SORT_TOTAL: c = cmp_u64_desc(a->f->cycles.total, b->f->cycles.total); break;
+	case SORT_TOTAL:
+		c = cmp_u64_desc(tt_report_func_cycles_est(a->f), tt_report_func_cycles_est(b->f));
+		break;
 	case SORT_CALLS: c = cmp_u64_desc(a->f->calls, b->f->calls); break;
 	case SORT_MEDIAN: c = cmp_u64_desc(a->f->cycles.median, b->f->cycles.median); break;
 	case SORT_P99: c = cmp_u64_desc(a->f->cycles.p99, b->f->cycles.p99); break;

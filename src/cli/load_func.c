@@ -112,6 +112,26 @@ int tt_load_histogram(const char *file, const char *path, json_t *h, const char 
 	return 0;
 }
 
+/* "weighted_histogram": with the weights' sums of "sampling" (load_sampling.c), and only
+ * with them. */
+static int load_weighted_histogram(const struct jloc *l, json_t *obj, struct tt_report_func *f)
+{
+	char path[PATH2];
+	json_t *h;
+
+	if (tt_jget_opt(l, obj, "weighted_histogram", JSON_OBJECT, &h) < 0)
+		return -1;
+	if (!h != !f->sampling.has_weights)
+		return tt_jbad(l, "weighted_histogram",
+			       h ? "present without sampling.weights_sq"
+				 : "missing beside sampling.weights_sq");
+	if (!h)
+		return 0;
+	snprintf(path, sizeof(path), "%s.weighted_histogram", l->path);
+	return tt_load_histogram(l->file, path, h, "cycles", &f->weighted_buckets,
+				 &f->nweighted_buckets);
+}
+
 static int load_histogram(const struct jloc *l, json_t *obj, struct tt_report_func *f)
 {
 	char path[PATH2];
@@ -326,7 +346,8 @@ int tt_load_func(const char *file, size_t index, json_t *obj, struct tt_report_f
 	    load_block(&l, obj, "raw", &f->raw) < 0 ||
 	    tt_jget_opt(&l, obj, "ns", JSON_OBJECT, &ns) < 0 ||
 	    (ns && load_ns(&l, ns, &f->ns) < 0) || load_histogram(&l, obj, f) < 0 ||
-	    load_callers(&l, obj, f) < 0 || tt_load_sampling_func(file, path, obj, f) < 0)
+	    load_callers(&l, obj, f) < 0 || tt_load_sampling_func(file, path, obj, f) < 0 ||
+	    load_weighted_histogram(&l, obj, f) < 0)
 		goto out_free;
 	f->has_ns = ns != NULL;
 	if (load_offset(&l, obj, f) < 0 ||
@@ -347,6 +368,7 @@ void tt_load_func_free(struct tt_report_func *f)
 		free((void *)f->callers[i].frames);
 	free((void *)f->callers);
 	free((void *)f->buckets);
+	free((void *)f->weighted_buckets);
 	free((void *)f->self_buckets);
 	free((void *)f->names);
 	free((void *)f->threads);
@@ -358,6 +380,8 @@ void tt_load_func_free(struct tt_report_func *f)
 	f->ncallers = 0;
 	f->buckets = NULL;
 	f->nbuckets = 0;
+	f->weighted_buckets = NULL;
+	f->nweighted_buckets = 0;
 	f->self_buckets = NULL;
 	f->nself_buckets = 0;
 }

@@ -2,8 +2,10 @@
  * load_sampling.c - what a report says of sampling (TSC_SAMPLE, TSC_BUDGET), checked and
  * filled into the model (load.h): the top-level "sampling" object, and per function
  * "skipped" (read with the other counts, load_func.c) and "sampling": the periods used and
- * the 95% bounds of the percentiles ("ci95"). All optional: reports without sampling have
- * none of them.
+ * the 95% bounds of the percentiles ("ci95"), and under a budget what merging needs of the
+ * weights: "weights_sq", "weighted_total" and "weighted_raw", all three or none (reports from
+ * before them; the function's "weighted_histogram" beside them is read by load_func.c). All
+ * optional: reports without sampling have none of them.
  */
 #include "load.h"
 
@@ -58,6 +60,22 @@ static int load_bound(const struct jloc *l, json_t *ci, const char *key, struct 
 	return 0;
 }
 
+/* The sums beside a weighted function's weights (its "weighted_histogram" is read with the
+ * other histograms, load_func.c): all three or none. */
+static int load_weights(const struct jloc *l, json_t *s, struct tt_report_sampling *m)
+{
+	if (!json_object_get(s, "weights_sq"))
+		return 0;
+	if (!m->weighted)
+		return tt_jbad(l, "weights_sq", "weights without \"weighted\"");
+	if (tt_jget_u64(l, s, "weights_sq", &m->weights_sq) < 0 ||
+	    tt_jget_u64(l, s, "weighted_total", &m->weighted_total) < 0 ||
+	    tt_jget_u64(l, s, "weighted_raw", &m->weighted_raw) < 0)
+		return -1;
+	m->has_weights = true;
+	return 0;
+}
+
 int tt_load_sampling_func(const char *file, const char *path, json_t *obj, struct tt_report_func *f)
 {
 	char sp[160], cp[176];
@@ -81,6 +99,8 @@ int tt_load_sampling_func(const char *file, const char *path, json_t *obj, struc
 	m->weighted = json_object_get(s, "weighted") != NULL;
 	if (json_object_get(s, "timed_cost") &&
 	    tt_jget_u64(&ls, s, "timed_cost", &m->timed_cost) < 0)
+		return -1;
+	if (load_weights(&ls, s, m) < 0)
 		return -1;
 	if (!ci)
 		return 0;

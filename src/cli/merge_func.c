@@ -28,6 +28,20 @@
  * ns: min, max and total are merged from the reports' ns blocks as above; the percentiles are
  * the merged cycles percentiles converted at the merged header's tsc_hz (the first report's).
  * The mean of every block is its total over the merged histogram's count.
+ *
+ * Weighted (TSC_BUDGET, docs/report-format.md): when an entry carries the weights of its
+ * timed calls ("weighted_histogram" and the sums beside it), the median, p90, p99, mean and
+ * ci95 of the merged entry weigh every timed call by the calls it stands for, as each report
+ * did alone: the weighted buckets are added up (raw: shifted by each report's overhead), and
+ * so are the squared weights (the effective sample size of ci95) and the weighted totals (the
+ * mean is their sum over the weights'). An entry of the same function without weights then
+ * counts each of its timed calls as the period it was drawn with: the report's TSC_SAMPLE
+ * period, or 1 when it timed every call. Each timed call is then weighted by the inverse of the
+ * chance it had to be timed, whichever run it came from, so every run's calls count in
+ * proportion to how many calls it made, not to how many it timed. A budgeted entry from before
+ * the weights were written has no such single period: then the function is merged unweighted,
+ * as before (cmd_merge.c notes it). min, max, total, timed and the histogram stay those of the
+ * calls timed, weighted or not.
  */
 #include "merge.h"
 
@@ -97,6 +111,8 @@ static void to_ns(struct tt_report_func *f, const struct extremes *e, uint64_t c
 	f->ns.p90 = (double)f->cycles.p90 * scale;
 	f->ns.p99 = (double)f->cycles.p99 * scale;
 	f->ns.mean = count ? e->ntotal / (double)count : 0;
+	if (f->sampling.weighted) /* the weighted one, at the merged rate as the percentiles */
+		f->ns.mean = f->cycles.mean * scale;
 }
 
 /* The union of the cycles buckets of m[0..nm), shifted by `raw` ? their overheads : 0. */
@@ -111,8 +127,8 @@ static int union_of(struct cli_report *const *reps, const struct tt_group_member
 		return -1;
 	for (i = 0; i < nm; i++)
 		lists[i] = (struct tt_bucket_list){ m[i].f->buckets, m[i].f->nbuckets,
-						    raw ? reps[m[i].rep]->r.overhead.subtracted
-							: 0 };
+						    raw ? reps[m[i].rep]->r.overhead.subtracted : 0,
+						    1 };
 	rc = tt_buckets_union(lists, nm, out, nout);
 	free(lists);
 	return rc;
@@ -147,6 +163,143 @@ static struct tt_ci merged_ci(const struct tt_bucket *b, size_t n, uint64_t coun
 	ci.lo = at_rank(b, n, lo, true, s->min, s->max);
 	ci.hi = at_rank(b, n, hi, false, s->min, s->max);
 	return ci;
+}
+
+/* The weight of each timed call of entry f of report r in a weighted merge: 0 when f carries
+ * its own weights, or when it has no single one (UINT64_MAX: a budget from before them). */
+static uint64_t weight_of(const struct tt_report *r, const struct tt_report_func *f)
+{
+	if (f->sampling.has_weights)
+		return 0;
+	if (!f->nbuckets || !r->sampling.mode || !f->has_sampling)
+		return 1; /* nothing timed to weigh, or every call timed */
+	if (r->sampling.budget_ppm || r->sampling.period == 0 || f->sampling.weighted)
+		return UINT64_MAX;
+	return r->sampling.period;
+}
+
+/* The sums a weighted merge reads its mean and ci95 from. */
+struct weights {
+	uint64_t sq, cycles, raw;
+};
+
+/* Add entry f's weighted sums (its own, or its timed calls' at weight w) to t; false on
+ * overflow. */
+static bool add_weights(struct weights *t, const struct tt_report_func *f, uint64_t w)
+{
+	const struct tt_report_sampling *m = &f->sampling;
+	uint64_t n, sq = m->weights_sq, cyc = m->weighted_total, raw = m->weighted_raw;
+
+	if (!m->has_weights &&
+	    (!tt_buckets_total(f->buckets, f->nbuckets, &n) || __builtin_mul_overflow(w, w, &sq) ||
+	     __builtin_mul_overflow(sq, n, &sq) ||
+	     __builtin_mul_overflow(f->cycles.total, w, &cyc) ||
+	     __builtin_mul_overflow(f->raw.total, w, &raw)))
+		return false;
+	return !__builtin_add_overflow(t->sq, sq, &t->sq) &&
+	       !__builtin_add_overflow(t->cycles, cyc, &t->cycles) &&
+	       !__builtin_add_overflow(t->raw, raw, &t->raw);
+}
+
+/* The union of the weighted buckets of m[0..nm) (the cycles buckets at their weight where an
+ * entry has none), shifted by `raw` ? their overheads : 0. */
+static int weighted_union(struct cli_report *const *reps, const struct tt_group_member *m,
+			  size_t nm, bool raw, struct tt_bucket **out, size_t *nout)
+{
+	struct tt_bucket_list *lists = calloc(nm ? nm : 1, sizeof(*lists));
+	size_t i;
+	int rc;
+
+	if (!lists)
+		return -1;
+	for (i = 0; i < nm; i++) {
+		const struct tt_report_func *f = m[i].f;
+		uint64_t shift = raw ? reps[m[i].rep]->r.overhead.subtracted : 0;
+
+		lists[i] = f->sampling.has_weights
+				   ? (struct tt_bucket_list){ f->weighted_buckets,
+							      f->nweighted_buckets, shift, 1 }
+				   : (struct tt_bucket_list){ f->buckets, f->nbuckets, shift,
+							      weight_of(&reps[m[i].rep]->r, f) };
+	}
+	rc = tt_buckets_union(lists, nm, out, nout);
+	free(lists);
+	return rc;
+}
+
+/* Whether m[0..nm) merge weighted: one carries weights and every other has a weight. */
+static bool weighable(struct cli_report *const *reps, const struct tt_group_member *m, size_t nm)
+{
+	bool any = false;
+	size_t i;
+
+	for (i = 0; i < nm; i++) {
+		any |= m[i].f->sampling.has_weights;
+		if (weight_of(&reps[m[i].rep]->r, m[i].f) == UINT64_MAX)
+			return false;
+	}
+	return any;
+}
+
+/* The 95% bounds of percentile p (0 < p < 1) from weighted buckets b (their counts add up to
+ * sum, their squares to wsq). */
+static struct tt_ci weighted_ci(const struct tt_bucket *b, size_t n, uint64_t sum, uint64_t wsq,
+				double p, const struct tt_summary *s)
+{
+	struct tt_ci ci;
+	uint64_t lo, hi;
+
+	tt_sample_ci_weighted_ranks(sum, wsq, p, &lo, &hi);
+	ci.lo = at_rank(b, n, lo, true, s->min, s->max);
+	ci.hi = at_rank(b, n, hi, false, s->min, s->max);
+	return ci;
+}
+
+/*
+ * The weighted figures of out (merged unweighted first): median, p90, p99 and mean of cycles
+ * and raw, ci95, and the weights written for a later merge. Returns 0, -1 on overflow or out
+ * of memory (a message is up to the caller).
+ */
+static int weigh(struct cli_report *const *reps, const struct tt_group_member *m, size_t nm,
+		 struct tt_report_func *out)
+{
+	struct tt_report_sampling *s = &out->sampling;
+	struct weights t = { 0 };
+	struct tt_bucket *b = NULL, *rb = NULL;
+	size_t i, nb, nrb;
+	uint64_t sum;
+
+	for (i = 0; i < nm; i++)
+		if (!add_weights(&t, m[i].f, weight_of(&reps[m[i].rep]->r, m[i].f)))
+			return -1;
+	if (weighted_union(reps, m, nm, false, &b, &nb) < 0 ||
+	    weighted_union(reps, m, nm, true, &rb, &nrb) < 0 || !tt_buckets_total(b, nb, &sum)) {
+		free(b);
+		free(rb);
+		return -1;
+	}
+	out->cycles.median = tt_buckets_percentile(b, nb, 50, out->cycles.min, out->cycles.max);
+	out->cycles.p90 = tt_buckets_percentile(b, nb, 90, out->cycles.min, out->cycles.max);
+	out->cycles.p99 = tt_buckets_percentile(b, nb, 99, out->cycles.min, out->cycles.max);
+	out->cycles.mean = sum ? (double)t.cycles / (double)sum : 0;
+	out->raw.median = tt_buckets_percentile(rb, nrb, 50, out->raw.min, out->raw.max);
+	out->raw.p90 = tt_buckets_percentile(rb, nrb, 90, out->raw.min, out->raw.max);
+	out->raw.p99 = tt_buckets_percentile(rb, nrb, 99, out->raw.min, out->raw.max);
+	out->raw.mean = sum ? (double)t.raw / (double)sum : 0;
+	free(rb);
+	out->has_sampling = true;
+	s->weighted = s->has_weights = true;
+	s->weights_sq = t.sq;
+	s->weighted_total = t.cycles;
+	s->weighted_raw = t.raw;
+	out->weighted_buckets = b;
+	out->nweighted_buckets = nb;
+	if (s->has_ci && sum && t.sq) {
+		s->median = weighted_ci(b, nb, sum, t.sq, 0.50, &out->cycles);
+		s->p90 = weighted_ci(b, nb, sum, t.sq, 0.90, &out->cycles);
+		s->p99 = weighted_ci(b, nb, sum, t.sq, 0.99, &out->cycles);
+	}
+	return 0;
 }
 
 /* Fold entry f into out: counts, extremes, identity; false on overflow. */
@@ -212,6 +365,11 @@ int tt_merge_func(struct cli_report *const *reps, const struct tt_group *g,
 		out->sampling.p99 = merged_ci(b, nb, count, 0.99, &out->cycles);
 	}
 	free(rawb);
+	if (weighable(reps, m, nm) && weigh(reps, m, nm, out) < 0) {
+		tt_cli_err("merge: %s: out of memory, or a weighted sum passes 2^64", g->name);
+		free(b);
+		return -1;
+	}
 	out->has_ns = all_ns && tsc_hz;
 	if (out->has_ns)
 		to_ns(out, &cyc, count, tsc_hz);
@@ -227,9 +385,11 @@ int tt_merge_func(struct cli_report *const *reps, const struct tt_group *g,
 void tt_merge_func_free(struct tt_report_func *f)
 {
 	free((void *)f->buckets);
+	free((void *)f->weighted_buckets);
 	free((void *)f->self_buckets);
 	free((void *)f->threads);
 	f->buckets = NULL;
+	f->weighted_buckets = NULL;
 	f->self_buckets = NULL;
 	f->threads = NULL;
 }

@@ -128,8 +128,9 @@ static int merge_self(const struct tt_group_member *m, size_t nm, struct tt_repo
 
 		own |= f->has_self_buckets;
 		lists[i] = f->has_self_buckets
-				   ? (struct tt_bucket_list){ f->self_buckets, f->nself_buckets, 0 }
-				   : (struct tt_bucket_list){ f->buckets, f->nbuckets, 0 };
+				   ? (struct tt_bucket_list){ f->self_buckets, f->nself_buckets, 0,
+							      1 }
+				   : (struct tt_bucket_list){ f->buckets, f->nbuckets, 0, 1 };
 		out->self_approximate |= f->self_approximate;
 		if (__builtin_add_overflow(out->self_unknown, f->self_unknown,
 					   &out->self_unknown) ||

@@ -292,7 +292,13 @@ static void sampling(struct tt_buf *out, const char *ind, const struct tt_report
 	tt_buf_printf(out, "%s\"sampling\": {\"period_min\": %" PRIu64 ", \"period_max\": %" PRIu64,
 		      ind, m->period_min, m->period_max);
 	if (m->weighted)
-		tt_buf_puts(out, ", \"weighted\": true");
+		tt_buf_puts(out, ", \"weighted\": true, \"weighted_stats\": [\"median\", \"p90\", "
+				 "\"p99\", \"mean\"]");
+	if (m->weighted && m->has_weights)
+		tt_buf_printf(out,
+			      ", \"weights_sq\": %" PRIu64 ", \"weighted_total\": %" PRIu64
+			      ", \"weighted_raw\": %" PRIu64,
+			      m->weights_sq, m->weighted_total, m->weighted_raw);
 	if (m->timed_cost)
 		tt_buf_printf(out, ", \"timed_cost\": %" PRIu64, m->timed_cost);
 	if (m->has_ci)
@@ -366,6 +372,11 @@ static void function(struct tt_buf *out, const struct tt_report_func *f, bool la
 		threads(out, ind, f);
 	if (f->has_self_buckets) {
 		histogram(out, "self_histogram", "self", f->self_buckets, f->nself_buckets);
+		tt_buf_puts(out, ",\n");
+	}
+	if (f->sampling.weighted && f->sampling.has_weights) {
+		histogram(out, "weighted_histogram", "cycles", f->weighted_buckets,
+			  f->nweighted_buckets);
 		tt_buf_puts(out, ",\n");
 	}
 	histogram(out, "histogram", "cycles", f->buckets, f->nbuckets);

@@ -56,8 +56,14 @@ struct tt_report_sampling {
 	uint64_t period_min, period_max; /* 1 in N drawn with, per thread over time; 0: none */
 	bool has_ci;			 /* some calls passed over and some timed */
 	struct tt_ci median, p90, p99;	 /* of cycles */
-	bool weighted;			 /* TSC_BUDGET: percentiles weighted by period */
+	bool weighted;			 /* TSC_BUDGET: median, p90, p99 and mean of cycles,
+					  * raw and ns weighted by period */
 	uint64_t timed_cost;		 /* TSC_BUDGET: a timed call's cost seen; 0: none */
+	/* What merging weighted reports needs (the weighted buckets are the function's
+	 * weighted_buckets); false in reports read back from before them. */
+	bool has_weights;
+	uint64_t weights_sq;		       /* sum of the squared weights */
+	uint64_t weighted_total, weighted_raw; /* sum of weight x cycles, and x raw ticks */
 };
 
 /* TSC_CALLERS: one call site (N = 1) or call path (N > 1) of a function. */
@@ -123,10 +129,24 @@ struct tt_report_func {
 	bool has_threads;		 /* "threads" written (or read back) */
 	const struct tt_bucket *buckets; /* of cycles, ascending, non-empty only */
 	size_t nbuckets;
+	/* sampling.has_weights: the same buckets with each timed call counted as its weight
+	 * (the period that chose it), so each count is a sum of weights */
+	const struct tt_bucket *weighted_buckets;
+	size_t nweighted_buckets;
 	bool has_callers;			/* TSC_CALLERS was set */
 	const struct tt_report_caller *callers; /* most calls first; counts add up to calls */
 	size_t ncallers;
 };
+
+/* The function's cycles over all its calls as the report estimates them: under a budget with
+ * weights, sampling.weighted_total (each timed call times the calls it stands for); otherwise
+ * cycles.total. What reports are ordered by and total% is a share of, so that a function timed
+ * 1 in 300 is not ranked below one timed on every call for it. */
+static inline uint64_t tt_report_func_cycles_est(const struct tt_report_func *f)
+{
+	return f->sampling.weighted && f->sampling.has_weights ? f->sampling.weighted_total
+							       : f->cycles.total;
+}
 
 /* One of the runs a merged report was made of (`tsctrace merge`). */
 struct tt_report_run {

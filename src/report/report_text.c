@@ -126,10 +126,10 @@ static const char *cell(char *buf, const struct tt_report_func *f, enum col c, d
 	case C_P99: return u64(buf, s->p99);
 	case C_MAX: return u64(buf, s->max);
 	case C_MEAN: return dbl(buf, s->mean, 1);
-	case C_SHARE: /* of the sum of cycles.total over all functions */
+	case C_SHARE: /* of the sum over all functions (weighted under a budget) */
 		if (!(sum > 0) || !isfinite(sum))
 			return "-";
-		dbl(buf, 100.0 * (double)s->total / sum, 1);
+		dbl(buf, 100.0 * (double)tt_report_func_cycles_est(f) / sum, 1);
 		return strcat(buf, "%");
 	case C_NS_MIN: return f->has_ns ? dbl(buf, f->ns.min, 1) : "-";
 	case C_NS_MEDIAN: return f->has_ns ? dbl(buf, f->ns.median, 1) : "-";
@@ -313,7 +313,9 @@ static void histogram(struct tt_buf *out, const struct tt_report *r, const struc
 	tt_text_put_clean(out, slash && slash[1] ? slash + 1 : f->object, false);
 	if (f->has_offset)
 		tt_buf_printf(out, "+0x%" PRIx64, f->offset);
-	tt_buf_printf(out, " (%s, log-scale bars)\n", in_ns(r) ? "ns" : "cycles");
+	/* Under a budget the table's percentiles are weighted; the bars count the calls timed. */
+	tt_buf_printf(out, " (%s, log-scale bars%s)\n", in_ns(r) ? "ns" : "cycles",
+		      f->sampling.weighted ? "; the calls timed, unweighted" : "");
 	for (i = 0; i < n; i++) {
 		u64(low, rows[i].low);
 		u64(high, rows[i].high);
@@ -429,7 +431,7 @@ void tt_report_text_rows(struct tt_buf *out, const struct tt_report *r, bool all
 		return;
 	}
 	for (i = 0; i < r->nfuncs; i++) {
-		sum += (double)r->funcs[i].cycles.total;
+		sum += (double)tt_report_func_cycles_est(&r->funcs[i]);
 		uncalled += r->funcs[i].calls == 0;
 	}
 	if (!all && uncalled == r->nfuncs) {

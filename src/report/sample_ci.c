@@ -55,24 +55,30 @@ struct tt_ci tt_sample_ci(const struct tt_hist *h, double p, uint64_t subtract)
 	return bounds_at(h, lo, hi, subtract);
 }
 
+void tt_sample_ci_weighted_ranks(uint64_t sum, uint64_t wsq, double p, uint64_t *lo, uint64_t *hi)
+{
+	double dsum = (double)sum, neff = dsum * dsum / (double)wsq, scale, l, u;
+	uint64_t n;
+
+	n = neff < 1 ? 1 : (uint64_t)(neff + 0.5);
+	tt_sample_ci_ranks(n, p, lo, hi);
+	/* Rank r of n_eff is the weight sum's fraction r / n_eff: the low rank rounded down,
+	 * the high one up. */
+	scale = dsum / (double)n;
+	l = (double)*lo * scale;
+	u = (double)*hi * scale;
+	*lo = l < 1 ? 1 : (uint64_t)l;
+	*hi = u >= dsum ? sum : (uint64_t)u + (u > (double)(uint64_t)u);
+}
+
 struct tt_ci tt_sample_ci_weighted(const struct tt_hist *h, uint64_t wsq, double p,
 				   uint64_t subtract)
 {
 	struct tt_ci ci = { 0, 0 };
-	double sum = (double)h->count, neff, scale, l, u;
-	uint64_t n, lo, hi;
+	uint64_t lo, hi;
 
 	if (!h->count || !wsq)
 		return ci;
-	neff = sum * sum / (double)wsq;
-	n = neff < 1 ? 1 : (uint64_t)(neff + 0.5);
-	tt_sample_ci_ranks(n, p, &lo, &hi);
-	/* Rank r of n_eff is the weight sum's fraction r / n_eff: the low rank rounded down,
-	 * the high one up. */
-	scale = sum / (double)n;
-	l = (double)lo * scale;
-	u = (double)hi * scale;
-	lo = l < 1 ? 1 : (uint64_t)l;
-	hi = u >= sum ? h->count : (uint64_t)u + (u > (double)(uint64_t)u);
+	tt_sample_ci_weighted_ranks(h->count, wsq, p, &lo, &hi);
 	return bounds_at(h, lo, hi, subtract);
 }

@@ -31,4 +31,9 @@ struct tt_ci tt_sample_ci(const struct tt_hist *h, double p, uint64_t subtract);
 struct tt_ci tt_sample_ci_weighted(const struct tt_hist *h, uint64_t wsq, double p,
 				   uint64_t subtract);
 
+/* The weighted ranks (1-based, within 1..sum) bounding the p-quantile of samples whose
+ * weights add up to sum and their squares to wsq (sum, wsq > 0), as above: what
+ * tt_sample_ci_weighted reads its histogram at, and `tsctrace merge` its merged buckets. */
+void tt_sample_ci_weighted_ranks(uint64_t sum, uint64_t wsq, double p, uint64_t *lo, uint64_t *hi);
+
 #endif /* TT_SAMPLE_CI_H */

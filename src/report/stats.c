@@ -66,6 +66,20 @@ void tt_stats_summarise(const struct tt_hist *h, uint64_t subtract, struct tt_su
 	out->mean = (double)out->total / (double)count;
 }
 
+uint64_t tt_stats_weigh(const struct tt_hist *wh, uint64_t subtract, struct tt_summary *out)
+{
+	struct tt_summary w;
+
+	tt_stats_summarise(wh, subtract, &w);
+	if (!load(&wh->count))
+		return 0;
+	out->median = w.median;
+	out->p90 = w.p90;
+	out->p99 = w.p99;
+	out->mean = w.mean;
+	return w.total;
+}
+
 static double ticks_to_ns(double ticks, uint64_t tsc_hz)
 {
 	return ticks * 1e9 / (double)tsc_hz;

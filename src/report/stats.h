@@ -18,6 +18,15 @@
 /* Summarise h with `subtract` removed from every sample (floored at 0). Empty h gives zeros. */
 void tt_stats_summarise(const struct tt_hist *h, uint64_t subtract, struct tt_summary *out);
 
+/*
+ * TSC_BUDGET: the figures of out that estimate the calls rather than describe the timed ones
+ * (median, p90, p99, mean) taken from wh, whose samples each count as their weight (the
+ * period that chose the call): a percentile at the weights' rank, the mean
+ * sum(w max(v - subtract, 0)) / sum(w). min, max and total stay. Returns that weighted sum
+ * (an estimate of all calls' total); 0 and out untouched for an empty wh.
+ */
+uint64_t tt_stats_weigh(const struct tt_hist *wh, uint64_t subtract, struct tt_summary *out);
+
 /* Convert a summary in ticks to nanoseconds at tsc_hz ticks per second (tsc_hz > 0). */
 void tt_stats_to_ns(const struct tt_summary *ticks, uint64_t tsc_hz, struct tt_summary_ns *out);
 

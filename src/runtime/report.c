@@ -131,14 +131,30 @@ static void fill_sampling(const struct tt_fstat *s, uint64_t sub, struct tt_repo
 	m->p99 = tt_sample_ci(&s->hist, 0.99, sub);
 }
 
-/* TSC_BUDGET: the percentiles from the histogram weighted by period (hot/sample.h), which
- * the timed calls' own over-represent early, frequently timed calls in; min, max, mean and
- * total stay those of the calls timed. */
-static void weigh_percentiles(const struct tt_fstat *s, uint64_t sub, struct tt_summary *out)
+/*
+ * TSC_BUDGET: the figures that estimate every call (median, p90, p99, mean) from the histogram
+ * weighted by period (hot/sample.h), in which the timed calls' own over-represent early,
+ * frequently timed calls; min, max, total and the histogram stay those of the calls timed. The
+ * weighted buckets, their squared weights and weighted totals are written too, for `tsctrace
+ * merge` to weigh merged reports alike.
+ */
+static void weigh(const struct tt_fstat *s, uint64_t sub, struct arena *a,
+		  struct tt_report_func *out)
 {
-	out->median = tt_stats_sub_floor(tt_hist_percentile(&s->whist, 50.0), sub);
-	out->p90 = tt_stats_sub_floor(tt_hist_percentile(&s->whist, 90.0), sub);
-	out->p99 = tt_stats_sub_floor(tt_hist_percentile(&s->whist, 99.0), sub);
+	struct tt_report_sampling *m = &out->sampling;
+	struct tt_bucket *b;
+	size_t nb;
+
+	m->weighted_raw = tt_stats_weigh(&s->whist, 0, &out->raw);
+	m->weighted_total = tt_stats_weigh(&s->whist, sub, &out->cycles);
+	m->weights_sq = s->est.wsq;
+	nb = tt_stats_buckets(&s->whist, sub, NULL, 0);
+	b = nb ? arena_alloc(a, nb * sizeof(*b)) : NULL;
+	if (!b)
+		return;
+	out->weighted_buckets = b;
+	out->nweighted_buckets = tt_stats_buckets(&s->whist, sub, b, nb);
+	m->has_weights = true;
 }
 
 /*
@@ -322,10 +338,8 @@ static void fill_func(const struct tt_run *run, const struct tt_func *fn, const 
 	}
 	tt_stats_summarise(&s->hist, 0, &out->raw);
 	tt_stats_summarise(&s->hist, sub, &out->cycles);
-	if (out->sampling.weighted) {
-		weigh_percentiles(s, 0, &out->raw);
-		weigh_percentiles(s, sub, &out->cycles);
-	}
+	if (out->sampling.weighted)
+		weigh(s, sub, a, out);
 	out->has_ns = hz > 0;
 	if (out->has_ns)
 		tt_stats_to_ns(&out->cycles, hz, &out->ns);
@@ -340,14 +354,16 @@ static void fill_func(const struct tt_run *run, const struct tt_func *fn, const 
 	}
 }
 
-/* Report order: most cycles first, then by name; equal rows keep their index order. */
+/* Report order: most cycles first (weighted under a budget: all calls', estimated), then by
+ * name; equal rows keep their index order. */
 static int func_order(const void *a, const void *b, void *ctx)
 {
 	const struct tt_report_func *x = a, *y = b;
+	uint64_t tx = tt_report_func_cycles_est(x), ty = tt_report_func_cycles_est(y);
 
 	(void)ctx;
-	if (x->cycles.total != y->cycles.total)
-		return x->cycles.total > y->cycles.total ? -1 : 1;
+	if (tx != ty)
+		return tx > ty ? -1 : 1;
 	return strcmp(x->name, y->name);
 }
 

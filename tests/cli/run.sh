@@ -1154,6 +1154,8 @@ t_help() {
 # diff over runs, merge's runs, -o's format, plot axes, rows never called (cases_analysis.sh)
 # shellcheck source=tests/cli/cases_analysis.sh
 . "$HERE/cases_analysis.sh"
+# shellcheck source=tests/cli/cases_weighted.sh
+. "$HERE/cases_weighted.sh"
 # Call paths as folded stacks, pprof profiles and flame graphs: paths.sh.
 . "$HERE/paths.sh"
 . "$HERE/cases_symbols.sh"
@@ -1168,6 +1170,7 @@ make_fixtures
 t_report
 t_diff
 t_merge
+t_merge_weighted
 t_real
 t_plot
 t_export

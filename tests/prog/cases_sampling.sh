@@ -263,6 +263,13 @@ test_sample_budget_weighted() {
 		 .sampling.ci95.p90[1] < 1000 and .sampling.ci95.p99[0] >= 1000 and
 		 .sampling.ci95.p90[0] <= .cycles.p90 and .cycles.p90 <= .sampling.ci95.p90[1]' \
 		'fn("work_spin") | {cycles, sampling}' || return 1
+	ck "budget: the mean weighted too: weighted_total over the weights, between the weighted buckets' low and high edges" \
+		'fn("work_spin") | (.weighted_histogram.buckets | map(.[2]) | add) as $w |
+		 ((.cycles.mean - .sampling.weighted_total / $w) | fabs) <= 0.051 and
+		 .cycles.mean >= (.weighted_histogram.buckets | map(.[0] * .[2]) | add) / $w - 0.051 and
+		 .cycles.mean <= (.weighted_histogram.buckets | map(.[1] * .[2]) | add) / $w + 0.051 and
+		 .sampling.weighted_stats == ["median", "p90", "p99", "mean"]' \
+		'fn("work_spin") | {cycles, sampling}' || return 1
 	NOTE="every call timed: $full; budget: $(jq -c '.functions[] | select(.name == "work_spin") |
 		{timed, p90: .cycles.p90, p99: .cycles.p99, ci95: .sampling.ci95}' "$REPORT")"
 	if [ "$biased" = true ]; then
@@ -270,6 +277,60 @@ test_sample_budget_weighted() {
 	else
 		NOTE="$NOTE; the budget timed many short calls here (busy machine): unweighted, p90 would be short too"
 	fi
+}
+
+# Two runs under TSC_BUDGET merged by `tsctrace merge`: the counts are the two runs' sums
+# exactly, and the merged median, p90, p99 and mean are those computed here, in jq, from the two
+# reports' weighted buckets (each count a sum of the periods that chose the timed calls): their
+# union (identical [low, high] added, sorted), the nearest rank ceil(p W / 100) of the W
+# weights, read as its bucket's high edge clamped to [min, max]; the mean is the two weighted
+# totals over W, and lies between the union's weighted means of low and of high edges. The
+# effective sample size behind ci95 adds the runs' squared weights.
+test_sample_budget_merge() {
+	local cli i
+	cli=$(dirname "$LIB")/tsctrace
+	[ -x "$cli" ] || { skip_because "the tsctrace command is not built beside $LIB (make all)"; return 0; }
+	XENV=(TSC_BUDGET=2%)
+	for i in 1 2; do
+		run_pair sample_budget_merge work_spin "$B/t_sample" phase 5000 200000 || return 1
+		one_report && check_expects_sampled "$T/t.out" || return 1
+		ck "run $i: work_spin weighted, with its weights" \
+			'fn("work_spin") | .sampling.weighted and .sampling.weights_sq > 0 and
+			 (.weighted_histogram.buckets | length) > 0' 'fn("work_spin").sampling' || return 1
+		mv "$REPORT" "$T/run$i.json"
+	done
+	"$cli" merge -o "$T/r.merged.json" "$T/run1.json" "$T/run2.json" 2>"$T/merge.err" ||
+		fail_because "tsctrace merge: $(head -c 300 "$T/merge.err")" || return 1
+	REPORT=$T/r.merged.json
+	jq -n --slurpfile a "$T/run1.json" --slurpfile b "$T/run2.json" "$JQDEFS"'
+		def union: group_by(.[0], .[1]) | map([.[0][0], .[0][1], (map(.[2]) | add)]);
+		def at_rank($b; $rank; $lo; $hi):
+			(first(foreach $b[] as $x (0; . + $x[2]; select(. >= $rank) | $x[1])) // $hi)
+			| if . < $lo then $lo elif . > $hi then $hi else . end;
+		def pct($b; $n; $p; $lo; $hi): at_rank($b; ([((($n * $p) + 99) / 100 | floor), 1] | max); $lo; $hi);
+		[$a[0], $b[0] | fn("work_spin")] as $f
+		| ([$f[].weighted_histogram.buckets[]] | union) as $u
+		| ($u | map(.[2]) | add) as $w
+		| ($f | map(.cycles.min) | min) as $lo | ($f | map(.cycles.max) | max) as $hi
+		| {calls: ($f | map(.calls) | add), timed: ($f | map(.timed) | add),
+		   skipped: ($f | map(.skipped) | add),
+		   median: pct($u; $w; 50; $lo; $hi), p90: pct($u; $w; 90; $lo; $hi),
+		   p99: pct($u; $w; 99; $lo; $hi),
+		   mean: (($f | map(.sampling.weighted_total) | add) / $w),
+		   mean_low: (($u | map(.[0] * .[2]) | add) / $w),
+		   mean_high: (($u | map(.[1] * .[2]) | add) / $w),
+		   weights_sq: ($f | map(.sampling.weights_sq) | add), buckets: $u}' >"$T/direct.out" ||
+		fail_because "jq could not compute the direct figures" || return 1
+	ck "merged: calls, timed, skipped the runs' sums; median, p90, p99 and mean as computed from their weighted buckets" \
+		"$(cat "$T/direct.out") as \$d | fn(\"work_spin\") |
+		 .calls == \$d.calls and .calls == 410000 and .timed == \$d.timed and
+		 .skipped == \$d.skipped and .sampling.weighted and
+		 .cycles.median == \$d.median and .cycles.p90 == \$d.p90 and .cycles.p99 == \$d.p99 and
+		 ((.cycles.mean - \$d.mean) | fabs) <= 0.051 and
+		 .cycles.mean >= \$d.mean_low - 0.051 and .cycles.mean <= \$d.mean_high + 0.051 and
+		 .sampling.weights_sq == \$d.weights_sq and .weighted_histogram.buckets == \$d.buckets" \
+		'fn("work_spin") | {calls, timed, skipped, cycles, sampling}' || return 1
+	NOTE="merged, as computed: $(jq -c 'del(.buckets, .mean_low, .mean_high, .weights_sq) | .mean |= (. * 10 | round / 10)' "$T/direct.out")"
 }
 
 # TSC_SAMPLE and TSC_BUDGET values: one line each for what is refused, the run unchanged.

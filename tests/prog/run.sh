@@ -1484,6 +1484,7 @@ run_test sample_serialize_modes test_sample_serialize_modes
 run_test sample_alternating test_sample_alternating
 run_test sample_budget test_sample_budget
 run_test sample_budget_weighted test_sample_budget_weighted
+run_test sample_budget_merge test_sample_budget_merge
 run_test sample_values test_sample_values
 run_test sample_fork_exec test_sample_fork_exec
 run_test self_nested test_self_nested

@@ -596,6 +596,114 @@ static void test_sample_ci_values(void **state)
 	free(h);
 }
 
+/* TSC_BUDGET: weights 1 and 91 turn a median of 10 into one of 1000, and the mean into
+ * sum(w x) / sum(w); min, max and total stay those of the samples. */
+static void test_weigh_by_hand(void **state)
+{
+	struct tt_hist *h = new_hist(), *w = new_hist();
+	struct tt_summary s;
+	uint64_t i, total;
+
+	(void)state;
+	for (i = 0; i < 9; i++) {
+		tt_hist_record(h, 10);
+		tt_hist_record_weighted(w, 10, 1);
+	}
+	tt_hist_record(h, 1000);
+	tt_hist_record_weighted(w, 1000, 91);
+	tt_stats_summarise(h, 0, &s);
+	assert_int_equal(s.median, 10);
+	total = tt_stats_weigh(w, 0, &s);
+	assert_int_equal(total, 9 * 10 + 91 * 1000);
+	assert_int_equal(s.median, 1000);
+	assert_int_equal(s.p90, 1000);
+	assert_true(s.mean == 910.9);
+	assert_int_equal(s.min, 10);
+	assert_int_equal(s.max, 1000);
+	assert_int_equal(s.total, 9 * 10 + 1000);
+	/* 5 subtracted from each: (9 * 5 + 91 * 995) / 100. */
+	tt_stats_summarise(h, 5, &s);
+	total = tt_stats_weigh(w, 5, &s);
+	assert_int_equal(total, 9 * 5 + 91 * 995);
+	assert_true(s.mean == (double)(9 * 5 + 91 * 995) / 100);
+	assert_int_equal(s.median, 995);
+	/* An empty weighted histogram leaves the summary as it was. */
+	tt_hist_init(w);
+	assert_int_equal(tt_stats_weigh(w, 0, &s), 0);
+	assert_int_equal(s.median, 995);
+	free(h);
+	free(w);
+}
+
+/* Random samples with random weights against brute force: the weighted total (and so the
+ * mean) exact for overheads up to 1024, each percentile the sample at the weights' nearest
+ * rank ceil(p W / 100) (exact below 1024, within 1% above). */
+static void test_weigh_random(void **state)
+{
+	static const uint64_t subs[] = { 0, 49, 300, 1024 };
+	uint64_t seed = base_seed() ^ 0x77656967ull, st = seed;
+	uint64_t *v = calloc(NRAND, sizeof(*v)), *wt = calloc(NRAND, sizeof(*wt));
+	struct tt_hist *w = new_hist();
+	size_t r, i, k;
+
+	(void)state;
+	assert_non_null(v);
+	assert_non_null(wt);
+	for (r = 0; r < ROUNDS; r++) {
+		uint64_t sub = subs[r % 4], sumw = 0, want = 0, got;
+		struct tt_summary s = { 0 };
+		static const double ps[] = { 50, 90, 99 };
+
+		tt_hist_init(w);
+		for (i = 0; i < NRAND; i++) {
+			v[i] = sample(&st);
+			wt[i] = 1 + rnd(&st) % (r % 2 ? 400 : 3);
+		}
+		/* sorted by value, weights alongside (insertion order does not matter to h) */
+		for (i = 1; i < NRAND; i++)
+			for (k = i; k > 0 && v[k - 1] > v[k]; k--) {
+				uint64_t t = v[k];
+
+				v[k] = v[k - 1];
+				v[k - 1] = t;
+				t = wt[k];
+				wt[k] = wt[k - 1];
+				wt[k - 1] = t;
+			}
+		for (i = 0; i < NRAND; i++) {
+			tt_hist_record_weighted(w, v[i], wt[i]);
+			sumw += wt[i];
+			want += wt[i] * (v[i] > sub ? v[i] - sub : 0);
+		}
+		got = tt_stats_weigh(w, sub, &s);
+		if (got != want || s.mean != (double)want / (double)sumw)
+			fail_msg("seed %#" PRIx64 " round %zu: weighted total %" PRIu64
+				 " (mean %f), want %" PRIu64,
+				 seed, r, got, s.mean, want);
+		for (k = 0; k < 3; k++) {
+			uint64_t rank, seen = 0;
+			uint64_t at = 0, pct = k == 0 ? s.median : k == 1 ? s.p90 : s.p99;
+
+			rank = (uint64_t)(((unsigned __int128)sumw * (uint64_t)ps[k] + 99) / 100);
+			for (i = 0; i < NRAND; i++) {
+				seen += wt[i];
+				if (seen >= rank) {
+					at = v[i] > sub ? v[i] - sub : 0;
+					break;
+				}
+			}
+			if (!(pct >= at &&
+			      (v[i] < 1024 ? pct == at : pct - at <= (at + sub) / 100 + 1)))
+				fail_msg("seed %#" PRIx64 " round %zu: p%g %" PRIu64
+					 ", sample at rank %" PRIu64 " is %" PRIu64,
+					 seed, r, ps[k], pct, rank, at);
+		}
+	}
+	free(v);
+	free(wt);
+	free(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -619,6 +727,8 @@ int main(void)
 		cmocka_unit_test(test_sample_ci_ranks),
 		cmocka_unit_test(test_sample_ci_values),
 		cmocka_unit_test(test_sample_ci_weighted),
+		cmocka_unit_test(test_weigh_by_hand),
+		cmocka_unit_test(test_weigh_random),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
