@@ -288,11 +288,33 @@ static int patch_object(struct tt_elf *o, void *arg)
 	return 0;
 }
 
+/* Whether some function's calls go through GOT slots: both kinds of slot redirected above
+ * are only ever those of such a function (tt_funcs_stub_for, lazy_target). */
+static bool any_got_route(void)
+{
+	uint32_t i, n = tt_funcs_count();
+
+	for (i = 1; i < n; i++) {
+		struct tt_func *f = tt_funcs_get(i);
+
+		if (f && tt_route_uses_got(__atomic_load_n(&f->route, __ATOMIC_RELAXED)))
+			return true;
+	}
+	return false;
+}
+
 unsigned int tt_got_patch_all(void)
 {
 	static bool started;
 	struct patch_ctx c = { .final = started || tt_disasm_ready() };
 
+	/* Every function hooked inline (the usual start-up): no slot to look at, and no walk of
+	 * every object's relocations, a lookup under a lock each. */
+	if (!any_got_route()) {
+		started = true;
+		say_notes();
+		return 0;
+	}
 	tt_elf_foreach(patch_object, &c);
 	if (c.retry) {
 		/*

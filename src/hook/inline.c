@@ -718,7 +718,11 @@ static unsigned int commit(unsigned int n)
 		writes[k] = (struct tt_patch){ p->entry, jumps[k], sizeof(jumps[k]), p->prot, 0 };
 		k++;
 	}
-	tt_patch_write_all(writes, k);
+	/* No other thread, and /proc said so: none can start while the world is stopped. */
+	if (nt == 0 && !blind)
+		tt_patch_write_all_alone(writes, k);
+	else
+		tt_patch_write_all(writes, k);
 	settled = tt_stop_settle(stop_why, sizeof(stop_why)) == 0;
 	nt = tt_stop_threads(&threads);
 	for (i = 0, k = 0; i < n; i++)

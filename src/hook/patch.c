@@ -16,6 +16,7 @@
 #define PAGE 4096ul
 
 static bool sync_core;
+static bool alone; /* tt_patch_write_all_alone under way */
 
 bool tt_patch_init(void)
 {
@@ -67,7 +68,7 @@ bool tt_patch_possible(const uint8_t *at)
 
 static void serialize_all(void)
 {
-	if (sync_core)
+	if (sync_core && !alone)
 		tt_syscall3(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0);
 }
 
@@ -149,6 +150,16 @@ size_t tt_patch_write_all(struct tt_patch *p, size_t n)
 	tt_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
 	for (i = 0; i < n; i++)
 		failed += p[i].err != 0;
+	return failed;
+}
+
+size_t tt_patch_write_all_alone(struct tt_patch *p, size_t n)
+{
+	size_t failed;
+
+	alone = true;
+	failed = tt_patch_write_all(p, n);
+	alone = false;
 	return failed;
 }
 

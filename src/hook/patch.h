@@ -32,6 +32,11 @@ struct tt_patch {
  * failed (their err says why). */
 size_t tt_patch_write_all(struct tt_patch *p, size_t n);
 
+/* tt_patch_write_all when the caller knows that no other thread exists and none can appear
+ * until it returns (the world stopped with an empty table, stop.h): nobody else can run the
+ * bytes meanwhile, so the three membarriers that serialize the other cores are left out. */
+size_t tt_patch_write_all_alone(struct tt_patch *p, size_t n);
+
 /*
  * Replace the n (2..16) bytes at `at` by `bytes`. The code pages are made writable for the
  * write (and executable throughout: other threads may run them) and given back `prot`.

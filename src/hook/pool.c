@@ -1,5 +1,6 @@
 /*
- * pool.c - see pool.h. A page is asked for at fixed hints stepping away from the code in
+ * pool.c - see pool.h. A page is asked of the kernel without a hint first (it lands below
+ * the libraries, usually within reach); else at fixed hints stepping away from the code in
  * 1 MiB steps (MAP_FIXED_NOREPLACE: an occupied hint fails rather than clobbering), below
  * the code first, where a PIE program and the libraries mapped top-down leave room. Raw
  * system calls: mmap or mprotect may be among the traced functions.
@@ -53,31 +54,49 @@ static uint8_t *map_at(uintptr_t hint, uintptr_t near, size_t bytes)
 	return p;
 }
 
+/* Where the kernel puts a mapping unasked: just below the lowest one, within reach of the
+ * libraries unless a gigabyte lies between. *kernel_at is where the last one landed (0: not
+ * asked yet); the kernel is not asked again for code it was far from. */
+static uint8_t *map_anywhere(uintptr_t near, size_t bytes, uintptr_t *kernel_at)
+{
+	uint8_t *p;
+
+	if (*kernel_at && !near_enough(*kernel_at, near))
+		return NULL;
+	p = tt_sys_mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!p)
+		return NULL;
+	*kernel_at = (uintptr_t)p;
+	if (near_enough((uintptr_t)p, near) && near_enough((uintptr_t)p + bytes, near))
+		return p;
+	tt_sys_munmap(p, bytes);
+	return NULL;
+}
+
 uint8_t *tt_pool_map_near(uintptr_t near, size_t bytes)
 {
-	static uintptr_t last_end; /* just after the last mapping made here */
+	static uintptr_t last_end;    /* just after the last mapping made here */
+	static uintptr_t kernel_at;   /* see map_anywhere */
+	static bool last_from_kernel; /* the last mapping was placed by the kernel */
 	uintptr_t start = near & ~(uintptr_t)(STEP - 1), d;
 	uint8_t *p;
 
-	/* Right after the last one first: thousands of hooks would otherwise probe, page after
-	 * page, every hint the earlier pages already took. */
-	if (last_end && near_enough(last_end, near) && (p = map_at(last_end, near, bytes))) {
+	/* The kernel's choice first while it served: it maps top-down, so the place right after
+	 * its last mapping is already taken. Then right after the last one: thousands of hooks
+	 * would otherwise probe, page after page, every hint the earlier pages already took.
+	 * Each probe below costs a failed mmap: about twenty of them step over the libraries
+	 * and the shim's own regions. */
+	if ((last_from_kernel && (p = map_anywhere(near, bytes, &kernel_at))) ||
+	    (last_end && near_enough(last_end, near) && (p = map_at(last_end, near, bytes)))) {
 		last_end = (uintptr_t)p + bytes;
 		return p;
 	}
-	/* Where the kernel puts it unasked: just below the libraries, usually within reach
-	 * (the probes below cost a failed mmap each, about three for a first page). */
-	if (!last_end) {
-		p = tt_sys_mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-				-1, 0);
-		if (p && near_enough((uintptr_t)p, near) &&
-		    near_enough((uintptr_t)p + bytes, near)) {
-			last_end = (uintptr_t)p + bytes;
-			return p;
-		}
-		if (p)
-			tt_sys_munmap(p, bytes);
+	if (!last_from_kernel && (p = map_anywhere(near, bytes, &kernel_at))) {
+		last_end = (uintptr_t)p + bytes;
+		last_from_kernel = true;
+		return p;
 	}
+	last_from_kernel = false;
 	for (d = STEP; d < REACH - STEP; d += STEP) {
 		if ((start > d + (1u << 16) && (p = map_at(start - d, near, bytes))) ||
 		    (start + d < (1ull << 47) - STEP && (p = map_at(start + d, near, bytes)))) {

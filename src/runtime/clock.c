@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/platform/x86.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -127,23 +128,25 @@ void tt_clock_forbidding(void)
 	__atomic_store_n(&tt_clock_forbidden_seen, true, __ATOMIC_RELEASE);
 }
 
-/* The facts the start-up decisions need: 3 cpuid (~6 us each under a hypervisor). */
+/*
+ * The leaves the dynamic loader already asked at start-up (1, 80000001H, 80000007H,
+ * 80000008H) are read from what glibc kept of them (raw CPUID output, the same registers):
+ * no exit to a hypervisor. An index glibc does not know gives zeros, as an absent leaf.
+ */
+static const unsigned int *kept_leaf(unsigned int index)
+{
+	return __x86_get_cpuid_feature_leaf(index)->cpuid_array; /* eax, ebx, ecx, edx */
+}
+
+/* The facts the start-up decisions need: no cpuid of its own (kept_leaf). */
 void tt_clock_probe(struct tt_clock *c)
 {
-	unsigned int a, b, cx, d, max_ext = __get_cpuid_max(0x80000000, NULL);
 	int mode = 0;
 
 	memset(c, 0, sizeof(*c));
-	c->max_ext = max_ext;
 	c->readable = tt_syscall3(SYS_prctl, PR_GET_TSC, &mode, 0) != 0 || mode != PR_TSC_SIGSEGV;
-	if (max_ext >= 0x80000001) {
-		__cpuid(0x80000001, a, b, cx, d);
-		c->rdtscp = (d >> 27) & 1;
-	}
-	if (max_ext >= 0x80000007) {
-		__cpuid(0x80000007, a, b, cx, d);
-		c->invariant = (d >> 8) & 1;
-	}
+	c->rdtscp = (kept_leaf(CPUID_INDEX_80000001)[3] >> 27) & 1;
+	c->invariant = (kept_leaf(CPUID_INDEX_80000007)[3] >> 8) & 1;
 	if (!c->invariant)
 		c->invariant = cpuinfo_has_flags(" constant_tsc", " nonstop_tsc");
 	c->start_real_ns = tt_clock_ns(CLOCK_REALTIME);
@@ -154,18 +157,18 @@ void tt_clock_probe(struct tt_clock *c)
 
 void tt_clock_describe(struct tt_clock *c)
 {
-	unsigned int a, b, cx, d, max, max_ext = c->max_ext;
+	unsigned int a, b, cx, d, max;
 
 	if (c->described)
 		return;
 	c->described = true;
 	max = __get_cpuid_max(0, NULL);
-	if (max >= 1) {
-		__cpuid(1, a, b, cx, d);
-		c->signature = a;
-		c->hypervisor = (cx >> 31) & 1;
-	}
-	brand(c->cpu, max_ext);
+	c->signature = kept_leaf(CPUID_INDEX_1)[0];
+	c->hypervisor = (kept_leaf(CPUID_INDEX_1)[2] >> 31) & 1;
+	/* A kept 80000008H means the brand's leaves (80000002H-4H) exist: no need to ask. */
+	c->max_ext = kept_leaf(CPUID_INDEX_80000008)[0] ? 0x80000008
+							: __get_cpuid_max(0x80000000, NULL);
+	brand(c->cpu, c->max_ext);
 	/* Leaf 15H: TSC = crystal (ECX Hz) * EBX / EAX; often incomplete (0) in VMs. */
 	if (max >= 0x15) {
 		__cpuid(0x15, a, b, cx, d);

@@ -30,16 +30,18 @@ struct tt_clock {
 	uint64_t cpuid_hz;	/* TSC rate from CPUID leaf 15H when it is complete, else 0 */
 	uint64_t hypervisor_hz; /* TSC rate from the hypervisor's leaf 40000010H, else 0 */
 	bool described;		/* tt_clock_describe has run */
-	unsigned int max_ext;	/* highest extended CPUID leaf (80000000H) */
+	unsigned int max_ext;	/* an extended CPUID leaf known to exist (tt_clock_describe) */
 	uint32_t step;		/* TSC_CPU step=N being emulated, else 0 */
 };
 
-/* Fill c with what start-up decides on (rdtscp, invariant, readable: CPUID, prctl, and
- * /proc/cpuinfo only when CPUID does not say invariant), and take the start-up time pairs. */
+/* Fill c with what start-up decides on (rdtscp, invariant, readable: the CPUID leaves glibc
+ * kept, prctl, and /proc/cpuinfo only when CPUID does not say invariant), and take the
+ * start-up time pairs. */
 void tt_clock_probe(struct tt_clock *c);
 
-/* The rest, for the report (each cpuid exits to a hypervisor, ~6 us): brand, hypervisor bit,
- * the TSC rate where leaf 15H or the hypervisor's leaf 40000010H states it. Once. */
+/* The rest, for the report (each cpuid exits to a hypervisor, ~6 us): brand, hypervisor bit
+ * and signature (leaf 1, as glibc kept it), the TSC rate where leaf 15H or the hypervisor's
+ * leaf 40000010H states it. Once. */
 void tt_clock_describe(struct tt_clock *c);
 
 /*

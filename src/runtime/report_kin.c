@@ -226,23 +226,30 @@ enum tt_kin tt_report_kin(int fd, const struct stat *st, int64_t *pid, uint64_t 
 {
 	size_t cap = st->st_size > 0 && (uint64_t)st->st_size < HEAD_BYTES ? (size_t)st->st_size
 									   : HEAD_BYTES;
-	char *head = tt_sys_mmap(NULL, HEAD_BYTES, PROT_READ | PROT_WRITE,
-				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	/* A report that fits the scratch buffer (a short process's does) is read whole at once,
+	 * into it: no mapping to make and unmap, one read. A larger one is first
+	 * told from its start, then read into a mapping. */
+	bool small = cap <= MAPS_CHUNK;
+	char *head = small ? chunk
+			   : tt_sys_mmap(NULL, HEAD_BYTES, PROT_READ | PROT_WRITE,
+					 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	uint64_t v = 0, start = 0, wall = 0, written, began;
 	bool json, text;
 	size_t n;
 
 	*pid = 0;
 	if (!head)
-		return TT_KIN_FOREIGN;		      /* cannot tell: keep it */
-	n = read_head(fd, head, cap < 96 ? cap : 96); /* enough to tell a report */
+		return TT_KIN_FOREIGN;			       /* cannot tell: keep it */
+	n = read_head(fd, head, small || cap < 96 ? cap : 96); /* enough to tell a report */
 	text = n >= 9 && memcmp(head, "tsctrace ", 9) == 0;
 	json = n > 0 && memmem(head, n, "\"tool\": \"tsctrace", 17) != NULL;
 	if (!json && !text) {
-		tt_sys_munmap(head, HEAD_BYTES);
+		if (!small)
+			tt_sys_munmap(head, HEAD_BYTES);
 		return TT_KIN_FOREIGN;
 	}
-	n = read_head(fd, head, cap);
+	if (!small)
+		n = read_head(fd, head, cap);
 	if (json && field(head, n, "\n  \"pid\": ", &v))
 		*pid = (int64_t)v;
 	else if (text && field(head, n, "\npid:", &v))
@@ -251,7 +258,8 @@ enum tt_kin tt_report_kin(int fd, const struct stat *st, int64_t *pid, uint64_t 
 	if (json && field(head, n, "\n  \"start_unix_ns\": ", &start) &&
 	    field(head, n, "\n  \"wall_ns\": ", &wall))
 		written = start + wall;
-	tt_sys_munmap(head, HEAD_BYTES);
+	if (!small)
+		tt_sys_munmap(head, HEAD_BYTES);
 	/* The run began at or before since_ns: a report written after it needs no walk of
 	 * /proc (each file there costs tens of microseconds; a shell loop meets this case). */
 	if (since_ns && written + MARGIN_NS >= since_ns)

@@ -106,14 +106,51 @@ static long write_fd(int fd, const struct tt_buf *b)
 	return tt_sys_write_all(fd, b->data, b->len);
 }
 
+/*
+ * A program may hold every descriptor its RLIMIT_NOFILE allows (some fill the table to the
+ * limit, or dup2 over all of it): then nothing could be opened to write the report. At the
+ * first open that finds the table full, the soft limit is raised by a few for the report's
+ * own descriptors (when the hard limit allows; put back by tt_report_deliver), and the open
+ * tried again. Nothing is probed before: the table is full in few programs.
+ */
+static struct {
+	bool raised;
+	struct rlimit old;
+} room;
+
+static void make_room(void)
+{
+	struct rlimit more;
+
+	if (room.raised ||
+	    tt_syscall6(SYS_prlimit64, 0, RLIMIT_NOFILE, 0, (long)&room.old, 0, 0) != 0 ||
+	    room.old.rlim_cur >= room.old.rlim_max)
+		return;
+	more = room.old;
+	more.rlim_cur = room.old.rlim_cur + 8 < room.old.rlim_max ? room.old.rlim_cur + 8
+								  : room.old.rlim_max;
+	room.raised = tt_syscall6(SYS_prlimit64, 0, RLIMIT_NOFILE, (long)&more, 0, 0, 0) == 0;
+}
+
+static long open_report(const char *name, int flags, int mode)
+{
+	long fd = tt_sys_openat(AT_FDCWD, name, flags, mode);
+
+	if (fd == -EMFILE && !room.raised) {
+		make_room();
+		if (room.raised)
+			fd = tt_sys_openat(AT_FDCWD, name, flags, mode);
+	}
+	return fd;
+}
+
 /* Write b to a new file at `name` (exclusive create, never through a link); 0 or -errno.
  * Nothing is left behind on failure. */
 static long create_and_write(const char *name, const struct tt_buf *b, int mode, dev_t *dev,
 			     ino_t *ino)
 {
 	struct stat st;
-	long fd = tt_sys_openat(AT_FDCWD, name,
-				O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode),
+	long fd = open_report(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode),
 	     err;
 
 	if (fd < 0)
@@ -240,8 +277,8 @@ static void judge(const char *name, struct judged *j)
 			j->kind = K_REPLACE;
 			return;
 		}
-		fd = tt_sys_openat(AT_FDCWD, name,
-				   O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
+		fd = open_report(name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
+				 0);
 		if (fd == -ENOENT || fd == -ELOOP) {
 			j->kind = K_AGAIN; /* changed since the look */
 			return;
@@ -263,7 +300,7 @@ static void judge(const char *name, struct judged *j)
 	if (S_ISDIR(st.st_mode) || (S_ISLNK(st.st_mode) && !may_follow(name, &st)))
 		return;
 	/* A device, FIFO or socket, or a link to something. */
-	fd = tt_sys_openat(AT_FDCWD, name, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
+	fd = open_report(name, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
 	if (fd < 0) {
 		/* a dangling link or one to a directory is left alone as before */
 		if (fd != -ENOENT && fd != -EISDIR) {
@@ -527,30 +564,6 @@ done:
 	}
 }
 
-/*
- * A program may hold every descriptor its RLIMIT_NOFILE allows (some fill the table to the
- * limit, or dup2 over all of it): then nothing could be opened to write the report. Raise the
- * soft limit by a few for the report's own descriptors, when the hard limit allows, and put
- * it back after. Returns whether it was raised (and old holds what to restore).
- */
-static bool make_room(struct rlimit *old)
-{
-	struct rlimit more;
-	long fd = tt_sys_openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
-
-	if (fd != -EMFILE) {
-		if (fd >= 0)
-			tt_sys_close((int)fd);
-		return false;
-	}
-	if (tt_syscall6(SYS_prlimit64, 0, RLIMIT_NOFILE, 0, (long)old, 0, 0) != 0 ||
-	    old->rlim_cur >= old->rlim_max)
-		return false;
-	more = *old;
-	more.rlim_cur = old->rlim_cur + 8 < old->rlim_max ? old->rlim_cur + 8 : old->rlim_max;
-	return tt_syscall6(SYS_prlimit64, 0, RLIMIT_NOFILE, (long)&more, 0, 0, 0) == 0;
-}
-
 static int deliver(const struct tt_run *run, const struct tt_buf *b)
 {
 	const char *tmpl = run->cfg.output ? run->cfg.output
@@ -578,15 +591,13 @@ static int deliver(const struct tt_run *run, const struct tt_buf *b)
 
 int tt_report_deliver(const struct tt_run *run, const struct tt_buf *b)
 {
-	struct rlimit old;
-	bool raised;
 	int ret;
 
 	image_start_ns = run->clock.start_real_ns;
-	raised = make_room(&old);
+	room.raised = false;
 	ret = deliver(run, b);
-
-	if (raised)
-		tt_syscall6(SYS_prlimit64, 0, RLIMIT_NOFILE, (long)&old, 0, 0, 0);
+	if (room.raised)
+		tt_syscall6(SYS_prlimit64, 0, RLIMIT_NOFILE, (long)&room.old, 0, 0, 0);
+	room.raised = false;
 	return ret;
 }
