@@ -59,7 +59,6 @@ struct planned {
 static struct planned *batch;
 static struct tt_xref_range *batch_ranges; /* check_foreign_jumps's */
 static struct tt_patch *writes;		   /* commit's entry jumps, written together */
-static uint32_t *deferred;		   /* functions whose plan waits for the decoder */
 static uint8_t (*jumps)[5];
 static size_t batch_cap;
 static uint8_t *calibration_slot;
@@ -880,7 +879,6 @@ static int grow_batch(size_t n)
 	struct tt_xref_range *r;
 	struct tt_patch *w;
 	uint8_t(*j)[5];
-	uint32_t *d;
 
 	if (n <= batch_cap)
 		return 0;
@@ -890,13 +888,11 @@ static int grow_batch(size_t n)
 	r = remap_array(batch_ranges, batch_cap * sizeof(*r), cap * sizeof(*r));
 	w = remap_array(writes, batch_cap * sizeof(*w), cap * sizeof(*w));
 	j = remap_array(jumps, batch_cap * sizeof(*j), cap * sizeof(*j));
-	d = remap_array(deferred, batch_cap * sizeof(*d), cap * sizeof(*d));
 	batch = b;
 	batch_ranges = r;
 	writes = w;
 	jumps = j;
-	deferred = d;
-	if (!b || !r || !w || !j || !d) { /* start over at the next batch */
+	if (!b || !r || !w || !j) { /* start over at the next batch */
 		if (b)
 			tt_sys_munmap(b, cap * sizeof(*b));
 		if (r)
@@ -905,10 +901,7 @@ static int grow_batch(size_t n)
 			tt_sys_munmap(w, cap * sizeof(*w));
 		if (j)
 			tt_sys_munmap(j, cap * sizeof(*j));
-		if (d)
-			tt_sys_munmap(d, cap * sizeof(*d));
 		batch = NULL;
-		deferred = NULL;
 		batch_ranges = NULL;
 		writes = NULL;
 		jumps = NULL;
@@ -935,6 +928,9 @@ static void not_inline(struct tt_func *f, bool room)
  */
 static unsigned int plan_all(uint32_t count, bool room)
 {
+	/* The functions whose plan waits for the decoder: in batch_ranges' memory, which
+	 * check_foreign_jumps fills only after (one mapping fewer at start-up). */
+	uint32_t *deferred = (uint32_t *)(void *)batch_ranges;
 	uint32_t i, nd = 0;
 	unsigned int n = 0;
 	char why[160];
