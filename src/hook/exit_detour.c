@@ -22,7 +22,9 @@
 #include "elf/elfdyn.h"
 #include "elf/real.h"
 #include "hook/exit_detour.h"
+#include "hook/inline.h"
 #include "hook/patch.h"
+#include "hook/plan_cache.h"
 #include "hook/pool.h"
 #include "log/log.h"
 #include "x86/disasm.h"
@@ -57,13 +59,28 @@ static size_t write_head(uint8_t *p, void (*before)(void))
 	return n + sizeof(restore);
 }
 
-/* Why the detour cannot go in, or NULL once it is in. */
 /* libc's _exit, as the patch needs it. */
 struct exit_def {
 	uint8_t *addr;
 	size_t size;
 	int prot; /* of its segment, restored after the write */
 };
+
+/* install()'s answer when it needs the decoder, not loaded yet: no kept plan (plan_cache.h). */
+static const char need_decoder[] = "no instruction decoder";
+
+/* Why the detour cannot go in, or NULL once it is in. */
+static void keep(const uint8_t *id, size_t id_len, const struct tt_elf *libc,
+		 const struct exit_def *d, const struct tt_reloc *r)
+{
+	struct tt_reloc_kept k;
+
+	if (tt_reloc_keep(r, d->addr, r->patch_at + r->displaced, (uintptr_t)d->addr - libc->base,
+			  d->size, TT_PLAN_EXIT, (uint32_t)d->size, &k)) {
+		tt_plan_cache_put(id, id_len, &k);
+		tt_plan_cache_flush();
+	}
+}
 
 static const char *install(void (*before)(void), char *why, size_t why_size)
 {
@@ -76,7 +93,10 @@ static const char *install(void (*before)(void), char *why, size_t why_size)
 	uint8_t *slot, jump[5];
 	size_t head;
 	int32_t rel32;
-	const char *err;
+	const char *err = NULL;
+	const uint8_t *id;
+	size_t id_len;
+	uint32_t used;
 
 	/* libc's _exit: the first definition after the shim in load order (elf/real.h). */
 	sym = tt_real_def("_exit", &libc);
@@ -95,12 +115,23 @@ static const char *install(void (*before)(void), char *why, size_t why_size)
 		return "no memory could be mapped within jump range of it";
 	memset(slot, 0xcc, TT_POOL_SLOT); /* int3 after the code */
 	head = write_head(slot, before);
-	err = tt_reloc_plan(d.addr, d.size, (uint64_t)(uintptr_t)d.addr,
-			    (uint64_t)(uintptr_t)(slot + head), &r, why, why_size);
-	if (!err && (tt_disasm_decode(d.addr + r.patch_at, d.size - r.patch_at,
+	id = tt_elf_build_id(&libc, &id_len);
+	if (tt_plan_cache_get(id, id_len, (uintptr_t)d.addr - libc.base, d.size, TT_PLAN_EXIT,
+			      d.addr, d.size, (uint64_t)(uintptr_t)(slot + head), &r, &used))
+		; /* kept by an earlier run, whose checks below found one instruction */
+	else if (!tt_disasm_ready())
+		err = need_decoder;
+	else {
+		err = tt_reloc_plan(d.addr, d.size, (uint64_t)(uintptr_t)d.addr,
+				    (uint64_t)(uintptr_t)(slot + head), &r, why, why_size);
+		if (!err &&
+		    (tt_disasm_decode(d.addr + r.patch_at, d.size - r.patch_at,
 				      (uint64_t)(uintptr_t)(d.addr + r.patch_at), &first) < 0 ||
 		     first.len != r.displaced))
-		err = "its first bytes are more than one instruction";
+			err = "its first bytes are more than one instruction";
+		if (!err && head + r.copy_len <= TT_POOL_SLOT)
+			keep(id, id_len, &libc, &d, &r);
+	}
 	if (!err && head + r.copy_len > TT_POOL_SLOT)
 		err = "its relocated entry does not fit a pool slot";
 	if (!err && !tt_patch_possible(d.addr + r.patch_at))
@@ -117,6 +148,7 @@ static const char *install(void (*before)(void), char *why, size_t why_size)
 	rel32 = (int32_t)((intptr_t)slot - (intptr_t)(d.addr + r.patch_at + 5));
 	jump[0] = 0xe9;
 	memcpy(jump + 1, &rel32, 4);
+	tt_patch_init();
 	if (tt_patch_write(d.addr + r.patch_at, jump, sizeof(jump), d.prot) < 0) {
 		tt_pool_release(slot);
 		return "its code cannot be made writable";
@@ -124,15 +156,23 @@ static const char *install(void (*before)(void), char *why, size_t why_size)
 	return NULL;
 }
 
-bool tt_exit_detour_install(void (*before)(void))
+/* Once: the detour in, or why not said (tried: 1 in, -1 refused). A missing decoder is
+ * loaded by load, which says why when it cannot be (and the detour is tried again later). */
+static int tried;
+
+static bool attempt(void (*before)(void), bool (*load)(void))
 {
-	static int tried; /* 1: in, -1: refused (said once) */
 	char why[160];
 	const char *err;
 
 	if (tried)
 		return tried > 0;
 	err = install(before, why, sizeof(why));
+	if (err == need_decoder) {
+		if (!load())
+			return false;
+		err = install(before, why, sizeof(why));
+	}
 	tried = err ? -1 : 1;
 	if (err)
 		tt_info("libc's _exit: no detour (%s): a report is lost where libc itself ends "
@@ -141,19 +181,26 @@ bool tt_exit_detour_install(void (*before)(void))
 	return !err;
 }
 
+bool tt_exit_detour_install(void (*before)(void))
+{
+	return attempt(before, tt_inline_decoder);
+}
+
+/* Whatever the hook mode: loaded here, as no inline hook did. */
+static bool load_late(void)
+{
+	const char *why = tt_disasm_load();
+
+	if (why) {
+		tt_info("libc's _exit: no detour (%s): the report of the process that daemon() "
+			"ends is lost",
+			why);
+		return false;
+	}
+	return true;
+}
+
 bool tt_exit_detour_late(void (*before)(void))
 {
-	const char *why;
-
-	if (!tt_disasm_ready()) {
-		why = tt_disasm_load();
-		if (why) {
-			tt_info("libc's _exit: no detour (%s): the report of the process that "
-				"daemon() ends is lost",
-				why);
-			return false;
-		}
-		tt_patch_init();
-	}
-	return tt_exit_detour_install(before);
+	return attempt(before, load_late);
 }

@@ -19,6 +19,7 @@
 #include "hook/funcs.h"
 #include "hook/inline.h"
 #include "hook/patch.h"
+#include "hook/plan_cache.h"
 #include "hook/pool.h"
 #include "hook/stop.h"
 #include "hook/xref_cache.h"
@@ -83,7 +84,7 @@ bool tt_inline_decoder(void)
 	if (!enabled || tried)
 		return enabled && tt_disasm_ready();
 	tried = true;
-	why = tt_disasm_load(); /* ~0.2 ms here: mapping and relocating libZydis */
+	why = tt_disasm_load(); /* ~0.3 ms here: mapping and relocating libZydis */
 	if (why) {
 		tt_warn("TSC_HOOK=%s: %s: functions are hooked through their GOT slots only",
 			mode == TT_HOOK_INLINE ? "inline" : "auto", why);
@@ -247,7 +248,6 @@ static bool of_glibc(const char *path)
 	return false;
 }
 
-/* Plan f (or the calibration function when f is NULL) into batch[*n]; NULL or why not. */
 /*
  * The function's own jumps back into its displaced bytes (relocate.h): the whole function
  * decoded, most of a plan's cost, for an answer that depends only on the object's code. So it
@@ -256,6 +256,9 @@ static bool of_glibc(const char *path)
  * from it; own_lo and own_hi, its extent. An object without a build ID is scanned each time.
  */
 #define OWN_SCAN (1ull << 63)
+
+/* plan()'s answer when it needs the decoder, not loaded yet. */
+static const char need_decoder[] = "no instruction decoder";
 
 static const char *own_jumps(const uint8_t *addr, size_t size, const struct tt_reloc *r,
 			     const struct segment *seg, char *why, size_t why_size)
@@ -271,6 +274,8 @@ static const char *own_jumps(const uint8_t *addr, size_t size, const struct tt_r
 	    a.hit <= TT_SCAN_UNDECODABLE) {
 		scan.what = a.hit;
 		scan.off = a.from;
+	} else if (!tt_disasm_ready()) {
+		return need_decoder;
 	} else {
 		tt_reloc_scan(addr, size, (uintptr_t)addr, end, r->patch_at, &scan);
 		a.hit = scan.what;
@@ -280,6 +285,46 @@ static const char *own_jumps(const uint8_t *addr, size_t size, const struct tt_r
 	return tt_reloc_scan_why(&scan, end, why, why_size);
 }
 
+/*
+ * The plan an earlier run kept for the function at addr (plan_cache.h), for its copy at
+ * copy_addr: into r, with the bytes it used into *size and whether it is a trap. The key
+ * is the length before padding, which needs the decoder to find.
+ */
+static bool kept_plan(const struct segment *seg, uint8_t *addr, uint8_t *copy, struct tt_reloc *r,
+		      size_t *size, bool *trap)
+{
+	size_t avail = seg->end - (uintptr_t)addr;
+	uint64_t key = seg->size ? seg->size : seg->eh_size;
+	uint32_t used;
+
+	for (uint32_t kind = TT_PLAN_ENTRY; kind <= TT_PLAN_TRAP; kind++)
+		if (tt_plan_cache_get(seg->build_id, seg->build_id_len, (uintptr_t)addr - seg->base,
+				      key, kind, addr, avail, (uint64_t)(uintptr_t)copy, r,
+				      &used) &&
+		    used <= avail) {
+			*size = used;
+			*trap = kind == TT_PLAN_TRAP;
+			return true;
+		}
+	return false;
+}
+
+static void keep_plan(const struct segment *seg, const uint8_t *addr, const struct tt_reloc *r,
+		      size_t size, bool trap)
+{
+	struct tt_reloc_kept k;
+
+	if (tt_reloc_keep(r, addr, trap ? size : r->patch_at + r->displaced,
+			  (uintptr_t)addr - seg->base, seg->size ? seg->size : seg->eh_size,
+			  trap ? TT_PLAN_TRAP : TT_PLAN_ENTRY, (uint32_t)size, &k))
+		tt_plan_cache_put(seg->build_id, seg->build_id_len, &k);
+}
+
+/*
+ * Plan f (or the calibration function when f is NULL) into batch[*n]; NULL or why not. A
+ * plan kept by an earlier run is used without the decoder; without one, need_decoder
+ * while the decoder is not loaded (tt_inline_hook_new loads it and asks again).
+ */
 static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t why_size)
 {
 	uint8_t *addr = f ? f->addr : (uint8_t *)tt_calib_inline;
@@ -287,8 +332,8 @@ static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t wh
 	struct tt_reloc r;
 	size_t size;
 	uint8_t *slot;
-	const char *err;
-	bool trap;
+	const char *err = NULL;
+	bool trap, kept;
 
 	if (!tt_elf_foreach(segment_cb, &seg) || !seg.end)
 		return "its code is not in a loaded object's executable segment";
@@ -300,6 +345,15 @@ static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t wh
 	slot = tt_pool_take((uintptr_t)addr);
 	if (!slot)
 		return "no memory could be mapped within jump range of it";
+	kept = kept_plan(&seg, addr, slot + SLOT_CODE, &r, &size, &trap);
+	if (kept) { /* the entry's plan; the function's own jumps are the kept answer's */
+		err = trap ? NULL : own_jumps(addr, size, &r, &seg, why, why_size);
+		goto planned;
+	}
+	if (!tt_disasm_ready()) {
+		tt_pool_release(slot);
+		return need_decoder;
+	}
 	trap = f && size < (size >= 4 && memcmp(addr, "\xf3\x0f\x1e\xfa", 4) == 0 ? 4 : 0) +
 				    TT_PATCH_LEN;
 	if (trap && of_glibc(f->object)) {
@@ -315,8 +369,12 @@ static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t wh
 	else
 		err = tt_reloc_plan_entry(addr, size, (uint64_t)(uintptr_t)addr,
 					  (uint64_t)(uintptr_t)(slot + SLOT_CODE), &r, why,
-					  why_size)
-			      ?: own_jumps(addr, size, &r, &seg, why, why_size);
+					  why_size);
+	if (!err) /* kept even if its own jumps refuse it: that answer is kept too */
+		keep_plan(&seg, addr, &r, size, trap);
+	if (!err && !trap)
+		err = own_jumps(addr, size, &r, &seg, why, why_size);
+planned:
 	if (!err && r.call_moved && shadow_stack_on())
 		err = "a call among its first instructions, which cannot be moved while the "
 		      "shadow stack is on";
@@ -513,6 +571,7 @@ static unsigned int check_foreign_jumps(unsigned int n)
 				ranges[k++] = batch[j].xref;
 			}
 		if (!all_known) {
+			tt_inline_decoder(); /* no plan needed it, the scan does */
 			code = known_code(lo, hi);
 			tt_xref_scan((const uint8_t *)lo, hi - lo, lo, code ? code->r : NULL,
 				     code ? code->n : 0, ranges, k);
@@ -857,43 +916,80 @@ static int grow_batch(size_t n)
 	return 0;
 }
 
-unsigned int tt_inline_hook_new(void)
+/* Not planned, or not inline: decided (and said, for a function no GOT slot reaches). */
+static void not_inline(struct tt_func *f, bool room)
 {
-	uint32_t i, count = tt_funcs_count();
+	if (f->local)
+		refused(f, !room		 ? "no memory to plan its inline hook"
+			   : mode == TT_HOOK_GOT ? "TSC_HOOK=got"
+						 : "no instruction decoder");
+	decided(f);
+}
+
+/*
+ * Plan every function not decided yet: first from the plans earlier runs kept; then, only if
+ * some function has none, with the decoder, loaded here for them (tt_inline_decoder).
+ */
+static unsigned int plan_all(uint32_t count, bool room)
+{
+	/* The functions whose plan waits for the decoder: in batch_ranges' memory, which
+	 * check_foreign_jumps fills only after (one mapping fewer at start-up). */
+	uint32_t *deferred = (uint32_t *)(void *)batch_ranges;
+	uint32_t i, nd = 0;
 	unsigned int n = 0;
 	char why[160];
+	const char *err;
 
-	bool room;
-
-	release_stale();
-	room = grow_batch((size_t)count + 1) == 0;
-	if (enabled && tt_inline_pending())
-		tt_inline_decoder(); /* on failure, enabled is false below */
 	for (i = 1; i < count; i++) {
 		struct tt_func *f = tt_funcs_get(i);
-		const char *err;
 
 		if (!f || f->unloaded || f->route_decided)
 			continue;
 		if (!enabled || !room) {
-			if (f->local)
-				refused(f, !room ? "no memory to plan its inline hook"
-					   : mode == TT_HOOK_GOT ? "TSC_HOOK=got"
-								 : "no instruction decoder");
-			decided(f);
+			not_inline(f, room);
 			continue;
 		}
+		err = plan(f, &n, why, sizeof(why));
+		if (err == need_decoder)
+			deferred[nd++] = i;
+		else if (err)
+			refused(f, err);
+	}
+	if (nd && !tt_inline_decoder()) {
+		for (i = 0; i < nd; i++)
+			not_inline(tt_funcs_get(deferred[i]), room);
+		nd = 0;
+	}
+	for (i = 0; i < nd; i++) {
+		struct tt_func *f = tt_funcs_get(deferred[i]);
+
 		err = plan(f, &n, why, sizeof(why));
 		if (err)
 			refused(f, err);
 	}
 	if (n && !calibration_slot) {
-		const char *err = plan(NULL, &n, why, sizeof(why));
-
+		err = plan(NULL, &n, why, sizeof(why));
+		if (err == need_decoder && tt_inline_decoder())
+			err = plan(NULL, &n, why, sizeof(why));
 		if (err)
 			tt_warn("the inline path cannot be calibrated: %s", err);
 	}
+	return n;
+}
+
+unsigned int tt_inline_hook_new(void)
+{
+	uint32_t count = tt_funcs_count();
+	unsigned int n;
+	bool room;
+
+	release_stale();
+	room = grow_batch((size_t)count + 1) == 0;
+	n = plan_all(count, room);
 	n = check_foreign_jumps(n);
+	tt_plan_cache_flush();
+	if (n)
+		tt_patch_init();
 	return n ? commit(n) : 0;
 }
 

@@ -20,7 +20,13 @@ static bool alone; /* tt_patch_write_all_alone under way */
 
 bool tt_patch_init(void)
 {
-	long cmds = tt_syscall3(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+	static bool done;
+	long cmds;
+
+	if (done) /* once: before the first write, with or without the decoder */
+		return sync_core;
+	done = true;
+	cmds = tt_syscall3(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
 
 	if (cmds < 0 || !(cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE))
 		return false;

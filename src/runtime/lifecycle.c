@@ -29,6 +29,7 @@
 #include "hook/inline.h"
 #include "hook/resolve.h"
 #include "hook/stop.h"
+#include "hook/plan_cache.h"
 #include "hook/xref_cache.h"
 #include "hot/callers.h"
 #include "hot/emul_step.h"
@@ -422,14 +423,13 @@ void tt_lifecycle_exiting(void)
 }
 
 /*
- * libc's _exit detoured (exit_detour.h) once the decoder it needs is loaded, which is when
- * the first inline hook is about to be made: before that hook, as at start-up before. A
- * process that makes none (no asked-for function found, TSC_HOOK=got) loads no decoder and
+ * libc's _exit detoured (exit_detour.h) when the first inline hook is about to be made:
+ * before that hook. A process that makes none (no asked-for function found, TSC_HOOK=got)
  * gets no detour: a report is then lost only where libc itself ends the process (daemon()).
  */
 static void exit_detour(void)
 {
-	if (!tt_inline_enabled() || !tt_inline_pending() || !tt_inline_decoder())
+	if (!tt_inline_enabled() || !tt_inline_pending())
 		return;
 	tt_exit_detour_install(tt_lifecycle_exiting);
 }
@@ -463,8 +463,10 @@ static enum state start(void)
 	}
 	if (run.cfg.debug_startup)
 		tt_phase_enable();
-	if (!tt_calib_cache_dir(&run.cfg, cache_dir, sizeof(cache_dir)) && !run.cfg.cache)
+	if (!tt_calib_cache_dir(&run.cfg, cache_dir, sizeof(cache_dir)) && !run.cfg.cache) {
 		tt_xref_cache_disable();
+		tt_plan_cache_disable();
+	}
 	t = tt_phase_mark();
 	tt_follow_start(run.cfg.follow);
 	tt_clock_probe(&run.clock);

@@ -51,6 +51,29 @@ static int32_t get32(const uint8_t *p)
 	return v;
 }
 
+/* Note the field at copy + at, written from the absolute address target (made relative to the
+ * function once the plan is done: relative_fixes). One too many marks the copy as one that
+ * cannot be rebased. */
+static void fix(struct tt_reloc *out, enum tt_reloc_fix_kind kind, size_t at, size_t end,
+		uint64_t target)
+{
+	if (out->nfix < TT_RELOC_FIXES)
+		out->fix[out->nfix] = (struct tt_reloc_fix){ .kind = (uint8_t)kind,
+							     .at = (uint8_t)at,
+							     .end = (uint8_t)end,
+							     .target = (int64_t)target };
+	if (out->nfix <= TT_RELOC_FIXES)
+		out->nfix++;
+}
+
+static void relative_fixes(struct tt_reloc *out, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < out->nfix && i < TT_RELOC_FIXES; i++)
+		out->fix[i].target = (int64_t)((uint64_t)out->fix[i].target - addr);
+}
+
 void tt_reloc_scan(const uint8_t *code, size_t size, uint64_t addr, size_t end, size_t patch_at,
 		   struct tt_reloc_scan *out)
 {
@@ -141,16 +164,21 @@ static const char *relocate_call(const uint8_t *code, const struct tt_insn *in, 
 		return why;
 	}
 	dst = push_return_address(start, ip + in->len);
+	fix(out, TT_FIX_ABS_LO32, (size_t)(start - out->copy) + 1, 0, ip + in->len);
+	fix(out, TT_FIX_ABS_HI32, (size_t)(start - out->copy) + 9, 0, ip + in->len);
 	jmp_ip = new_ip + (uint64_t)(dst - start);
 	if (in->call_form == TT_CALL_REL32) {
 		rel = (int64_t)(in->target - (jmp_ip + 5));
 		if (fits32(rel)) {
 			dst[0] = 0xe9;
 			put32(dst + 1, (int32_t)rel);
+			fix(out, TT_FIX_REL32, (size_t)(dst - out->copy) + 1,
+			    (size_t)(dst - out->copy) + 5, in->target);
 			dst += 5;
 		} else {
 			memcpy(dst, (const uint8_t[]){ 0xff, 0x25, 0, 0, 0, 0 }, 6);
 			memcpy(dst + 6, &in->target, 8);
+			fix(out, TT_FIX_ABS64, (size_t)(dst - out->copy) + 6, 0, in->target);
 			dst += JMP_ABS_LEN;
 		}
 	} else {
@@ -164,6 +192,9 @@ static const char *relocate_call(const uint8_t *code, const struct tt_insn *in, 
 				return why;
 			}
 			put32(dst + in->disp_offset, (int32_t)rel);
+			fix(out, TT_FIX_REL32, (size_t)(dst - out->copy) + in->disp_offset,
+			    (size_t)(dst - out->copy) + in->len,
+			    ip + in->len + (uint64_t)(int64_t)get32(code + in->disp_offset));
 		}
 		dst += in->len;
 	}
@@ -204,6 +235,7 @@ static const char *relocate_one(const uint8_t *code, const struct tt_insn *in, u
 		if (!fits32(rel))
 			goto far;
 		put32(out->copy + out->copy_len - 4, (int32_t)rel);
+		fix(out, TT_FIX_REL32, out->copy_len - 4, out->copy_len, in->target);
 		return NULL;
 	default: break;
 	}
@@ -214,6 +246,8 @@ static const char *relocate_one(const uint8_t *code, const struct tt_insn *in, u
 		if (!fits32(rel))
 			goto far;
 		put32(dst + in->disp_offset, (int32_t)rel);
+		fix(out, TT_FIX_REL32, out->copy_len - in->len + in->disp_offset, out->copy_len,
+		    ip + in->len + (uint64_t)(int64_t)get32(code + in->disp_offset));
 	}
 	return NULL;
 far:
@@ -221,8 +255,8 @@ far:
 	return why;
 }
 
-const char *tt_reloc_plan_entry(const uint8_t *code, size_t size, uint64_t addr, uint64_t copy_addr,
-				struct tt_reloc *out, char *why, size_t why_size)
+static const char *plan_entry(const uint8_t *code, size_t size, uint64_t addr, uint64_t copy_addr,
+			      struct tt_reloc *out, char *why, size_t why_size)
 {
 	struct tt_insn in;
 	size_t off;
@@ -284,8 +318,19 @@ const char *tt_reloc_plan_entry(const uint8_t *code, size_t size, uint64_t addr,
 	}
 	out->copy[out->copy_len] = 0xe9;
 	put32(out->copy + out->copy_len + 1, (int32_t)back);
+	fix(out, TT_FIX_REL32, out->copy_len + 1, out->copy_len + 5, addr + off);
 	out->copy_len += 5;
 	return NULL;
+}
+
+const char *tt_reloc_plan_entry(const uint8_t *code, size_t size, uint64_t addr, uint64_t copy_addr,
+				struct tt_reloc *out, char *why, size_t why_size)
+{
+	const char *err = plan_entry(code, size, addr, copy_addr, out, why, why_size);
+
+	if (!err)
+		relative_fixes(out, addr);
+	return err;
 }
 
 const char *tt_reloc_plan(const uint8_t *code, size_t size, uint64_t addr, uint64_t copy_addr,
@@ -310,8 +355,8 @@ long tt_reloc_copy_offset(const struct tt_reloc_map *m, size_t off)
 	return -1;
 }
 
-const char *tt_reloc_whole(const uint8_t *code, size_t size, uint64_t addr, uint64_t copy_addr,
-			   struct tt_reloc *out, char *why, size_t why_size)
+static const char *whole(const uint8_t *code, size_t size, uint64_t addr, uint64_t copy_addr,
+			 struct tt_reloc *out, char *why, size_t why_size)
 {
 	struct tt_insn in;
 	size_t off;
@@ -363,6 +408,49 @@ const char *tt_reloc_whole(const uint8_t *code, size_t size, uint64_t addr, uint
 	}
 	out->copy[out->copy_len] = 0xe9; /* it falls through into what follows it */
 	put32(out->copy + out->copy_len + 1, (int32_t)back);
+	fix(out, TT_FIX_REL32, out->copy_len + 1, out->copy_len + 5, addr + size);
 	out->copy_len += 5;
 	return NULL;
+}
+
+const char *tt_reloc_whole(const uint8_t *code, size_t size, uint64_t addr, uint64_t copy_addr,
+			   struct tt_reloc *out, char *why, size_t why_size)
+{
+	const char *err = whole(code, size, addr, copy_addr, out, why, why_size);
+
+	if (!err)
+		relative_fixes(out, addr);
+	return err;
+}
+
+int tt_reloc_rebase(struct tt_reloc *r, uint64_t addr, uint64_t copy_addr)
+{
+	size_t i;
+
+	if (r->nfix > TT_RELOC_FIXES)
+		return -1;
+	for (i = 0; i < r->nfix; i++) { /* every field fits before any is written */
+		const struct tt_reloc_fix *f = &r->fix[i];
+		size_t width = f->kind == TT_FIX_ABS64 ? 8 : 4;
+
+		if (f->kind < TT_FIX_REL32 || f->kind > TT_FIX_ABS_HI32 ||
+		    (size_t)f->at + width > r->copy_len || f->end > r->copy_len ||
+		    (f->kind == TT_FIX_REL32 &&
+		     !fits32((int64_t)(addr + (uint64_t)f->target - (copy_addr + f->end)))))
+			return -1;
+	}
+	for (i = 0; i < r->nfix; i++) {
+		const struct tt_reloc_fix *f = &r->fix[i];
+		uint64_t abs = addr + (uint64_t)f->target;
+
+		switch (f->kind) {
+		case TT_FIX_REL32:
+			put32(r->copy + f->at, (int32_t)(int64_t)(abs - (copy_addr + f->end)));
+			break;
+		case TT_FIX_ABS64: memcpy(r->copy + f->at, &abs, 8); break;
+		case TT_FIX_ABS_LO32: put32(r->copy + f->at, (int32_t)(uint32_t)abs); break;
+		default: put32(r->copy + f->at, (int32_t)(uint32_t)(abs >> 32)); break;
+		}
+	}
+	return 0;
 }

@@ -21,6 +21,28 @@ struct tt_reloc_map {
 	uint8_t at[TT_PATCH_LEN], copy[TT_PATCH_LEN];
 };
 
+/*
+ * What in a copy depends on where the function and the copy run: each field written from an
+ * address, the address given relative to the function's first byte (`target`), so that the
+ * copy can be made again for another load address without decoding (tt_reloc_rebase).
+ */
+enum tt_reloc_fix_kind {
+	TT_FIX_REL32 = 1, /* target - (copy_addr + end): a rel32 or [rip + disp32] */
+	TT_FIX_ABS64,	  /* target as 8 bytes: an absolute jump's literal */
+	TT_FIX_ABS_LO32,  /* its low, then high half: a pushed return address */
+	TT_FIX_ABS_HI32,
+};
+
+#define TT_RELOC_FIXES 12 /* up to 5 instructions, 3 fields for a moved call, the jump back */
+
+struct tt_reloc_fix {
+	uint8_t kind; /* enum tt_reloc_fix_kind */
+	uint8_t at;   /* where the field is in the copy */
+	uint8_t end;  /* REL32: where the instruction holding it ends, which it counts from */
+	uint8_t pad[5];
+	int64_t target; /* from the function's first byte */
+};
+
 struct tt_reloc {
 	size_t patch_at;	   /* where the jump goes: 4 after an endbr64, which stays first */
 	size_t displaced;	   /* bytes of whole instructions the jump overwrites (>= 5) */
@@ -29,7 +51,16 @@ struct tt_reloc {
 	size_t copy_len;
 	bool call_moved; /* the copy ends with a call turned into push + jmp */
 	struct tt_reloc_map map;
+	struct tt_reloc_fix fix[TT_RELOC_FIXES];
+	size_t nfix;
 };
+
+/*
+ * Write the copy's address-dependent fields again for the function at addr and the copy at
+ * copy_addr. -1, r unchanged in its fields, when a rel32 no longer reaches (the planner
+ * would have chosen another form, or refused).
+ */
+int tt_reloc_rebase(struct tt_reloc *r, uint64_t addr, uint64_t copy_addr);
 
 /* The offset in the copy of the displaced instruction that starts `off` bytes into the
  * function, or -1 when none starts there (off is the entry, or not an instruction start). */
