@@ -32,7 +32,7 @@ static TLS uint64_t n_memcmp, n_strlen, n_malloc, n_free;
 __attribute__((constructor)) static void countwrap_init(void)
 {
 	real_memcmp = (int (*)(const void *, const void *, size_t))dlsym(RTLD_NEXT, "memcmp");
-	real_strlen = (size_t (*)(const char *))dlsym(RTLD_NEXT, "strlen");
+	real_strlen = (size_t(*)(const char *))dlsym(RTLD_NEXT, "strlen");
 }
 
 /* Before the constructor (other libraries' constructors, dlsym itself): a plain loop. */
@@ -59,7 +59,7 @@ EXPORT int memcmp(const void *a, const void *b, size_t n)
 {
 	n_memcmp++;
 	return __builtin_expect(real_memcmp != NULL, 1) ? real_memcmp(a, b, n)
-							 : slow_memcmp(a, b, n);
+							: slow_memcmp(a, b, n);
 }
 
 EXPORT size_t strlen(const char *s)
@@ -87,8 +87,8 @@ __attribute__((destructor)) static void countwrap_fini(void)
 
 	if (!path || !(f = fopen(path, "w")))
 		return;
-	fprintf(f, "memcmp=%llu strlen=%llu malloc=%llu free=%llu\n",
-		(unsigned long long)n_memcmp, (unsigned long long)n_strlen,
-		(unsigned long long)n_malloc, (unsigned long long)n_free);
+	fprintf(f, "memcmp=%llu strlen=%llu malloc=%llu free=%llu\n", (unsigned long long)n_memcmp,
+		(unsigned long long)n_strlen, (unsigned long long)n_malloc,
+		(unsigned long long)n_free);
 	fclose(f);
 }

@@ -127,8 +127,7 @@ int main(int argc, char **argv)
 		       "pre_min_ns=%llu added_median_ns=%lld bare_faults=%llu pre_faults=%llu\n",
 		       runs, (unsigned long long)bm, (unsigned long long)pm,
 		       (unsigned long long)bmin, (unsigned long long)pmin,
-		       (long long)pm - (long long)bm,
-		       (unsigned long long)median(bare_faults, runs),
+		       (long long)pm - (long long)bm, (unsigned long long)median(bare_faults, runs),
 		       (unsigned long long)median(pre_faults, runs));
 	}
 	return 0;

@@ -7,7 +7,6 @@
  * which would call libgcc).
  */
 #include "hot/sample.h"
-#include "hot/traced_call.h"
 #include "report/hist.h"
 
 uint32_t tt_sample_mode;
@@ -118,7 +117,6 @@ void tt_sample_configure(enum tt_sample_mode mode, uint64_t period, uint64_t bud
 	fixed_scale = tt_sample_scale(period);
 	tt_sample_framed = mode != TT_SAMPLE_OFF && framed;
 	__atomic_store_n(&tt_sample_mode, mode, __ATOMIC_RELEASE);
-	tt_exit_path_update();
 }
 
 void tt_sample_thread_init(struct tt_thread *t)

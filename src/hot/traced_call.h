@@ -29,7 +29,7 @@ extern void (*tt_exit_fn)(struct tt_frame *f, uint64_t raw, uint32_t aux) TT_HID
  * Nonzero when every timed call's end must go to C: tt_exit_fn is not tt_call_exit
  * (TSC_CALLERS=N, TSC_CPU), call sites are kept, or sampling is on. The exit's fast path
  * tests this one byte instead of the three settings. Whatever changes one of them calls
- * tt_exit_path_update (all at start-up, before any hook is made).
+ * tt_exit_path_update after (all at start-up).
  */
 extern uint8_t tt_exit_in_c TT_HIDDEN;
 void tt_exit_path_update(void) TT_HIDDEN;

@@ -16,6 +16,7 @@
 #include "hot/func_table.h"
 #include "hot/sample.h"
 #include "hot/thread.h"
+#include "hot/traced_call.h"
 #include "runtime/overhead.h"
 #include "runtime/sample_setup.h"
 
@@ -97,10 +98,12 @@ void tt_sample_start(const struct tt_config *cfg, int variant, void *entry, void
 	if (cfg->budget_ppm) {
 		/* Index 0 passes over calls only while its countdown says so: mode on first. */
 		tt_sample_configure(TT_SAMPLE_BUDGET, 0, cfg->budget_ppm, FLOOR, cfg->callers > 0);
+		tt_exit_path_update();
 		measure_cost(variant, entry, target, &timed, &counted);
 		tt_sample_cost = timed ? timed : 1;
 		tt_sample_count_cost = counted;
 	} else if (cfg->sample > 1) {
 		tt_sample_configure(TT_SAMPLE_FIXED, cfg->sample, 0, 0, cfg->callers > 0);
+		tt_exit_path_update();
 	}
 }
