@@ -44,6 +44,11 @@ static char *const inline_bodies[TT_VAR_COUNT] = {
 	tt_ibody_rdtscp,	 tt_ibody_lfence, tt_ibody_mfence, tt_ibody_cpuid,
 	tt_ibody_cpuid_nordtscp, tt_ibody_none,	  tt_ibody_mono,
 };
+static char *const inline_timed[TT_VAR_COUNT] = {
+	tt_ibody_rdtscp_timed, tt_ibody_lfence_timed,	      tt_ibody_mfence_timed,
+	tt_ibody_cpuid_timed,  tt_ibody_cpuid_nordtscp_timed, tt_ibody_none_timed,
+	tt_ibody_mono_timed,
+};
 
 /* An alias name pointing at an entry: "memmove" -> the "memcpy|memmove" entry. */
 struct alias {
@@ -104,6 +109,11 @@ void *tt_funcs_stub(uint32_t index)
 void *tt_funcs_inline_body(void)
 {
 	return inline_bodies[variant];
+}
+
+void *tt_funcs_inline_timed(void)
+{
+	return inline_timed[variant];
 }
 
 bool tt_funcs_is_stub(const void *addr)

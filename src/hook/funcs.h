@@ -70,6 +70,9 @@ void *tt_funcs_stub(uint32_t index);
  * with the index in %r11d and the caller's %r11 at -112(%rsp). */
 void *tt_funcs_inline_body(void);
 
+/* Its timed entry (tramp.h), for a counting slot head (slot_code.h). */
+void *tt_funcs_inline_timed(void);
+
 /* Choose the trampoline variant (TT_VAR_*), before any function is added; writes the first
  * stubs. 0, or -1 when no memory could be mapped within reach of the body. */
 int tt_funcs_set_variant(int variant);

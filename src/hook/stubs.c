@@ -96,6 +96,11 @@ int tt_stubs_start(void *variant_body)
 	return tt_stubs_make(0);
 }
 
+int32_t tt_stubs_tls_offset(void)
+{
+	return tls_offset;
+}
+
 int tt_stubs_make(uint32_t index)
 {
 	uint32_t page = index / PER_PAGE;

@@ -11,6 +11,10 @@
  * (index 0: the calibration function). 0, or -1 when no memory could be mapped near it. */
 int tt_stubs_start(void *body);
 
+/* tt_tls's offset from the thread pointer, which the stubs hold as an immediate (valid once
+ * tt_stubs_start succeeded). */
+int32_t tt_stubs_tls_offset(void);
+
 /* Make sure stub `index` exists (before the index is published). 0 or -1. */
 int tt_stubs_make(uint32_t index);
 
