@@ -123,6 +123,24 @@ test_sample_serialize_modes() {
 	done
 }
 
+# Calls passed over at 1 in 1,000,000, counted on their own path (an inline hook's slot, or
+# the GOT body), from two threads and from a timer's handler that interrupts them anywhere,
+# that path's counting included: counts exact under each hook.
+test_sample_countpath() {
+	local h
+	for h in inline got; do
+		rm -f "$T"/r.*
+		XENV=(TSC_SAMPLE=1000000 "TSC_HOOK=$h")
+		run_pair sample_countpath work_add,work_leaf "$B/t_countpath" "$T/side" &&
+			one_report && check_expects_sampled "$T/side" || sub_failed "TSC_HOOK=$h" ||
+			return 1
+		ck "TSC_HOOK=$h: both hooked so, almost every call passed over, none left unended" \
+			"[fn(\"work_add\"), fn(\"work_leaf\")] | all(.hook == \"$h\" and .unwound == 0) and
+			 (.[0].skipped > .[0].calls * 0.99)" \
+			'[fn("work_add"), fn("work_leaf")] | map(counts + {hook, skipped})' || return 1
+	done
+}
+
 # A function whose cost alternates long/short on every call: any sample taken at a fixed
 # stride of 2 would see one kind only. At 1 in 2 and 1 in 16 both halves are in the histogram,
 # each at least a quarter of the timed calls (expected half; with >= 2,000 timed calls a
