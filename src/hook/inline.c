@@ -26,7 +26,6 @@
 #include "hook/xref_cache.h"
 #include "hook/trap.h"
 #include "hot/func_table.h"
-#include "hot/sample.h"
 #include "log/log.h"
 #include "tramp/tramp.h"
 #include "x86/disasm.h"
@@ -205,7 +204,7 @@ static int segment_cb(struct tt_elf *o, void *arg)
  */
 static bool counting_heads(void)
 {
-	return tt_sample_mode != TT_SAMPLE_OFF && !tt_sample_framed;
+	return tt_funcs_counting();
 }
 
 /* Where a slot's relocated entry goes, after its head. */

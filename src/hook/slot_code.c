@@ -114,3 +114,70 @@ void tt_slot_write_counting(uint8_t *slot, const struct tt_slot_head *h)
 	put(abs_timed, &h->timed, 8);
 	put(abs_body, &h->body, 8);
 }
+
+/* A jcc rel8 (7x) at p to `to`, which the layout below keeps within reach. */
+static uint8_t *jcc8(uint8_t *p, uint8_t cc, const uint8_t *to)
+{
+	*p++ = cc;
+	*p = (uint8_t)(int8_t)(to - (p + 1));
+	return p + 1;
+}
+
+/* jmp rel32 at p to the absolute address `to`. */
+static uint8_t *jmp32(uint8_t *p, uint64_t to)
+{
+	*p++ = 0xe9;
+	return put32(p, (uint32_t)(int32_t)(int64_t)(to - (uint64_t)(uintptr_t)(p + 4)));
+}
+
+void tt_stub_write_counting(uint8_t *stub, const struct tt_stub_head *h)
+{
+	uint8_t *timed = stub + 84, *general = timed + 24; /* all within a rel8 */
+	uint8_t *p = stub;
+
+	memset(stub, 0xcc, TT_STUB_COUNT_SIZE);
+	p = put(p, "\xf3\x0f\x1e\xfa", 4); /* endbr64: reached by indirect calls and jumps */
+	p = put(p, save_rax, 5);
+	p = put(p, "\x48\xc7\xc0", 3); /* mov $tls_offset, %rax */
+	p = put32(p, (uint32_t)h->tls_offset);
+	p = put(p, "\x64\x80\x78", 3); /* cmpb $0, %fs:IN_SHIM(%rax) */
+	*p++ = TT_TLS_IN_SHIM;
+	*p++ = 0;
+	p = jcc8(p, 0x75, general);    /* jne */
+	p = put(p, "\x64\x81\x78", 3); /* cmpl $index, %fs:NSTATS(%rax) */
+	*p++ = TT_TLS_NSTATS;
+	p = put32(p, h->index);
+	p = jcc8(p, 0x76, general);	   /* jbe */
+	p = put(p, "\x64\x4c\x8b\x58", 4); /* mov %fs:STATS(%rax), %r11 */
+	*p++ = TT_TLS_STATS;
+	p = put(p, "\x4d\x8b\x9b", 3); /* mov index*8(%r11), %r11 */
+	p = put32(p, h->index * 8u);
+	p = put(p, "\x4d\x85\xdb", 3); /* test %r11, %r11 */
+	p = jcc8(p, 0x74, general);    /* jz */
+	p = put(p, "\x49\x83\x6b", 3); /* subq $1, SKIP(%r11) */
+	*p++ = TT_FSTAT_SKIP;
+	*p++ = 1;
+	p = jcc8(p, 0x72, timed);      /* jb */
+	p = put(p, "\x49\xff\x03", 3); /* incq CALLS(%r11) */
+	p = put(p, "\x49\xff\x43", 3); /* incq PASSED(%r11) */
+	*p++ = TT_FSTAT_PASSED;
+	p = put(p, "\x49\xbb", 2); /* movabs $target, %r11 */
+	p = put(p, &h->target, 8);
+	p = put(p, load_rax, 5);
+	put(p, "\x41\xff\x23", 3); /* jmp *(%r11): this function's own indirect jump */
+
+	/* Timed: rdx = the counters, rcx and rdx saved, as the body's PROLOGUE leaves them. */
+	p = put(timed, save_rcx, 5);
+	p = put(p, save_rdx, 5);
+	p = put(p, "\x4c\x89\xda", 3); /* mov %r11, %rdx */
+	*p++ = 0x41;		       /* movl $index, %r11d */
+	*p++ = 0xbb;
+	p = put32(p, h->index);
+	jmp32(p, h->timed);
+	/* Anything else: the body, as from the plain stub (rax still the TLS offset). */
+	p = general;
+	*p++ = 0x41;
+	*p++ = 0xbb;
+	p = put32(p, h->index);
+	jmp32(p, h->body);
+}

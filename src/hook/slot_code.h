@@ -45,4 +45,25 @@ void tt_slot_write_plain(uint8_t *slot, const struct tt_slot_head *h);
  * slot[TT_SLOT_COUNT_TAIL, TT_SLOT_COUNT_END); the relocated entry goes in between. */
 void tt_slot_write_counting(uint8_t *slot, const struct tt_slot_head *h);
 
+/*
+ * The entry stub of a GOT hook (hook/stubs.c) that counts the same way: entered by a call
+ * through a GOT slot or a dlsym answer (so r11 is free), the counted call leaves through an
+ * indirect jump of its own, `jmp *target`, target the address of the function's words'
+ * target (struct tt_func_words, never moved). Others go on to the GOT body as from the plain
+ * stub (rax saved at -8, the TLS offset in rax, the index in r11d), or to its timed entry.
+ * TT_STUB_COUNT_SIZE bytes; `body` and `timed` within a rel32 of the stub.
+ */
+#define TT_STUB_COUNT_SIZE 128
+
+struct tt_stub_head {
+	uint32_t index;
+	int32_t tls_offset;
+	uint64_t target; /* the address of the function's words' target */
+	uint64_t body;	 /* the GOT body's entry */
+	uint64_t timed;	 /* its timed entry (BODY's `timed` label) */
+};
+
+/* Write the counting stub at stub (which runs at its own address). */
+void tt_stub_write_counting(uint8_t *stub, const struct tt_stub_head *h);
+
 #endif /* TT_SLOT_CODE_H */

@@ -21,6 +21,12 @@
 extern char tt_body_rdtscp[], tt_body_lfence[], tt_body_mfence[], tt_body_cpuid[],
 	tt_body_cpuid_nordtscp[], tt_body_none[], tt_body_mono[] TT_HIDDEN;
 
+/* Their timed entries, for a counting stub (hook/slot_code.h), as PROLOGUE leaves a call to
+ * time: rax = TLS offset, rdx = the counters, r11d = index, rax, rcx, rdx at -8, -16, -24. */
+extern char tt_body_rdtscp_timed[], tt_body_lfence_timed[], tt_body_mfence_timed[],
+	tt_body_cpuid_timed[], tt_body_cpuid_nordtscp_timed[], tt_body_none_timed[],
+	tt_body_mono_timed[] TT_HIDDEN;
+
 /* Bodies an inline hook's slot jumps to (function index in %r11), per variant. */
 extern char tt_ibody_rdtscp[], tt_ibody_lfence[], tt_ibody_mfence[], tt_ibody_cpuid[],
 	tt_ibody_cpuid_nordtscp[], tt_ibody_none[], tt_ibody_mono[] TT_HIDDEN;

@@ -420,6 +420,10 @@ TT_ENTRY(\name)
 	jmp	*%r11
 
 .Ltimed_\@:
+	/* Also entered from a counting stub (hook/slot_code.c) as PROLOGUE leaves it. */
+	.globl	\name\()_timed
+	.hidden	\name\()_timed
+\name\()_timed:
 	FRAME_ENTER .Lslow_\@, 1
 	ENTRY_READ \var
 	call	*%r11

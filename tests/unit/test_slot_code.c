@@ -4,7 +4,9 @@
  * the body's two entries, then called with every general register set to a pattern, against
  * a TLS block and counters of the test's own laid out as hot/tramp_layout.h says. Each path
  * must leave the registers the contract names (tramp_body.S IBODY), and the counters as the
- * body would: a call passed over counted once, any other call not touched.
+ * body would: a call passed over counted once, any other call not touched. The same for the
+ * counting entry stub of a GOT hook, which may clobber r11 only and leaves a counted call
+ * through its function's target word.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -33,11 +35,11 @@ void tsc_timed(void);
 
 #define LOAD(i, r) "movq tsc_regs_in+" #i "*8(%rip), %" #r "\n"
 #define STORE(a, i, r) "movq %" #r ", " a "+" #i "*8(%rip)\n"
-#define ALL(M, a)                                                                                 \
-	M(a, 0, rax)                                                                              \
-	M(a, 1, rbx) M(a, 2, rcx) M(a, 3, rdx) M(a, 4, rsi) M(a, 5, rdi) M(a, 6, rbp) M(a, 7, r8) \
-		M(a, 8, r9) M(a, 9, r10) M(a, 10, r11) M(a, 11, r12) M(a, 12, r13) M(a, 13, r14)  \
-			M(a, 14, r15)
+#define ALL(M, a)                                                                                \
+	M(a, 0, rax)                                                                             \
+	M(a, 1, rbx)                                                                             \
+	M(a, 2, rcx) M(a, 3, rdx) M(a, 4, rsi) M(a, 5, rdi) M(a, 6, rbp) M(a, 7, r8) M(a, 8, r9) \
+		M(a, 9, r10) M(a, 10, r11) M(a, 11, r12) M(a, 12, r13) M(a, 13, r14) M(a, 14, r15)
 #define LOAD_A(a, i, r) LOAD(i, r)
 
 __asm__(".text\n"
@@ -78,7 +80,10 @@ static uint64_t *table[512];
 #define PASSED (TT_FSTAT_PASSED / 8)
 #define CALLS (TT_FSTAT_CALLS / 8)
 
-static uint8_t *page;
+/* In .bss, within a rel32 of the stand-ins (a counting stub jumps to them so). */
+static uint8_t page[4096] __attribute__((aligned(4096)));
+#define TARGET_RET 256 /* a `ret` in the page: where a counting stub's target word points */
+static uint64_t target_word;
 
 static int32_t tls_offset(void)
 {
@@ -129,6 +134,24 @@ static void run(void)
 	memset(tsc_seen_rz, 0, sizeof(tsc_seen_rz));
 	tsc_went = WENT_COPY;
 	tsc_run_slot();
+}
+
+/* A GOT hook's counting stub for index, its target word pointing at a `ret`. */
+static void make_stub(uint32_t index)
+{
+	struct tt_stub_head h = { .index = index,
+				  .tls_offset = tls_offset(),
+				  .target = (uint64_t)(uintptr_t)&target_word,
+				  .body = (uint64_t)(uintptr_t)tsc_body,
+				  .timed = (uint64_t)(uintptr_t)tsc_timed };
+
+	assert_int_equal(mprotect(page, 4096, PROT_READ | PROT_WRITE), 0);
+	memset(page, 0xcc, 4096);
+	tt_stub_write_counting(page, &h);
+	page[TARGET_RET] = 0xc3;
+	target_word = (uint64_t)(uintptr_t)(page + TARGET_RET);
+	assert_int_equal(mprotect(page, 4096, PROT_READ | PROT_EXEC), 0);
+	tsc_slot_ptr = page;
 }
 
 /* Every register as the caller left it, but r11 (the index) where the body is entered. */
@@ -265,6 +288,84 @@ static void test_plain(void **state)
 	assert_counters(10, 5, 7);
 }
 
+/* The GOT stub: counted, every register kept but r11, through the target word. */
+static void test_stub_counted(void **state)
+{
+	static const uint32_t indices[] = { 2, 300 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(indices) / sizeof(indices[0]); i++) {
+		memset(table, 0, sizeof(table));
+		table[indices[i]] = fstat;
+		make_stub(indices[i]);
+		set_tls(0, 512);
+		counters(10, 5, 7);
+		run();
+		assert_int_equal(tsc_went, WENT_COPY);
+		assert_regs_kept(tsc_regs_out, 1);
+		assert_counters(11, 4, 8);
+		counters(0, UINT64_MAX, 0); /* count-only */
+		run();
+		assert_int_equal(tsc_went, WENT_COPY);
+		assert_counters(1, UINT64_MAX - 1, 1);
+	}
+}
+
+/* Its timed way: as the GOT body's PROLOGUE leaves a call to time. */
+static void test_stub_timed(void **state)
+{
+	(void)state;
+	memset(table, 0, sizeof(table));
+	table[2] = fstat;
+	make_stub(2);
+	set_tls(0, 3);
+	counters(10, 0, 7);
+	run();
+	assert_int_equal(tsc_went, WENT_TIMED);
+	assert_int_equal(tsc_seen[RAX], (uint64_t)(int64_t)tls_offset());
+	assert_int_equal(tsc_seen[RDX], (uint64_t)(uintptr_t)fstat);
+	assert_int_equal((uint32_t)tsc_seen[R11], 2);
+	assert_int_equal(tsc_seen_rz[RZ_RAX], tsc_regs_in[RAX]);
+	assert_int_equal(tsc_seen_rz[RZ_RCX], tsc_regs_in[RCX]);
+	assert_int_equal(tsc_seen_rz[RZ_RDX], tsc_regs_in[RDX]);
+	assert_int_equal(tsc_seen[RCX], tsc_regs_in[RCX]);
+	assert_int_equal(tsc_seen[RSI], tsc_regs_in[RSI]);
+	assert_int_equal(tsc_seen[R10], tsc_regs_in[R10]);
+	assert_counters(10, UINT64_MAX, 7);
+}
+
+/* Its other way: the GOT body's entry, as from the plain stub (TLS offset in rax, the
+ * caller's rax at -8, the index in r11d), nothing counted. */
+static void test_stub_general(void **state)
+{
+	static const struct {
+		uint8_t in_shim;
+		uint32_t nstats;
+		int has_stat;
+	} cases[] = { { 1, 8, 1 }, { TT_IN_HANDLER, 8, 1 }, { 0, 0, 1 }, { 0, 5, 1 }, { 0, 8, 0 } };
+	size_t i;
+	int r;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(table, 0, sizeof(table));
+		table[5] = cases[i].has_stat ? fstat : NULL;
+		make_stub(5);
+		set_tls(cases[i].in_shim, cases[i].nstats);
+		counters(10, 3, 7);
+		run();
+		assert_int_equal(tsc_went, WENT_BODY);
+		assert_int_equal(tsc_seen[RAX], (uint64_t)(int64_t)tls_offset());
+		assert_int_equal(tsc_seen_rz[RZ_RAX], tsc_regs_in[RAX]);
+		assert_int_equal(tsc_seen[R11], 5);
+		for (r = 0; r < NREGS; r++)
+			if (r != RAX && r != R11)
+				assert_int_equal(tsc_seen[r], tsc_regs_in[r]);
+		assert_counters(10, 3, 7);
+	}
+}
+
 static void test_can_count(void **state)
 {
 	(void)state;
@@ -277,13 +378,12 @@ static void test_can_count(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_counted), cmocka_unit_test(test_count_only),
-		cmocka_unit_test(test_timed),	cmocka_unit_test(test_general),
-		cmocka_unit_test(test_plain),	cmocka_unit_test(test_can_count),
+		cmocka_unit_test(test_counted),	     cmocka_unit_test(test_count_only),
+		cmocka_unit_test(test_timed),	     cmocka_unit_test(test_general),
+		cmocka_unit_test(test_plain),	     cmocka_unit_test(test_can_count),
+		cmocka_unit_test(test_stub_counted), cmocka_unit_test(test_stub_timed),
+		cmocka_unit_test(test_stub_general),
 	};
 
-	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (page == MAP_FAILED)
-		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
