@@ -35,11 +35,12 @@ void tsc_timed(void);
 
 #define LOAD(i, r) "movq tsc_regs_in+" #i "*8(%rip), %" #r "\n"
 #define STORE(a, i, r) "movq %" #r ", " a "+" #i "*8(%rip)\n"
-#define ALL(M, a)                                                                                \
-	M(a, 0, rax)                                                                             \
-	M(a, 1, rbx)                                                                             \
-	M(a, 2, rcx) M(a, 3, rdx) M(a, 4, rsi) M(a, 5, rdi) M(a, 6, rbp) M(a, 7, r8) M(a, 8, r9) \
-		M(a, 9, r10) M(a, 10, r11) M(a, 11, r12) M(a, 12, r13) M(a, 13, r14) M(a, 14, r15)
+/* clang-format off */
+#define ALL(M, a) \
+	M(a, 0, rax) M(a, 1, rbx) M(a, 2, rcx) M(a, 3, rdx) M(a, 4, rsi) M(a, 5, rdi) \
+	M(a, 6, rbp) M(a, 7, r8) M(a, 8, r9) M(a, 9, r10) M(a, 10, r11) M(a, 11, r12) \
+	M(a, 12, r13) M(a, 13, r14) M(a, 14, r15)
+/* clang-format on */
 #define LOAD_A(a, i, r) LOAD(i, r)
 
 __asm__(".text\n"
