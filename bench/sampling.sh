@@ -152,6 +152,14 @@ printf '  %-18s %8.1f ms / untraced %8.1f ms = %s (%s, calls through the PLT onl
 	"$(awk -v t="$bare" 'BEGIN { print t / 1e6 }')" "$ra" "$(cat "$W/wrap.counts" 2>/dev/null)"
 row "sampling.sort.wrap" "sampling: sort 200,000 lines, floor: a counting LD_PRELOAD wrapper, wall / untraced" \
 	"$ra" "-" "-" "$(awk -v t="$t" -v b="$bare" 'BEGIN { printf "%.1f/%.1f ms", t / 1e6, b / 1e6 }'); $(cat "$W/wrap.counts" 2>/dev/null) (PLT calls only)"
+# Counting in place: the counting-only run's time over the untraced one, per call counted
+# (all four functions' calls; memcmp's are nearly all of them).
+t=$(median "$W/s.count.ns")
+calls=$(jq '[.functions[].calls] | add' "$W/s.count.1.json")
+per=$(awk -v t="$t" -v b="$bare" -v n="$calls" 'BEGIN { if (n > 0) printf "%.2f", (t - b) / n; else print "-" }')
+printf '  counting in place: %s ns added per counted call (%s calls)\n' "$per" "$calls"
+row "sampling.sort.count_ns" "sampling: sort, ns added per counted call (counting only)" "$per" "-" \
+	"-" "$calls calls counted"
 # What the budget's report says of counting (run 1): its estimate from the start-up cost of a
 # counted call, a lower bound.
 jq -r '.sampling | "  budget report: counting ~\(.counting * 1000 | round / 10)% of the run at >= \(.count_cost) ticks a call, over_budget \(.over_budget); a timed call \(.timed_cost) ticks over a counted one at start-up"' \

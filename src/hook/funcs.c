@@ -30,6 +30,7 @@
 #include "hook/stubs.h"
 #include "hook/unbracketable.h"
 #include "hot/func_table.h"
+#include "hot/sample.h"
 #include "tramp/tramp.h"
 
 static bool hash_oom; /* set by uthash when an insertion found no memory */
@@ -40,9 +41,20 @@ static char *const bodies[TT_VAR_COUNT] = {
 	tt_body_cpuid_nordtscp, tt_body_none,	tt_body_mono,
 };
 
+static char *const timed_bodies[TT_VAR_COUNT] = {
+	tt_body_rdtscp_timed, tt_body_lfence_timed,	    tt_body_mfence_timed,
+	tt_body_cpuid_timed,  tt_body_cpuid_nordtscp_timed, tt_body_none_timed,
+	tt_body_mono_timed,
+};
+
 static char *const inline_bodies[TT_VAR_COUNT] = {
 	tt_ibody_rdtscp,	 tt_ibody_lfence, tt_ibody_mfence, tt_ibody_cpuid,
 	tt_ibody_cpuid_nordtscp, tt_ibody_none,	  tt_ibody_mono,
+};
+static char *const inline_timed[TT_VAR_COUNT] = {
+	tt_ibody_rdtscp_timed, tt_ibody_lfence_timed,	      tt_ibody_mfence_timed,
+	tt_ibody_cpuid_timed,  tt_ibody_cpuid_nordtscp_timed, tt_ibody_none_timed,
+	tt_ibody_mono_timed,
 };
 
 /* An alias name pointing at an entry: "memmove" -> the "memcpy|memmove" entry. */
@@ -91,7 +103,7 @@ int tt_funcs_set_variant(int v)
 {
 	if (v >= 0 && v < TT_VAR_COUNT)
 		variant = v;
-	if (tt_stubs_start(bodies[variant]) < 0)
+	if (tt_stubs_start(bodies[variant], timed_bodies[variant], tt_funcs_counting()) < 0)
 		return -1;
 	return reserve(0); /* the calibration function's words */
 }
@@ -104,6 +116,16 @@ void *tt_funcs_stub(uint32_t index)
 void *tt_funcs_inline_body(void)
 {
 	return inline_bodies[variant];
+}
+
+bool tt_funcs_counting(void)
+{
+	return tt_sample_mode != TT_SAMPLE_OFF && !tt_sample_framed;
+}
+
+void *tt_funcs_inline_timed(void)
+{
+	return inline_timed[variant];
 }
 
 bool tt_funcs_is_stub(const void *addr)

@@ -70,6 +70,14 @@ void *tt_funcs_stub(uint32_t index);
  * with the index in %r11d and the caller's %r11 at -112(%rsp). */
 void *tt_funcs_inline_body(void);
 
+/* Whether the calls sampling passes over are counted in each function's own stub and pool
+ * slot (slot_code.h): sampling is on and they need no frame (no TSC_CALLERS). Fixed before
+ * the first stub is written (runtime/sample_setup.h). */
+bool tt_funcs_counting(void);
+
+/* Its timed entry (tramp.h), for a counting slot head (slot_code.h). */
+void *tt_funcs_inline_timed(void);
+
 /* Choose the trampoline variant (TT_VAR_*), before any function is added; writes the first
  * stubs. 0, or -1 when no memory could be mapped within reach of the body. */
 int tt_funcs_set_variant(int variant);

@@ -21,6 +21,8 @@
 #include "hook/patch.h"
 #include "hook/plan_cache.h"
 #include "hook/pool.h"
+#include "hook/slot_code.h"
+#include "hook/stubs.h"
 #include "hook/stop.h"
 #include "hook/xref_cache.h"
 #include "hook/trap.h"
@@ -31,7 +33,9 @@
 #include "x86/relocate.h"
 #include "x86/xref.h"
 
-#define SLOT_CODE 32 /* the entry code of a slot; the relocated copy follows */
+_Static_assert(TT_POOL_SLOT >= TT_SLOT_COUNT_END &&
+		       TT_POOL_SLOT >= TT_SLOT_PLAIN_COPY + TT_COPY_MAX,
+	       "a pool slot holds either head and the longest relocated entry");
 
 static enum tt_hook_mode mode = TT_HOOK_GOT;
 static bool enabled;
@@ -196,24 +200,35 @@ static int segment_cb(struct tt_elf *o, void *arg)
 }
 
 /*
- * A slot: the caller's %r11 into the red zone, the index into %r11d, on to the inline body
- * (tramp_body.S IBODY); then, SLOT_CODE bytes in, the relocated entry the body calls.
+ * Calls sampling passes over are counted in the slot itself (slot_code.h) when sampling is on
+ * and they need no frame (no TSC_CALLERS): both fixed before the first hook is made.
  */
+static bool counting_heads(void)
+{
+	return tt_funcs_counting();
+}
+
+/* Where a slot's relocated entry goes, after its head. */
+static size_t slot_copy(void)
+{
+	return counting_heads() ? TT_SLOT_COUNT_COPY : TT_SLOT_PLAIN_COPY;
+}
+
+/* A slot: its head (slot_code.h), then the relocated entry that the body calls and that a
+ * counted call falls into. */
 static void write_slot(uint8_t *slot, uint32_t index, const struct tt_reloc *r)
 {
-	static const uint8_t save_r11[5] = { 0x4c, 0x89, 0x5c, 0x24, 0x90 }; /* -112(%rsp) */
-	uint64_t body = (uint64_t)(uintptr_t)tt_funcs_inline_body();
+	struct tt_slot_head h = { .index = index,
+				  .tls_offset = tt_stubs_tls_offset(),
+				  .body = (uint64_t)(uintptr_t)tt_funcs_inline_body(),
+				  .timed = (uint64_t)(uintptr_t)tt_funcs_inline_timed() };
 
 	memset(slot, 0xcc, TT_POOL_SLOT); /* int3 between the parts */
-	memcpy(slot, save_r11, 5);
-	slot[5] = 0x41; /* movl $index, %r11d */
-	slot[6] = 0xbb;
-	memcpy(slot + 7, &index, 4);
-	slot[11] = 0xff; /* jmp *0(%rip) */
-	slot[12] = 0x25;
-	memset(slot + 13, 0, 4);
-	memcpy(slot + 17, &body, 8);
-	memcpy(slot + SLOT_CODE, r->copy, r->copy_len);
+	if (counting_heads() && tt_slot_can_count(index))
+		tt_slot_write_counting(slot, &h);
+	else
+		tt_slot_write_plain(slot, &h);
+	memcpy(slot + slot_copy(), r->copy, r->copy_len);
 }
 
 /*
@@ -345,7 +360,7 @@ static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t wh
 	slot = tt_pool_take((uintptr_t)addr);
 	if (!slot)
 		return "no memory could be mapped within jump range of it";
-	kept = kept_plan(&seg, addr, slot + SLOT_CODE, &r, &size, &trap);
+	kept = kept_plan(&seg, addr, slot + slot_copy(), &r, &size, &trap);
 	if (kept) { /* the entry's plan; the function's own jumps are the kept answer's */
 		err = trap ? NULL : own_jumps(addr, size, &r, &seg, why, why_size);
 		goto planned;
@@ -365,10 +380,10 @@ static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t wh
 	}
 	if (trap) /* the whole function copied; the signal brings its calls to the slot */
 		err = tt_reloc_whole(addr, size, (uint64_t)(uintptr_t)addr,
-				     (uint64_t)(uintptr_t)(slot + SLOT_CODE), &r, why, why_size);
+				     (uint64_t)(uintptr_t)(slot + slot_copy()), &r, why, why_size);
 	else
 		err = tt_reloc_plan_entry(addr, size, (uint64_t)(uintptr_t)addr,
-					  (uint64_t)(uintptr_t)(slot + SLOT_CODE), &r, why,
+					  (uint64_t)(uintptr_t)(slot + slot_copy()), &r, why,
 					  why_size);
 	if (!err) /* kept even if its own jumps refuse it: that answer is kept too */
 		keep_plan(&seg, addr, &r, size, trap);
@@ -688,7 +703,7 @@ static unsigned int move_threads(const struct planned *p, struct tt_stop_thread 
 			continue;
 		off = tt_reloc_copy_offset(&p->map, t[i].pc - (uintptr_t)p->func);
 		if (off >= 0) {
-			tt_stop_move(&t[i], (uintptr_t)(p->slot + SLOT_CODE + off));
+			tt_stop_move(&t[i], (uintptr_t)(p->slot + slot_copy() + off));
 			moved++;
 		}
 	}
@@ -770,7 +785,7 @@ static unsigned int commit(unsigned int n)
 				"threads cannot be stopped while it is written";
 		if (p->refusal)
 			continue;
-		tt_func_set_target(p->f->index, p->slot + SLOT_CODE);
+		tt_func_set_target(p->f->index, p->slot + slot_copy());
 		if (p->trap)
 			continue; /* after the jumps, below */
 		entry_jump(p, jumps[k]);
@@ -1000,5 +1015,5 @@ void *tt_inline_calibration_entry(void)
 
 void *tt_inline_calibration_target(void)
 {
-	return calibration_slot ? calibration_slot + SLOT_CODE : NULL;
+	return calibration_slot ? calibration_slot + slot_copy() : NULL;
 }

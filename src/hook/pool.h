@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#define TT_POOL_SLOT 128 /* bytes per function: 16 for the stub jump, the copy after */
+#define TT_POOL_SLOT 256 /* bytes per function: a head (hook/slot_code.h), the copy after */
 
 /* bytes of fresh writable memory wholly within ±1 GiB of near, or NULL. */
 uint8_t *tt_pool_map_near(uintptr_t near, size_t bytes);

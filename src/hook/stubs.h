@@ -7,9 +7,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Stubs from now on jump to `body` (the chosen variant's); makes the first page of stubs
- * (index 0: the calibration function). 0, or -1 when no memory could be mapped near it. */
-int tt_stubs_start(void *body);
+/* Stubs from now on jump to `body` (the chosen variant's), or its `timed` entry, and, with
+ * `count`, count the calls sampling passes over themselves (slot_code.h); makes the first page
+ * of stubs (index 0: the calibration function). 0, or -1 when no memory could be mapped near
+ * it. */
+int tt_stubs_start(void *body, void *timed, bool count);
+
+/* tt_tls's offset from the thread pointer, which the stubs hold as an immediate (valid once
+ * tt_stubs_start succeeded). */
+int32_t tt_stubs_tls_offset(void);
 
 /* Make sure stub `index` exists (before the index is published). 0 or -1. */
 int tt_stubs_make(uint32_t index);

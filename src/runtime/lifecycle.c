@@ -477,6 +477,7 @@ static enum state start(void)
 	tt_emul_step_install(run.clock.step);
 	tt_phase_add(TT_PHASE_CLOCK, t);
 	t = tt_phase_mark();
+	tt_sample_setup(&run.cfg); /* before the hooks: slots count for it (hook/slot_code.h) */
 	if (tt_funcs_set_variant(run.clock.variant) < 0) {
 		tt_warn("no memory within reach of the shim's code for entry stubs: nothing "
 			"traced");

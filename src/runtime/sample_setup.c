@@ -91,19 +91,23 @@ static void measure_cost(int variant, void *entry, void *target, uint64_t *timed
 		*counted = (best_passed - best_bare + ROUND_CALLS / 2) / ROUND_CALLS;
 }
 
+void tt_sample_setup(const struct tt_config *cfg)
+{
+	if (cfg->budget_ppm)
+		tt_sample_configure(TT_SAMPLE_BUDGET, 0, cfg->budget_ppm, FLOOR, cfg->callers > 0);
+	else if (cfg->sample > 1)
+		tt_sample_configure(TT_SAMPLE_FIXED, cfg->sample, 0, 0, cfg->callers > 0);
+	tt_exit_path_update();
+}
+
 void tt_sample_start(const struct tt_config *cfg, int variant, void *entry, void *target)
 {
 	uint64_t timed, counted;
 
-	if (cfg->budget_ppm) {
-		/* Index 0 passes over calls only while its countdown says so: mode on first. */
-		tt_sample_configure(TT_SAMPLE_BUDGET, 0, cfg->budget_ppm, FLOOR, cfg->callers > 0);
-		tt_exit_path_update();
-		measure_cost(variant, entry, target, &timed, &counted);
-		tt_sample_cost = timed ? timed : 1;
-		tt_sample_count_cost = counted;
-	} else if (cfg->sample > 1) {
-		tt_sample_configure(TT_SAMPLE_FIXED, cfg->sample, 0, 0, cfg->callers > 0);
-		tt_exit_path_update();
-	}
+	if (!cfg->budget_ppm)
+		return;
+	/* Index 0 passes over calls only while its countdown says so: mode on (setup) first. */
+	measure_cost(variant, entry, target, &timed, &counted);
+	tt_sample_cost = timed ? timed : 1;
+	tt_sample_count_cost = counted;
 }

@@ -7,8 +7,12 @@
 
 #include "config/config.h"
 
+/* Configure sampling from cfg (hot/sample.h): at start-up, before any hook is made, since
+ * inline hooks count the calls sampling passes over in their slots (hook/slot_code.h). */
+void tt_sample_setup(const struct tt_config *cfg);
+
 /*
- * Configure sampling from cfg. With TSC_BUDGET, time the calibration function (index 0,
+ * With TSC_BUDGET (after tt_sample_setup), time the calibration function (index 0,
  * through entry to target, or its stub and the empty function when NULL) on this thread,
  * timed and passed over in turn, for the cost per timed call the budget is spent in (variant:
  * TT_VAR_*, the clock's unit). At start-up, before any overhead calibration (which comes at

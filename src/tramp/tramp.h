@@ -21,9 +21,22 @@
 extern char tt_body_rdtscp[], tt_body_lfence[], tt_body_mfence[], tt_body_cpuid[],
 	tt_body_cpuid_nordtscp[], tt_body_none[], tt_body_mono[] TT_HIDDEN;
 
+/* Their timed entries, for a counting stub (hook/slot_code.h), as PROLOGUE leaves a call to
+ * time: rax = TLS offset, rdx = the counters, r11d = index, rax, rcx, rdx at -8, -16, -24. */
+extern char tt_body_rdtscp_timed[], tt_body_lfence_timed[], tt_body_mfence_timed[],
+	tt_body_cpuid_timed[], tt_body_cpuid_nordtscp_timed[], tt_body_none_timed[],
+	tt_body_mono_timed[] TT_HIDDEN;
+
 /* Bodies an inline hook's slot jumps to (function index in %r11), per variant. */
 extern char tt_ibody_rdtscp[], tt_ibody_lfence[], tt_ibody_mfence[], tt_ibody_cpuid[],
 	tt_ibody_cpuid_nordtscp[], tt_ibody_none[], tt_ibody_mono[] TT_HIDDEN;
+
+/* Their timed entries, which a counting slot head jumps to as the body's PROLOGUE would go on
+ * for a call to time (hook/slot_code.h): rax = TLS offset, rdx = the counters, r11d = index,
+ * rax, rcx, rdx at -8, -16, -24(%rsp) and the caller's r11 at -112(%rsp). */
+extern char tt_ibody_rdtscp_timed[], tt_ibody_lfence_timed[], tt_ibody_mfence_timed[],
+	tt_ibody_cpuid_timed[], tt_ibody_cpuid_nordtscp_timed[], tt_ibody_none_timed[],
+	tt_ibody_mono_timed[] TT_HIDDEN;
 
 /* Where the bodies' code lies: a return address in there is a traced call's. */
 extern const char tt_bodies_start[], tt_bodies_end[] TT_HIDDEN;

@@ -416,6 +416,10 @@ TT_ENTRY(\name)
 	jmp	*%r11
 
 .Ltimed_\@:
+	/* Also entered from a counting stub (hook/slot_code.c) as PROLOGUE leaves it. */
+	.globl	\name\()_timed
+	.hidden	\name\()_timed
+\name\()_timed:
 	FRAME_ENTER .Lslow_\@, 1
 	ENTRY_READ \var
 	call	*%r11
@@ -502,6 +506,7 @@ TT_END(\name)
  * is kept through the exit work. Only the flags differ, which no caller keeps across a call.
  *
  * Entry (from a pool slot, see inline.c): %r11d = index, the caller's %r11 at -112(%rsp).
+ * The `_timed` entry: the same, and the registers as PROLOGUE leaves them for a call to time.
  */
 
 /* The caller-saved registers other than rax, rdx, rcx, below S (see IBODY's exit). */
@@ -533,6 +538,11 @@ TT_ENTRY(\name)
 	jmp	*-40(%rsp)
 
 .Litimed_\@:
+	/* Also entered from a counting slot head (hook/slot_code.c) as PROLOGUE leaves it: the
+	 * countdown there ran out. */
+	.globl	\name\()_timed
+	.hidden	\name\()_timed
+\name\()_timed:
 	FRAME_ENTER .Lislow_\@, 1
 	/* Before the first read (no read touches r11 or -96(%rsp) for good): the target, for a
 	 * memory-indirect call, and the caller's r11 back in place. */

@@ -123,6 +123,24 @@ test_sample_serialize_modes() {
 	done
 }
 
+# Calls passed over at 1 in 1,000,000, counted on their own path (an inline hook's slot, or
+# the GOT body), from two threads and from a timer's handler that interrupts them anywhere,
+# that path's counting included: counts exact under each hook.
+test_sample_countpath() {
+	local h
+	for h in inline got; do
+		rm -f "$T"/r.*
+		XENV=(TSC_SAMPLE=1000000 "TSC_HOOK=$h")
+		run_pair sample_countpath work_add,work_leaf "$B/t_countpath" "$T/side" &&
+			one_report && check_expects_sampled "$T/side" || sub_failed "TSC_HOOK=$h" ||
+			return 1
+		ck "TSC_HOOK=$h: both hooked so, almost every call passed over, none left unended" \
+			"[fn(\"work_add\"), fn(\"work_leaf\")] | all(.hook == \"$h\" and .unwound == 0) and
+			 (.[0].skipped > .[0].calls * 0.99)" \
+			'[fn("work_add"), fn("work_leaf")] | map(counts + {hook, skipped})' || return 1
+	done
+}
+
 # A function whose cost alternates long/short on every call: any sample taken at a fixed
 # stride of 2 would see one kind only. At 1 in 2 and 1 in 16 both halves are in the histogram,
 # each at least a quarter of the timed calls (expected half; with >= 2,000 timed calls a
@@ -192,19 +210,22 @@ test_sample_budget() {
 		'fn("work_add") as $f | ([.sampling.timed_cost, $f.sampling.timed_cost // 0] | max) as $c |
 		 ($f.timed - 1000) * $c <= 0.04 * (.wall_ns * .clock.tsc_hz / 1e9)' \
 		'{f: fn("work_add") | {timed, sampling}, sampling, wall_ns, hz: .clock.tsc_hz}' || return 1
-	ck "counting a tiny function's every call costs more than the budget: over_budget said" \
-		'.sampling.counting > .sampling.budget and .sampling.over_budget == true' '.sampling' ||
-		return 1
 	m0=$(printf '%s\n' "${bare[@]}" | sort -n | head -1)
 	mc=$(printf '%s\n' "${count[@]}" | sort -n | head -1)
-	[ "$mc" -gt $((m0 + m0 / 50)) ] ||
-		fail_because "from outside, counting added less than 2% (untraced loop $m0, counted $mc ticks): over_budget would be wrong" ||
-		return 1
+	# A GOT hook's counting stub can hide entirely in this loop (the CPU overlaps it with the
+	# loop's own work): then nothing says the budget is exceeded.
+	if [ "$mc" -gt $((m0 + m0 / 50)) ]; then
+		ck "counting a tiny function's every call costs more than the budget: over_budget said" \
+			'.sampling.counting > .sampling.budget and .sampling.over_budget == true' \
+			'.sampling' || return 1
+	else
+		NOTE="from outside, counting added less than 2% here (untraced loop $m0, counted $mc ticks): over_budget not asserted; "
+	fi
 	mf=$(printf '%s\n' "${full[@]}" | sort -n | head -1)
 	mb=$(printf '%s\n' "${budget[@]}" | sort -n | head -1)
 	timed=$(jq '[.functions[] | .timed + .dropped + .migrated] | add' "$REPORT")
 	per=$(((mf - mc) / n))
-	NOTE="counting: untraced loop $m0, counted $mc ticks (report: $(jq -c '.sampling | {count_cost, counting}' "$REPORT")); a timed call costs ~$per ticks here; $timed timed: $((timed * per * 1000 / mc))/1000 of the counted-only loop added (budget 20/1000); loops: counted $mc, budget $mb, full $mf ticks"
+	NOTE="${NOTE:-}counting: untraced loop $m0, counted $mc ticks (report: $(jq -c '.sampling | {count_cost, counting}' "$REPORT")); a timed call costs ~$per ticks here; $timed timed: $((timed * per * 1000 / mc))/1000 of the counted-only loop added (budget 20/1000); loops: counted $mc, budget $mb, full $mf ticks"
 	[ "$mf" -gt "$mc" ] || {
 		NOTE="$NOTE; timing every call was not slower than counting: nothing to compare"
 		return 0
