@@ -795,6 +795,25 @@ test_plan_cache() {
 		plan_run "traps, plans kept" no "$B/t_trap" calls
 }
 
+# Plans kept by a run without sampling, used by one with TSC_SAMPLE, whose slots start with a
+# counting head and so hold the copy further in (hook/slot_code.h): the copies are made again
+# at their new place, without the decoder, and every call is still counted (exact counts,
+# check_expects); and the other way round.
+test_plan_cache_sampled() {
+	local c=$T/cache side=$T/side
+	local PLAN_FUNCS=work_spin,work_add,work_empty,work_never
+	local PLAN_HOOKS="work_spin=inline work_add=inline work_empty=inline work_never=inline"
+	XENV+=(TSC_HOOK=inline "XDG_CACHE_HOME=$c" LD_DEBUG=files)
+	CMP_STDERR=0
+	plan_run "plain slots, nothing kept" yes "$B/t_report" "$side" || return 1
+	XENV+=(TSC_SAMPLE=7)
+	plan_run "counting slots, plain slots' plans kept" no "$B/t_report" "$side" || return 1
+	rm -rf "$c"
+	plan_run "counting slots, nothing kept" yes "$B/t_report" "$side" || return 1
+	unset 'XENV[${#XENV[@]}-1]'
+	plan_run "plain slots, counting slots' plans kept" no "$B/t_report" "$side"
+}
+
 # libsameid.so rebuilt with another body and the same build ID (tests/prog/Makefile): its
 # kept plan, for the same offset and length, is not used (its first bytes differ); the
 # decoder plans it again, and that plan is kept instead.
