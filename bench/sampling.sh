@@ -11,6 +11,8 @@
 #     which no sampling rate can take back (the budget's report says over_budget then).
 #     And the floor of any exact count by interposition: libcountwrap.so (countwrap.c), a
 #     preloaded memcmp/strlen/malloc/free that adds one to a TLS counter and calls the real one.
+#     Each run's wall time and its CPU time (user + system, cputime.c): sort is single-
+#     threaded here, and its CPU time leaves out what else a shared host ran meanwhile.
 # (c) the median and p90 of memcmp under the budget against every call timed (medians over the
 #     repetitions; goal: within 3% or one histogram bucket); calls identical in all of them.
 #     And against TSC_SAMPLE=16 (a fixed rate: every call equally likely timed): the budget's
@@ -44,7 +46,6 @@ le() { awk -v v="$1" -v l="$2" 'BEGIN { print (v <= l) ? "met" : "missed" }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "inf" }'; }
 row() { printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" "$6" >>"$ROWS"; }
 kv() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1; }
-now_ns() { date +%s%N; }
 
 # ---- (a) the path that only counts ----------------------------------------------------------
 N=2000000
@@ -103,11 +104,11 @@ while [ "$r" -le "$REPS" ]; do
 		budget) set -- LD_PRELOAD="$LIB" TSC_FUNCS=$FUNCS TSC_BUDGET=2% ;;
 		wrap) set -- LD_PRELOAD="$B/libcountwrap.so" BENCH_COUNT_OUT="$W/wrap.counts" ;;
 		esac
-		t0=$(now_ns)
-		env LC_ALL=C TSC_FORMAT=json TSC_OUTPUT="$W/s.$v.$r.json" TSC_QUIET=1 "$@" \
-			sort --parallel=1 "$W/in.txt" >"$W/out.$v" || fail "sort ($v) exited $?"
-		t1=$(now_ns)
-		echo $((t1 - t0)) >>"$W/s.$v.ns"
+		"$B/cputime" "$W/s.t" env LC_ALL=C TSC_FORMAT=json TSC_OUTPUT="$W/s.$v.$r.json" \
+			TSC_QUIET=1 "$@" sort --parallel=1 "$W/in.txt" >"$W/out.$v" ||
+			fail "sort ($v) exited $?"
+		awk '{ print $1 }' "$W/s.t" >>"$W/s.$v.ns"
+		awk '{ print $2 }' "$W/s.t" >>"$W/s.$v.cpu"
 		if [ "$v" != bare ] && [ "$v" != wrap ]; then
 			[ -s "$W/s.$v.$r.json" ] || fail "sort ($v): no report"
 			jq -c '[.functions[] | {name, calls}] | sort_by(.name)' "$W/s.$v.$r.json" \
@@ -145,6 +146,27 @@ for v in full s16 budget count; do
 	row "sampling.sort.$v" "sampling: sort 200,000 lines, $what, wall / untraced" "$ra" "$goal" \
 		"$verdict" "$(awk -v t="$t" -v b="$bare" 'BEGIN { printf "%.1f/%.1f ms", t / 1e6, b / 1e6 }'); memcmp $calls calls, $timed timed; calls identical in all four"
 done
+# The same runs by their CPU time (user + system, wait4): sort is single-threaded here, and
+# its CPU time leaves out what else the host ran meanwhile, which its wall time holds.
+# Ratios: the median of each repetition's own ratio (runs of one repetition are next to each
+# other in time: this VM's speed drifts by +-20% over a bench, which a ratio of medians keeps).
+cbare=$(median "$W/s.bare.cpu")
+for v in full s16 budget count wrap; do
+	t=$(median "$W/s.$v.cpu")
+	paste "$W/s.$v.cpu" "$W/s.bare.cpu" | awk '{ printf "%.4f\n", $1 / $2 }' >"$W/s.$v.cpuratio"
+	ra=$(median "$W/s.$v.cpuratio")
+	case $v in
+	full) what="every call timed" goal="-" verdict="-" ;;
+	s16) what="TSC_SAMPLE=16" goal="-" verdict="-" ;;
+	budget) what="TSC_BUDGET=2%" goal="<= 1.03" verdict=$(le "$ra" 1.03) ;;
+	count) what="counting only" goal="-" verdict="-" ;;
+	wrap) what="floor: a counting LD_PRELOAD wrapper" goal="-" verdict="-" ;;
+	esac
+	printf '  CPU time, %-36s %8.1f ms / untraced %8.1f ms, paired ratio %s\n' "$what" \
+		"$(awk -v t="$t" 'BEGIN { print t / 1e6 }')" "$(awk -v t="$cbare" 'BEGIN { print t / 1e6 }')" "$ra"
+	row "sampling.sort_cpu.$v" "sampling: sort 200,000 lines, $what, CPU time / untraced" "$ra" \
+		"$goal" "$verdict" "$(awk -v t="$t" -v b="$cbare" 'BEGIN { printf "%.1f/%.1f ms user+sys (medians); ratio: median of the per-repetition ratios", t / 1e6, b / 1e6 }')"
+done
 t=$(median "$W/s.wrap.ns")
 ra=$(ratio "$t" "$bare")
 printf '  %-18s %8.1f ms / untraced %8.1f ms = %s (%s, calls through the PLT only)\n' \
@@ -154,11 +176,11 @@ row "sampling.sort.wrap" "sampling: sort 200,000 lines, floor: a counting LD_PRE
 	"$ra" "-" "-" "$(awk -v t="$t" -v b="$bare" 'BEGIN { printf "%.1f/%.1f ms", t / 1e6, b / 1e6 }'); $(cat "$W/wrap.counts" 2>/dev/null) (PLT calls only)"
 # Counting in place: the counting-only run's time over the untraced one, per call counted
 # (all four functions' calls; memcmp's are nearly all of them).
-t=$(median "$W/s.count.ns")
+t=$(median "$W/s.count.cpu")
 calls=$(jq '[.functions[].calls] | add' "$W/s.count.1.json")
-per=$(awk -v t="$t" -v b="$bare" -v n="$calls" 'BEGIN { if (n > 0) printf "%.2f", (t - b) / n; else print "-" }')
-printf '  counting in place: %s ns added per counted call (%s calls)\n' "$per" "$calls"
-row "sampling.sort.count_ns" "sampling: sort, ns added per counted call (counting only)" "$per" "-" \
+per=$(awk -v t="$t" -v b="$cbare" -v n="$calls" 'BEGIN { if (n > 0) printf "%.2f", (t - b) / n; else print "-" }')
+printf '  counting in place: %s ns of CPU time added per counted call (%s calls)\n' "$per" "$calls"
+row "sampling.sort.count_ns" "sampling: sort, ns of CPU time added per counted call (counting only)" "$per" "-" \
 	"-" "$calls calls counted"
 # What the budget's report says of counting (run 1): its estimate from the start-up cost of a
 # counted call, a lower bound.
