@@ -14,6 +14,21 @@
 #include <stdint.h>
 #include <sys/syscall.h>
 
+#if defined(__SANITIZE_THREAD__)
+#include <sanitizer/tsan_interface.h>
+/* ThreadSanitizer does not see mappings made and removed by raw system calls: memory that one
+ * thread unmapped and the kernel then handed to another reads as a race. Every unmap releases
+ * and every map acquires one address (base/sys.c), which orders them as the kernel does.
+ * Built without -fsanitize (the hot path), these are nothing; code that calls the hot path's
+ * unmapping says TT_SYS_UNMAP_RELEASE() itself first. */
+extern char tt_sys_tsan_maps;
+#define TT_SYS_MAP_ACQUIRE() __tsan_acquire(&tt_sys_tsan_maps)
+#define TT_SYS_UNMAP_RELEASE() __tsan_release(&tt_sys_tsan_maps)
+#else
+#define TT_SYS_MAP_ACQUIRE() ((void)0)
+#define TT_SYS_UNMAP_RELEASE() ((void)0)
+#endif
+
 static inline long tt_syscall6(long nr, long a, long b, long c, long d, long e, long f)
 {
 	long ret;
@@ -34,11 +49,15 @@ static inline void *tt_sys_mmap(void *addr, size_t len, int prot, int flags, int
 {
 	long r = tt_syscall6(SYS_mmap, (long)addr, (long)len, prot, flags, fd, off);
 
-	return (r < 0 && r > -4096) ? NULL : (void *)r;
+	if (r < 0 && r > -4096)
+		return NULL;
+	TT_SYS_MAP_ACQUIRE();
+	return (void *)r;
 }
 
 static inline long tt_sys_munmap(void *addr, size_t len)
 {
+	TT_SYS_UNMAP_RELEASE();
 	return tt_syscall3(SYS_munmap, addr, len, 0);
 }
 

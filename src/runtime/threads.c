@@ -90,6 +90,7 @@ static void thread_exit(void *arg)
 	tt_tls.limit = NULL;
 	tt_tls.top = NULL;
 	tt_tls.thread = NULL;
+	TT_SYS_UNMAP_RELEASE(); /* tt_thread_free (hot/) is not instrumented */
 	tt_thread_free(t);
 out:
 	tt_shim_leave(was);
@@ -123,6 +124,7 @@ void tt_thread_after_fork_child(void)
 		next = t->next;
 		if (t == self)
 			continue;
+		TT_SYS_UNMAP_RELEASE(); /* tt_thread_free (hot/) is not instrumented */
 		tt_thread_free(t);
 	}
 	tt_thread_list = NULL;
