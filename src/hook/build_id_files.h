@@ -1,0 +1,52 @@
+/*
+ * build_id_files.h - one kept file of records (base/kept_file.h) per loaded object, named by
+ * the object's GNU build ID in the cache directory (base/cache_dir.h):
+ * $XDG_CACHE_HOME/tsctrace/<build-id><suffix>. What start-up learns from an object's code is
+ * the same in every run of that build: xref_cache and plan_cache keep theirs here. An object
+ * without a build ID, or past the first 64, keeps nothing. Start-up and dlopen bookkeeping
+ * only (one thread at a time, under the loader lock).
+ */
+#ifndef TT_BUILD_ID_FILES_H
+#define TT_BUILD_ID_FILES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/kept_file.h"
+
+#define TT_BUILD_ID_FILES_MAX 64
+
+struct tt_build_id_file {
+	char id[2 * 64 + 1]; /* the build ID in hex */
+	struct tt_kept_file file;
+};
+
+/* One kind of kept file: a static, TT_BUILD_ID_FILES(&format, ".suffix"). */
+struct tt_build_id_files {
+	const struct tt_kept_format *fmt;
+	const char *suffix;
+	int dir_state; /* 0 not looked for yet, 1 usable, -1 none (or TSC_CACHE=0) */
+	bool dir_made; /* made when first written: a run that only reads makes no call for it */
+	char dir[512];
+	size_t n;
+	struct tt_build_id_file objects[TT_BUILD_ID_FILES_MAX];
+};
+
+#define TT_BUILD_ID_FILES(fmt_, suffix_)           \
+	{                                          \
+		.fmt = (fmt_), .suffix = (suffix_) \
+	}
+
+/* The records kept for the object with that build ID, its file loaded on first ask; NULL when
+ * it keeps none (no build ID, no cache directory, disabled, too many objects). */
+struct tt_kept_file *tt_build_id_file(struct tt_build_id_files *s, const uint8_t *build_id,
+				      size_t len);
+
+/* TSC_CACHE=0: neither read nor write any file (start-up, before the first hook). */
+void tt_build_id_files_disable(struct tt_build_id_files *s);
+
+/* Write the files that were added to (temporary file, then rename). */
+void tt_build_id_files_flush(struct tt_build_id_files *s);
+
+#endif /* TT_BUILD_ID_FILES_H */
