@@ -153,7 +153,7 @@ static bool sort(struct tt_kept_file *f, const struct tt_kept_format *fmt)
 
 bool tt_kept_save(struct tt_kept_file *f, const struct tt_kept_format *fmt, const char *path)
 {
-	char tmp[4096];
+	char tmp[1024]; /* kept small: a dlopen may write from a thread with little stack */
 	struct tt_kept_header h;
 	size_t bytes;
 	int fd, n;
