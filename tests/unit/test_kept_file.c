@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "base/kept_file.h"
+#include "scratch_dir.h"
 
 struct rec {
 	uint64_t key;
@@ -41,11 +42,8 @@ static char dir[4096], path[4200];
 
 static int make_dir(void **state)
 {
-	const char *tmp = getenv("TMPDIR");
-
 	(void)state;
-	snprintf(dir, sizeof(dir), "%s/test_kept_file.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir))
+	if (scratch_dir_make(dir, sizeof(dir), "test_kept_file"))
 		return -1;
 	snprintf(path, sizeof(path), "%s/obj.rec", dir);
 	return 0;
@@ -53,11 +51,8 @@ static int make_dir(void **state)
 
 static int remove_dir(void **state)
 {
-	char cmd[4200];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return scratch_dir_remove(dir);
 }
 
 static void add(struct tt_kept_file *f, uint64_t key, uint64_t value)
