@@ -107,10 +107,12 @@ $(B)/runtime/signals.o $(B)/wrap/sigaction.o $(B)/hook/patch.o $(B)/hook/stop.o 
 $(B)/hook/trap.o $(B)/wrap/sigmask.o: SAN_FLAGS :=
 endif
 
+# TRAMP_STRIP=N: the bench's ladder only (bench/ladder.sh), a shim with parts of the timed
+# path taken out; never a tracer.
 $(B)/%.o: src/%.S
 	@echo "  AS      $@"
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(BASE_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(BASE_CFLAGS) $(if $(TRAMP_STRIP),-DTT_STRIP=$(TRAMP_STRIP)) -c $< -o $@
 
 $(LIB): $(SHIM_OBJS) src/libtsctrace.map
 	@echo "  LD      $@"

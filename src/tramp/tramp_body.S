@@ -45,6 +45,17 @@
 
 #define CLOCK_MONOTONIC_RAW 4
 
+/*
+ * For the bench's ladder only (bench/ladder.sh, `make -C bench ladder`): TT_STRIP=N builds
+ * the timed path with its last N parts taken out, to weigh each against the hand-inlined
+ * bracket: 1 the histogram and the caller's child ticks, 2 also the exit's tests, 3 also the
+ * entry's work before the first read (countdown, call counter, the frame's other fields, the
+ * CPU number). Such a build counts and records nothing right: it is no tracer. 0 is the shim.
+ */
+#ifndef TT_STRIP
+#define TT_STRIP 0
+#endif
+
 /* DW_CFA_expression (0x10) reg, len 2, DW_OP_breg3 (0x73) offset: "reg is saved at rbx+off". */
 #define CFI_RA_AT_RBX .cfi_escape 0x10, 0x10, 0x02, 0x73, TT_FRAME_RET
 #define CFI_RBX_AT_RBX .cfi_escape 0x10, 0x03, 0x02, 0x73, TT_FRAME_RBX
@@ -173,8 +184,12 @@
 	movq	(%rdx,%r11,8), %rdx
 	testq	%rdx, %rdx
 	jz	\slow				/* first call of this function in this thread */
+.if TT_STRIP >= 3
+	jmp	\timed
+.else
 	subq	$1, TT_FSTAT_SKIP(%rdx)		/* owner-only countdown, one instruction */
 	jb	\timed				/* it was zero */
+.endif
 .endm
 
 /*
@@ -186,7 +201,7 @@
  * TSC) with %rsp untouched.
  */
 .macro FRAME_ENTER slow, reload
-.if \reload
+.if \reload && TT_STRIP < 3
 	movq	TT_FSTAT_NEXT_SKIP(%rdx), %rcx
 	movq	%rcx, TT_FSTAT_SKIP(%rdx)
 .endif
@@ -194,15 +209,19 @@
 	cmpq	%fs:TT_TLS_LIMIT(%rax), %rcx
 	jae	\slow				/* shadow stack full, or no TSC for this thread */
 	addq	$TT_FRAME_SIZE, %fs:TT_TLS_TOP(%rax)	/* reserve: one instruction */
+.if TT_STRIP < 3
 	incq	TT_FSTAT_CALLS(%rdx)			/* owner-only counter, no lock */
 	movq	%rdx, TT_FRAME_STAT(%rcx)
 	movl	%r11d, TT_FRAME_FUNC(%rcx)
+.endif
 	movq	TT_FSTAT_WORDS(%rdx), %r11	/* the function's words: its target, below */
+.if TT_STRIP < 3
 	movq	$0, TT_FRAME_CHILD_TICKS(%rcx)	/* the traced calls it makes add here */
 	movq	$0, TT_FRAME_CHILD_CALLS(%rcx)
 	movq	%fs:TT_TLS_CPU_NOW(%rax), %rdx	/* CPU now, for the migration check at exit */
 	movl	(%rdx), %edx
 	movl	%edx, TT_FRAME_CPU(%rcx)
+.endif
 	movq	%rbx, TT_FRAME_RBX(%rcx)
 	movq	(%rsp), %rax
 	movq	%rax, TT_FRAME_RET(%rcx)
@@ -344,6 +363,9 @@
  * %rbx = the caller's, CFI saying so; the body then restores what it kept and returns.
  */
 .macro FAST_EXIT general
+.if TT_STRIP >= 2
+	movq	tt_tls@gottpoff(%rip), %r8
+.else
 	cmpb	$0, tt_exit_in_c(%rip)
 	jne	\general			/* TSC_CALLERS, TSC_CPU or sampling: C decides */
 	movq	tt_tls@gottpoff(%rip), %r8
@@ -363,6 +385,7 @@
 	jne	\general			/* frames left above it (longjmp, exceptions) */
 	cmpb	$0, %fs:TT_TLS_IN_SHIM(%r8)
 	jne	\general			/* a vfork child: the parent will return here */
+.endif
 	.cfi_remember_state
 	pushq	TT_FRAME_RET(%rbx)		/* the return address back where `ret` wants it */
 	.cfi_def_cfa_offset 8
@@ -372,6 +395,7 @@
 	movq	TT_FRAME_RBX(%rbx), %rbx
 	.cfi_restore %rbx
 	movq	%r9, %fs:TT_TLS_TOP(%r8)	/* released: everything of it has been read */
+.if TT_STRIP < 1
 	/* tt_hist_record: the value's own bucket below 1024, else 128 per octave:
 	 * e = top bit, c = e - 7, bucket = 1024 + (e - 10) * 128 + (v >> c) - 128
 	 *				  = 128 c + 512 + (v >> c). */
@@ -394,6 +418,7 @@
 	movq	%rax, TT_FSTAT_HIST+TT_HIST_MAX(%rdx)
 3:	addq	%rax, TT_FRAME_CHILD_TICKS-TT_FRAME_SIZE(%r9)	/* the caller's self time */
 	incq	TT_FRAME_CHILD_CALLS-TT_FRAME_SIZE(%r9)
+.endif
 .endm
 
 /* ---- one body per variant ---------------------------------------------------------------- */

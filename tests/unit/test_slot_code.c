@@ -182,6 +182,35 @@ static void counters(uint64_t calls, uint64_t skip, uint64_t passed)
 	fstat[PASSED] = passed;
 }
 
+/* The table with index's counters (or none), the TLS block, the counters' starting values. */
+static void arm(uint32_t index, int has_stat, uint8_t in_shim, uint32_t nstats, uint64_t calls,
+		uint64_t skip, uint64_t passed)
+{
+	memset(table, 0, sizeof(table));
+	table[index] = has_stat ? fstat : NULL;
+	set_tls(in_shim, nstats);
+	counters(calls, skip, passed);
+}
+
+/* The timed entry, as the body's PROLOGUE leaves a call to time: the TLS offset in rax, the
+ * counters in rdx, the index in r11d, the caller's rax, rcx, rdx in the red zone, the rest
+ * kept; the countdown borrowed (FRAME_ENTER reloads it), nothing counted yet. */
+static void assert_went_timed(uint32_t index)
+{
+	int r;
+
+	assert_int_equal(tsc_went, WENT_TIMED);
+	assert_int_equal(tsc_seen[RAX], (uint64_t)(int64_t)tls_offset());
+	assert_int_equal(tsc_seen[RDX], (uint64_t)(uintptr_t)fstat);
+	assert_int_equal((uint32_t)tsc_seen[R11], index);
+	assert_int_equal(tsc_seen_rz[RZ_RAX], tsc_regs_in[RAX]);
+	assert_int_equal(tsc_seen_rz[RZ_RCX], tsc_regs_in[RCX]);
+	assert_int_equal(tsc_seen_rz[RZ_RDX], tsc_regs_in[RDX]);
+	for (r = 0; r < NREGS; r++)
+		if (r != RAX && r != RDX && r != R11)
+			assert_int_equal(tsc_seen[r], tsc_regs_in[r]);
+}
+
 static void assert_counters(uint64_t calls, uint64_t skip, uint64_t passed)
 {
 	assert_int_equal(fstat[CALLS], calls);
@@ -197,11 +226,8 @@ static void test_counted(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(indices) / sizeof(indices[0]); i++) {
-		memset(table, 0, sizeof(table));
-		table[indices[i]] = fstat;
 		make_slot(indices[i], 1);
-		set_tls(0, 512);
-		counters(10, 5, 7);
+		arm(indices[i], 1, 0, 512, 10, 5, 7);
 		run();
 		assert_int_equal(tsc_went, WENT_COPY);
 		assert_regs_kept(tsc_regs_out, 0);
@@ -213,39 +239,23 @@ static void test_counted(void **state)
 static void test_count_only(void **state)
 {
 	(void)state;
-	memset(table, 0, sizeof(table));
-	table[3] = fstat;
 	make_slot(3, 1);
-	set_tls(0, 4);
-	counters(0, UINT64_MAX, 0);
+	arm(3, 1, 0, 4, 0, UINT64_MAX, 0);
 	run();
 	assert_int_equal(tsc_went, WENT_COPY);
 	assert_regs_kept(tsc_regs_out, 0);
 	assert_counters(1, UINT64_MAX - 1, 1);
 }
 
-/* The countdown ran out: the timed entry, registers as the body's PROLOGUE leaves them, the
- * countdown borrowed (FRAME_ENTER reloads it), nothing counted yet. */
+/* The countdown ran out: the timed entry, the caller's r11 in the red zone too. */
 static void test_timed(void **state)
 {
 	(void)state;
-	memset(table, 0, sizeof(table));
-	table[2] = fstat;
 	make_slot(2, 1);
-	set_tls(0, 3);
-	counters(10, 0, 7);
+	arm(2, 1, 0, 3, 10, 0, 7);
 	run();
-	assert_int_equal(tsc_went, WENT_TIMED);
-	assert_int_equal(tsc_seen[RAX], (uint64_t)(int64_t)tls_offset());
-	assert_int_equal(tsc_seen[RDX], (uint64_t)(uintptr_t)fstat);
-	assert_int_equal((uint32_t)tsc_seen[R11], 2);
-	assert_int_equal(tsc_seen_rz[RZ_RAX], tsc_regs_in[RAX]);
-	assert_int_equal(tsc_seen_rz[RZ_RCX], tsc_regs_in[RCX]);
-	assert_int_equal(tsc_seen_rz[RZ_RDX], tsc_regs_in[RDX]);
+	assert_went_timed(2);
 	assert_int_equal(tsc_seen_rz[RZ_R11], tsc_regs_in[R11]);
-	assert_int_equal(tsc_seen[RBX], tsc_regs_in[RBX]);
-	assert_int_equal(tsc_seen[RCX], tsc_regs_in[RCX]);
-	assert_int_equal(tsc_seen[R15], tsc_regs_in[R15]);
 	assert_counters(10, UINT64_MAX, 7);
 }
 
@@ -264,11 +274,8 @@ static void test_general(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		memset(table, 0, sizeof(table));
-		table[5] = cases[i].has_stat ? fstat : NULL;
 		make_slot(5, 1);
-		set_tls(cases[i].in_shim, cases[i].nstats);
-		counters(10, 3, 7);
+		arm(5, cases[i].has_stat, cases[i].in_shim, cases[i].nstats, 10, 3, 7);
 		run();
 		assert_went_body(5);
 		assert_counters(10, 3, 7);
@@ -279,11 +286,8 @@ static void test_general(void **state)
 static void test_plain(void **state)
 {
 	(void)state;
-	memset(table, 0, sizeof(table));
-	table[2] = fstat;
 	make_slot(2, 0);
-	set_tls(0, 3);
-	counters(10, 5, 7);
+	arm(2, 1, 0, 3, 10, 5, 7);
 	run();
 	assert_went_body(2);
 	assert_counters(10, 5, 7);
@@ -297,11 +301,8 @@ static void test_stub_counted(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(indices) / sizeof(indices[0]); i++) {
-		memset(table, 0, sizeof(table));
-		table[indices[i]] = fstat;
 		make_stub(indices[i]);
-		set_tls(0, 512);
-		counters(10, 5, 7);
+		arm(indices[i], 1, 0, 512, 10, 5, 7);
 		run();
 		assert_int_equal(tsc_went, WENT_COPY);
 		assert_regs_kept(tsc_regs_out, 1);
@@ -317,22 +318,10 @@ static void test_stub_counted(void **state)
 static void test_stub_timed(void **state)
 {
 	(void)state;
-	memset(table, 0, sizeof(table));
-	table[2] = fstat;
 	make_stub(2);
-	set_tls(0, 3);
-	counters(10, 0, 7);
+	arm(2, 1, 0, 3, 10, 0, 7);
 	run();
-	assert_int_equal(tsc_went, WENT_TIMED);
-	assert_int_equal(tsc_seen[RAX], (uint64_t)(int64_t)tls_offset());
-	assert_int_equal(tsc_seen[RDX], (uint64_t)(uintptr_t)fstat);
-	assert_int_equal((uint32_t)tsc_seen[R11], 2);
-	assert_int_equal(tsc_seen_rz[RZ_RAX], tsc_regs_in[RAX]);
-	assert_int_equal(tsc_seen_rz[RZ_RCX], tsc_regs_in[RCX]);
-	assert_int_equal(tsc_seen_rz[RZ_RDX], tsc_regs_in[RDX]);
-	assert_int_equal(tsc_seen[RCX], tsc_regs_in[RCX]);
-	assert_int_equal(tsc_seen[RSI], tsc_regs_in[RSI]);
-	assert_int_equal(tsc_seen[R10], tsc_regs_in[R10]);
+	assert_went_timed(2);
 	assert_counters(10, UINT64_MAX, 7);
 }
 
@@ -350,11 +339,8 @@ static void test_stub_general(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		memset(table, 0, sizeof(table));
-		table[5] = cases[i].has_stat ? fstat : NULL;
 		make_stub(5);
-		set_tls(cases[i].in_shim, cases[i].nstats);
-		counters(10, 3, 7);
+		arm(5, cases[i].has_stat, cases[i].in_shim, cases[i].nstats, 10, 3, 7);
 		run();
 		assert_int_equal(tsc_went, WENT_BODY);
 		assert_int_equal(tsc_seen[RAX], (uint64_t)(int64_t)tls_offset());
