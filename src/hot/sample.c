@@ -15,6 +15,8 @@ uint64_t tt_sample_budget_ppm;
 uint64_t tt_sample_floor;
 uint64_t tt_sample_cost = 1; /* never 0: divided by */
 uint64_t tt_sample_count_cost;
+uint64_t tt_sample_count_cost_got;
+uint64_t tt_sample_count_cost_inline;
 uint8_t tt_sample_framed;
 
 #define LOG_BITS 8			       /* table index: the mantissa's top 8 bits */

@@ -49,7 +49,10 @@ extern uint64_t tt_sample_period;     /* TSC_SAMPLE=N */
 extern uint64_t tt_sample_budget_ppm; /* TSC_BUDGET, parts per million */
 extern uint64_t tt_sample_floor;      /* TSC_BUDGET: calls of each function all timed first */
 extern uint64_t tt_sample_cost;	      /* clock units a timed call costs over a passed-over one */
-extern uint64_t tt_sample_count_cost; /* and a passed-over call over an untraced one */
+extern uint64_t tt_sample_count_cost; /* and a passed-over call over an untraced one: the
+					* larger route's, as the hot path cannot tell them apart */
+extern uint64_t tt_sample_count_cost_got;    /* through a GOT hook's counting stub */
+extern uint64_t tt_sample_count_cost_inline; /* an inline hook's counting head; 0: none */
 
 /* Nonzero: calls passed over still take a frame (no TSC read) so that their end is seen:
  * TSC_CALLERS counts every call's site. Read by tramp_body.S. */

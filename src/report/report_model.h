@@ -191,9 +191,10 @@ struct tt_report {
 		uint64_t floor;	     /* TSC_BUDGET: calls of each function per thread all timed */
 		uint64_t timed_cost; /* clock units a timed call costs over a passed-over one */
 		bool has_counting;   /* TSC_BUDGET: the three below are known */
-		uint64_t count_cost; /* and a passed-over call over an untraced one */
-		double counting;     /* counting every call: its share of the run, estimated */
-		bool over_budget;    /* counting alone exceeds the budget */
+		uint64_t count_cost; /* and a passed-over call over an untraced one (GOT) */
+		uint64_t count_cost_inline; /* the same through an inline hook; 0: none */
+		double counting;  /* counting every call: its share of the run, estimated */
+		bool over_budget; /* counting alone exceeds the budget */
 	} sampling;
 	const char *const *warnings;
 	size_t nwarnings;
