@@ -444,3 +444,41 @@ test_sample_fork_exec() {
 	XENV+=(TSC_SAMPLE=3)
 	test_fork_exec
 }
+
+# The live export under a budget (TSC_EXPORT's final write at exit, with the JSON report): the
+# histogram estimates every call as the report's weighted percentiles do, each timed call
+# counted as the period that chose it: its _count is the report's sum of weights (the
+# weighted_histogram's counts) and its _sum the weighted total, its +Inf bucket the _count;
+# the exact calls and the timed sample have counters of their own. promtool checks the file
+# when it is installed.
+test_sample_budget_export() {
+	local prom w tot calls timed
+	XENV=(TSC_BUDGET=2% TSC_EXPORT="$T/m.prom")
+	run_pair sample_budget_export work_spin "$B/t_sample" phase 5000 200000 || return 1
+	one_report && check_expects_sampled "$T/t.out" || return 1
+	prom=$T/m.prom
+	[ -s "$prom" ] || fail_because "no m.prom written" || return 1
+	ck "work_spin weighted, with its weighted buckets" \
+		'fn("work_spin") | .sampling.weighted and (.weighted_histogram.buckets | length) > 0' \
+		'fn("work_spin").sampling' || return 1
+	w=$(jq '.functions[] | select(.name == "work_spin") | [.weighted_histogram.buckets[][2]] | add' "$REPORT")
+	tot=$(jq '.functions[] | select(.name == "work_spin") | .sampling.weighted_total' "$REPORT")
+	calls=$(jq '.functions[] | select(.name == "work_spin") | .calls' "$REPORT")
+	timed=$(jq '.functions[] | select(.name == "work_spin") | [.histogram.buckets[][2]] | add' "$REPORT")
+	grep -q "^tsctrace_call_cycles_count{function=\"work_spin\",.*} $w\$" "$prom" &&
+		grep -q "^tsctrace_call_cycles_bucket{function=\"work_spin\",.*le=\"+Inf\"} $w\$" "$prom" ||
+		fail_because "_count / +Inf bucket not the report's weights ($w): $(grep 'work_spin.*_count\|+Inf' "$prom" | head -2)" ||
+		return 1
+	grep -q "^tsctrace_call_cycles_sum{function=\"work_spin\",.*} $tot\$" "$prom" ||
+		fail_because "_sum not the report's weighted total ($tot): $(grep 'work_spin.*_sum' "$prom")" ||
+		return 1
+	grep -q "^tsctrace_calls_total{function=\"work_spin\",.*} $calls\$" "$prom" &&
+		grep -q "^tsctrace_timed_calls_total{function=\"work_spin\",.*} $timed\$" "$prom" ||
+		fail_because "calls ($calls) or timed ($timed) counters differ: $(grep 'work_spin' "$prom" | grep _total)" ||
+		return 1
+	if command -v promtool >/dev/null; then
+		promtool check metrics <"$prom" >"$T/promtool.out" 2>&1 ||
+			fail_because "promtool: $(head -c 300 "$T/promtool.out")" || return 1
+	fi
+	NOTE="work_spin: $calls calls, $timed timed, exported as $w calls estimated (weights), sum $tot cycles"
+}
