@@ -282,8 +282,8 @@ static uint64_t budget_period(struct tt_sample_thread *st, struct tt_fstat *s, u
 	return n < PERIOD_MAX ? n : PERIOD_MAX;
 }
 
-void tt_sample_after(struct tt_thread *t, struct tt_fstat *s, uint64_t now, bool recorded,
-		     uint64_t raw)
+void tt_sample_after(struct tt_thread *t, struct tt_fstat *s, struct tt_fstat *site, uint64_t now,
+		     bool recorded, uint64_t raw)
 {
 	struct tt_sample_thread *st = &t->sample;
 	uint64_t period, scale;
@@ -297,8 +297,11 @@ void tt_sample_after(struct tt_thread *t, struct tt_fstat *s, uint64_t now, bool
 	} else {
 		if (!s->est.start)
 			s->est.start = now;
-		if (recorded)
+		if (recorded) {
 			record_weighted(s, raw, s->period);
+			if (site) /* its site's times weighted alike (callers_report.c) */
+				record_weighted(site, raw, s->period);
+		}
 		fit_gap(s, now);
 		period = budget_period(st, s, now);
 	}

@@ -204,6 +204,11 @@ static void callers(struct tt_buf *out, const struct tt_report_func *f)
 			tt_buf_printf(out, ", \"skipped\": %" PRIu64, c->skipped);
 		if (c->has_self)
 			tt_buf_printf(out, ", \"self\": {\"total\": %" PRIu64 "}", c->self_total);
+		if (c->weighted)
+			tt_buf_printf(out,
+				      ", \"weighted\": {\"weights\": %" PRIu64
+				      ", \"weights_sq\": %" PRIu64 ", \"total\": %" PRIu64 "}",
+				      c->weights, c->weights_sq, c->weighted_total);
 		tt_buf_puts(out, "}");
 	}
 	tt_buf_puts(out, f->ncallers ? "\n      ]" : "]");

@@ -77,6 +77,11 @@ struct tt_report_caller {
 	struct tt_summary cycles;
 	bool has_self;	     /* self_total is known (reports from before self time: false) */
 	uint64_t self_total; /* cycles of these calls less those of the traced calls they made */
+	/* TSC_BUDGET: cycles' median, p90, p99 and mean weighted by the period that chose each
+	 * timed call, as the function's; weights = their sum (the calls they stand for) and
+	 * weighted_total = the sum of weight x cycles (an estimate of all its calls' cycles). */
+	bool weighted;
+	uint64_t weights, weighted_total, weights_sq; /* and the sum of the squared weights */
 };
 
 /* One thread's share of a function (threads that exited before the report included). */

@@ -482,3 +482,43 @@ test_sample_budget_export() {
 	fi
 	NOTE="work_spin: $calls calls, $timed timed, exported as $w calls estimated (weights), sum $tot cycles"
 }
+
+# TSC_CALLERS under a budget: work_spin's 5,000 long calls (2000 multiply-adds) from one site,
+# then 200,000 short ones (20) from another. The budget times the long site's calls far more
+# often (its floor and small periods come first), so the timed calls' own cycles over-weigh
+# it; each site's timed calls weighted by the period that chose them (its `weighted`) stand
+# for its calls. Asserted: the sites' weights add up to the function's (every weighted call
+# is at a site), and each site's weights estimate its exact calls within 5 sqrt(sum of the
+# squared weights) (the spread of a sum of geometric gaps, from what the shim recorded) plus
+# the largest period (a draw that spans the change of site). The share of cycles each way is
+# noted (a total is at the mercy of one preempted call: not asserted).
+test_sample_budget_callers() {
+	local full
+	XENV=(TSC_CALLERS=1)
+	run_pair sample_budget_callers work_spin "$B/t_sample" sites 5000 200000 || return 1
+	one_report && check_expects "$T/t.out" || return 1
+	full=$(jq '.functions[] | select(.name == "work_spin") | .callers |
+		(map(select(.cycles.min >= 1000) | .cycles.total) | add) / (map(.cycles.total) | add)' "$REPORT")
+	rm -f "$T"/r.*
+	XENV=(TSC_CALLERS=1 TSC_BUDGET=2%)
+	run_pair sample_budget_callers work_spin "$B/t_sample" sites 5000 200000 || return 1
+	one_report && check_expects_sampled "$T/t.out" || return 1
+	ck "budget: two sites, each weighted" \
+		'fn("work_spin").callers | map(select(.weighted)) | length == 2' \
+		'fn("work_spin").callers' || return 1
+	ck "the sites' weights add up to the function's" \
+		'fn("work_spin") | ([.callers[].weighted.weights // 0] | add) ==
+		 ([.weighted_histogram.buckets[][2]] | add)' \
+		'fn("work_spin") | {callers, w: ([.weighted_histogram.buckets[][2]] | add)}' || return 1
+	ck "each site's weights estimate its calls within 5 sqrt(sum w^2) + the largest period" \
+		'fn("work_spin") | .sampling.period_max as $pm | all(.callers[] | select(.weighted);
+		     ((.weighted.weights - .calls) | fabs) <= 5 * (.weighted.weights_sq | sqrt) + $pm)' \
+		'fn("work_spin") | {pm: .sampling.period_max, c: (.callers | map({calls, timed, weighted}))}' ||
+		return 1
+	NOTE="sites' calls and weights: $(jq -c '.functions[] | select(.name == "work_spin") | .callers |
+		map(select(.weighted) | [.calls, .timed, .weighted.weights])' "$REPORT"); long site's share of cycles: every call timed $full; budget weighted $(jq '.functions[] |
+		select(.name == "work_spin") | .callers | map(select(.weighted)) |
+		(map(select(.cycles.min >= 1000) | .weighted.total) | add) / (map(.weighted.total) | add)' "$REPORT"), timed calls alone $(jq '.functions[] |
+		select(.name == "work_spin") | .callers | map(select(.weighted)) |
+		(map(select(.cycles.min >= 1000) | .cycles.total) | add) / (map(.cycles.total) | add)' "$REPORT")"
+}

@@ -9,6 +9,8 @@
  *   tight N S   a tight loop of N calls of work_add (the tiny function a budget must spare),
  *               with work_leaf called once every N/50 (rarely: 50 calls, all to be timed);
  *               the loop's own time, in ticks (lfence;rdtsc), to the side file S.
+ *   sites L S   work_spin from two call sites: L long calls (2000) from one loop, then S short
+ *               ones (20) from another (TSC_CALLERS: each site's times under a budget).
  *   spaced N G S  N calls of work_add, each after G dependent multiply-adds of the loop's own
  *               (G = 0: the calls back to back, nearly all the loop does; a large G: calls
  *               so far apart that counting them is lost in the loop's work), work_leaf
@@ -76,6 +78,24 @@ static int tight(long n, int argc, char **argv)
 	return 0;
 }
 
+static int sites(long l, long s)
+{
+	uint64_t h = TP_FNV_INIT, v;
+	long i;
+
+	for (i = 0; i < l; i++) {
+		v = work_spin(2000);
+		tp_fold(&h, &v, sizeof(v));
+	}
+	for (i = 0; i < s; i++) {
+		v = work_spin(20);
+		tp_fold(&h, &v, sizeof(v));
+	}
+	tp_expect(stdout, "work_spin", (unsigned long)(l + s));
+	printf("checksum %016llx\n", (unsigned long long)h);
+	return 0;
+}
+
 static int spaced(long n, long gap, int argc, char **argv)
 {
 	long i, j, every = n / 50, next = 1, sum = 0, leaf = 0;
@@ -112,9 +132,11 @@ int main(int argc, char **argv)
 		return phase(n, atol(argv[3]));
 	if (argc > 3 && !strcmp(argv[1], "tight") && n >= 50)
 		return tight(n, argc, argv);
+	if (argc > 3 && !strcmp(argv[1], "sites") && n >= 0 && atol(argv[3]) >= 0)
+		return sites(n, atol(argv[3]));
 	if (argc > 4 && !strcmp(argv[1], "spaced") && n >= 50 && atol(argv[3]) >= 0)
 		return spaced(n, atol(argv[3]), argc, argv);
-	fprintf(stderr,
-		"usage: t_sample alt N | phase L S | tight N SIDE-FILE | spaced N G SIDE-FILE\n");
+	fprintf(stderr, "usage: t_sample alt N | phase L S | tight N SIDE-FILE | sites L S | "
+			"spaced N G SIDE-FILE\n");
 	return 2;
 }
