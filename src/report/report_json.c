@@ -235,6 +235,11 @@ static void threads(struct tt_buf *out, const char *ind, const struct tt_report_
 			      t->calls, t->timed, t->cycles);
 		if (t->has_self)
 			tt_buf_printf(out, ", \"self\": %" PRIu64, t->self);
+		if (t->weighted)
+			tt_buf_printf(out,
+				      ", \"weighted\": {\"weights\": %" PRIu64
+				      ", \"weights_sq\": %" PRIu64 ", \"cycles\": %" PRIu64 "}",
+				      t->weights, t->weights_sq, t->weighted_cycles);
 		tt_buf_puts(out, "}");
 	}
 	tt_buf_printf(out, "%s],\n", f->nthreads ? "\n      " : "");

@@ -94,6 +94,10 @@ struct tt_report_thread {
 	uint64_t self;	 /* total self cycles */
 	bool has_pid;	 /* merged reports: rows of several processes, each its own */
 	int64_t pid;	 /* the process the thread ran in (has_pid) */
+	/* TSC_BUDGET: each timed call weighted by the period that chose it: weights = the calls
+	 * they stand for, weighted_cycles = sum of weight x cycles (its calls' cycles, estimated) */
+	bool weighted;
+	uint64_t weights, weights_sq, weighted_cycles;
 };
 
 struct tt_report_func {

@@ -233,6 +233,13 @@ static void fill_threads(const struct tt_run *run, uint32_t func, struct arena *
 		th[i].calls = rows[i].calls;
 		th[i].timed = rows[i].timed;
 		th[i].cycles = tt_stats_sub_floor(rows[i].raw, rows[i].timed * sub);
+		if (rows[i].weights) { /* TSC_BUDGET: its calls' cycles as estimated */
+			th[i].weighted = true;
+			th[i].weights = rows[i].weights;
+			th[i].weights_sq = rows[i].wsq;
+			th[i].weighted_cycles = tt_stats_sub_floor(rows[i].wraw,
+								   rows[i].weights * sub);
+		}
 		/* The sums are all a self total needs: counts only, no buckets. */
 		h.count = rows[i].self.count;
 		h.total = rows[i].self.total;

@@ -522,3 +522,26 @@ test_sample_budget_callers() {
 		select(.name == "work_spin") | .callers | map(select(.weighted)) |
 		(map(select(.cycles.min >= 1000) | .cycles.total) | add) / (map(.cycles.total) | add)' "$REPORT")"
 }
+
+# Threads under a budget: t_threads's 8 threads, 100,000 calls of work_add each. Each thread
+# row's `weighted` estimates its calls (its weights within 5 sqrt(sum w^2) + the largest
+# period of 100,000) and the rows' weights add up to the function's.
+test_sample_budget_threads() {
+	XENV=(TSC_BUDGET=2%)
+	run_pair sample_budget_threads work_add "$B/t_threads" || return 1
+	one_report && check_expects_sampled "$T/t.out" || return 1
+	ck "8 thread rows, each weighted" \
+		'fn("work_add").threads | length == 8 and all(.[]; .weighted != null)' \
+		'fn("work_add").threads' || return 1
+	ck "the rows' weights add up to the function's" \
+		'fn("work_add") | ([.threads[].weighted.weights] | add) == ([.weighted_histogram.buckets[][2]] | add)' \
+		'fn("work_add") | {t: [.threads[].weighted], w: ([.weighted_histogram.buckets[][2]] | add)}' ||
+		return 1
+	ck "each thread's weights estimate its calls" \
+		'fn("work_add") | .sampling.period_max as $pm | all(.threads[];
+		     ((.weighted.weights - .calls) | fabs) <= 5 * (.weighted.weights_sq | sqrt) + $pm)' \
+		'fn("work_add") | {pm: .sampling.period_max, t: [.threads[] | {calls, timed, weighted}]}' ||
+		return 1
+	NOTE="threads' calls, timed, weights: $(jq -c '.functions[] | select(.name == "work_add") |
+		[.threads[] | [.calls, .timed, .weighted.weights]]' "$REPORT")"
+}
