@@ -209,7 +209,7 @@ static int load_callers(const struct jloc *l, json_t *obj, struct tt_report_func
 	char path[PATH2], cpath[PATH3];
 	struct jloc lc = { l->file, path };
 	struct tt_report_caller *callers;
-	json_t *arr, *v, *cyc;
+	json_t *arr, *v, *cyc, *w;
 	size_t i;
 
 	if (tt_jget_opt(l, obj, "callers", JSON_ARRAY, &arr) < 0)
@@ -231,8 +231,19 @@ static int load_callers(const struct jloc *l, json_t *obj, struct tt_report_func
 		    load_frames(&lc, v, &callers[i]) < 0 ||
 		    load_caller_counts(&lc, v, &callers[i]) < 0 ||
 		    tt_jget(&lc, v, "cycles", JSON_OBJECT, &cyc) < 0 ||
-		    tt_load_summary(l->file, cpath, cyc, &callers[i].cycles) < 0)
+		    tt_load_summary(l->file, cpath, cyc, &callers[i].cycles) < 0 ||
+		    tt_jget_opt(&lc, v, "weighted", JSON_OBJECT, &w) < 0)
 			return -1;
+		if (w) { /* TSC_BUDGET: the site's percentiles weighted by period */
+			snprintf(cpath, sizeof(cpath), "%s.weighted", path);
+			lc.path = cpath;
+			if (tt_jget_u64(&lc, w, "weights", &callers[i].weights) < 0 ||
+			    tt_jget_u64(&lc, w, "weights_sq", &callers[i].weights_sq) < 0 ||
+			    tt_jget_u64(&lc, w, "total", &callers[i].weighted_total) < 0)
+				return -1;
+			lc.path = path;
+			callers[i].weighted = true;
+		}
 	}
 	return 0;
 }

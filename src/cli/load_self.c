@@ -17,7 +17,7 @@ static int load_threads(const struct jloc *l, json_t *obj, struct tt_report_func
 	char path[128];
 	struct jloc lt = { l->file, path };
 	struct tt_report_thread *rows;
-	json_t *arr, *v;
+	json_t *arr, *v, *w;
 	size_t i;
 
 	if (tt_jget_opt(l, obj, "threads", JSON_ARRAY, &arr) < 0)
@@ -47,6 +47,15 @@ static int load_threads(const struct jloc *l, json_t *obj, struct tt_report_func
 		t->has_self = json_object_get(v, "self") != NULL;
 		if (t->has_self && tt_jget_u64(&lt, v, "self", &t->self) < 0)
 			return -1;
+		if (tt_jget_opt(&lt, v, "weighted", JSON_OBJECT, &w) < 0)
+			return -1;
+		if (w) { /* TSC_BUDGET: its calls' cycles as estimated */
+			t->weighted = true;
+			if (tt_jget_u64(&lt, w, "weights", &t->weights) < 0 ||
+			    tt_jget_u64(&lt, w, "weights_sq", &t->weights_sq) < 0 ||
+			    tt_jget_u64(&lt, w, "cycles", &t->weighted_cycles) < 0)
+				return -1;
+		}
 	}
 	return 0;
 }

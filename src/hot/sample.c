@@ -15,6 +15,8 @@ uint64_t tt_sample_budget_ppm;
 uint64_t tt_sample_floor;
 uint64_t tt_sample_cost = 1; /* never 0: divided by */
 uint64_t tt_sample_count_cost;
+uint64_t tt_sample_count_cost_got;
+uint64_t tt_sample_count_cost_inline;
 uint8_t tt_sample_framed;
 
 #define LOG_BITS 8			       /* table index: the mantissa's top 8 bits */
@@ -280,8 +282,8 @@ static uint64_t budget_period(struct tt_sample_thread *st, struct tt_fstat *s, u
 	return n < PERIOD_MAX ? n : PERIOD_MAX;
 }
 
-void tt_sample_after(struct tt_thread *t, struct tt_fstat *s, uint64_t now, bool recorded,
-		     uint64_t raw)
+void tt_sample_after(struct tt_thread *t, struct tt_fstat *s, struct tt_fstat *site, uint64_t now,
+		     bool recorded, uint64_t raw)
 {
 	struct tt_sample_thread *st = &t->sample;
 	uint64_t period, scale;
@@ -295,8 +297,11 @@ void tt_sample_after(struct tt_thread *t, struct tt_fstat *s, uint64_t now, bool
 	} else {
 		if (!s->est.start)
 			s->est.start = now;
-		if (recorded)
+		if (recorded) {
 			record_weighted(s, raw, s->period);
+			if (site) /* its site's times weighted alike (callers_report.c) */
+				record_weighted(site, raw, s->period);
+		}
 		fit_gap(s, now);
 		period = budget_period(st, s, now);
 	}

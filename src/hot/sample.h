@@ -49,7 +49,10 @@ extern uint64_t tt_sample_period;     /* TSC_SAMPLE=N */
 extern uint64_t tt_sample_budget_ppm; /* TSC_BUDGET, parts per million */
 extern uint64_t tt_sample_floor;      /* TSC_BUDGET: calls of each function all timed first */
 extern uint64_t tt_sample_cost;	      /* clock units a timed call costs over a passed-over one */
-extern uint64_t tt_sample_count_cost; /* and a passed-over call over an untraced one */
+extern uint64_t tt_sample_count_cost; /* and a passed-over call over an untraced one: the
+					* larger route's, as the hot path cannot tell them apart */
+extern uint64_t tt_sample_count_cost_got;    /* through a GOT hook's counting stub */
+extern uint64_t tt_sample_count_cost_inline; /* an inline hook's counting head; 0: none */
 
 /* Nonzero: calls passed over still take a frame (no TSC read) so that their end is seen:
  * TSC_CALLERS counts every call's site. Read by tramp_body.S. */
@@ -66,10 +69,11 @@ void tt_sample_thread_init(struct tt_thread *t);
 /* At the end of a timed (framed, not passed over) call of s in thread t, outside the timed
  * interval: choose s's next countdown. now = the clock reading at the call's end. Under a
  * budget, a call recorded in s->hist (`recorded`: not migrated, not the thread's first),
- * raw ticks long, is recorded in s->whist too, and the gap since the last timed end goes
- * into the cost's fit. */
-void tt_sample_after(struct tt_thread *t, struct tt_fstat *s, uint64_t now, bool recorded,
-		     uint64_t raw);
+ * raw ticks long, is recorded in s->whist too, and in its call site's (TSC_CALLERS: site,
+ * else NULL) with the same weight, and the gap since the last timed end goes into the
+ * cost's fit. */
+void tt_sample_after(struct tt_thread *t, struct tt_fstat *s, struct tt_fstat *site, uint64_t now,
+		     bool recorded, uint64_t raw);
 
 /* The draw, for tests: 1 / -ln(1 - 1/period) in Q16 (0 for period <= 1), and one geometric
  * countdown of mean period - 1 from generator state *rng. */

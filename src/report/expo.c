@@ -32,6 +32,7 @@ struct series {
 	const char *function, *program, *hook;
 	int64_t pid;
 	uint64_t calls;
+	uint64_t timed;	      /* calls in the histograms' sample (timed and recorded) */
 	struct hpart part[2]; /* [0] cycles, [1] ns */
 };
 
@@ -40,6 +41,7 @@ struct table {
 	struct tt_buf index; /* uint32_t[mask + 1]: row + 1, 0 when free */
 	size_t n, mask;
 	bool by_pid;
+	bool sampled; /* some report sampled: the timed-calls counter is written */
 };
 
 static const char *const refused_names[] = { "function", "program", "hook", "pid", "le" };
@@ -65,15 +67,15 @@ const char *tt_expo_label_refusal(const char *name)
 	return NULL;
 }
 
-uint64_t tt_expo_cumulative(const struct tt_report_func *f, uint64_t out[TT_EXPO_NEDGES])
+static uint64_t cumulative(const struct tt_bucket *bk, size_t n, uint64_t out[TT_EXPO_NEDGES])
 {
 	uint64_t first[TT_EXPO_NEDGES + 1] = { 0 }, total = 0, run = 0;
 	size_t b;
 	unsigned int i;
 
 	/* first[j]: samples whose bucket fits under edge j first (j = NEDGES: only +Inf). */
-	for (b = 0; b < f->nbuckets; b++) {
-		uint64_t high = f->buckets[b].high;
+	for (b = 0; b < n; b++) {
+		uint64_t high = bk[b].high;
 		/* edge i = 2^(4+i) - 1 >= high  <=>  4 + i > floor(log2(high)) */
 		int j = high ? 64 - __builtin_clzll(high) - TT_EXPO_FIRST_BITS : 0;
 
@@ -81,14 +83,19 @@ uint64_t tt_expo_cumulative(const struct tt_report_func *f, uint64_t out[TT_EXPO
 			j = 0;
 		if (j > TT_EXPO_NEDGES)
 			j = TT_EXPO_NEDGES;
-		first[j] += f->buckets[b].count;
-		total += f->buckets[b].count;
+		first[j] += bk[b].count;
+		total += bk[b].count;
 	}
 	for (i = 0; i < TT_EXPO_NEDGES; i++) {
 		run += first[i];
 		out[i] = run;
 	}
 	return total;
+}
+
+uint64_t tt_expo_cumulative(const struct tt_report_func *f, uint64_t out[TT_EXPO_NEDGES])
+{
+	return cumulative(f->buckets, f->nbuckets, out);
 }
 
 /* ---- the series table ---------------------------------------------------------------------- */
@@ -169,20 +176,40 @@ static struct series *find_or_add(struct table *t, const struct series *k)
 	return row(t, t->n - 1);
 }
 
-static void add_func(struct series *s, const struct tt_report_func *f, bool ns)
+/*
+ * f's histogram into s. Sampled, each timed call counts as the calls it stands for (the
+ * adjusted count of OpenTelemetry's probability sampling): under a budget its weight, the
+ * period that chose it (the report's weighted buckets and total); at TSC_SAMPLE=N, N. So
+ * _count estimates the calls and rate(_count) their rate, histogram_quantile is unbiased
+ * when the rate changed over the run, and _sum / _count is the report's mean; the exact
+ * calls are tsctrace_calls_total, the sample's size tsctrace_timed_calls_total.
+ */
+static void add_func(struct series *s, const struct tt_report *r, const struct tt_report_func *f,
+		     bool ns)
 {
 	struct hpart *p = &s->part[ns];
-	uint64_t cum[TT_EXPO_NEDGES];
+	uint64_t cum[TT_EXPO_NEDGES], scale = 1, timed;
 	unsigned int i;
 
 	s->calls += f->calls;
 	if (f->count_only)
 		return; /* never timed: a count, no histogram of nothing */
 	p->used = true;
-	p->count += tt_expo_cumulative(f, cum);
+	timed = cumulative(f->buckets, f->nbuckets, cum);
+	s->timed += timed;
+	if (f->sampling.weighted && f->sampling.has_weights) {
+		p->count += cumulative(f->weighted_buckets, f->nweighted_buckets, cum);
+		p->sum += f->sampling.weighted_total;
+	} else {
+		if (r->sampling.mode && !r->sampling.budget_ppm && r->sampling.period > 1)
+			scale = r->sampling.period;
+		for (i = 0; i < TT_EXPO_NEDGES; i++)
+			cum[i] *= scale;
+		p->count += timed * scale;
+		p->sum += f->cycles.total * scale;
+	}
 	for (i = 0; i < TT_EXPO_NEDGES; i++)
 		p->cum[i] += cum[i];
-	p->sum += f->cycles.total;
 }
 
 static int fill(struct table *t, const struct tt_report *const *reps, size_t n)
@@ -192,6 +219,8 @@ static int fill(struct table *t, const struct tt_report *const *reps, size_t n)
 	for (i = 0; i < n; i++) {
 		const struct tt_report *r = reps[i];
 		bool ns = r->clock.source && !strcmp(r->clock.source, "monotonic");
+
+		t->sampled |= r->sampling.mode != NULL;
 
 		for (j = 0; j < r->nfuncs; j++) {
 			const struct tt_report_func *f = &r->funcs[j];
@@ -203,7 +232,7 @@ static int fill(struct table *t, const struct tt_report *const *reps, size_t n)
 
 			if (!s)
 				return -1;
-			add_func(s, f, ns);
+			add_func(s, r, f, ns);
 		}
 	}
 	return 0;
@@ -218,16 +247,20 @@ struct family {
 
 static const struct family families[2] = {
 	{ "tsctrace_call_cycles", "cycles",
-	  "Duration of the timed calls of a traced function, in CPU cycles (TSC ticks less the "
-	  "measured overhead).",
+	  "Duration of the calls of a traced function, in CPU cycles (TSC ticks less the "
+	  "measured overhead); sampled, each timed call counts as the calls it stands for.",
 	  false },
 	{ "tsctrace_call_seconds", "seconds",
-	  "Duration of the timed calls of a traced function, measured with CLOCK_MONOTONIC_RAW "
-	  "less the measured overhead.",
+	  "Duration of the calls of a traced function, measured with CLOCK_MONOTONIC_RAW "
+	  "less the measured overhead; sampled, each timed call counts as the calls it stands "
+	  "for.",
 	  true },
 };
 
 #define CALLS_HELP "Calls of a traced function, timed or not."
+#define TIMED_HELP                                                                            \
+	"Calls of a traced function timed and in its histogram: the sample the histogram is " \
+	"estimated from."
 
 /* A label value: backslash, double quote and newline escaped; bytes that are not UTF-8 '?'. */
 static void label_value(struct tt_buf *out, const char *s)
@@ -347,6 +380,14 @@ static void write_table(struct tt_buf *out, const struct table *t, const struct 
 		tt_buf_puts(out, "tsctrace_calls_total");
 		labels(out, row(t, i), o);
 		tt_buf_printf(out, "} %" PRIu64 "\n", row(t, i)->calls);
+	}
+	if (t->n && t->sampled)
+		header(out, "tsctrace_timed_calls", "tsctrace_timed_calls_total", "counter", NULL,
+		       TIMED_HELP, o);
+	for (i = 0; i < t->n && t->sampled; i++) {
+		tt_buf_puts(out, "tsctrace_timed_calls_total");
+		labels(out, row(t, i), o);
+		tt_buf_printf(out, "} %" PRIu64 "\n", row(t, i)->timed);
 	}
 	if (o->format == TT_EXPO_OPENMETRICS)
 		tt_buf_puts(out, "# EOF\n");

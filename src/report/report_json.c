@@ -204,6 +204,11 @@ static void callers(struct tt_buf *out, const struct tt_report_func *f)
 			tt_buf_printf(out, ", \"skipped\": %" PRIu64, c->skipped);
 		if (c->has_self)
 			tt_buf_printf(out, ", \"self\": {\"total\": %" PRIu64 "}", c->self_total);
+		if (c->weighted)
+			tt_buf_printf(out,
+				      ", \"weighted\": {\"weights\": %" PRIu64
+				      ", \"weights_sq\": %" PRIu64 ", \"total\": %" PRIu64 "}",
+				      c->weights, c->weights_sq, c->weighted_total);
 		tt_buf_puts(out, "}");
 	}
 	tt_buf_puts(out, f->ncallers ? "\n      ]" : "]");
@@ -230,6 +235,11 @@ static void threads(struct tt_buf *out, const char *ind, const struct tt_report_
 			      t->calls, t->timed, t->cycles);
 		if (t->has_self)
 			tt_buf_printf(out, ", \"self\": %" PRIu64, t->self);
+		if (t->weighted)
+			tt_buf_printf(out,
+				      ", \"weighted\": {\"weights\": %" PRIu64
+				      ", \"weights_sq\": %" PRIu64 ", \"cycles\": %" PRIu64 "}",
+				      t->weights, t->weights_sq, t->weighted_cycles);
 		tt_buf_puts(out, "}");
 	}
 	tt_buf_printf(out, "%s],\n", f->nthreads ? "\n      " : "");
@@ -439,6 +449,9 @@ void tt_report_json(struct tt_buf *out, const struct tt_report *r)
 			tt_buf_printf(out, ", \"count_cost\": %" PRIu64 ", \"counting\": ",
 				      r->sampling.count_cost);
 			put_double(out, r->sampling.counting);
+			if (r->sampling.count_cost_inline)
+				tt_buf_printf(out, ", \"count_cost_inline\": %" PRIu64,
+					      r->sampling.count_cost_inline);
 			tt_buf_printf(out, ", \"over_budget\": %s",
 				      r->sampling.over_budget ? "true" : "false");
 		}

@@ -77,6 +77,11 @@ struct tt_report_caller {
 	struct tt_summary cycles;
 	bool has_self;	     /* self_total is known (reports from before self time: false) */
 	uint64_t self_total; /* cycles of these calls less those of the traced calls they made */
+	/* TSC_BUDGET: cycles' median, p90, p99 and mean weighted by the period that chose each
+	 * timed call, as the function's; weights = their sum (the calls they stand for) and
+	 * weighted_total = the sum of weight x cycles (an estimate of all its calls' cycles). */
+	bool weighted;
+	uint64_t weights, weighted_total, weights_sq; /* and the sum of the squared weights */
 };
 
 /* One thread's share of a function (threads that exited before the report included). */
@@ -89,6 +94,10 @@ struct tt_report_thread {
 	uint64_t self;	 /* total self cycles */
 	bool has_pid;	 /* merged reports: rows of several processes, each its own */
 	int64_t pid;	 /* the process the thread ran in (has_pid) */
+	/* TSC_BUDGET: each timed call weighted by the period that chose it: weights = the calls
+	 * they stand for, weighted_cycles = sum of weight x cycles (its calls' cycles, estimated) */
+	bool weighted;
+	uint64_t weights, weights_sq, weighted_cycles;
 };
 
 struct tt_report_func {
@@ -191,9 +200,10 @@ struct tt_report {
 		uint64_t floor;	     /* TSC_BUDGET: calls of each function per thread all timed */
 		uint64_t timed_cost; /* clock units a timed call costs over a passed-over one */
 		bool has_counting;   /* TSC_BUDGET: the three below are known */
-		uint64_t count_cost; /* and a passed-over call over an untraced one */
-		double counting;     /* counting every call: its share of the run, estimated */
-		bool over_budget;    /* counting alone exceeds the budget */
+		uint64_t count_cost; /* and a passed-over call over an untraced one (GOT) */
+		uint64_t count_cost_inline; /* the same through an inline hook; 0: none */
+		double counting;  /* counting every call: its share of the run, estimated */
+		bool over_budget; /* counting alone exceeds the budget */
 	} sampling;
 	const char *const *warnings;
 	size_t nwarnings;

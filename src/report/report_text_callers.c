@@ -22,7 +22,11 @@ void tt_report_text_callers(struct tt_buf *out, const struct tt_report_func *f)
 		return;
 	tt_buf_puts(out, "\ncallers of ");
 	tt_text_put_clean(out, tt_report_demangled(f->name, buf, sizeof(buf)), false);
-	tt_buf_printf(out, " (%zu site%s)\n", f->ncallers, f->ncallers == 1 ? "" : "s");
+	tt_buf_printf(out, " (%zu site%s%s)\n", f->ncallers, f->ncallers == 1 ? "" : "s",
+		      f->sampling.weighted
+			      ? "; median and p99 weighted by period, min of the calls "
+				"timed"
+			      : "");
 	tt_buf_printf(out, "  %10s %10s %8s %8s %8s  %s\n", "calls", "timed", "min", "median",
 		      "p99", "site");
 	for (i = 0; i < shown; i++) {

@@ -58,7 +58,7 @@ void tt_report_text_self(struct tt_buf *out, const struct tt_report *r)
 	static const char *const heads[NCOLS] = { "self min",	"self med", "self p99",
 						  "self total", "self%",    "unknown" };
 	size_t w[NCOLS], namew = strlen("function"), i;
-	bool any = false, approx = false;
+	bool any = false, approx = false, weighted = false;
 	double sum = 0;
 	char buf[CELL];
 	int c;
@@ -69,6 +69,7 @@ void tt_report_text_self(struct tt_buf *out, const struct tt_report *r)
 		       (r->funcs[i].self.total != r->funcs[i].cycles.total ||
 			r->funcs[i].self_unknown);
 		approx |= r->funcs[i].self_approximate;
+		weighted |= r->funcs[i].sampling.weighted;
 		sum += (double)r->funcs[i].self.total;
 	}
 	if (!any)
@@ -98,6 +99,9 @@ void tt_report_text_self(struct tt_buf *out, const struct tt_report *r)
 	if (approx)
 		tt_buf_puts(out, "~ sampling passed over calls: those made inside a timed call "
 				 "are in its self time\n");
+	if (weighted) /* the budget's weights are not recorded with self time */
+		tt_buf_puts(out, "  under the budget self time is of the calls timed, unweighted: "
+				 "early and rarely called ones count more than in cycles above\n");
 }
 
 void tt_report_text_threads(struct tt_buf *out, const struct tt_report_func *f)

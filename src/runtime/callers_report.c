@@ -134,6 +134,12 @@ static void fill_row(struct tt_report_caller *row, const struct tt_fstat *st, ui
 	row->dropped = st->dropped;
 	row->skipped = tt_fstat_skipped(st);
 	tt_stats_summarise(&st->hist, subtract, &row->cycles);
+	if (st->whist.count) { /* TSC_BUDGET: each timed call as the calls it stands for */
+		row->weighted = true;
+		row->weights = st->whist.count;
+		row->weights_sq = st->est.wsq;
+		row->weighted_total = tt_stats_weigh(&st->whist, subtract, &row->cycles);
+	}
 	row->has_self = true;
 	row->self_total = tt_self_total(st->hist.count, st->hist.total, &st->self, subtract,
 					nested);

@@ -233,6 +233,13 @@ static void fill_threads(const struct tt_run *run, uint32_t func, struct arena *
 		th[i].calls = rows[i].calls;
 		th[i].timed = rows[i].timed;
 		th[i].cycles = tt_stats_sub_floor(rows[i].raw, rows[i].timed * sub);
+		if (rows[i].weights) { /* TSC_BUDGET: its calls' cycles as estimated */
+			th[i].weighted = true;
+			th[i].weights = rows[i].weights;
+			th[i].weights_sq = rows[i].wsq;
+			th[i].weighted_cycles = tt_stats_sub_floor(rows[i].wraw,
+								   rows[i].weights * sub);
+		}
 		/* The sums are all a self total needs: counts only, no buckets. */
 		h.count = rows[i].self.count;
 		h.total = rows[i].self.total;
@@ -248,23 +255,29 @@ static void fill_threads(const struct tt_run *run, uint32_t func, struct arena *
 }
 
 /*
- * TSC_BUDGET: what counting every call costs, against the run: calls times the start-up cost
- * of a counted call (a tight loop's, so a lower bound) over the traced threads' time, taken
- * as the wall time each. Over the budget, no sampling rate can hold it: counts are exact.
+ * TSC_BUDGET: what counting every call costs, against the run: each function's calls times
+ * the start-up cost of a counted call through its own route (a GOT stub or an inline
+ * hook's head, each measured among a caller's work: sample_setup.c) over the traced
+ * threads' time, taken as the wall time each. Over the budget, no sampling rate can hold
+ * it: counts are exact.
  */
 static void weigh_counting(struct tt_report *r, uint64_t hz)
 {
-	double units = (double)r->wall_ns * (hz ? (double)hz / 1e9 : 1.0), calls = 0;
+	double units = (double)r->wall_ns * (hz ? (double)hz / 1e9 : 1.0), cost = 0;
 	uint64_t threads = r->threads.traced ? r->threads.traced : 1;
 	size_t i;
 
-	for (i = 0; i < r->nfuncs; i++)
-		calls += (double)r->funcs[i].calls;
+	for (i = 0; i < r->nfuncs; i++) {
+		bool in = r->funcs[i].hook && !strcmp(r->funcs[i].hook, "inline");
+
+		cost += (double)r->funcs[i].calls * (double)(in && tt_sample_count_cost_inline
+								     ? tt_sample_count_cost_inline
+								     : tt_sample_count_cost_got);
+	}
 	r->sampling.has_counting = true;
-	r->sampling.count_cost = tt_sample_count_cost;
-	r->sampling.counting = units > 0 ? calls * (double)tt_sample_count_cost /
-						   (units * (double)threads)
-					 : 0;
+	r->sampling.count_cost = tt_sample_count_cost_got;
+	r->sampling.count_cost_inline = tt_sample_count_cost_inline;
+	r->sampling.counting = units > 0 ? cost / (units * (double)threads) : 0;
 	r->sampling.over_budget = r->sampling.counting > tt_sample_budget_ppm / 1e6;
 }
 

@@ -66,6 +66,9 @@ static void fill(struct tt_thread_row *r, const struct tt_fstat *s)
 	r->calls = __atomic_load_n(&s->calls, __ATOMIC_RELAXED);
 	r->timed = __atomic_load_n(&s->hist.count, __ATOMIC_RELAXED);
 	r->raw = __atomic_load_n(&s->hist.total, __ATOMIC_RELAXED);
+	r->weights = __atomic_load_n(&s->whist.count, __ATOMIC_RELAXED);
+	r->wraw = __atomic_load_n(&s->whist.total, __ATOMIC_RELAXED);
+	r->wsq = __atomic_load_n(&s->est.wsq, __ATOMIC_RELAXED);
 	tt_thread_rows_self_sums(&s->self, &r->self);
 }
 
@@ -74,6 +77,9 @@ static void add(struct tt_thread_row *dst, const struct tt_thread_row *src)
 	dst->calls += src->calls;
 	dst->timed += src->timed;
 	dst->raw += src->raw;
+	dst->weights += src->weights;
+	dst->wraw += src->wraw;
+	dst->wsq += src->wsq;
 	dst->self.count += src->self.count;
 	dst->self.total += src->self.total;
 	dst->self.nested += src->self.nested;

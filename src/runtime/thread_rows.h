@@ -12,12 +12,15 @@
 #include "hot/thread.h"
 
 struct tt_thread_row {
-	int64_t tid;	/* 0: exited threads past the rows kept, summed */
-	char name[16];	/* comm, NUL-terminated; "" when it could not be read */
-	uint32_t func;	/* function index */
-	uint64_t calls; /* entries */
-	uint64_t timed; /* calls in the histogram */
-	uint64_t raw;	/* their raw ticks, summed */
+	int64_t tid;		     /* 0: exited threads past the rows kept, summed */
+	char name[16];		     /* comm, NUL-terminated; "" when it could not be read */
+	uint32_t func;		     /* function index */
+	uint64_t calls;		     /* entries */
+	uint64_t timed;		     /* calls in the histogram */
+	uint64_t raw;		     /* their raw ticks, summed */
+	uint64_t weights, wraw, wsq; /* TSC_BUDGET: the weighted histogram's (whist) sum of
+				      * the weights, of weight x raw ticks, of the squared
+				      * weights; 0 otherwise */
 	struct tt_self_hist_sums {
 		uint64_t count, total, nested, whole_total, lost;
 	} self; /* the self histogram's sums (self_hist.h): what a self total needs */

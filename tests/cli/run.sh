@@ -562,6 +562,12 @@ t_export() {
 	golden export/golden export-basic-mono.txt export --openmetrics basic.json mono.json
 	golden export/golden-prometheus export-prometheus.txt export --format prometheus \
 		--label host=db1 --label-pid basic.json mono.json
+	# Sampled reports (cases_weighted.sh's data): each timed call counts as the calls it
+	# stands for, its weight under a budget, 4 at TSC_SAMPLE=4, 1 timed in full: _count
+	# 1000 + 2000 + 4 x 10 + 4 = 3044, _sum 28000 + 38000 + 4 x 10000 + 400 = 106400; the
+	# exact calls (3046) and the 34 timed in their own counters.
+	golden export/golden-sampled export-sampled.txt export --format prometheus budget-a.json \
+		budget-b.json fixed-c.json full-d.json
 	bad export/no-format "--format prometheus|openmetrics" export basic.json
 	bad export/unknown-format "unknown format xml" export --format xml basic.json
 	bad export/label-syntax "--label host: expected NAME=VALUE" export -f prometheus \

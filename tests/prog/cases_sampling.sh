@@ -212,14 +212,14 @@ test_sample_budget() {
 		'{f: fn("work_add") | {timed, sampling}, sampling, wall_ns, hz: .clock.tsc_hz}' || return 1
 	m0=$(printf '%s\n' "${bare[@]}" | sort -n | head -1)
 	mc=$(printf '%s\n' "${count[@]}" | sort -n | head -1)
-	# A GOT hook's counting stub can hide entirely in this loop (the CPU overlaps it with the
-	# loop's own work): then nothing says the budget is exceeded.
-	if [ "$mc" -gt $((m0 + m0 / 50)) ]; then
+	# Counting can hide in this loop (the CPU overlaps it with the division): asserted when
+	# it adds over twice the budget from outside (sample_budget_counting has both cases).
+	if [ "$mc" -gt $((m0 + m0 / 25)) ]; then
 		ck "counting a tiny function's every call costs more than the budget: over_budget said" \
 			'.sampling.counting > .sampling.budget and .sampling.over_budget == true' \
 			'.sampling' || return 1
 	else
-		NOTE="from outside, counting added less than 2% here (untraced loop $m0, counted $mc ticks): over_budget not asserted; "
+		NOTE="from outside, counting added less than 4% here (untraced loop $m0, counted $mc ticks): over_budget not asserted; "
 	fi
 	mf=$(printf '%s\n' "${full[@]}" | sort -n | head -1)
 	mb=$(printf '%s\n' "${budget[@]}" | sort -n | head -1)
@@ -252,6 +252,78 @@ test_sample_budget() {
 	fi
 	[ $((cost * 5)) -ge $((per * 2)) ] && [ $((cost * 2)) -le $((per * 5)) ] ||
 		fail_because "the shim's cost of a timed call ($cost ticks) is not within 2.5x of the one measured outside ($per ticks): counted ${count[*]}, full ${full[*]}, budget ${budget[*]}"
+}
+
+# The budget's account of counting, per route (TSC_HOOK=got: the GOT stub; inline: the
+# patched entry's jump and the slot's counting head). work_add called back to back
+# (t_sample spaced N 0): counting every call costs far more than a 2% budget, seen from
+# outside as the counted-only loop against the untraced one; the report must say
+# over_budget, its `counting` over the budget. Then the calls far apart (G dependent
+# multiply-adds between two): calls x the larger of the shim's cost of a counted call and
+# the one seen from outside back to back, over the loop's ticks, is under half the budget:
+# the report must not say over_budget. Both bounded by what was measured in the run, never
+# by a time; asserted where the outside figures are clear, skipped with the reason if not.
+budget_counting_route() {
+	local h=$1 i k n=2000000 gap=400 ns=100000 bare=() count=() far=() m0 mc mf per cost key
+	key=$([ "$h" = inline ] && echo count_cost_inline || echo count_cost)
+	for i in 1 2 3; do
+		"$B/t_sample" spaced $n 0 "$T/side.bare" >/dev/null ||
+			fail_because "t_sample spaced, untraced, exited $?" || return 1
+		bare+=("$(awk '$1 == "loop_ticks" { print $2 }' "$T/side.bare")")
+		for k in count budget; do
+			rm -f "$T"/r.* "$T/side"
+			case $k in
+			count) XENV=(TSC_HOOK="$h" TSC_SAMPLE=4294967296) ;;
+			budget) XENV=(TSC_HOOK="$h" TSC_BUDGET=2%) ;;
+			esac
+			run_pair sample_budget_counting work_add,work_leaf "$B/t_sample" spaced $n 0 \
+				"$T/side" || return 1
+			[ $k = count ] && count+=("$(side loop_ticks)")
+		done
+	done
+	one_report && check_expects_sampled "$T/t.out" || return 1
+	ck "$h: work_add hooked $h, the route's cost of a counted call reported" \
+		"fn(\"work_add\").hook == \"$h\" and (.sampling.$key | type) == \"number\"" \
+		'{sampling, hook: fn("work_add").hook}' || return 1
+	cost=$(jq ".sampling.$key" "$REPORT")
+	m0=$(printf '%s\n' "${bare[@]}" | sort -n | head -1)
+	mc=$(printf '%s\n' "${count[@]}" | sort -n | head -1)
+	per=$(((mc - m0) / n))
+	NOTE="${NOTE:-}$h: back to back: untraced $m0, counted $mc ticks ($(awk -v a="$mc" -v b="$m0" -v n=$n 'BEGIN { printf "%.2f", (a - b) / n }') a call; the shim: $cost; report $(jq -c '.sampling | {counting, over_budget}' "$REPORT"))"
+	if [ $((mc - m0)) -gt $((m0 / 25)) ]; then
+		ck "$h: counting back to back adds over twice the budget from outside: over_budget said" \
+			'.sampling.counting > .sampling.budget and .sampling.over_budget == true' \
+			'.sampling' || return 1
+	else
+		NOTE="$NOTE; counting added under 4% from outside here: over_budget not asserted"
+	fi
+	[ "$per" -gt "$cost" ] || per=$cost
+	XENV=(TSC_HOOK="$h" TSC_BUDGET=2%)
+	for i in 1 2; do
+		rm -f "$T"/r.* "$T/side"
+		run_pair sample_budget_counting work_add,work_leaf "$B/t_sample" spaced $ns $gap \
+			"$T/side" || return 1
+		far+=("$(side loop_ticks)")
+	done
+	one_report && check_expects_sampled "$T/t.out" || return 1
+	mf=$(printf '%s\n' "${far[@]}" | sort -n | tail -1)
+	NOTE="$NOTE; $gap multiply-adds apart: $ns calls x $per over $mf ticks (report $(jq -c '.sampling | {counting, over_budget}' "$REPORT"))"
+	if [ $((ns * per * 100)) -lt $((mf * 1)) ]; then
+		ck "$h: calls far apart, counting under half the budget by what was measured: over_budget not said" \
+			'.sampling.counting <= .sampling.budget and .sampling.over_budget == false' \
+			'.sampling' || return 1
+	else
+		NOTE="$NOTE; not under half the budget here: not asserted"
+	fi
+	NOTE="$NOTE. "
+}
+
+test_sample_budget_counting() {
+	local h
+	NOTE=""
+	for h in got inline; do
+		budget_counting_route "$h" || return 1
+	done
 }
 
 # Percentiles under a budget are unbiased when its rate changes over the run: 5,000 long calls
@@ -371,4 +443,105 @@ test_sample_values() {
 test_sample_fork_exec() {
 	XENV+=(TSC_SAMPLE=3)
 	test_fork_exec
+}
+
+# The live export under a budget (TSC_EXPORT's final write at exit, with the JSON report): the
+# histogram estimates every call as the report's weighted percentiles do, each timed call
+# counted as the period that chose it: its _count is the report's sum of weights (the
+# weighted_histogram's counts) and its _sum the weighted total, its +Inf bucket the _count;
+# the exact calls and the timed sample have counters of their own. promtool checks the file
+# when it is installed.
+test_sample_budget_export() {
+	local prom w tot calls timed
+	XENV=(TSC_BUDGET=2% TSC_EXPORT="$T/m.prom")
+	run_pair sample_budget_export work_spin "$B/t_sample" phase 5000 200000 || return 1
+	one_report && check_expects_sampled "$T/t.out" || return 1
+	prom=$T/m.prom
+	[ -s "$prom" ] || fail_because "no m.prom written" || return 1
+	ck "work_spin weighted, with its weighted buckets" \
+		'fn("work_spin") | .sampling.weighted and (.weighted_histogram.buckets | length) > 0' \
+		'fn("work_spin").sampling' || return 1
+	w=$(jq '.functions[] | select(.name == "work_spin") | [.weighted_histogram.buckets[][2]] | add' "$REPORT")
+	tot=$(jq '.functions[] | select(.name == "work_spin") | .sampling.weighted_total' "$REPORT")
+	calls=$(jq '.functions[] | select(.name == "work_spin") | .calls' "$REPORT")
+	timed=$(jq '.functions[] | select(.name == "work_spin") | [.histogram.buckets[][2]] | add' "$REPORT")
+	grep -q "^tsctrace_call_cycles_count{function=\"work_spin\",.*} $w\$" "$prom" &&
+		grep -q "^tsctrace_call_cycles_bucket{function=\"work_spin\",.*le=\"+Inf\"} $w\$" "$prom" ||
+		fail_because "_count / +Inf bucket not the report's weights ($w): $(grep 'work_spin.*_count\|+Inf' "$prom" | head -2)" ||
+		return 1
+	grep -q "^tsctrace_call_cycles_sum{function=\"work_spin\",.*} $tot\$" "$prom" ||
+		fail_because "_sum not the report's weighted total ($tot): $(grep 'work_spin.*_sum' "$prom")" ||
+		return 1
+	grep -q "^tsctrace_calls_total{function=\"work_spin\",.*} $calls\$" "$prom" &&
+		grep -q "^tsctrace_timed_calls_total{function=\"work_spin\",.*} $timed\$" "$prom" ||
+		fail_because "calls ($calls) or timed ($timed) counters differ: $(grep 'work_spin' "$prom" | grep _total)" ||
+		return 1
+	if command -v promtool >/dev/null; then
+		promtool check metrics <"$prom" >"$T/promtool.out" 2>&1 ||
+			fail_because "promtool: $(head -c 300 "$T/promtool.out")" || return 1
+	fi
+	NOTE="work_spin: $calls calls, $timed timed, exported as $w calls estimated (weights), sum $tot cycles"
+}
+
+# TSC_CALLERS under a budget: work_spin's 5,000 long calls (2000 multiply-adds) from one site,
+# then 200,000 short ones (20) from another. The budget times the long site's calls far more
+# often (its floor and small periods come first), so the timed calls' own cycles over-weigh
+# it; each site's timed calls weighted by the period that chose them (its `weighted`) stand
+# for its calls. Asserted: the sites' weights add up to the function's (every weighted call
+# is at a site), and each site's weights estimate its exact calls within 5 sqrt(sum of the
+# squared weights) (the spread of a sum of geometric gaps, from what the shim recorded) plus
+# the largest period (a draw that spans the change of site). The share of cycles each way is
+# noted (a total is at the mercy of one preempted call: not asserted).
+test_sample_budget_callers() {
+	local full
+	XENV=(TSC_CALLERS=1)
+	run_pair sample_budget_callers work_spin "$B/t_sample" sites 5000 200000 || return 1
+	one_report && check_expects "$T/t.out" || return 1
+	full=$(jq '.functions[] | select(.name == "work_spin") | .callers |
+		(map(select(.cycles.min >= 1000) | .cycles.total) | add) / (map(.cycles.total) | add)' "$REPORT")
+	rm -f "$T"/r.*
+	XENV=(TSC_CALLERS=1 TSC_BUDGET=2%)
+	run_pair sample_budget_callers work_spin "$B/t_sample" sites 5000 200000 || return 1
+	one_report && check_expects_sampled "$T/t.out" || return 1
+	ck "budget: two sites, each weighted" \
+		'fn("work_spin").callers | map(select(.weighted)) | length == 2' \
+		'fn("work_spin").callers' || return 1
+	ck "the sites' weights add up to the function's" \
+		'fn("work_spin") | ([.callers[].weighted.weights // 0] | add) ==
+		 ([.weighted_histogram.buckets[][2]] | add)' \
+		'fn("work_spin") | {callers, w: ([.weighted_histogram.buckets[][2]] | add)}' || return 1
+	ck "each site's weights estimate its calls within 5 sqrt(sum w^2) + the largest period" \
+		'fn("work_spin") | .sampling.period_max as $pm | all(.callers[] | select(.weighted);
+		     ((.weighted.weights - .calls) | fabs) <= 5 * (.weighted.weights_sq | sqrt) + $pm)' \
+		'fn("work_spin") | {pm: .sampling.period_max, c: (.callers | map({calls, timed, weighted}))}' ||
+		return 1
+	NOTE="sites' calls and weights: $(jq -c '.functions[] | select(.name == "work_spin") | .callers |
+		map(select(.weighted) | [.calls, .timed, .weighted.weights])' "$REPORT"); long site's share of cycles: every call timed $full; budget weighted $(jq '.functions[] |
+		select(.name == "work_spin") | .callers | map(select(.weighted)) |
+		(map(select(.cycles.min >= 1000) | .weighted.total) | add) / (map(.weighted.total) | add)' "$REPORT"), timed calls alone $(jq '.functions[] |
+		select(.name == "work_spin") | .callers | map(select(.weighted)) |
+		(map(select(.cycles.min >= 1000) | .cycles.total) | add) / (map(.cycles.total) | add)' "$REPORT")"
+}
+
+# Threads under a budget: t_threads's 8 threads, 100,000 calls of work_add each. Each thread
+# row's `weighted` estimates its calls (its weights within 5 sqrt(sum w^2) + the largest
+# period of 100,000) and the rows' weights add up to the function's.
+test_sample_budget_threads() {
+	XENV=(TSC_BUDGET=2%)
+	run_pair sample_budget_threads work_add "$B/t_threads" || return 1
+	one_report && check_expects_sampled "$T/t.out" || return 1
+	ck "8 thread rows, each weighted" \
+		'fn("work_add").threads | length == 8 and all(.[]; .weighted != null)' \
+		'fn("work_add").threads' || return 1
+	ck "the rows' weights add up to the function's" \
+		'fn("work_add") | ([.threads[].weighted.weights] | add) == ([.weighted_histogram.buckets[][2]] | add)' \
+		'fn("work_add") | {t: [.threads[].weighted], w: ([.weighted_histogram.buckets[][2]] | add)}' ||
+		return 1
+	ck "each thread's weights estimate its calls" \
+		'fn("work_add") | .sampling.period_max as $pm | all(.threads[];
+		     ((.weighted.weights - .calls) | fabs) <= 5 * (.weighted.weights_sq | sqrt) + $pm)' \
+		'fn("work_add") | {pm: .sampling.period_max, t: [.threads[] | {calls, timed, weighted}]}' ||
+		return 1
+	NOTE="threads' calls, timed, weights: $(jq -c '.functions[] | select(.name == "work_add") |
+		[.threads[] | [.calls, .timed, .weighted.weights]]' "$REPORT")"
 }

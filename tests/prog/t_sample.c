@@ -9,6 +9,12 @@
  *   tight N S   a tight loop of N calls of work_add (the tiny function a budget must spare),
  *               with work_leaf called once every N/50 (rarely: 50 calls, all to be timed);
  *               the loop's own time, in ticks (lfence;rdtsc), to the side file S.
+ *   sites L S   work_spin from two call sites: L long calls (2000) from one loop, then S short
+ *               ones (20) from another (TSC_CALLERS: each site's times under a budget).
+ *   spaced N G S  N calls of work_add, each after G dependent multiply-adds of the loop's own
+ *               (G = 0: the calls back to back, nearly all the loop does; a large G: calls
+ *               so far apart that counting them is lost in the loop's work), work_leaf
+ *               once every N/50 calls; the loop's ticks to S as for tight.
  *
  * Prints the expect lines (exact counts) and a checksum of what it computed.
  */
@@ -72,6 +78,50 @@ static int tight(long n, int argc, char **argv)
 	return 0;
 }
 
+static int sites(long l, long s)
+{
+	uint64_t h = TP_FNV_INIT, v;
+	long i;
+
+	for (i = 0; i < l; i++) {
+		v = work_spin(2000);
+		tp_fold(&h, &v, sizeof(v));
+	}
+	for (i = 0; i < s; i++) {
+		v = work_spin(20);
+		tp_fold(&h, &v, sizeof(v));
+	}
+	tp_expect(stdout, "work_spin", (unsigned long)(l + s));
+	printf("checksum %016llx\n", (unsigned long long)h);
+	return 0;
+}
+
+static int spaced(long n, long gap, int argc, char **argv)
+{
+	long i, j, every = n / 50, next = 1, sum = 0, leaf = 0;
+	uint64_t t0, t, x = 88172645463325252ull;
+	FILE *side = tp_side_open(argc, argv, 4);
+
+	t0 = rd_fenced();
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < gap; j++) /* the loop's own work: a chain the CPU cannot skip */
+			__asm__ volatile("imul %0, %0\n\tadd $1, %0" : "+r"(x));
+		sum = work_add(sum, i);
+		if (--next == 0) { /* no division in the loop: with G = 0 the calls are all */
+			sum += work_leaf(i);
+			leaf++;
+			next = every;
+		}
+	}
+	t = rd_fenced() - t0;
+	fprintf(side, "loop_ticks %llu\n", (unsigned long long)t);
+	fclose(side);
+	tp_expect(stdout, "work_add", (unsigned long)n);
+	tp_expect(stdout, "work_leaf", (unsigned long)leaf);
+	printf("sum %ld %llu\n", sum, (unsigned long long)x);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long n = argc > 2 ? atol(argv[2]) : 0;
@@ -82,6 +132,11 @@ int main(int argc, char **argv)
 		return phase(n, atol(argv[3]));
 	if (argc > 3 && !strcmp(argv[1], "tight") && n >= 50)
 		return tight(n, argc, argv);
-	fprintf(stderr, "usage: t_sample alt N | phase L S | tight N SIDE-FILE\n");
+	if (argc > 3 && !strcmp(argv[1], "sites") && n >= 0 && atol(argv[3]) >= 0)
+		return sites(n, atol(argv[3]));
+	if (argc > 4 && !strcmp(argv[1], "spaced") && n >= 50 && atol(argv[3]) >= 0)
+		return spaced(n, atol(argv[3]), argc, argv);
+	fprintf(stderr, "usage: t_sample alt N | phase L S | tight N SIDE-FILE | sites L S | "
+			"spaced N G SIDE-FILE\n");
 	return 2;
 }
