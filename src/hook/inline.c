@@ -879,47 +879,35 @@ static void release_stale(void)
 	}
 }
 
-/* One mapping per array, unmapped when a larger one replaces it. */
-static void *remap_array(void *old, size_t old_bytes, size_t bytes)
-{
-	void *p = tt_sys_mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+/* The four arrays in one mapping (one mmap, and a short batch's arrays share a page or two),
+ * unmapped when a larger one replaces it. */
+static void *batch_map;
+static size_t batch_map_len;
 
-	if (p && old)
-		tt_sys_munmap(old, old_bytes);
-	return p;
-}
-
-/* Room for every function there is and the calibration's: -1 when out of memory. */
+/* Room for every function there is and the calibration's: -1 when out of memory. A first
+ * batch of a few names gets room for 16 (start-up traces a handful: no 1024-row arrays to
+ * map), doubled as needed. */
 static int grow_batch(size_t n)
 {
-	size_t cap = batch_cap ? batch_cap : 1024;
-	struct planned *b;
-	struct tt_xref_range *r;
-	struct tt_patch *w;
-	uint8_t(*j)[5];
+	size_t cap = batch_cap ? batch_cap : 16, len;
+	char *m;
 
 	if (n <= batch_cap)
 		return 0;
 	while (cap < n)
 		cap *= 2;
-	b = remap_array(batch, batch_cap * sizeof(*batch), cap * sizeof(*batch));
-	r = remap_array(batch_ranges, batch_cap * sizeof(*r), cap * sizeof(*r));
-	w = remap_array(writes, batch_cap * sizeof(*w), cap * sizeof(*w));
-	j = remap_array(jumps, batch_cap * sizeof(*j), cap * sizeof(*j));
-	batch = b;
-	batch_ranges = r;
-	writes = w;
-	jumps = j;
-	if (!b || !r || !w || !j) { /* start over at the next batch */
-		if (b)
-			tt_sys_munmap(b, cap * sizeof(*b));
-		if (r)
-			tt_sys_munmap(r, cap * sizeof(*r));
-		if (w)
-			tt_sys_munmap(w, cap * sizeof(*w));
-		if (j)
-			tt_sys_munmap(j, cap * sizeof(*j));
+	/* cap is a power of two from 16: every array starts 16-byte aligned. */
+	_Static_assert(_Alignof(struct planned) <= 16 && _Alignof(struct tt_xref_range) <= 16 &&
+			       _Alignof(struct tt_patch) <= 16,
+		       "the batch's arrays are carved at multiples of 16 bytes");
+	len = cap * (sizeof(*batch) + sizeof(*batch_ranges) + sizeof(*writes) + sizeof(*jumps));
+	m = tt_sys_mmap(NULL, len, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (batch_map)
+		tt_sys_munmap(batch_map, batch_map_len);
+	batch_map = m;
+	batch_map_len = len;
+	if (!m) { /* start over at the next batch */
 		batch = NULL;
 		batch_ranges = NULL;
 		writes = NULL;
@@ -927,6 +915,10 @@ static int grow_batch(size_t n)
 		batch_cap = 0;
 		return -1;
 	}
+	batch = (struct planned *)(void *)m;
+	batch_ranges = (struct tt_xref_range *)(void *)(m + cap * sizeof(*batch));
+	writes = (struct tt_patch *)(void *)((char *)batch_ranges + cap * sizeof(*batch_ranges));
+	jumps = (uint8_t(*)[5])(void *)((char *)writes + cap * sizeof(*writes));
 	batch_cap = cap;
 	return 0;
 }
