@@ -67,6 +67,28 @@ static uint8_t (*jumps)[5];
 static size_t batch_cap;
 static uint8_t *calibration_slot;
 
+/* tt_inline_defer_write's write: set until a batch writes it (then done) or it is dropped. */
+static struct tt_patch deferred;
+static uint8_t deferred_bytes[5];
+static bool deferred_set, deferred_done;
+
+void tt_inline_defer_write(uint8_t *at, const uint8_t bytes[5], int prot)
+{
+	memcpy(deferred_bytes, bytes, sizeof(deferred_bytes));
+	deferred = (struct tt_patch){ at, deferred_bytes, sizeof(deferred_bytes), prot, 0 };
+	deferred_set = true;
+	deferred_done = false;
+}
+
+bool tt_inline_deferred_result(int *err)
+{
+	bool done = deferred_done;
+
+	*err = deferred.err;
+	deferred_set = deferred_done = false;
+	return done;
+}
+
 void tt_inline_start(enum tt_hook_mode m)
 {
 	mode = m;
@@ -792,11 +814,20 @@ static unsigned int commit(unsigned int n)
 		writes[k] = (struct tt_patch){ p->entry, jumps[k], sizeof(jumps[k]), p->prot, 0 };
 		k++;
 	}
+	/* The deferred write last (writes[k]): the entries' results keep their indexes. Nothing
+	 * runs the code meanwhile: the other threads are parked, if any. */
+	if (deferred_set)
+		writes[k] = deferred;
 	/* No other thread, and /proc said so: none can start while the world is stopped. */
 	if (nt == 0 && !blind)
-		tt_patch_write_all_alone(writes, k);
+		tt_patch_write_all_alone(writes, k + deferred_set);
 	else
-		tt_patch_write_all(writes, k);
+		tt_patch_write_all(writes, k + deferred_set);
+	if (deferred_set) {
+		deferred.err = writes[k].err;
+		deferred_set = false;
+		deferred_done = true;
+	}
 	settled = tt_stop_settle(stop_why, sizeof(stop_why)) == 0;
 	nt = tt_stop_threads(&threads);
 	for (i = 0, k = 0; i < n; i++)
@@ -941,7 +972,7 @@ static unsigned int plan_all(uint32_t count, bool room)
 {
 	/* The functions whose plan waits for the decoder: in batch_ranges' memory, which
 	 * check_foreign_jumps fills only after (one mapping fewer at start-up). */
-	uint32_t *deferred = (uint32_t *)(void *)batch_ranges;
+	uint32_t *waiting = (uint32_t *)(void *)batch_ranges;
 	uint32_t i, nd = 0;
 	unsigned int n = 0;
 	char why[160];
@@ -958,17 +989,17 @@ static unsigned int plan_all(uint32_t count, bool room)
 		}
 		err = plan(f, &n, why, sizeof(why));
 		if (err == need_decoder)
-			deferred[nd++] = i;
+			waiting[nd++] = i;
 		else if (err)
 			refused(f, err);
 	}
 	if (nd && !tt_inline_decoder()) {
 		for (i = 0; i < nd; i++)
-			not_inline(tt_funcs_get(deferred[i]), room);
+			not_inline(tt_funcs_get(waiting[i]), room);
 		nd = 0;
 	}
 	for (i = 0; i < nd; i++) {
-		struct tt_func *f = tt_funcs_get(deferred[i]);
+		struct tt_func *f = tt_funcs_get(waiting[i]);
 
 		err = plan(f, &n, why, sizeof(why));
 		if (err)
@@ -991,7 +1022,7 @@ unsigned int tt_inline_hook_new(void)
 	bool room;
 
 	release_stale();
-	room = grow_batch((size_t)count + 1) == 0;
+	room = grow_batch((size_t)count + 2) == 0; /* + the calibration's, + the deferred write */
 	n = plan_all(count, room);
 	n = check_foreign_jumps(n);
 	tt_plan_cache_flush();

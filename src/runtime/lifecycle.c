@@ -526,6 +526,7 @@ static enum state start(void)
 	tt_phase_add(TT_PHASE_DECODER, t);
 	t = tt_phase_mark();
 	tt_inline_hook_new();
+	tt_exit_detour_settle();
 	tt_phase_add(TT_PHASE_INLINE, t);
 	t = tt_phase_mark();
 	tt_shim_leave(0); /* the cost of a timed call is measured through the traced path */
@@ -598,6 +599,7 @@ void tt_lifecycle_objects_changed(void)
 	tt_resolve_pending();
 	exit_detour();
 	tt_inline_hook_new();
+	tt_exit_detour_settle();
 	tt_got_patch_all();
 }
 
