@@ -28,7 +28,10 @@ int tt_chunked_reserve(struct tt_chunked *t, uint64_t n, size_t size)
 	for (c = 0; c <= last; c++) {
 		void *p;
 
-		if (__atomic_load_n(&t->chunk[c], __ATOMIC_RELAXED))
+		/* Asked with a write (an add of 0, which readers never see): the directory's page,
+		 * never touched before the first reserve, is then faulted in once, writable, where a
+		 * read would map the zero page and the store below fault again to copy it. */
+		if (__atomic_fetch_add((uintptr_t *)(void *)&t->chunk[c], 0, __ATOMIC_RELAXED))
 			continue;
 		p = tt_sys_mmap(NULL, (size_t)TT_CHUNK_LEN * size, PROT_READ | PROT_WRITE,
 				MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);

@@ -71,9 +71,11 @@ extern char **environ;
 static int state = TT_UNINIT;
 static int calibration_taken; /* tt_lifecycle_calibrate: 0 not yet, 1 being taken, 2 done */
 static long calibration_tid;  /* the thread taking it, while taken is 1 */
-static struct tt_run run;
-static int busy;		 /* a report or an export is being written (report()) */
-static char cache_dir[PATH_MAX]; /* calib_cache.h: "" when none (TSC_CACHE=0, no HOME) */
+/* 8-byte aligned: linked among the small variables start-up touches anyway (Makefile,
+ * --sort-section=alignment), not on a page of its own. */
+static struct tt_run run __attribute__((aligned(8)));
+static int busy;		   /* a report or an export is being written (report()) */
+static const char *cache_dir = ""; /* calib_cache.h: "" when none (TSC_CACHE=0, no HOME) */
 
 /* One report or export at a time: the dump thread, the export thread, tsctrace_dump, exit
  * and a fatal signal may all want to at once, and the report's scratch memory is shared. */
@@ -113,14 +115,15 @@ static int ctor_argc;
 static char **ctor_argv;
 
 /*
- * The process's identity, copied at start-up into one buffer: the executable's path, the
- * start-up directory, $TMPDIR, then argv's strings and its vector. In a short process all of
+ * The process's identity, copied at start-up into one buffer: the calibration's cache
+ * directory, the executable's path, the start-up directory, $TMPDIR, then argv's strings and
+ * its vector. In a short process all of
  * it lies in the first page: one page fault where an array for each took one apiece.
  */
 #define ARGV_BYTES 65536
 #define ARGV_MAX 1024
-static char identity[3 * PATH_MAX + ARGV_BYTES + 8 + ARGV_MAX * sizeof(char *)]
-	__attribute__((aligned(8)));
+static char identity[4 * PATH_MAX + ARGV_BYTES + 8 + ARGV_MAX * sizeof(char *)]
+	__attribute__((aligned(32))); /* among the large arrays, not the small variables */
 static size_t identity_len;
 
 /* The len bytes now at the buffer's end, and a NUL, kept there; "" when len >= PATH_MAX. */
@@ -173,13 +176,22 @@ static void read_argv(void)
 	run.argc = argc;
 }
 
+/* calib_cache.h's directory, first in the identity buffer; false when there is none. */
+static bool find_cache_dir(void)
+{
+	char *at = identity + identity_len;
+	bool found = tt_calib_cache_dir(&run.cfg, at, PATH_MAX);
+
+	cache_dir = identity_keep(found ? strlen(at) : 0);
+	return found;
+}
+
 static void identify_process(void)
 {
 	const char *tmpdir = getenv("TMPDIR");
 	ssize_t n;
 
-	identity_len = 0;
-	n = readlink("/proc/self/exe", identity, PATH_MAX - 1);
+	n = readlink("/proc/self/exe", identity + identity_len, PATH_MAX - 1);
 	run.exe = identity_keep(n > 0 ? (size_t)n : 0);
 	run.cwd = identity_keep(
 		getcwd(identity + identity_len, PATH_MAX) ? strlen(identity + identity_len) : 0);
@@ -491,7 +503,7 @@ static enum state start(void)
 	}
 	if (run.cfg.debug_startup)
 		tt_phase_enable();
-	if (!tt_calib_cache_dir(&run.cfg, cache_dir, sizeof(cache_dir)) && !run.cfg.cache) {
+	if (!find_cache_dir() && !run.cfg.cache) {
 		tt_xref_cache_disable();
 		tt_plan_cache_disable();
 	}
