@@ -38,6 +38,9 @@ int tt_chunked_reserve(struct tt_chunked *t, uint64_t n, size_t size)
 		if (!p)
 			return -1;
 		LSAN_ROOT(p, (size_t)TT_CHUNK_LEN * size);
+		/* Its first page written now, before anyone reads it: one fault, where a first
+		 * read (the zero page) and then a first write would take two. */
+		*(volatile char *)p = 0;
 		__atomic_store_n(&t->chunk[c], p, __ATOMIC_RELEASE);
 	}
 	return 0;
