@@ -383,8 +383,11 @@ static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t wh
 	if (!slot)
 		return "no memory could be mapped within jump range of it";
 	kept = kept_plan(&seg, addr, slot + slot_copy(), &r, &size, &trap);
-	if (kept) { /* the entry's plan; the function's own jumps are the kept answer's */
-		err = trap ? NULL : own_jumps(addr, size, &r, &seg, why, why_size);
+	/* The entry's plan; the function's own jumps are the kept answer's. The calibration's
+	 * function has none (tramp/calib.S: endbr64, a 5-byte nop, ret): no file of answers
+	 * is opened for it at start-up. */
+	if (kept) {
+		err = trap || !f ? NULL : own_jumps(addr, size, &r, &seg, why, why_size);
 		goto planned;
 	}
 	if (!tt_disasm_ready()) {
