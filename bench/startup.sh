@@ -4,7 +4,8 @@
 # startup: /bin/true spawned bare and preloaded, alternating (startup.c), with the 10 names
 #   of STARTUP_FUNCS (goal <= 0.4 ms added) and with TSC_FUNCS=strlen (goal <= 0.3 ms).
 # startup.phase.*: the shim's own account of where that time goes (TSC_DEBUG=startup), the
-#   median of each phase over STARTUP_PHASE_RUNS runs of /bin/true with the 10 names.
+#   median of each phase over STARTUP_PHASE_RUNS runs of /bin/true with the 10 names;
+#   startup.phase_faults: the constructor's page faults in those runs (each phase's in the detail).
 # startup.floor.*: what no start-up can skip, timed alone: loading a library that does nothing
 #   (nothing.c), one CPUID leaf, an mprotect pair, a page fault, an mmap pair, a report to a new
 #   file, a system call (floors.c).
@@ -80,6 +81,20 @@ else
 			"median of $STARTUP_PHASE_RUNS runs, TSC_DEBUG=startup"
 	done
 	echo " $line"
+	# "tsctrace: start-up page faults: config 0, ..., constructor 43; at exit: calibrate 0, ..."
+	line=""
+	for ph in $phases; do
+		sed -n 's/^tsctrace: start-up page faults: //p' "$W/phases.txt" | tr ';,' '\n\n' |
+			sed 's/^ *at exit: //; s/^ *//' | awk -v p="$ph" '$1 == p { print $2 }' \
+			>"$W/phase_pf.$ph"
+		[ -s "$W/phase_pf.$ph" ] && line="$line $ph $(median "$W/phase_pf.$ph")"
+	done
+	if [ -s "$W/phase_pf.constructor" ]; then
+		echo "  page faults:$line"
+		row startup.phase_faults "start-up page faults in the constructor (10 names)" \
+			"$(median "$W/phase_pf.constructor")" "-" "info" \
+			"median of $STARTUP_PHASE_RUNS runs, TSC_DEBUG=startup; by phase:$line"
+	fi
 fi
 
 # ---- the floors: what no start-up can skip, timed alone --------------------------------------

@@ -22,6 +22,7 @@
 #include "elf/elfdyn.h"
 #include "elf/real.h"
 #include "hook/exit_detour.h"
+#include "hook/funcs.h"
 #include "hook/inline.h"
 #include "hook/patch.h"
 #include "hook/plan_cache.h"
@@ -82,7 +83,32 @@ static void keep(const uint8_t *id, size_t id_len, const struct tt_elf *libc,
 	}
 }
 
-static const char *install(void (*before)(void), char *why, size_t why_size)
+/* The detour written with the inline hooks' batch (tt_inline_defer_write), until
+ * tt_exit_detour_settle: its slot, NULL when none waits. */
+static uint8_t *pending_slot;
+static uint8_t *pending_at;
+static uint8_t pending_jump[5];
+static int pending_prot;
+
+/* Whether a function to be patched inline lies at d: its hook must then see the detour's
+ * jump in place (and relocate it), so the detour cannot wait for the batch. */
+static bool traced_at(const struct exit_def *d)
+{
+	uint32_t i, n = tt_funcs_count();
+
+	for (i = 1; i < n; i++) {
+		const struct tt_func *f = tt_funcs_get(i);
+
+		if (f && !f->unloaded && (uint8_t *)f->addr >= d->addr &&
+		    (uint8_t *)f->addr < d->addr + d->size)
+			return true;
+	}
+	return false;
+}
+
+/* defer: the jump goes with the inline hooks' batch about to be made (tt_exit_detour_settle
+ * says how it went), unless a function traced inline is _exit itself. */
+static const char *install(void (*before)(void), bool defer, char *why, size_t why_size)
 {
 	const ElfW(Sym) *sym;
 	const ElfW(Phdr) *ph;
@@ -141,13 +167,21 @@ static const char *install(void (*before)(void), char *why, size_t why_size)
 		return err;
 	}
 	memcpy(slot + head, r.copy, r.copy_len);
+	rel32 = (int32_t)((intptr_t)slot - (intptr_t)(d.addr + r.patch_at + 5));
+	jump[0] = 0xe9;
+	memcpy(jump + 1, &rel32, 4);
+	if (defer && !traced_at(&d)) {
+		pending_slot = slot;
+		pending_at = d.addr + r.patch_at;
+		memcpy(pending_jump, jump, sizeof(jump));
+		pending_prot = d.prot;
+		tt_inline_defer_write(pending_at, pending_jump, d.prot);
+		return NULL;
+	}
 	if (tt_pool_seal() < 0) {
 		tt_pool_release(slot);
 		return "its pool could not be made executable";
 	}
-	rel32 = (int32_t)((intptr_t)slot - (intptr_t)(d.addr + r.patch_at + 5));
-	jump[0] = 0xe9;
-	memcpy(jump + 1, &rel32, 4);
 	tt_patch_init();
 	if (tt_patch_write(d.addr + r.patch_at, jump, sizeof(jump), d.prot) < 0) {
 		tt_pool_release(slot);
@@ -160,30 +194,61 @@ static const char *install(void (*before)(void), char *why, size_t why_size)
  * loaded by load, which says why when it cannot be (and the detour is tried again later). */
 static int tried;
 
-static bool attempt(void (*before)(void), bool (*load)(void))
+static void said(const char *err)
+{
+	tt_info("libc's _exit: no detour (%s): a report is lost where libc itself ends the "
+		"process (daemon())",
+		err);
+}
+
+static bool attempt(void (*before)(void), bool (*load)(void), bool defer)
 {
 	char why[160];
 	const char *err;
 
 	if (tried)
 		return tried > 0;
-	err = install(before, why, sizeof(why));
+	err = install(before, defer, why, sizeof(why));
 	if (err == need_decoder) {
 		if (!load())
 			return false;
-		err = install(before, why, sizeof(why));
+		err = install(before, defer, why, sizeof(why));
 	}
 	tried = err ? -1 : 1;
 	if (err)
-		tt_info("libc's _exit: no detour (%s): a report is lost where libc itself ends "
-			"the process (daemon())",
-			err);
+		said(err);
 	return !err;
 }
 
 bool tt_exit_detour_install(void (*before)(void))
 {
-	return attempt(before, tt_inline_decoder);
+	return attempt(before, tt_inline_decoder, true);
+}
+
+void tt_exit_detour_settle(void)
+{
+	const char *err = NULL;
+	int werr;
+
+	if (!pending_slot)
+		return;
+	if (!tt_inline_deferred_result(&werr)) { /* no batch was written: on its own */
+		if (tt_pool_seal() < 0)
+			err = "its pool could not be made executable";
+		else {
+			tt_patch_init();
+			werr = tt_patch_write(pending_at, pending_jump, sizeof(pending_jump),
+					      pending_prot);
+		}
+	}
+	if (!err && werr < 0)
+		err = "its code cannot be made writable";
+	if (err) {
+		tt_pool_release(pending_slot);
+		tried = -1;
+		said(err);
+	}
+	pending_slot = NULL;
 }
 
 /* Whatever the hook mode: loaded here, as no inline hook did. */
@@ -202,5 +267,5 @@ static bool load_late(void)
 
 bool tt_exit_detour_late(void (*before)(void))
 {
-	return attempt(before, load_late);
+	return attempt(before, load_late, false);
 }

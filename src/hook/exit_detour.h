@@ -10,9 +10,15 @@
 /* Patch libc's _exit entry so that every call runs before() first (with inline hooks
  * possible: TSC_HOOK not got). Its relocation plan is the one an earlier run kept
  * (hook/plan_cache.h), else made with the decoder, loaded here if no inline hook did yet.
- * Start-up, before inline hooks are written (one on _exit itself then relocates this
- * detour's jump). False, with one line, when it cannot. */
+ * Start-up, right before the inline hooks' batch (tt_inline_hook_new), whose write takes
+ * the jump along (after the batch's stop: no membarrier when the thread is alone; one pool
+ * page and seal); then tt_exit_detour_settle. With _exit itself to be hooked, the jump is
+ * written here first (that hook then relocates it). False, with one line, when it cannot. */
 bool tt_exit_detour_install(void (*before)(void));
+
+/* After the batch that followed tt_exit_detour_install: the jump written on its own if the
+ * batch did not take it (no hook made), and one line if it could not be. */
+void tt_exit_detour_settle(void);
 
 /* The same later, whatever the hook mode (TSC_HOOK=got too). For daemon(), whose parent
  * leaves through libc's _exit: the cost (~0.3 ms when the decoder must be mapped) is paid

@@ -67,6 +67,28 @@ static uint8_t (*jumps)[5];
 static size_t batch_cap;
 static uint8_t *calibration_slot;
 
+/* tt_inline_defer_write's write: set until a batch writes it (then done) or it is dropped. */
+static struct tt_patch deferred;
+static uint8_t deferred_bytes[5];
+static bool deferred_set, deferred_done;
+
+void tt_inline_defer_write(uint8_t *at, const uint8_t bytes[5], int prot)
+{
+	memcpy(deferred_bytes, bytes, sizeof(deferred_bytes));
+	deferred = (struct tt_patch){ at, deferred_bytes, sizeof(deferred_bytes), prot, 0 };
+	deferred_set = true;
+	deferred_done = false;
+}
+
+bool tt_inline_deferred_result(int *err)
+{
+	bool done = deferred_done;
+
+	*err = deferred.err;
+	deferred_set = deferred_done = false;
+	return done;
+}
+
 void tt_inline_start(enum tt_hook_mode m)
 {
 	mode = m;
@@ -361,8 +383,11 @@ static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t wh
 	if (!slot)
 		return "no memory could be mapped within jump range of it";
 	kept = kept_plan(&seg, addr, slot + slot_copy(), &r, &size, &trap);
-	if (kept) { /* the entry's plan; the function's own jumps are the kept answer's */
-		err = trap ? NULL : own_jumps(addr, size, &r, &seg, why, why_size);
+	/* The entry's plan; the function's own jumps are the kept answer's. The calibration's
+	 * function has none (tramp/calib.S: endbr64, a 5-byte nop, ret): no file of answers
+	 * is opened for it at start-up. */
+	if (kept) {
+		err = trap || !f ? NULL : own_jumps(addr, size, &r, &seg, why, why_size);
 		goto planned;
 	}
 	if (!tt_disasm_ready()) {
@@ -792,11 +817,20 @@ static unsigned int commit(unsigned int n)
 		writes[k] = (struct tt_patch){ p->entry, jumps[k], sizeof(jumps[k]), p->prot, 0 };
 		k++;
 	}
+	/* The deferred write last (writes[k]): the entries' results keep their indexes. Nothing
+	 * runs the code meanwhile: the other threads are parked, if any. */
+	if (deferred_set)
+		writes[k] = deferred;
 	/* No other thread, and /proc said so: none can start while the world is stopped. */
 	if (nt == 0 && !blind)
-		tt_patch_write_all_alone(writes, k);
+		tt_patch_write_all_alone(writes, k + deferred_set);
 	else
-		tt_patch_write_all(writes, k);
+		tt_patch_write_all(writes, k + deferred_set);
+	if (deferred_set) {
+		deferred.err = writes[k].err;
+		deferred_set = false;
+		deferred_done = true;
+	}
 	settled = tt_stop_settle(stop_why, sizeof(stop_why)) == 0;
 	nt = tt_stop_threads(&threads);
 	for (i = 0, k = 0; i < n; i++)
@@ -879,47 +913,35 @@ static void release_stale(void)
 	}
 }
 
-/* One mapping per array, unmapped when a larger one replaces it. */
-static void *remap_array(void *old, size_t old_bytes, size_t bytes)
-{
-	void *p = tt_sys_mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+/* The four arrays in one mapping (one mmap, and a short batch's arrays share a page or two),
+ * unmapped when a larger one replaces it. */
+static void *batch_map;
+static size_t batch_map_len;
 
-	if (p && old)
-		tt_sys_munmap(old, old_bytes);
-	return p;
-}
-
-/* Room for every function there is and the calibration's: -1 when out of memory. */
+/* Room for every function there is and the calibration's: -1 when out of memory. A first
+ * batch of a few names gets room for 16 (start-up traces a handful: no 1024-row arrays to
+ * map), doubled as needed. */
 static int grow_batch(size_t n)
 {
-	size_t cap = batch_cap ? batch_cap : 1024;
-	struct planned *b;
-	struct tt_xref_range *r;
-	struct tt_patch *w;
-	uint8_t(*j)[5];
+	size_t cap = batch_cap ? batch_cap : 16, len;
+	char *m;
 
 	if (n <= batch_cap)
 		return 0;
 	while (cap < n)
 		cap *= 2;
-	b = remap_array(batch, batch_cap * sizeof(*batch), cap * sizeof(*batch));
-	r = remap_array(batch_ranges, batch_cap * sizeof(*r), cap * sizeof(*r));
-	w = remap_array(writes, batch_cap * sizeof(*w), cap * sizeof(*w));
-	j = remap_array(jumps, batch_cap * sizeof(*j), cap * sizeof(*j));
-	batch = b;
-	batch_ranges = r;
-	writes = w;
-	jumps = j;
-	if (!b || !r || !w || !j) { /* start over at the next batch */
-		if (b)
-			tt_sys_munmap(b, cap * sizeof(*b));
-		if (r)
-			tt_sys_munmap(r, cap * sizeof(*r));
-		if (w)
-			tt_sys_munmap(w, cap * sizeof(*w));
-		if (j)
-			tt_sys_munmap(j, cap * sizeof(*j));
+	/* cap is a power of two from 16: every array starts 16-byte aligned. */
+	_Static_assert(_Alignof(struct planned) <= 16 && _Alignof(struct tt_xref_range) <= 16 &&
+			       _Alignof(struct tt_patch) <= 16,
+		       "the batch's arrays are carved at multiples of 16 bytes");
+	len = cap * (sizeof(*batch) + sizeof(*batch_ranges) + sizeof(*writes) + sizeof(*jumps));
+	m = tt_sys_mmap(NULL, len, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (batch_map)
+		tt_sys_munmap(batch_map, batch_map_len);
+	batch_map = m;
+	batch_map_len = len;
+	if (!m) { /* start over at the next batch */
 		batch = NULL;
 		batch_ranges = NULL;
 		writes = NULL;
@@ -927,6 +949,10 @@ static int grow_batch(size_t n)
 		batch_cap = 0;
 		return -1;
 	}
+	batch = (struct planned *)(void *)m;
+	batch_ranges = (struct tt_xref_range *)(void *)(m + cap * sizeof(*batch));
+	writes = (struct tt_patch *)(void *)((char *)batch_ranges + cap * sizeof(*batch_ranges));
+	jumps = (uint8_t(*)[5])(void *)((char *)writes + cap * sizeof(*writes));
 	batch_cap = cap;
 	return 0;
 }
@@ -949,7 +975,7 @@ static unsigned int plan_all(uint32_t count, bool room)
 {
 	/* The functions whose plan waits for the decoder: in batch_ranges' memory, which
 	 * check_foreign_jumps fills only after (one mapping fewer at start-up). */
-	uint32_t *deferred = (uint32_t *)(void *)batch_ranges;
+	uint32_t *waiting = (uint32_t *)(void *)batch_ranges;
 	uint32_t i, nd = 0;
 	unsigned int n = 0;
 	char why[160];
@@ -966,17 +992,17 @@ static unsigned int plan_all(uint32_t count, bool room)
 		}
 		err = plan(f, &n, why, sizeof(why));
 		if (err == need_decoder)
-			deferred[nd++] = i;
+			waiting[nd++] = i;
 		else if (err)
 			refused(f, err);
 	}
 	if (nd && !tt_inline_decoder()) {
 		for (i = 0; i < nd; i++)
-			not_inline(tt_funcs_get(deferred[i]), room);
+			not_inline(tt_funcs_get(waiting[i]), room);
 		nd = 0;
 	}
 	for (i = 0; i < nd; i++) {
-		struct tt_func *f = tt_funcs_get(deferred[i]);
+		struct tt_func *f = tt_funcs_get(waiting[i]);
 
 		err = plan(f, &n, why, sizeof(why));
 		if (err)
@@ -999,7 +1025,7 @@ unsigned int tt_inline_hook_new(void)
 	bool room;
 
 	release_stale();
-	room = grow_batch((size_t)count + 1) == 0;
+	room = grow_batch((size_t)count + 2) == 0; /* + the calibration's, + the deferred write */
 	n = plan_all(count, room);
 	n = check_foreign_jumps(n);
 	tt_plan_cache_flush();

@@ -36,6 +36,17 @@ bool tt_inline_got_only(void);
  */
 unsigned int tt_inline_hook_new(void);
 
+/*
+ * A code write (libc's _exit detour) to go with the next batch's entry jumps: after its stop
+ * found the thread alone, it needs no membarrier of its own, and its slot shares the batch's
+ * pool page and seal. The slot of `at` must be in the pool, not sealed yet. One at a time.
+ */
+void tt_inline_defer_write(uint8_t *at, const uint8_t bytes[5], int prot);
+
+/* What became of the deferred write: true with *err (0 or -errno) when a batch wrote it;
+ * false when none did (it is dropped: the caller writes it). */
+bool tt_inline_deferred_result(int *err);
+
 /* For calibrating the inline path: the pool slot to call (index 0) and the relocated copy
  * of tt_calib_inline it leads to; NULL when no function is hooked inline. */
 void *tt_inline_calibration_entry(void);

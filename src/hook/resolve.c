@@ -152,14 +152,18 @@ static void take(struct find *f, const struct tt_elf *o, const ElfW(Sym) *s, siz
  * one pass over o's symbols, where dladdr would walk every object's. */
 static void exported_at(const struct tt_elf *o, uintptr_t addr, char *out, size_t size)
 {
+	ElfW(Addr) value = addr - o->base;
 	size_t i;
 
 	out[0] = 0;
+	/* The value first: one compare that almost never holds, for thousands of symbols. */
 	for (i = 1; i < o->nsyms; i++) {
 		const ElfW(Sym) *s = &o->symtab[i];
 
+		if (__builtin_expect(s->st_value != value, 1))
+			continue;
 		if (s->st_shndx != SHN_UNDEF && ELF64_ST_TYPE(s->st_info) == STT_FUNC &&
-		    o->base + s->st_value == addr && ELF64_ST_BIND(s->st_info) != STB_LOCAL) {
+		    ELF64_ST_BIND(s->st_info) != STB_LOCAL) {
 			snprintf(out, size, "%s", tt_elf_sym_name(o, i));
 			return;
 		}

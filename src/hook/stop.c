@@ -693,6 +693,9 @@ int tt_stop_blocker(int sig)
 
 int tt_stop_settle(char *why, size_t why_size)
 {
+	/* No thread stopped (the usual start-up): none to look at, and no clock to read. */
+	if (!count)
+		return 0;
 	return settle(now_ns() + STOP_BOUND_NS, why, why_size);
 }
 
@@ -720,10 +723,11 @@ void tt_stop_move(struct tt_stop_thread *t, uintptr_t pc)
 void tt_stop_release(void)
 {
 	struct timespec slice = { 0, WAIT_SLICE_NS };
-	long deadline = now_ns() + STOP_BOUND_NS;
+	long deadline;
 	uint32_t in;
 
 	if (stopping) {
+		deadline = now_ns() + STOP_BOUND_NS;
 		__atomic_add_fetch(&gen, 1, __ATOMIC_SEQ_CST); /* even: go */
 		futex(&gen, FUTEX_WAKE_PRIVATE, 0x7fffffff, NULL);
 		/* The next stop reuses the table: every parked thread out of the handler first. */

@@ -1,7 +1,8 @@
 /*
  * phase.h - TSC_DEBUG=startup: how long each step of the shim's start-up and exit took, in
- * microseconds, printed as one line when the report has been written. Off (every call a
- * load and a branch) unless tt_phase_enable() was called; the start is taken in any case.
+ * microseconds, and how many page faults it took, printed as two lines when the report has
+ * been written. Off (every call a load and a branch) unless tt_phase_enable() was called;
+ * the start is taken in any case.
  */
 #ifndef TT_PHASE_H
 #define TT_PHASE_H
@@ -37,7 +38,7 @@ void tt_phase_add(enum tt_phase p, uint64_t since);
 /* The constructor is done (its total is from tt_phase_begin). */
 void tt_phase_constructed(void);
 
-/* Print the line (once a report is written; again after a later one). */
+/* Print the lines (once a report is written; again after a later one). */
 void tt_phase_print(void);
 
 #endif /* TT_PHASE_H */

@@ -71,9 +71,11 @@ extern char **environ;
 static int state = TT_UNINIT;
 static int calibration_taken; /* tt_lifecycle_calibrate: 0 not yet, 1 being taken, 2 done */
 static long calibration_tid;  /* the thread taking it, while taken is 1 */
-static struct tt_run run;
-static int busy;		 /* a report or an export is being written (report()) */
-static char cache_dir[PATH_MAX]; /* calib_cache.h: "" when none (TSC_CACHE=0, no HOME) */
+/* 8-byte aligned: linked among the small variables start-up touches anyway (Makefile,
+ * --sort-section=alignment), not on a page of its own. */
+static struct tt_run run __attribute__((aligned(8)));
+static int busy;		   /* a report or an export is being written (report()) */
+static const char *cache_dir = ""; /* calib_cache.h: "" when none (TSC_CACHE=0, no HOME) */
 
 /* One report or export at a time: the dump thread, the export thread, tsctrace_dump, exit
  * and a fatal signal may all want to at once, and the report's scratch memory is shared. */
@@ -112,55 +114,93 @@ static void diag(void *ctx, const char *line)
 static int ctor_argc;
 static char **ctor_argv;
 
+/*
+ * The process's identity, copied at start-up into one buffer: the calibration's cache
+ * directory, the executable's path, the start-up directory, $TMPDIR, then argv's strings and
+ * its vector. In a short process all of
+ * it lies in the first page: one page fault where an array for each took one apiece.
+ */
+#define ARGV_BYTES 65536
+#define ARGV_MAX 1024
+static char identity[4 * PATH_MAX + ARGV_BYTES + 8 + ARGV_MAX * sizeof(char *)]
+	__attribute__((aligned(32))); /* among the large arrays, not the small variables */
+static size_t identity_len;
+
+/* The len bytes now at the buffer's end, and a NUL, kept there; "" when len >= PATH_MAX. */
+static const char *identity_keep(size_t len)
+{
+	char *p = identity + identity_len;
+
+	if (len >= PATH_MAX)
+		len = 0;
+	p[len] = 0;
+	identity_len += len + 1;
+	return p;
+}
+
 /* argv as it was at start-up: the program may rewrite its own (setproctitle) before the
- * report. Copied from the constructor's arguments, else read from /proc/self/cmdline. */
+ * report. Copied from the constructor's arguments, else read from /proc/self/cmdline; its
+ * vector after the strings. */
 static void read_argv(void)
 {
-	static char buf[65536];
-	static char *vec[1024];
-	ssize_t n = 0, r;
-	size_t i, argc = 0, len;
+	char *buf = identity + identity_len, **vec;
+	size_t n = 0, i, argc = 0, len;
+	ssize_t r;
 	int fd, k;
 
 	if (ctor_argv) {
-		for (k = 0; k < ctor_argc && ctor_argv[k] && argc < 1023; k++) {
+		for (k = 0; k < ctor_argc && ctor_argv[k] && argc < ARGV_MAX - 1; k++, argc++) {
 			len = strlen(ctor_argv[k]) + 1;
-			if ((size_t)n + len > sizeof(buf))
+			if (n + len > ARGV_BYTES)
 				break;
 			memcpy(buf + n, ctor_argv[k], len);
-			vec[argc++] = buf + n;
-			n += (ssize_t)len;
+			n += len;
 		}
-		run.argv = vec;
-		run.argc = argc;
-		return;
+	} else {
+		fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			while (n < ARGV_BYTES - 1 &&
+			       (r = read(fd, buf + n, ARGV_BYTES - 1 - n)) > 0)
+				n += (size_t)r;
+			close(fd);
+		}
+		buf[n] = 0;
+		for (i = 0; i < n && argc < ARGV_MAX - 1; i += strlen(buf + i) + 1)
+			argc++;
 	}
-	fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		while (n < (ssize_t)sizeof(buf) - 1 &&
-		       (r = read(fd, buf + n, sizeof(buf) - 1 - (size_t)n)) > 0)
-			n += r;
-		close(fd);
-	}
-	buf[n] = 0;
-	for (i = 0; i < (size_t)n && argc < 1023; i += strlen(buf + i) + 1)
-		vec[argc++] = buf + i;
+	vec = (char **)(void *)(identity + ((identity_len + n + 1 + 7) & ~(size_t)7));
+	for (i = 0, k = 0; k < (int)argc; i += strlen(buf + i) + 1)
+		vec[k++] = buf + i;
+	vec[argc] = NULL;
 	run.argv = vec;
 	run.argc = argc;
 }
 
+/* calib_cache.h's directory, first in the identity buffer; false when there is none. */
+static bool find_cache_dir(void)
+{
+	char *at = identity + identity_len;
+	bool found = tt_calib_cache_dir(&run.cfg, at, PATH_MAX);
+
+	cache_dir = identity_keep(found ? strlen(at) : 0);
+	return found;
+}
+
 static void identify_process(void)
 {
-	ssize_t n = readlink("/proc/self/exe", run.exe, sizeof(run.exe) - 1);
 	const char *tmpdir = getenv("TMPDIR");
+	ssize_t n;
 
-	run.exe[n > 0 ? n : 0] = 0;
-	if (!getcwd(run.cwd, sizeof(run.cwd)))
-		run.cwd[0] = 0;
+	n = readlink("/proc/self/exe", identity + identity_len, PATH_MAX - 1);
+	run.exe = identity_keep(n > 0 ? (size_t)n : 0);
+	run.cwd = identity_keep(
+		getcwd(identity + identity_len, PATH_MAX) ? strlen(identity + identity_len) : 0);
 	run.pid = getpid();
 	/* The report's last resort; the program may change TMPDIR, the user's is wanted. */
-	if (tmpdir && tmpdir[0] == '/' && strlen(tmpdir) < sizeof(run.tmpdir))
-		memcpy(run.tmpdir, tmpdir, strlen(tmpdir) + 1);
+	n = tmpdir && tmpdir[0] == '/' ? (ssize_t)strlen(tmpdir) : 0;
+	if (n > 0 && n < PATH_MAX)
+		memcpy(identity + identity_len, tmpdir, (size_t)n);
+	run.tmpdir = identity_keep((size_t)n);
 	read_argv();
 }
 
@@ -463,7 +503,7 @@ static enum state start(void)
 	}
 	if (run.cfg.debug_startup)
 		tt_phase_enable();
-	if (!tt_calib_cache_dir(&run.cfg, cache_dir, sizeof(cache_dir)) && !run.cfg.cache) {
+	if (!find_cache_dir() && !run.cfg.cache) {
 		tt_xref_cache_disable();
 		tt_plan_cache_disable();
 	}
@@ -498,6 +538,7 @@ static enum state start(void)
 	tt_phase_add(TT_PHASE_DECODER, t);
 	t = tt_phase_mark();
 	tt_inline_hook_new();
+	tt_exit_detour_settle();
 	tt_phase_add(TT_PHASE_INLINE, t);
 	t = tt_phase_mark();
 	tt_shim_leave(0); /* the cost of a timed call is measured through the traced path */
@@ -570,6 +611,7 @@ void tt_lifecycle_objects_changed(void)
 	tt_resolve_pending();
 	exit_detour();
 	tt_inline_hook_new();
+	tt_exit_detour_settle();
 	tt_got_patch_all();
 }
 
