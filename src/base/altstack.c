@@ -27,3 +27,16 @@ bool tt_altstack_run(void (*fn)(void *), void *arg)
 	tt_sys_munmap(base, size);
 	return true;
 }
+
+bool tt_altstack_run_kept(void (*fn)(void *), void *arg)
+{
+	static char stack[TT_ALTSTACK_BYTES + GUARD_BYTES] __attribute__((aligned(GUARD_BYTES)));
+	static int guarded; /* 1 set, -1 could not be set */
+
+	if (!guarded)
+		guarded = tt_sys_mprotect(stack, GUARD_BYTES, PROT_NONE) == 0 ? 1 : -1;
+	if (guarded < 0)
+		return tt_altstack_run(fn, arg);
+	tt_altstack_call(stack + sizeof(stack), fn, arg);
+	return true;
+}
