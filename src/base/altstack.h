@@ -19,10 +19,9 @@
 bool tt_altstack_run(void (*fn)(void *), void *arg);
 
 /*
- * The same on one stack kept for the process (in the shim's zero-initialised data: no mapping
- * made or unmapped per call, pages committed as they are touched, the guard page made
- * inaccessible at the first call). For one caller at a time: the report, under its lock.
- * Falls back to tt_altstack_run when the guard cannot be set.
+ * The same on one stack mapped at the first call and kept for the process (no mapping made or
+ * unmapped per call after that). For one caller at a time: the report, under its lock. Falls
+ * back to tt_altstack_run when it cannot be mapped.
  */
 bool tt_altstack_run_kept(void (*fn)(void *), void *arg);
 
