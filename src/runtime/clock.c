@@ -192,10 +192,10 @@ void tt_clock_describe(struct tt_clock *c, struct tt_cpu_kept *k)
 	if (k && k->loaded) {
 		/* cpu_cache.h: the label and the leaves that said nothing from an earlier run;
 		 * a leaf that stated a rate is asked again, its maximum first. */
-		memcpy(c->cpu, k->brand, sizeof(c->cpu));
-		c->cpu[sizeof(c->cpu) - 1] = 0;
 		bool stated = k->rate15;
 
+		memcpy(c->cpu, k->brand, sizeof(c->cpu));
+		c->cpu[sizeof(c->cpu) - 1] = 0;
 		if (stated) {
 			max = __get_cpuid_max(0, NULL);
 			c->cpuid_hz = max >= 0x15 ? leaf15_hz() : 0;
@@ -358,6 +358,31 @@ uint64_t tt_clock_hz(const struct tt_clock *c, uint64_t granularity, const char 
 #define STEP_READS 256
 #define STEP_AMOUNTS 64
 
+/*
+ * Whether the differences show the step `expect` by themselves: a coarser step by the same
+ * analysis as the whole measure (a whole gcd, or runs on a grid: nothing a finer TSC gives);
+ * a step of 1 only by three adjacent values, since the analysis also says 1 when a quarter of
+ * the reads found no step at all.
+ */
+static bool shows_step(const uint64_t *d, unsigned int n, uint64_t seen, uint64_t expect)
+{
+	unsigned int i, j;
+	bool next, after;
+
+	if (expect > 1)
+		return tt_tsc_step(d, n, seen) == expect;
+	for (i = 0; i < n; i++) {
+		next = after = false;
+		for (j = 0; j < n; j++) {
+			next |= d[j] == d[i] + 1;
+			after |= d[j] == d[i] + 2;
+		}
+		if (next && after)
+			return true;
+	}
+	return false;
+}
+
 uint64_t tt_clock_granularity(const struct tt_clock *c, uint64_t seen, uint64_t expect)
 {
 	uint64_t d[STEP_READS];
@@ -376,7 +401,7 @@ uint64_t tt_clock_granularity(const struct tt_clock *c, uint64_t seen, uint64_t 
 		b = tt_clock_tsc();
 		if (b > a)
 			d[n++] = b - a;
-		if (i + 1 == STEP_AMOUNTS && expect && tt_tsc_step(d, n, seen) == expect)
+		if (i + 1 == STEP_AMOUNTS && expect && shows_step(d, n, seen, expect))
 			return expect;
 	}
 	return tt_tsc_step(d, n, seen);
