@@ -6,6 +6,9 @@
 # startup.phase.*: the shim's own account of where that time goes (TSC_DEBUG=startup), the
 #   median of each phase over STARTUP_PHASE_RUNS runs of /bin/true with the 10 names;
 #   startup.phase_faults: the constructor's page faults in those runs (each phase's in the detail).
+# startup.exit, startup.exit.stderr: the report at exit of /bin/true with TSC_FUNCS=strlen
+#   (TSC_DEBUG=startup's "at exit" figures, calibrate + report), to a new file and to stderr,
+#   goal <= 100 us.
 # startup.floor.*: what no start-up can skip, timed alone: loading a library that does nothing
 #   (nothing.c), one CPUID leaf, an mprotect pair, a page fault, an mmap pair, a report to a new
 #   file, a system call (floors.c).
@@ -96,6 +99,55 @@ else
 			"median of $STARTUP_PHASE_RUNS runs, TSC_DEBUG=startup; by phase:$line"
 	fi
 fi
+
+# ---- the exit of a short process: its report, as the shim measures it ------------------------
+# /bin/true with TSC_FUNCS=strlen (no call ends: the report's rows are empty): the "at exit"
+# figures of TSC_DEBUG=startup, calibrate + report (granularity, naming the CPU, summing,
+# formatting, delivery), median of STARTUP_PHASE_RUNS runs, alternating two deliveries: to a
+# new file in $W/exit/ (its name has the pid, as the default's does: no file is removed
+# between runs) with the "report written to" line on stderr (a file here), and to stderr
+# (TSC_OUTPUT=-, a file here: one write, no file made).
+exit_once() { # NAME OUTPUT
+	LD_PRELOAD=$LIB TSC_FUNCS=strlen TSC_DEBUG=startup TSC_OUTPUT=$2 /bin/true \
+		2>>"$W/exit.$1.err" </dev/null
+}
+exit_row() { # NAME ID WHAT
+	local ec er et
+	sed -n 's/^tsctrace: start-up us: .*at exit us: calibrate \([0-9.]*\), report \([0-9.]*\)$/\1 \2/p' \
+		"$W/exit.$1.err" >"$W/exit.$1.phases"
+	if [ ! -s "$W/exit.$1.phases" ]; then
+		fail "startup exit ($1): no TSC_DEBUG=startup line ($(head -c 200 "$W/exit.$1.err"))"
+		return
+	fi
+	awk '{ print $1 }' "$W/exit.$1.phases" >"$W/exit.$1.calibrate"
+	awk '{ print $2 }' "$W/exit.$1.phases" >"$W/exit.$1.report"
+	awk '{ printf "%.1f\n", $1 + $2 }' "$W/exit.$1.phases" >"$W/exit.$1.total"
+	ec=$(median "$W/exit.$1.calibrate")
+	er=$(median "$W/exit.$1.report")
+	et=$(median "$W/exit.$1.total")
+	echo "  $3: calibrate $ec us, report $er us; at exit $et us (goal <= 100 us: $(le "$et" 100))"
+	row "$2" "startup: the report at exit of /bin/true (strlen), $3, us" "$et" "<= 100 us" \
+		"$(le "$et" 100)" "median of $STARTUP_PHASE_RUNS runs, TSC_DEBUG=startup: calibrate $ec + report $er"
+}
+echo
+echo "startup exit: TSC_DEBUG=startup, /bin/true with TSC_FUNCS=strlen, the report to a new" \
+	"file and to stderr, $STARTUP_PHASE_RUNS alternating runs each (us)"
+rm -rf "$W/exit" "$W"/exit.*
+mkdir -p "$W/exit"
+i=0
+while [ "$i" -lt "$STARTUP_PHASE_RUNS" ]; do
+	if [ $((i % 2)) = 0 ]; then
+		exit_once file "$W/exit/r.%p.txt"
+		exit_once stderr -
+	else
+		exit_once stderr -
+		exit_once file "$W/exit/r.%p.txt"
+	fi
+	i=$((i + 1))
+done
+rm -rf "$W/exit"
+exit_row file startup.exit "to a new file"
+exit_row stderr startup.exit.stderr "to stderr"
 
 # ---- the floors: what no start-up can skip, timed alone --------------------------------------
 echo

@@ -27,3 +27,28 @@ bool tt_altstack_run(void (*fn)(void *), void *arg)
 	tt_sys_munmap(base, size);
 	return true;
 }
+
+bool tt_altstack_run_kept(void (*fn)(void *), void *arg)
+{
+	static char *kept;
+	size_t size = TT_ALTSTACK_BYTES + GUARD_BYTES;
+
+	if (!kept) {
+		/* A mapping, not the shim's data: the guard would make a page of its data
+		 * unreadable to whatever scans every loaded object's (LeakSanitizer, a
+		 * conservative garbage collector). */
+		char *base = tt_sys_mmap(NULL, size, PROT_READ | PROT_WRITE,
+					 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
+					 -1, 0);
+
+		if (!base)
+			return tt_altstack_run(fn, arg);
+		if (tt_sys_mprotect(base, GUARD_BYTES, PROT_NONE) != 0) {
+			tt_sys_munmap(base, size);
+			return tt_altstack_run(fn, arg);
+		}
+		kept = base;
+	}
+	tt_altstack_call(kept + size, fn, arg);
+	return true;
+}

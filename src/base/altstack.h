@@ -18,4 +18,11 @@
  */
 bool tt_altstack_run(void (*fn)(void *), void *arg);
 
+/*
+ * The same on one stack mapped at the first call and kept for the process (no mapping made or
+ * unmapped per call after that). For one caller at a time: the report, under its lock. Falls
+ * back to tt_altstack_run when it cannot be mapped.
+ */
+bool tt_altstack_run_kept(void (*fn)(void *), void *arg);
+
 #endif /* TT_ALTSTACK_H */

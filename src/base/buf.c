@@ -46,22 +46,36 @@ static bool reserve(struct tt_buf *b, size_t n)
 		return false;
 	if (n < b->cap - b->len) /* unmapped: 0 - 0, so even n = 0 maps a page */
 		return true;
-	cap = n > SIZE_MAX - 1 - b->len ? 0 : grown_cap(b->cap, b->len + n + 1);
+	/* Off lent memory: whole pages from the first mapping on. */
+	cap = n > SIZE_MAX - 1 - b->len ? 0 : grown_cap(b->lent ? 0 : b->cap, b->len + n + 1);
 	if (cap == 0)
 		goto fail;
-	if (b->data)
+	if (b->data && !b->lent)
 		p = tt_sys_mremap(b->data, b->cap, cap, MREMAP_MAYMOVE);
 	else
 		p = tt_sys_mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
 				0);
 	if (!p)
 		goto fail;
+	if (b->lent) {
+		memcpy(p, b->data, b->len + 1);
+		b->lent = false;
+	}
 	b->data = p;
 	b->cap = cap;
 	return true;
 fail:
 	b->failed = true;
 	return false;
+}
+
+void tt_buf_lend(struct tt_buf *b, char *mem, size_t size)
+{
+	*b = (struct tt_buf)TT_BUF_INIT;
+	b->data = mem;
+	b->cap = size;
+	b->lent = true;
+	mem[0] = '\0';
 }
 
 void tt_buf_append(struct tt_buf *b, const char *s, size_t n)
@@ -114,7 +128,7 @@ void tt_buf_printf(struct tt_buf *b, const char *fmt, ...)
 
 void tt_buf_free(struct tt_buf *b)
 {
-	if (b->data)
+	if (b->data && !b->lent)
 		tt_sys_munmap(b->data, b->cap);
 	*b = (struct tt_buf)TT_BUF_INIT;
 }

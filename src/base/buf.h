@@ -17,12 +17,17 @@ struct tt_buf {
 	size_t len;  /* bytes used, excluding the NUL */
 	size_t cap;  /* bytes mapped */
 	bool failed; /* an allocation failed; contents are truncated */
+	bool lent;   /* data is the caller's memory (tt_buf_lend): never remapped or unmapped */
 };
 
 #define TT_BUF_INIT \
 	{           \
 		0   \
 	}
+
+/* Start b on the caller's memory (size > 0 bytes): a short text then needs no mapping; a longer
+ * one moves to a mapping of its own, and mem stays the caller's. */
+void tt_buf_lend(struct tt_buf *b, char *mem, size_t size);
 
 /* Append n bytes. */
 void tt_buf_append(struct tt_buf *b, const char *s, size_t n);

@@ -28,6 +28,11 @@
  * loser closes its own new duplicate (never the number it found stale). Between the check and
  * the write another thread of the program could dup2() over the number: that window is one
  * system call wide and is accepted.
+ *
+ * The check's fstat also says what the file is: SIGPIPE is held off around the write (three
+ * more system calls, sys.h) only when it is a pipe or a socket, the only files whose write
+ * raises it. Within the window above, a number dup2()ed over to a pipe whose reader is gone
+ * would get a write unguarded; that is accepted with the rest of the window.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -47,13 +52,23 @@ static bool have_orig; /* fd 2 was open at start-up */
 static dev_t orig_dev;
 static ino_t orig_ino;
 
-/* Whether fd is open on the file fd 2 was at start-up. */
-static bool is_original(int fd)
+/* Whether fd is open on the file fd 2 was at start-up; its type into *mode when it is. */
+static bool is_original_mode(int fd, mode_t *mode)
 {
 	struct stat st;
 
-	return have_orig && fd >= 0 && tt_sys_fstat(fd, &st) == 0 && st.st_dev == orig_dev &&
-	       st.st_ino == orig_ino;
+	if (!have_orig || fd < 0 || tt_sys_fstat(fd, &st) != 0 || st.st_dev != orig_dev ||
+	    st.st_ino != orig_ino)
+		return false;
+	*mode = st.st_mode;
+	return true;
+}
+
+static bool is_original(int fd)
+{
+	mode_t mode;
+
+	return is_original_mode(fd, &mode);
 }
 
 /* fd 2 duplicated as high as allowed (see the top of the file); -errno when none is free. */
@@ -109,8 +124,8 @@ void tt_channel_release(void)
 	__atomic_store_n(&state, RELEASED, __ATOMIC_RELEASE);
 }
 
-/* A descriptor on the original stderr, or -1. */
-static int channel_fd(void)
+/* A descriptor on the original stderr, or -1; its file type into *mode. */
+static int channel_fd(mode_t *mode)
 {
 	int seen;
 	long nfd;
@@ -120,10 +135,10 @@ static int channel_fd(void)
 	if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != TAKEN)
 		return -1;
 	seen = __atomic_load_n(&chan_fd, __ATOMIC_ACQUIRE);
-	if (is_original(seen))
+	if (is_original_mode(seen, mode))
 		return seen;
 	/* Closed, or now another file of the program's: leave that number alone for good. */
-	if (!is_original(2))
+	if (!is_original_mode(2, mode))
 		return -1;
 	nfd = dup_high();
 	if (nfd < 0)
@@ -131,21 +146,30 @@ static int channel_fd(void)
 	if (!__atomic_compare_exchange_n(&chan_fd, &seen, (int)nfd, false, __ATOMIC_ACQ_REL,
 					 __ATOMIC_ACQUIRE)) {
 		tt_sys_close((int)nfd); /* another thread re-took it first: use theirs */
-		return is_original(seen) ? seen : -1;
+		return is_original_mode(seen, mode) ? seen : -1;
 	}
 	return (int)nfd;
 }
 
 long tt_channel_write(const void *buf, size_t len)
 {
-	int fd = channel_fd();
+	mode_t mode = 0;
+	int fd = channel_fd(&mode);
 
-	return fd < 0 ? -EBADF : tt_sys_write_all_nopipe(fd, buf, len);
+	if (fd < 0)
+		return -EBADF;
+	/* Only a pipe or a socket raises SIGPIPE: the rest are written without the three
+	 * system calls that hold it off (the type was read just now, by the check above). */
+	if (S_ISFIFO(mode) || S_ISSOCK(mode))
+		return tt_sys_write_all_nopipe(fd, buf, len);
+	return tt_sys_write_all(fd, buf, len);
 }
 
 bool tt_channel_alive(void)
 {
-	return channel_fd() >= 0;
+	mode_t mode;
+
+	return channel_fd(&mode) >= 0;
 }
 
 bool tt_channel_is_stderr(dev_t dev, ino_t ino)

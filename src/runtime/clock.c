@@ -27,6 +27,7 @@
 #include "hot/tramp_layout.h"
 #include "log/log.h"
 #include "runtime/clock.h"
+#include "runtime/cpu_cache.h"
 
 static uint32_t emulated_step; /* TSC_CPU step=N: set-up reads are rounded down to it */
 static uint64_t last_tsc, last_mono_ns, last_window; /* the pair taken just before that */
@@ -155,34 +156,81 @@ void tt_clock_probe(struct tt_clock *c)
 		c->start_window = pair(&c->start_tsc, &c->start_mono_ns);
 }
 
-void tt_clock_describe(struct tt_clock *c)
+/* Leaf 15H: TSC = crystal (ECX Hz) * EBX / EAX; often incomplete (0) in VMs. */
+static uint64_t leaf15_hz(void)
+{
+	unsigned int a, b, cx, d;
+
+	__cpuid(0x15, a, b, cx, d);
+	return a && b && cx ? (uint64_t)cx * b / a : 0;
+}
+
+/* The timing leaf some hypervisors announce (VMware's, adopted by others): the TSC's rate in
+ * kHz in EAX of 40000010H, when 40000000H (its EAX: hv_max) says the leaf exists. */
+static uint64_t hypervisor_leaf_hz(unsigned int hv_max)
+{
+	unsigned int a, b, cx, d;
+
+	if (hv_max < 0x40000010 || hv_max >= 0x40010000)
+		return 0;
+	__cpuid(0x40000010, a, b, cx, d);
+	return (uint64_t)a * 1000;
+}
+
+void tt_clock_describe(struct tt_clock *c, struct tt_cpu_kept *k)
 {
 	unsigned int a, b, cx, d, max;
 
 	if (c->described)
 		return;
 	c->described = true;
-	max = __get_cpuid_max(0, NULL);
 	c->signature = kept_leaf(CPUID_INDEX_1)[0];
 	c->hypervisor = (kept_leaf(CPUID_INDEX_1)[2] >> 31) & 1;
 	/* A kept 80000008H means the brand's leaves (80000002H-4H) exist: no need to ask. */
 	c->max_ext = kept_leaf(CPUID_INDEX_80000008)[0] ? 0x80000008
 							: __get_cpuid_max(0x80000000, NULL);
-	brand(c->cpu, c->max_ext);
-	/* Leaf 15H: TSC = crystal (ECX Hz) * EBX / EAX; often incomplete (0) in VMs. */
-	if (max >= 0x15) {
-		__cpuid(0x15, a, b, cx, d);
-		if (a && b && cx)
-			c->cpuid_hz = (uint64_t)cx * b / a;
+	if (k && k->loaded) {
+		/* cpu_cache.h: the label and the leaves that said nothing from an earlier run;
+		 * a leaf that stated a rate is asked again, its maximum first. */
+		bool stated = k->rate15;
+
+		memcpy(c->cpu, k->brand, sizeof(c->cpu));
+		c->cpu[sizeof(c->cpu) - 1] = 0;
+		if (stated) {
+			max = __get_cpuid_max(0, NULL);
+			c->cpuid_hz = max >= 0x15 ? leaf15_hz() : 0;
+			if (max != k->max_basic || !c->cpuid_hz) {
+				k->max_basic = max;
+				k->rate15 = c->cpuid_hz != 0;
+				k->changed = true;
+			}
+		}
+		/* 40000000H was not asked when 15H stated the rate: asked now that it does not. */
+		if (c->hypervisor && !c->cpuid_hz && (k->hv_max >= 0x40000010 || stated)) {
+			__cpuid(0x40000000, a, b, cx, d);
+			c->hypervisor_hz = hypervisor_leaf_hz(a);
+			if (a != k->hv_max) {
+				k->hv_max = a;
+				k->changed = true;
+			}
+		}
+		return;
 	}
-	/* The timing leaf some hypervisors announce (VMware's, adopted by others): the TSC's
-	 * rate in kHz in EAX of 40000010H, when 40000000H says the leaf exists. */
+	max = __get_cpuid_max(0, NULL);
+	brand(c->cpu, c->max_ext);
+	if (max >= 0x15)
+		c->cpuid_hz = leaf15_hz();
+	a = 0;
 	if (c->hypervisor && !c->cpuid_hz) {
 		__cpuid(0x40000000, a, b, cx, d);
-		if (a >= 0x40000010 && a < 0x40010000) {
-			__cpuid(0x40000010, a, b, cx, d);
-			c->hypervisor_hz = (uint64_t)a * 1000;
-		}
+		c->hypervisor_hz = hypervisor_leaf_hz(a);
+	}
+	if (k) {
+		k->max_basic = max;
+		k->rate15 = c->cpuid_hz != 0;
+		k->hv_max = a;
+		memcpy(k->brand, c->cpu, sizeof(k->brand));
+		k->changed = true;
 	}
 }
 
@@ -253,7 +301,7 @@ void tt_clock_choose(struct tt_clock *c, const struct tt_config *cfg)
 
 	/* What the persona overrides, and what TSC_SERIALIZE=cpuid's warning reads, first. */
 	if (cfg->cpu.set || cfg->serialize == TT_SER_CPUID)
-		tt_clock_describe(c);
+		tt_clock_describe(c, NULL);
 	apply_persona(c, &cfg->cpu);
 	f.readable = c->readable;
 	f.cpu.rdtscp = c->rdtscp;
@@ -305,11 +353,37 @@ uint64_t tt_clock_hz(const struct tt_clock *c, uint64_t granularity, const char 
 	return (uint64_t)((double)dt * 1e9 / (double)dns + 0.5);
 }
 
-/* Reads behind the step's measure: 4 at each of 64 amounts of work (~25 us here). */
+/* Reads behind the step's measure: 4 rounds of one at each of 64 amounts of work (~25 us
+ * here); a step an earlier run found is taken when the first round shows it too. */
 #define STEP_READS 256
 #define STEP_AMOUNTS 64
 
-uint64_t tt_clock_granularity(const struct tt_clock *c, uint64_t seen)
+/*
+ * Whether the differences show the step `expect` by themselves: a coarser step by the same
+ * analysis as the whole measure (a whole gcd, or runs on a grid: nothing a finer TSC gives);
+ * a step of 1 only by three adjacent values, since the analysis also says 1 when a quarter of
+ * the reads found no step at all.
+ */
+static bool shows_step(const uint64_t *d, unsigned int n, uint64_t seen, uint64_t expect)
+{
+	unsigned int i, j;
+	bool next, after;
+
+	if (expect > 1)
+		return tt_tsc_step(d, n, seen) == expect;
+	for (i = 0; i < n; i++) {
+		next = after = false;
+		for (j = 0; j < n; j++) {
+			next |= d[j] == d[i] + 1;
+			after |= d[j] == d[i] + 2;
+		}
+		if (next && after)
+			return true;
+	}
+	return false;
+}
+
+uint64_t tt_clock_granularity(const struct tt_clock *c, uint64_t seen, uint64_t expect)
 {
 	uint64_t d[STEP_READS];
 	unsigned int i, k, n = 0;
@@ -327,6 +401,8 @@ uint64_t tt_clock_granularity(const struct tt_clock *c, uint64_t seen)
 		b = tt_clock_tsc();
 		if (b > a)
 			d[n++] = b - a;
+		if (i + 1 == STEP_AMOUNTS && expect && shows_step(d, n, seen, expect))
+			return expect;
 	}
 	return tt_tsc_step(d, n, seen);
 }

@@ -41,8 +41,11 @@ void tt_clock_probe(struct tt_clock *c);
 
 /* The rest, for the report (each cpuid exits to a hypervisor, ~6 us): brand, hypervisor bit
  * and signature (leaf 1, as glibc kept it), the TSC rate where leaf 15H or the hypervisor's
- * leaf 40000010H states it. Once. */
-void tt_clock_describe(struct tt_clock *c);
+ * leaf 40000010H states it. Once. k (or NULL): what an earlier run learnt (cpu_cache.h),
+ * taken as that file allows when k->loaded, else filled from what was asked now; k->changed
+ * says it is to be stored. */
+struct tt_cpu_kept;
+void tt_clock_describe(struct tt_clock *c, struct tt_cpu_kept *k);
 
 /*
  * Choose the clock (TSC_CLOCK: the TSC when it is readable and invariant, else
@@ -69,9 +72,10 @@ uint64_t tt_clock_hz(const struct tt_clock *c, uint64_t granularity, const char 
  * The TSC's step in ticks (config/tsc_step.h): from the differences between serialized reads
  * around amounts of work one cycle apart (some CPUs advance the counter by more than 1: 21 or
  * 24.5 on AMD EPYC VMs here, reported as 25). `seen` is a gcd observed elsewhere (the
- * overhead calibration's readings), or 0.
+ * overhead calibration's readings), or 0. `expect`: the step an earlier whole measure found
+ * (cpu_cache.h), or 0: returned after a quarter of the reads when they show the same step.
  */
-uint64_t tt_clock_granularity(const struct tt_clock *c, uint64_t seen);
+uint64_t tt_clock_granularity(const struct tt_clock *c, uint64_t seen, uint64_t expect);
 
 /* Nanoseconds of a clock (CLOCK_MONOTONIC etc.); by raw syscall in a thread that has
  * forbidden itself the TSC (the vDSO may read it). */

@@ -43,6 +43,7 @@
 #include "runtime/calib_cache.h"
 #include "runtime/callers_deep.h"
 #include "runtime/clock.h"
+#include "runtime/cpu_cache.h"
 #include "runtime/dllock.h"
 #include "runtime/export.h"
 #include "runtime/follow.h"
@@ -76,6 +77,8 @@ static long calibration_tid;  /* the thread taking it, while taken is 1 */
 static struct tt_run run __attribute__((aligned(8)));
 static int busy;		   /* a report or an export is being written (report()) */
 static const char *cache_dir = ""; /* calib_cache.h: "" when none (TSC_CACHE=0, no HOME) */
+static struct tt_cpu_kept cpu_kept; /* cpu_cache.h, read at the first need */
+static bool cpu_kept_read;
 
 /* One report or export at a time: the dump thread, the export thread, tsctrace_dump, exit
  * and a fatal signal may all want to at once, and the report's scratch memory is shared. */
@@ -249,6 +252,27 @@ static void fork_child(void)
 	tt_shim_leave(fork_was);
 }
 
+/* What earlier runs learnt of this CPU (read once: the calibration, then the report). */
+static struct tt_cpu_kept *kept_cpu(void)
+{
+	if (!cpu_kept_read) {
+		tt_cpu_cache_load(cache_dir, &cpu_kept);
+		cpu_kept_read = true;
+	}
+	return &cpu_kept;
+}
+
+/* Keep what this run asked or measured that the file did not say. */
+static void keep_cpu(void)
+{
+	struct tt_cpu_kept *k = &cpu_kept;
+
+	if (cpu_kept_read && k->changed && (k->loaded || k->max_basic)) {
+		tt_cpu_cache_store(cache_dir, k);
+		k->changed = false;
+	}
+}
+
 /*
  * Figures kept by an earlier run agree with a check burst when its least reading is not below
  * theirs (subtracting theirs would then take more than a call costs now) and not above their
@@ -272,7 +296,7 @@ static int measure_overhead(unsigned int calls, unsigned int check_calls)
 	int err;
 
 	if (cache_dir[0]) {
-		tt_clock_describe(&run.clock); /* the key names the CPU */
+		tt_clock_describe(&run.clock, kept_cpu()); /* the key names the CPU */
 		tt_calib_cache_key(&run.clock, &run.cfg, entry != NULL, &key);
 		if (tt_calib_cache_load(cache_dir, &key, &kept)) {
 			/* The calls must take the traced path: the guard is left for them alone
@@ -305,6 +329,7 @@ static int measure_overhead(unsigned int calls, unsigned int check_calls)
  */
 static void calibrate(bool burst)
 {
+	struct tt_cpu_kept *k;
 	int err = -1;
 
 	if (burst) {
@@ -320,8 +345,14 @@ static void calibrate(bool burst)
 	} else {
 		run.overhead.source = "none"; /* nothing to subtract it from: not measured */
 	}
+	k = kept_cpu();
 	run.overhead.granularity = tt_clock_granularity(&run.clock,
-							err < 0 ? 0 : run.overhead.granularity);
+							err < 0 ? 0 : run.overhead.granularity,
+							k->granularity);
+	if (run.clock.variant != TT_VAR_MONO && run.overhead.granularity != k->granularity) {
+		k->granularity = run.overhead.granularity;
+		k->changed = true;
+	}
 	if (!run.cfg.overhead_auto) {
 		run.overhead.subtracted = run.cfg.overhead_ticks;
 		run.overhead.source = "TSC_OVERHEAD";
@@ -408,8 +439,9 @@ static int report(void)
 	was = tt_shim_enter();
 	busy_lock();
 	t = tt_phase_mark();
-	tt_clock_describe(&run.clock);
+	tt_clock_describe(&run.clock, kept_cpu());
 	ret = tt_report_write(&run);
+	keep_cpu();
 	tt_phase_add(TT_PHASE_REPORT, t);
 	tt_phase_print();
 	busy_unlock();

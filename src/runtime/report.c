@@ -41,8 +41,11 @@
 
 #define MAX_WARNINGS 48
 
-/* Scratch memory for one report, freed all at once: 1 MiB chunks, bumped. */
+/* Scratch memory for one report, freed all at once: bumped in chunks. The first is the shim's
+ * own (zero-initialised data: a short report maps nothing, and one at a time uses it); the
+ * rest are 1 MiB mappings. */
 #define CHUNK_BYTES (1u << 20)
+#define KEPT_BYTES (64u << 10)
 
 struct arena {
 	struct chunk {
@@ -50,14 +53,22 @@ struct arena {
 		size_t used, size;
 	} chunks[256];
 	size_t n;
+	size_t kept_dirty; /* bytes of the kept chunk an earlier report wrote */
 };
+
+static char kept_chunk[KEPT_BYTES] __attribute__((aligned(64)));
 
 static void *arena_alloc(struct arena *a, size_t bytes)
 {
 	struct chunk *c = a->n ? &a->chunks[a->n - 1] : NULL;
+	size_t at;
 
 	bytes = (bytes + 15) & ~(size_t)15;
-	if (!c || c->used + bytes > c->size) {
+	if (!c) {
+		c = &a->chunks[a->n++];
+		*c = (struct chunk){ kept_chunk, 0, sizeof(kept_chunk) };
+	}
+	if (c->used + bytes > c->size) {
 		size_t size = bytes > CHUNK_BYTES ? (bytes + 4095) & ~(size_t)4095 : CHUNK_BYTES;
 
 		if (a->n == sizeof(a->chunks) / sizeof(a->chunks[0]))
@@ -71,8 +82,12 @@ static void *arena_alloc(struct arena *a, size_t bytes)
 		c->size = size;
 		a->n++;
 	}
+	at = c->used;
 	c->used += bytes;
-	return c->p + c->used - bytes;
+	/* Zeroed, as a fresh mapping is: what an earlier report left in the kept chunk. */
+	if (c->p == kept_chunk && at < a->kept_dirty)
+		memset(c->p + at, 0, (a->kept_dirty - at < bytes ? a->kept_dirty - at : bytes));
+	return c->p + at;
 }
 
 static void *arena_alloc_cb(void *ctx, size_t bytes)
@@ -83,8 +98,12 @@ static void *arena_alloc_cb(void *ctx, size_t bytes)
 static void arena_free(struct arena *a)
 {
 	while (a->n > 0) {
-		a->n--;
-		tt_sys_munmap(a->chunks[a->n].p, a->chunks[a->n].size);
+		struct chunk *c = &a->chunks[--a->n];
+
+		if (c->p != kept_chunk)
+			tt_sys_munmap(c->p, c->size);
+		else if (c->used > a->kept_dirty)
+			a->kept_dirty = c->used;
 	}
 }
 
@@ -397,11 +416,15 @@ static int sort_funcs(struct tt_report_func *f, size_t n, struct arena *arena)
 static int build(const struct tt_run *run, struct arena *arena, bool report, struct tt_report *r)
 {
 	static const char *warnings[MAX_WARNINGS];
+	/* Kept between reports (one at a time): only the pages a report uses are touched, and
+	 * what one leaves is cleared by the next as needed (tt_thread_collect, fill_self). */
+	static struct tt_fstat sum;
+	static struct tt_hist scratch_hist;
 	uint32_t i, n = tt_funcs_count();
 	struct tt_report_func *funcs;
-	struct tt_fstat *s;
+	struct tt_fstat *s = &sum;
 	struct tt_callers_objects objs = { 0 };
-	struct tt_hist *scratch;
+	struct tt_hist *scratch = &scratch_hist;
 	const char *hz_source;
 	uint32_t hz_error_ppm;
 	uint64_t hz = tt_clock_hz(&run->clock, run->overhead.granularity, &hz_source,
@@ -412,9 +435,7 @@ static int build(const struct tt_run *run, struct arena *arena, bool report, str
 	if (report)
 		tt_thread_rows_names(); /* the report's per-thread rows; the export has none */
 	funcs = arena_alloc(arena, (n + 1) * sizeof(*funcs));
-	s = arena_alloc(arena, sizeof(*s)); /* a big one: a chunk of its own */
-	scratch = arena_alloc(arena, sizeof(*scratch));
-	if (!funcs || !s || !scratch)
+	if (!funcs)
 		return -1;
 	for (i = 1; i < n; i++) {
 		struct tt_func *fn = tt_funcs_get(i);
@@ -522,11 +543,13 @@ static void export_on_altstack(void *arg)
 static int produce(const struct tt_run *run, bool report)
 {
 	static struct arena arena; /* too big for a small thread stack; one report at a time */
-	struct tt_buf b = TT_BUF_INIT;
+	static char text[16384];   /* a short report's text: no mapping */
+	struct tt_buf b;
 	struct format_job fmt;
 	struct tt_report r;
 	int ret = -1;
 
+	tt_buf_lend(&b, text, sizeof(text));
 	if (build(run, &arena, report, &r) < 0) {
 		tt_warn("out of memory: no %s", report ? "report" : "metrics for TSC_EXPORT");
 		goto out;
@@ -535,7 +558,7 @@ static int produce(const struct tt_run *run, bool report)
 		fmt.json = run->cfg.format == TT_FMT_JSON;
 		fmt.r = &r;
 		fmt.out = &b;
-		tt_altstack_run(format, &fmt);
+		tt_altstack_run_kept(format, &fmt);
 		if (b.failed || !b.data)
 			tt_warn("out of memory while writing the report");
 		else
@@ -545,7 +568,7 @@ static int produce(const struct tt_run *run, bool report)
 		struct export_job ej = { .r = &r, .ret = -1 };
 		int e;
 
-		tt_altstack_run(export_on_altstack, &ej); /* it demangles too */
+		tt_altstack_run_kept(export_on_altstack, &ej); /* it demangles too */
 		e = ej.ret;
 
 		if (!report)

@@ -138,3 +138,75 @@ test_calib_cache() {
 	cmp -s "$T/with" "$T/without" ||
 		fail_because "counts differ with the kept figures: $(cat "$T/with") vs $(cat "$T/without")"
 }
+
+# ---- what runs learnt of the CPU, kept between them (runtime/cpu_cache.c) -------------------
+
+# cpu_run WHAT: t_empty traced (nothing called: the report asks the CPU and times the TSC's
+# step only for itself), the program unchanged, one report.
+cpu_run() {
+	rm -f "$T"/r.*
+	run_pair cpu_cache work_empty "$B/t_empty" && one_report && check_expects "$T/t.out" ||
+		sub_failed "$1"
+}
+
+# Run 1 asks CPUID and keeps the answers and the TSC's step (0600); run 2 takes its label from
+# the file (forged to say so) and nothing else changes; a file claiming a rate leaf 15H the
+# CPU does not have gives no rate (the leaf is asked again) and is corrected; a forged step
+# (7, or 1) the check does not see is measured again and corrected; another CPU's key, or a corrupt
+# file, is never used; TSC_CACHE=0 reads and writes none.
+test_cpu_cache() {
+	local c=$T/cache f cpu gran src
+	if [ -n "$CPU_ALL" ]; then
+		skip_because "TSC_CPU=$CPU_ALL: an emulated CPU's answers are never kept"
+		return
+	fi
+	XENV+=("XDG_CACHE_HOME=$c" TSC_FORMAT=json)
+	cpu_run "run 1, nothing kept" || return 1
+	cpu=$(jq -r .clock.cpu "$REPORT") gran=$(jq -r .clock.granularity "$REPORT")
+	src=$(jq -r .clock.tsc_hz_source "$REPORT")
+	f=$(ls "$c"/tsctrace/cpu-*.txt 2>/dev/null | head -1)
+	[ -n "$f" ] || fail_because "no CPU answers kept in $c/tsctrace: $(ls "$c/tsctrace" 2>&1)" ||
+		return 1
+	[ "$(stat -c %a "$f")" = 600 ] || fail_because "mode $(stat -c %a "$f"), expected 600" ||
+		return 1
+	grep -qx "brand $cpu" "$f" && grep -qx "granularity $gran" "$f" ||
+		fail_because "kept file reads: $(cat "$f")" || return 1
+
+	sed -i 's/^brand .*/brand Forged CPU/' "$f"
+	cpu_run "run 2, the label kept" || return 1
+	ck "run 2: the kept label is the report's" '.clock.cpu == "Forged CPU"' '.clock' || return 1
+	ck "run 2: the rest as in run 1" ".clock.granularity == $gran and .clock.tsc_hz_source == \"$src\"" \
+		'.clock' || return 1
+
+	if [ "$src" = calibrated ] && grep -qx 'rate15 0' "$f"; then
+		sed -i 's/^rate15 .*/rate15 1/' "$f"
+		cpu_run "run 3, a rate leaf claimed" || return 1
+		ck "run 3: no rate from a leaf that states none" '.clock.tsc_hz_source == "calibrated"' \
+			'.clock' || return 1
+		grep -qx 'rate15 0' "$f" || fail_because "run 3 did not correct the file: $(cat "$f")" ||
+			return 1
+	fi
+
+	# A step of 1 kept where the TSC is coarser: a quarter of the reads finding no step must
+	# not pass for proof of one.
+	for g in 7 1; do
+		[ "$g" != "$gran" ] || continue
+		sed -i "s/^granularity .*/granularity $g/" "$f"
+		cpu_run "run 4, a step of $g the TSC does not show" || return 1
+		ck "run 4: the step measured again, not $g" ".clock.granularity == $gran" '.clock' ||
+			return 1
+		grep -qx "granularity $gran" "$f" ||
+			fail_because "run 4 did not correct the step $g: $(cat "$f")" || return 1
+	done
+
+	sed -i -e 's/^key \(.\)/key f\1/' -e 's/^brand .*/brand Forged CPU/' "$f"
+	cpu_run "run 5, another CPU's file" || return 1
+	ck "run 5: another CPU's label never used" ".clock.cpu == \"$cpu\"" '.clock' || return 1
+
+	printf 'tsctrace cpu 1\nkey garbage\n' >"$f"
+	cp "$f" "$T/kept"
+	XENV+=(TSC_CACHE=0)
+	cpu_run "run 6, TSC_CACHE=0" || return 1
+	cmp -s "$f" "$T/kept" || fail_because "TSC_CACHE=0 changed the kept file" || return 1
+	ck "run 6: the CPU asked" ".clock.cpu == \"$cpu\"" '.clock'
+}

@@ -1437,6 +1437,7 @@ run_test plan_cache_sampled test_plan_cache_sampled
 run_test debug_startup test_debug_startup
 run_test decoder_lazy test_decoder_lazy
 run_test calib_cache test_calib_cache
+run_test cpu_cache test_cpu_cache
 run_test dlopen_threads_inline test_dlopen_threads_inline
 run_test stop_world_inline test_stop_world_inline
 run_test stop_world_inline_O0 test_stop_world_inline_O0

@@ -47,10 +47,29 @@ static void test_runs_elsewhere(void **state)
 	assert_int_equal(local = 7, 7); /* and back on ours */
 }
 
+/* The kept stack: the same, twice (the second call on the stack the first guarded). */
+static void test_kept_runs_elsewhere_twice(void **state)
+{
+	struct probe pr = { 0, 40, 0 };
+	uintptr_t first;
+	int local;
+	uintptr_t mine = (uintptr_t)&local;
+
+	(void)state;
+	assert_true(tt_altstack_run_kept(fn, &pr));
+	first = pr.here;
+	assert_true(tt_altstack_run_kept(fn, &pr));
+	assert_int_equal(pr.arg, 42);
+	assert_int_equal(pr.sum, 2 * 512 / 4);
+	assert_true(pr.here == first);
+	assert_true(pr.here > mine || mine - pr.here > TT_ALTSTACK_BYTES);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_runs_elsewhere),
+		cmocka_unit_test(test_kept_runs_elsewhere_twice),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

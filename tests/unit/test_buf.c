@@ -267,6 +267,37 @@ static void test_free_resets_for_reuse(void **state)
 	tt_buf_free(&b);
 }
 
+/* On lent memory: a short text stays there; a longer one moves to a mapping of its own with
+ * what was written, and the lent memory is left as it was (free never unmaps it). */
+static void test_lent_memory_then_growth(void **state)
+{
+	static char mem[64];
+	char want[3 * PAGE];
+	struct tt_buf b;
+	size_t i;
+
+	(void)state;
+	tt_buf_lend(&b, mem, sizeof(mem));
+	assert_holds(&b, "", 0);
+	tt_buf_puts(&b, "short");
+	assert_ptr_equal(b.data, mem);
+	assert_holds(&b, "short", 5);
+	for (i = 0; i < sizeof(want); i++)
+		want[i] = (char)('a' + i % 26);
+	memcpy(want, "short", 5);
+	tt_buf_append(&b, want + 5, sizeof(want) - 5);
+	assert_ptr_not_equal(b.data, mem);
+	assert_holds(&b, want, sizeof(want));
+	assert_memory_equal(mem, "short", 6);
+	tt_buf_free(&b);
+	assert_null(b.data);
+	tt_buf_lend(&b, mem, sizeof(mem));
+	tt_buf_printf(&b, "%d-%s", 42, "x");
+	assert_holds(&b, "42-x", 4);
+	tt_buf_free(&b);
+	assert_memory_equal(mem, "42-x", 5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -285,6 +316,7 @@ int main(void)
 		cmocka_unit_test(test_printf_error_keeps_text),
 		cmocka_unit_test(test_length_overflow_fails),
 		cmocka_unit_test(test_free_resets_for_reuse),
+		cmocka_unit_test(test_lent_memory_then_growth),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
