@@ -141,6 +141,11 @@ void tt_self_merge(struct tt_self_hist *dst, const struct tt_self_hist *src);
 uint64_t tt_self_distribution(const struct tt_hist *all, const struct tt_self_hist *self,
 			      uint64_t sub, uint64_t nested_cost, struct tt_hist *out);
 
+/* The same from histograms whose counts are sums of weights (whist and wself, hot/sample.h):
+ * the largest self is not set apart as one call, so every count stays a sum of weights. */
+uint64_t tt_self_distribution_weighted(const struct tt_hist *all, const struct tt_self_hist *self,
+				       uint64_t sub, uint64_t nested_cost, struct tt_hist *out);
+
 /* The same total without building the histogram: from counts only. */
 uint64_t tt_self_total(uint64_t timed, uint64_t raw_total, const struct tt_self_hist *self,
 		       uint64_t sub, uint64_t nested_cost);

@@ -236,7 +236,8 @@ static void weigh_self(const struct tt_run *run, const struct tt_fstat *s, struc
 
 	if (!out->has_self || !s->whist.count)
 		return;
-	total = tt_self_distribution(&s->whist, &s->wself, sub, run->overhead.nested, scratch);
+	total = tt_self_distribution_weighted(&s->whist, &s->wself, sub, run->overhead.nested,
+					      scratch);
 	tt_stats_summarise(scratch, sub, &w);
 	nb = tt_stats_buckets(scratch, sub, NULL, 0);
 	b = nb ? arena_alloc(a, nb * sizeof(*b)) : NULL;
