@@ -381,6 +381,7 @@ void tt_load_func_free(struct tt_report_func *f)
 	free((void *)f->buckets);
 	free((void *)f->weighted_buckets);
 	free((void *)f->self_buckets);
+	free((void *)f->self_weighted_buckets);
 	free((void *)f->names);
 	free((void *)f->threads);
 	f->threads = NULL;
@@ -395,4 +396,6 @@ void tt_load_func_free(struct tt_report_func *f)
 	f->nweighted_buckets = 0;
 	f->self_buckets = NULL;
 	f->nself_buckets = 0;
+	f->self_weighted_buckets = NULL;
+	f->nself_weighted_buckets = 0;
 }

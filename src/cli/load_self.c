@@ -1,6 +1,6 @@
 /*
  * load_self.c - a function's self time and per-thread rows (load.h): "self", "self_unknown",
- * "self_approximate", "self_histogram", "threads" (with "pid" in merged reports) and each
+ * "self_approximate", "self_histogram", "self_weighted" with "self_weighted_histogram", "threads" (with "pid" in merged reports) and each
  * caller's "self". All optional: reports from before self time have none, and the model says
  * so (has_self, has_threads false).
  */
@@ -88,6 +88,31 @@ static int load_caller_self(const struct jloc *l, json_t *obj, struct tt_report_
 	return 0;
 }
 
+/* Sampling: "self_weighted" and its "self_weighted_histogram", both or neither. */
+static int load_self_weighted(const struct jloc *l, json_t *obj, struct tt_report_func *f)
+{
+	char path[128];
+	struct jloc lw = { l->file, path };
+	json_t *w, *h;
+
+	if (tt_jget_opt(l, obj, "self_weighted", JSON_OBJECT, &w) < 0)
+		return -1;
+	if (!w)
+		return 0;
+	snprintf(path, sizeof(path), "%s.self_weighted", l->path);
+	if (tt_jget_u64(&lw, w, "weights", &f->self_weights) < 0 ||
+	    tt_jget_u64(&lw, w, "weights_sq", &f->self_weights_sq) < 0 ||
+	    tt_jget_u64(&lw, w, "total", &f->self_weighted_total) < 0 ||
+	    tt_jget(l, obj, "self_weighted_histogram", JSON_OBJECT, &h) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s.self_weighted_histogram", l->path);
+	if (tt_load_histogram(l->file, path, h, "self", &f->self_weighted_buckets,
+			      &f->nself_weighted_buckets) < 0)
+		return -1;
+	f->self_weighted = true;
+	return 0;
+}
+
 int tt_load_self_func(const char *file, const char *path, json_t *obj, struct tt_report_func *f)
 {
 	char spath[96];
@@ -113,6 +138,8 @@ int tt_load_self_func(const char *file, const char *path, json_t *obj, struct tt
 					   &f->nself_buckets) < 0)
 			return -1;
 		f->has_self_buckets = v != NULL;
+		if (load_self_weighted(&l, obj, f) < 0)
+			return -1;
 	}
 	return load_threads(&l, obj, f) < 0 ? -1 : load_caller_self(&l, obj, f);
 }

@@ -387,9 +387,11 @@ void tt_merge_func_free(struct tt_report_func *f)
 	free((void *)f->buckets);
 	free((void *)f->weighted_buckets);
 	free((void *)f->self_buckets);
+	free((void *)f->self_weighted_buckets);
 	free((void *)f->threads);
 	f->buckets = NULL;
 	f->weighted_buckets = NULL;
 	f->self_buckets = NULL;
+	f->self_weighted_buckets = NULL;
 	f->threads = NULL;
 }

@@ -8,7 +8,7 @@
  * percentiles are recomputed as cycles' are, from the union of the entries' self buckets:
  * their "self_histogram", or, where absent (a function that made no traced call), their
  * cycles buckets, which are then its self's exactly. The merged entry has a self_histogram
- * when any entry had one.
+ * when any entry had one. Weighted self (sampling) is merged when every entry has it.
  *
  * Threads: a thread is one thread of one process, so rows are never added across runs, not
  * even where pid and tid coincide (pids are reused: each container's first process is 1).
@@ -165,11 +165,67 @@ static int merge_self(const struct tt_group_member *m, size_t nm, struct tt_repo
 	return 0;
 }
 
+/*
+ * Sampling: when every entry's self is weighted, the merged one is too: weights, squared
+ * weights and weighted totals are sums, and self's median, p90, p99 and mean are read from
+ * the union of their weighted buckets (min and max stay the timed calls', merged above).
+ */
+static int merge_self_weighted(const struct tt_group_member *m, size_t nm,
+			       struct tt_report_func *out)
+{
+	struct tt_bucket_list *lists;
+	struct tt_summary *s = &out->self;
+	struct tt_bucket *b = NULL;
+	uint64_t count = 0;
+	size_t i, nb = 0;
+
+	if (!out->has_self || !nm)
+		return 0;
+	for (i = 0; i < nm; i++)
+		if (!m[i].f->self_weighted)
+			return 0;
+	lists = calloc(nm, sizeof(*lists));
+	if (!lists)
+		return -1;
+	for (i = 0; i < nm; i++) {
+		const struct tt_report_func *f = m[i].f;
+
+		lists[i] = (struct tt_bucket_list){ f->self_weighted_buckets,
+						    f->nself_weighted_buckets, 0, 1 };
+		if (__builtin_add_overflow(out->self_weights, f->self_weights,
+					   &out->self_weights) ||
+		    __builtin_add_overflow(out->self_weights_sq, f->self_weights_sq,
+					   &out->self_weights_sq) ||
+		    __builtin_add_overflow(out->self_weighted_total, f->self_weighted_total,
+					   &out->self_weighted_total)) {
+			free(lists);
+			return -2;
+		}
+	}
+	if (tt_buckets_union(lists, nm, &b, &nb) < 0 || !tt_buckets_total(b, nb, &count)) {
+		free(lists);
+		free(b);
+		return -1;
+	}
+	free(lists);
+	s->median = tt_buckets_percentile(b, nb, 50, s->min, s->max);
+	s->p90 = tt_buckets_percentile(b, nb, 90, s->min, s->max);
+	s->p99 = tt_buckets_percentile(b, nb, 99, s->min, s->max);
+	s->mean = out->self_weights ? (double)out->self_weighted_total / (double)out->self_weights
+				    : 0;
+	out->self_weighted = true;
+	out->self_weighted_buckets = b;
+	out->nself_weighted_buckets = nb;
+	return 0;
+}
+
 int tt_merge_self(struct cli_report *const *reps, const struct tt_group *g,
 		  const struct tt_group_member *m, size_t nm, struct tt_report_func *out)
 {
 	int rc = merge_self(m, nm, out);
 
+	if (rc == 0)
+		rc = merge_self_weighted(m, nm, out);
 	if (rc == 0)
 		rc = merge_threads(reps, m, nm, out);
 	if (rc == -2)

@@ -242,6 +242,20 @@ static void record_weighted(struct tt_fstat *s, uint64_t raw, uint64_t period)
 	TT_OWNER_ADD(s->est.wsq, w * w);
 }
 
+/* Its self time with the same weight (a leaf call's is its total: already in whist). */
+static void record_self_weighted(struct tt_fstat *s, uint64_t raw, uint64_t child, uint64_t nested,
+				 uint64_t period)
+{
+	uint64_t w = period ? period : 1;
+
+	if (!nested)
+		return;
+	if (nested & TT_CHILD_UNKNOWN)
+		tt_self_lose_weighted(&s->wself, raw, w);
+	else
+		tt_self_record_weighted(&s->wself, raw, child, nested, w);
+}
+
 /* a * ppm / 10^6 without overflow. */
 static uint64_t part(uint64_t a, uint64_t ppm)
 {
@@ -283,7 +297,7 @@ static uint64_t budget_period(struct tt_sample_thread *st, struct tt_fstat *s, u
 }
 
 void tt_sample_after(struct tt_thread *t, struct tt_fstat *s, struct tt_fstat *site, uint64_t now,
-		     bool recorded, uint64_t raw)
+		     bool recorded, uint64_t raw, uint64_t child, uint64_t nested)
 {
 	struct tt_sample_thread *st = &t->sample;
 	uint64_t period, scale;
@@ -292,16 +306,17 @@ void tt_sample_after(struct tt_thread *t, struct tt_fstat *s, struct tt_fstat *s
 		return; /* the calibration function is always timed */
 	if (!st->start)
 		st->start = now;
+	if (recorded) {
+		record_weighted(s, raw, s->period);
+		record_self_weighted(s, raw, child, nested, s->period);
+		if (site) /* its site's times weighted alike (callers_report.c) */
+			record_weighted(site, raw, s->period);
+	}
 	if (tt_sample_mode == TT_SAMPLE_FIXED) {
 		period = tt_sample_period;
 	} else {
 		if (!s->est.start)
 			s->est.start = now;
-		if (recorded) {
-			record_weighted(s, raw, s->period);
-			if (site) /* its site's times weighted alike (callers_report.c) */
-				record_weighted(site, raw, s->period);
-		}
 		fit_gap(s, now);
 		period = budget_period(st, s, now);
 	}

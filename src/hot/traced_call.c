@@ -168,7 +168,8 @@ void tt_call_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fs
 		}
 	}
 	if (__builtin_expect(tt_sample_mode != TT_SAMPLE_OFF, 0) && o != SAMPLED && tt_tls.thread)
-		tt_sample_after(tt_tls.thread, s, site, start + raw, o == TIMED, raw);
+		tt_sample_after(tt_tls.thread, s, site, start + raw, o == TIMED, raw, child,
+				nested);
 }
 
 /*

@@ -375,6 +375,12 @@ static void function(struct tt_buf *out, const struct tt_report_func *f, bool la
 		field_u64(out, ind, "self_unknown", f->self_unknown);
 		if (f->self_approximate)
 			field_bool(out, ind, "self_approximate", true);
+		if (f->self_weighted)
+			tt_buf_printf(out,
+				      "%s\"self_weighted\": {\"weights\": %" PRIu64
+				      ", \"weights_sq\": %" PRIu64 ", \"total\": %" PRIu64 "},\n",
+				      ind, f->self_weights, f->self_weights_sq,
+				      f->self_weighted_total);
 	}
 	if (f->has_ns)
 		summary_ns(out, &f->ns);
@@ -382,6 +388,11 @@ static void function(struct tt_buf *out, const struct tt_report_func *f, bool la
 		threads(out, ind, f);
 	if (f->has_self_buckets) {
 		histogram(out, "self_histogram", "self", f->self_buckets, f->nself_buckets);
+		tt_buf_puts(out, ",\n");
+	}
+	if (f->self_weighted) {
+		histogram(out, "self_weighted_histogram", "self", f->self_weighted_buckets,
+			  f->nself_weighted_buckets);
 		tt_buf_puts(out, ",\n");
 	}
 	if (f->sampling.weighted && f->sampling.has_weights) {

@@ -133,6 +133,14 @@ struct tt_report_func {
 	const struct tt_bucket *self_buckets;
 	size_t nself_buckets;
 	bool has_self_buckets;
+	/* Sampling ("self_weighted"): each timed call's self time weighted by the period that
+	 * chose it, as cycles' weighted buckets are: self's median, p90, p99 and mean are then
+	 * from these buckets (min, max, total stay those of the calls timed); weights = their
+	 * sum, weighted_total = the sum of weight x self cycles (all calls' self, estimated). */
+	bool self_weighted;
+	uint64_t self_weights, self_weights_sq, self_weighted_total;
+	const struct tt_bucket *self_weighted_buckets;
+	size_t nself_weighted_buckets;
 	const struct tt_report_thread *threads; /* by tid; NULL with nthreads 0 */
 	size_t nthreads;
 	bool has_threads;		 /* "threads" written (or read back) */

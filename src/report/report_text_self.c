@@ -28,6 +28,12 @@ static void put(struct tt_buf *out, const char *s, size_t w, bool left)
 		tt_buf_printf(out, "%*s", (int)(w > n ? w - n : 0), "");
 }
 
+/* f's self total as the table shows it: under sampling, every call's estimated (weighted). */
+static uint64_t shown_total(const struct tt_report_func *f)
+{
+	return f->self_weighted ? f->self_weighted_total : f->self.total;
+}
+
 /* Column c of f's self row into buf. */
 static const char *cell(char *buf, const struct tt_report_func *f, int c, double sum)
 {
@@ -39,11 +45,11 @@ static const char *cell(char *buf, const struct tt_report_func *f, int c, double
 	case 0: snprintf(buf, CELL, "%" PRIu64, s->min); break;
 	case 1: snprintf(buf, CELL, "%" PRIu64, s->median); break;
 	case 2: snprintf(buf, CELL, "%" PRIu64, s->p99); break;
-	case 3: snprintf(buf, CELL, "%" PRIu64, s->total); break;
+	case 3: snprintf(buf, CELL, "%" PRIu64, shown_total(f)); break;
 	case 4:
 		if (!(sum > 0))
 			return "-";
-		snprintf(buf, CELL, "%.1f%%", 100.0 * (double)s->total / sum);
+		snprintf(buf, CELL, "%.1f%%", 100.0 * (double)shown_total(f) / sum);
 		break;
 	default:
 		snprintf(buf, CELL, "%" PRIu64 "%s", f->self_unknown,
@@ -69,8 +75,8 @@ void tt_report_text_self(struct tt_buf *out, const struct tt_report *r)
 		       (r->funcs[i].self.total != r->funcs[i].cycles.total ||
 			r->funcs[i].self_unknown);
 		approx |= r->funcs[i].self_approximate;
-		weighted |= r->funcs[i].sampling.weighted;
-		sum += (double)r->funcs[i].self.total;
+		weighted |= r->funcs[i].self_weighted;
+		sum += (double)shown_total(&r->funcs[i]);
 	}
 	if (!any)
 		return;
@@ -99,9 +105,10 @@ void tt_report_text_self(struct tt_buf *out, const struct tt_report *r)
 	if (approx)
 		tt_buf_puts(out, "~ sampling passed over calls: those made inside a timed call "
 				 "are in its self time\n");
-	if (weighted) /* the budget's weights are not recorded with self time */
-		tt_buf_puts(out, "  under the budget self time is of the calls timed, unweighted: "
-				 "early and rarely called ones count more than in cycles above\n");
+	if (weighted)
+		tt_buf_puts(out, "  sampled: self med, p99 and total weighted by the period that "
+				 "chose each timed call (every call estimated); min of the calls "
+				 "timed\n");
 }
 
 void tt_report_text_threads(struct tt_buf *out, const struct tt_report_func *f)

@@ -90,8 +90,11 @@ static void put(struct tt_hist *h, uint64_t v, uint64_t count)
 		h->max = v;
 }
 
-uint64_t tt_self_distribution(const struct tt_hist *all, const struct tt_self_hist *self,
-			      uint64_t sub, uint64_t nested_cost, struct tt_hist *out)
+/* exact_max: one call of the largest's bucket at its exact value; not for weighted
+ * histograms, where a count is a sum of weights and the largest call's is not known. */
+static uint64_t distribution(const struct tt_hist *all, const struct tt_self_hist *self,
+			     uint64_t sub, uint64_t nested_cost, struct tt_hist *out,
+			     bool exact_max)
 {
 	uint64_t leaf[TT_SELF_BUCKETS]; /* 3.2 KiB of stack */
 	uint64_t n = load(&self->count), shift_inner = 0, amin = load(&all->min);
@@ -147,10 +150,14 @@ uint64_t tt_self_distribution(const struct tt_hist *all, const struct tt_self_hi
 		if ((v = load(&self->b[i].self))) {
 			uint64_t x = mid > smax ? smax : mid < smin ? smin : mid;
 
-			/* The largest is known exactly: one call of its bucket there. */
-			if (i == tt_self_index(smax)) {
+			/* The largest is known exactly: one call of its bucket there (weighted:
+			 * the extreme alone, as its call's weight is not known). */
+			if (i == tt_self_index(smax) && exact_max) {
 				put(out, sub_floor(smax, shift_inner), 1);
 				v--;
+			} else if (i == tt_self_index(smax) &&
+				   sub_floor(smax, shift_inner) > out->max) {
+				out->max = sub_floor(smax, shift_inner);
 			}
 			put(out, sub_floor(x, shift_inner), v);
 		}
@@ -167,4 +174,16 @@ uint64_t tt_self_distribution(const struct tt_hist *all, const struct tt_self_hi
 			out->min = lo;
 	}
 	return tt_self_total(load(&all->count), load(&all->total), self, sub, nested_cost);
+}
+
+uint64_t tt_self_distribution(const struct tt_hist *all, const struct tt_self_hist *self,
+			      uint64_t sub, uint64_t nested_cost, struct tt_hist *out)
+{
+	return distribution(all, self, sub, nested_cost, out, true);
+}
+
+uint64_t tt_self_distribution_weighted(const struct tt_hist *all, const struct tt_self_hist *self,
+				       uint64_t sub, uint64_t nested_cost, struct tt_hist *out)
+{
+	return distribution(all, self, sub, nested_cost, out, false);
 }

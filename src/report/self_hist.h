@@ -92,6 +92,34 @@ static inline void tt_self_lose(struct tt_self_hist *h, uint64_t raw)
 	TT_OWNER_ADD(h->lost, 1);
 }
 
+/* Sampling: tt_self_record / tt_self_lose for a timed call that stands for w calls (the
+ * period that chose it): every count and sum added w times, min and max as they are. With
+ * the histogram weighted alike as `all`, tt_self_distribution then estimates every call's. */
+static inline void tt_self_record_weighted(struct tt_self_hist *h, uint64_t raw, uint64_t child,
+					   uint64_t nested, uint64_t w)
+{
+	uint64_t self = raw > child ? raw - child : 0;
+	uint64_t before = __atomic_load_n(&h->count, __ATOMIC_RELAXED);
+
+	TT_OWNER_ADD(h->b[tt_self_index(raw)].whole, w);
+	TT_OWNER_ADD(h->whole_total, raw * w);
+	TT_OWNER_ADD(h->b[tt_self_index(self)].self, w);
+	if (before == 0 || self < __atomic_load_n(&h->min, __ATOMIC_RELAXED))
+		__atomic_store_n(&h->min, self, __ATOMIC_RELAXED);
+	TT_OWNER_ADD(h->count, w);
+	TT_OWNER_ADD(h->total, self * w);
+	TT_OWNER_ADD(h->nested, nested * w);
+	if (self > __atomic_load_n(&h->max, __ATOMIC_RELAXED))
+		__atomic_store_n(&h->max, self, __ATOMIC_RELAXED);
+}
+
+static inline void tt_self_lose_weighted(struct tt_self_hist *h, uint64_t raw, uint64_t w)
+{
+	TT_OWNER_ADD(h->b[tt_self_index(raw)].whole, w);
+	TT_OWNER_ADD(h->whole_total, raw * w);
+	TT_OWNER_ADD(h->lost, w);
+}
+
 /* Lowest and highest value of coarse bucket i. */
 uint64_t tt_self_bucket_low(uint32_t i);
 uint64_t tt_self_bucket_high(uint32_t i);
@@ -112,6 +140,11 @@ void tt_self_merge(struct tt_self_hist *dst, const struct tt_self_hist *src);
  */
 uint64_t tt_self_distribution(const struct tt_hist *all, const struct tt_self_hist *self,
 			      uint64_t sub, uint64_t nested_cost, struct tt_hist *out);
+
+/* The same from histograms whose counts are sums of weights (whist and wself, hot/sample.h):
+ * the largest self is not set apart as one call, so every count stays a sum of weights. */
+uint64_t tt_self_distribution_weighted(const struct tt_hist *all, const struct tt_self_hist *self,
+				       uint64_t sub, uint64_t nested_cost, struct tt_hist *out);
 
 /* The same total without building the histogram: from counts only. */
 uint64_t tt_self_total(uint64_t timed, uint64_t raw_total, const struct tt_self_hist *self,

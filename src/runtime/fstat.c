@@ -37,6 +37,9 @@ void tt_fstat_merge(struct tt_fstat *dst, const struct tt_fstat *src)
 		tt_hist_merge(&dst->whist, &src->whist);
 		dst->est.wsq += __atomic_load_n(&src->est.wsq, __ATOMIC_RELAXED);
 	}
+	if (__atomic_load_n(&src->wself.count, __ATOMIC_RELAXED) ||
+	    __atomic_load_n(&src->wself.lost, __ATOMIC_RELAXED))
+		tt_self_merge(&dst->wself, &src->wself);
 	if (__atomic_load_n(&src->est.cost, __ATOMIC_RELAXED) > dst->est.cost)
 		dst->est.cost = __atomic_load_n(&src->est.cost, __ATOMIC_RELAXED);
 }

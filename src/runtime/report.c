@@ -221,6 +221,40 @@ static void fill_self(const struct tt_run *run, const struct tt_fstat *s, struct
 	out->nself_buckets = nb ? tt_stats_buckets(scratch, run->overhead.subtracted, b, nb) : 0;
 }
 
+/*
+ * Sampling: self time over every call as estimated, from the histograms weighted by period
+ * (hot/sample.h) as cycles' weighted figures are: its median, p90, p99 and mean replace the
+ * timed calls' own, and the weighted buckets, weights and total are written for merge.
+ */
+static void weigh_self(const struct tt_run *run, const struct tt_fstat *s, struct tt_hist *scratch,
+		       struct arena *a, struct tt_report_func *out)
+{
+	uint64_t sub = run->overhead.subtracted, total;
+	struct tt_summary w;
+	struct tt_bucket *b;
+	size_t nb;
+
+	if (!out->has_self || !s->whist.count)
+		return;
+	total = tt_self_distribution_weighted(&s->whist, &s->wself, sub, run->overhead.nested,
+					      scratch);
+	tt_stats_summarise(scratch, sub, &w);
+	nb = tt_stats_buckets(scratch, sub, NULL, 0);
+	b = nb ? arena_alloc(a, nb * sizeof(*b)) : NULL;
+	if (nb && !b)
+		return;
+	out->self_weighted = true;
+	out->self_weights = s->whist.count;
+	out->self_weights_sq = s->est.wsq;
+	out->self_weighted_total = total;
+	out->self_weighted_buckets = b;
+	out->nself_weighted_buckets = nb ? tt_stats_buckets(scratch, sub, b, nb) : 0;
+	out->self.median = w.median;
+	out->self.p90 = w.p90;
+	out->self.p99 = w.p99;
+	out->self.mean = (double)total / (double)s->whist.count;
+}
+
 /* One row per thread that called the function, its totals with the overhead removed. */
 static void fill_threads(const struct tt_run *run, uint32_t func, struct arena *a,
 			 struct tt_report_func *out)
@@ -447,6 +481,7 @@ static int build(const struct tt_run *run, struct arena *arena, bool report, str
 		fill_func(run, fn, s, hz, arena, &funcs[nf]);
 		if (report) {
 			fill_self(run, s, scratch, arena, &funcs[nf]);
+			weigh_self(run, s, scratch, arena, &funcs[nf]);
 			fill_threads(run, i, arena, &funcs[nf]);
 		}
 		r->threads.migrations += funcs[nf].migrated;

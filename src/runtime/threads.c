@@ -170,6 +170,7 @@ void tt_thread_collect(uint32_t func, struct tt_fstat *out)
 	 * fresh `out` is zero pages, which a whole clear would fault in one by one. */
 	bool dirty = out->hist.count != 0;
 	bool self_dirty = out->self.count != 0 || out->self.lost != 0;
+	bool wself_dirty = out->wself.count != 0 || out->wself.lost != 0;
 
 	memset(out, 0, offsetof(struct tt_fstat, hist));
 	out->func = func;
@@ -189,6 +190,11 @@ void tt_thread_collect(uint32_t func, struct tt_fstat *out)
 	memset(&out->est, 0, sizeof(out->est));
 	out->whist.count = out->whist.max = out->whist.total = 0;
 	out->whist.min = UINT64_MAX;
+	if (wself_dirty)
+		memset(&out->wself, 0, sizeof(out->wself));
+	else
+		memset(&out->wself, 0, offsetof(struct tt_self_hist, b));
+	out->wself.min = UINT64_MAX;
 	tt_thread_lock();
 	if (total_of(func))
 		tt_fstat_merge(out, total_of(func));

@@ -206,3 +206,88 @@ t_merge_weighted() {
 		verdict diff/budget-merged "$why"
 	fi
 }
+
+# Weighted self time (sampling): budget-a and budget-b given a self half their cycles (a: 6
+# calls of 5, 3 of 50, 1 of 500 at the weights above; b: 8 of 5, 2 of 50). Merged: weights
+# 1000 + 2000, squared 137800 + 425000, weighted totals 14000 (900 x 5 + 90 x 50 + 10 x 500)
+# + 19000 (1800 x 5 + 200 x 50); the weighted buckets 5: 2700, 50: 290, 500: 10 give median
+# (rank 1500) and p90 (rank 2700) 5, p99 (rank 2970) 50, mean 33000 / 3000 = 11; min, max and
+# total stay the calls timed' (5, 500, 680 + 140). A self_weighted without its histogram is
+# refused; the text report's self table shows every call's total estimated and says so.
+self_weighted_inputs() {
+	jq '.functions[0] |= (.self = {min: 5, median: 5, p90: 50, p99: 500, max: 500, mean: 68,
+			total: 680} | .self_unknown = 0 |
+		.self_histogram = {of: "self", buckets: [[5, 5, 6], [50, 50, 3], [500, 500, 1]]} |
+		.self_weighted = {weights: 1000, weights_sq: 137800, total: 14000} |
+		.self_weighted_histogram = {of: "self",
+			buckets: [[5, 5, 900], [50, 50, 90], [500, 500, 10]]})' \
+		"$DATA/budget-a.json" >"$1/self-a.json" &&
+	jq '.functions[0] |= (.self = {min: 5, median: 5, p90: 50, p99: 50, max: 50, mean: 14,
+			total: 140} | .self_unknown = 0 |
+		.self_histogram = {of: "self", buckets: [[5, 5, 8], [50, 50, 2]]} |
+		.self_weighted = {weights: 2000, weights_sq: 425000, total: 19000} |
+		.self_weighted_histogram = {of: "self", buckets: [[5, 5, 1800], [50, 50, 200]]})' \
+		"$DATA/budget-b.json" >"$1/self-b.json"
+}
+
+t_self_weighted() {
+	local why o=$WORK/selfw
+	mkdir -p "$o"
+	self_weighted_inputs "$o" || { fail cli/self-weighted-setup "jq failed"; return; }
+	if selected merge/self-weighted; then
+		why=""
+		tsc merge -o "$o/ab.json" "$o/self-a.json" "$o/self-b.json"
+		if [ $RC -ne 0 ] || [ -s "$WORK/err" ]; then
+			why="status $RC: $(cat "$WORK/err")"
+		elif ! jq -e '.functions[0] | .self_weighted == {weights: 3000, weights_sq: 562800,
+				total: 33000} and
+				.self_weighted_histogram.buckets == [[5, 5, 2700], [50, 50, 290], [500, 500, 10]] and
+				.self.median == 5 and .self.p90 == 5 and .self.p99 == 50 and .self.mean == 11 and
+				.self.min == 5 and .self.max == 500 and .self.total == 820' \
+				"$o/ab.json" >/dev/null; then
+			why="$(jq -c '.functions[0] | {self, self_weighted, self_weighted_histogram}' "$o/ab.json")"
+		elif [ -n "$PY" ] && "$PY" -c 'import jsonschema' 2>/dev/null &&
+			! "$PY" "$TOP/tests/report-schema.py" "$TOP/docs/report.schema.json" \
+				"$o/ab.json" >"$o/schema.out" 2>&1; then
+			why="schema: $(head -c 300 "$o/schema.out")"
+		fi
+		verdict merge/self-weighted "$why"
+	fi
+	# One input without weighted self (a run without sampling): the merge's self is the
+	# timed calls' again, with no self_weighted.
+	if selected merge/self-weighted-mixed; then
+		why=""
+		jq '.functions[0] |= del(.self_weighted, .self_weighted_histogram)' "$o/self-b.json" \
+			>"$o/plain-b.json"
+		tsc merge -o "$o/apb.json" "$o/self-a.json" "$o/plain-b.json"
+		if [ $RC -ne 0 ]; then
+			why="status $RC: $(cat "$WORK/err")"
+		elif ! jq -e '.functions[0] | (has("self_weighted") or has("self_weighted_histogram") | not)
+				and .self.total == 820' "$o/apb.json" >/dev/null; then
+			why="$(jq -c '.functions[0] | {self, self_weighted}' "$o/apb.json")"
+		fi
+		verdict merge/self-weighted-mixed "$why"
+	fi
+	if selected load/self-weighted-no-histogram; then
+		why=""
+		jq '.functions[0] |= del(.self_weighted_histogram)' "$o/self-a.json" >"$o/nohist.json"
+		tsc report "$o/nohist.json"
+		if [ $RC -eq 0 ]; then
+			why="accepted"
+		elif ! grep -q 'self_weighted_histogram' "$WORK/err"; then
+			why="the error does not name the field: $(cat "$WORK/err")"
+		fi
+		verdict load/self-weighted-no-histogram "$why"
+	fi
+	if selected report/self-weighted-text; then
+		why=""
+		tsc report "$o/self-a.json"
+		if [ $RC -ne 0 ]; then
+			why="status $RC: $(cat "$WORK/err")"
+		elif ! grep -Eq '^spin +5 +5 +500 +14000 ' "$WORK/out" ||
+			! grep -q 'self med, p99 and total weighted by the period' "$WORK/out"; then
+			why="$(grep -A4 '^self:' "$WORK/out")"
+		fi
+		verdict report/self-weighted-text "$why"
+	fi
+}

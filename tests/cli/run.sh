@@ -1177,6 +1177,7 @@ t_report
 t_diff
 t_merge
 t_merge_weighted
+t_self_weighted
 t_real
 t_plot
 t_export

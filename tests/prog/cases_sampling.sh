@@ -545,3 +545,58 @@ test_sample_budget_threads() {
 	NOTE="threads' calls, timed, weights: $(jq -c '.functions[] | select(.name == "work_add") |
 		[.threads[] | [.calls, .timed, .weighted.weights]]' "$REPORT")"
 }
+
+# Self time under sampling is weighted like cycles: each timed call's self counted as the
+# period that chose it. TSC_SAMPLE=4: every weight is exactly 4 (the first, cold call is not
+# timed), so self_weighted's weights are 4 x timed, its squared weights 16 x timed, and every
+# bucket of self_weighted_histogram a multiple of 4 adding up to the weights.
+test_sample_self_fixed() {
+	XENV+=(TSC_SAMPLE=4)
+	run_pair sample_self_fixed nest_parent,nest_child,nest_rec,nest_ljparent,nest_jumper "$B/t_self" "$T/side" || return 1
+	one_report && check_expects "$T/t.out" || return 1
+	ck "nest_parent: weights 4 x timed, squared weights 16 x timed" \
+		'fn("nest_parent") | .timed > 0 and .self_weighted.weights == 4 * .timed and
+		 .self_weighted.weights_sq == 16 * .timed' \
+		'fn("nest_parent") | {timed, self_weighted}' || return 1
+	ck "nest_parent: weighted self buckets multiples of 4, adding up to the weights" \
+		'fn("nest_parent") | ([.self_weighted_histogram.buckets[][2]] | add) == .self_weighted.weights and
+		 all(.self_weighted_histogram.buckets[]; .[2] % 4 == 0)' \
+		'fn("nest_parent") | {self_weighted, b: .self_weighted_histogram}' || return 1
+	ck "nest_parent: weighted self total 4 x the timed calls' (within a coarse bucket's rounding of the overhead)" \
+		'fn("nest_parent") | (.self_weighted.total - 4 * .self.total | fabs) <= 4 * .timed' \
+		'fn("nest_parent") | {self, self_weighted}'
+}
+
+# TSC_BUDGET with TSC_CALLERS: nest_parent (5,000 calls, each 20,000 ticks of its own around
+# a traced nest_child of 10,000) is timed at varying periods past its floor. Its self
+# weights are the function's (the same calls, the same weights) and estimate its calls
+# within 5 sqrt(sum w^2) + the largest period, as the thread rows' do. nest_child is sampled
+# too, and a child passed over stays in its parent's self (self_approximate): a call's self is
+# its own 20,000 ticks, or that plus its child's 10,000. So the weighted mean self
+# (self_weighted.total / weights) lies within what the shim recorded (min..max) and at most
+# nest_child's p99 + self_bound above the least call's (the note shows the timed calls' own
+# mean beside it: under the budget late calls, whose children are mostly passed over, count
+# for more).
+test_sample_self_budget() {
+	local b
+	XENV+=(TSC_BUDGET=0.1% TSC_CALLERS=1 TSC_CLOCK=tsc)
+	run_pair sample_self_budget nest_parent,nest_child,nest_rec,nest_ljparent,nest_jumper "$B/t_self" "$T/side" 5000 || return 1
+	one_report && check_expects_sampled "$T/t.out" || return 1
+	b=$(self_bound)
+	ck "nest_parent: sampled, self weighted, its weights the function's" \
+		'fn("nest_parent") | .skipped > 0 and .self_weighted != null and
+		 .self_weighted.weights == ([.weighted_histogram.buckets[][2]] | add) and
+		 .self_weighted.weights_sq == .sampling.weights_sq and
+		 ([.self_weighted_histogram.buckets[][2]] | add) == .self_weighted.weights' \
+		'fn("nest_parent") | {calls, timed, skipped, sampling, self_weighted}' || return 1
+	ck "nest_parent: the weights estimate its 5,000 calls" \
+		'fn("nest_parent") | ((.self_weighted.weights - .calls) | fabs) <=
+		 5 * (.self_weighted.weights_sq | sqrt) + .sampling.period_max' \
+		'fn("nest_parent") | {calls, sampling, self_weighted}' || return 1
+	ck "nest_parent: weighted mean self within [self.min, self.max] and at most nest_child's p99 + $b above self.min" \
+		"fn(\"nest_child\").cycles.p99 as \$c | fn(\"nest_parent\") |
+		 (.self_weighted.total / .self_weighted.weights) as \$m |
+		 \$m >= .self.min and \$m <= .self.max and \$m - .self.min <= \$c + $b" \
+		'{parent: fn("nest_parent") | {self, cycles, self_weighted}, child: fn("nest_child").cycles}' || return 1
+	NOTE="nest_parent: calls $(jq -r -s "$JQDEFS .[0] | fn(\"nest_parent\") | [.calls, .timed, .sampling.period_max, .self_weighted.weights, (.self.total / .timed | floor), (.self_weighted.total / .self_weighted.weights | floor)] | @csv" "$REPORT") (calls, timed, period_max, weights, mean self of the calls timed, weighted)"
+}

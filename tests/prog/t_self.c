@@ -1,6 +1,6 @@
 /*
- * t_self.c SIDE-FILE - self time (libnest.so): nest_parent (20,000 ticks of its own, then nest_child,
- * 10,000) called 300 times; nest_rec(3) 100 times (four nested calls of 2,000 ticks each);
+ * t_self.c SIDE-FILE [PARENTS] - self time (libnest.so): nest_parent (20,000 ticks of its own, then nest_child,
+ * 10,000) called PARENTS (300) times; nest_rec(3) 100 times (four nested calls of 2,000 ticks each);
  * nest_ljparent 40 times, whose call of nest_jumper is left by longjmp. stdout: the expected
  * counts. SIDE-FILE gets spin_iteration: the median length of one iteration of the spins'
  * loop (a spin lasts its N ticks plus up to one), for run.sh's bound. The thread pins itself
@@ -44,19 +44,19 @@ int main(int argc, char **argv)
 {
 	FILE *side = tp_side_open(argc, argv, 1);
 	cpu_set_t one;
-	int i;
+	int i, parents = argc > 2 ? atoi(argv[2]) : 300; /* optional: nest_parent's calls */
 
 	CPU_ZERO(&one);
 	CPU_SET(sched_getcpu(), &one);
 	sched_setaffinity(0, sizeof(one), &one);
-	for (i = 0; i < 300; i++)
+	for (i = 0; i < parents; i++)
 		nest_parent();
 	for (i = 0; i < 100; i++)
 		nest_rec(3);
 	for (i = 0; i < 40; i++)
 		nest_ljparent();
-	tp_expect(stdout, "nest_parent", 300);
-	tp_expect(stdout, "nest_child", 300 + 40);
+	tp_expect(stdout, "nest_parent", (unsigned long)parents);
+	tp_expect(stdout, "nest_child", (unsigned long)parents + 40);
 	tp_expect(stdout, "nest_rec", 400);
 	tp_expect(stdout, "nest_ljparent", 40);
 	tp_expect(stdout, "nest_jumper", 40);

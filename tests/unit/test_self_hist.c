@@ -3,7 +3,7 @@
  * their edges, that every full-histogram bucket lies inside one coarse bucket (what makes the
  * leaf calls' subtraction exact), and the distribution at report time against a plain model:
  * a leaf-only function's self is its cycles; totals and extremes exact; percentiles within a
- * coarse bucket's half-width.
+ * coarse bucket's half-width; weighted records (sampling) give the same figures scaled.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -137,6 +137,54 @@ static void test_merge_adds(void **state)
 	assert_int_equal(tt_self_total(3, 2100, &a, 10, 5), 1200 - 20 - 15);
 }
 
+/* The weighted records: the same calls at weight 4 (as TSC_SAMPLE=4 records them) give 4
+ * times each count and total, the same percentiles, and every bucket a multiple of 4. */
+static void test_weighted_is_scaled(void **state)
+{
+	struct tt_hist *all = new_hist(), *wall = new_hist(), *out = new_hist(), *wout = new_hist();
+	struct tt_self_hist *self = calloc(1, sizeof(*self)), *wself = calloc(1, sizeof(*wself));
+	struct tt_summary s, ws;
+	uint64_t total, wtotal, i, sub = 40, nested = 90;
+
+	(void)state;
+	assert_non_null(self);
+	assert_non_null(wself);
+	self->min = wself->min = UINT64_MAX;
+	for (i = 0; i < 300; i++) {
+		tt_hist_record(all, 30000 + 7 * i);
+		tt_hist_record_weighted(wall, 30000 + 7 * i, 4);
+		tt_self_record(self, 30000 + 7 * i, 10000, 1);
+		tt_self_record_weighted(wself, 30000 + 7 * i, 10000, 1, 4);
+	}
+	for (i = 0; i < 100; i++) {
+		tt_hist_record(all, 5000 + i);
+		tt_hist_record_weighted(wall, 5000 + i, 4);
+	}
+	tt_hist_record(all, 40000);
+	tt_hist_record_weighted(wall, 40000, 4);
+	tt_self_lose(self, 40000);
+	tt_self_lose_weighted(wself, 40000, 4);
+	total = tt_self_distribution(all, self, sub, nested, out);
+	wtotal = tt_self_distribution_weighted(wall, wself, sub, nested, wout);
+	assert_int_equal(wtotal, 4 * total);
+	assert_int_equal(wself->lost, 4);
+	assert_int_equal(wout->count, 4 * 400);
+	for (i = 0; i < TT_HIST_BUCKETS; i++)
+		assert_int_equal(wout->counts[i] % 4, 0);
+	tt_stats_summarise(out, sub, &s);
+	tt_stats_summarise(wout, sub, &ws);
+	assert_int_equal(ws.median, s.median);
+	assert_int_equal(ws.p90, s.p90);
+	assert_int_equal(ws.min, s.min);
+	assert_int_equal(ws.max, s.max);
+	free(all);
+	free(wall);
+	free(out);
+	free(wout);
+	free(self);
+	free(wself);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -144,6 +192,7 @@ int main(void)
 		cmocka_unit_test(test_full_buckets_nest),
 		cmocka_unit_test(test_leaf_only_is_cycles),
 		cmocka_unit_test(test_nested_and_leaves),
+		cmocka_unit_test(test_weighted_is_scaled),
 		cmocka_unit_test(test_merge_adds),
 	};
 
