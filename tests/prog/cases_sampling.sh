@@ -573,10 +573,12 @@ test_sample_self_fixed() {
 # within 5 sqrt(sum w^2) + the largest period, as the thread rows' do. nest_child is sampled
 # too, and a child passed over stays in its parent's self (self_approximate): a call's self is
 # its own 20,000 ticks, or that plus its child's 10,000. So the weighted mean self
-# (self_weighted.total / weights) lies within what the shim recorded (min..max) and at most
-# nest_child's p99 + self_bound above the least call's (the note shows the timed calls' own
-# mean beside it: under the budget late calls, whose children are mostly passed over, count
-# for more).
+# (self_weighted.total / weights) lies within what the shim recorded (min..max), and the
+# weighted median self at most nest_child's p99 + self_bound above the least call's, give or
+# take the self histogram's resolution (1/16 of a value): the median, because one timed call
+# a busy machine interrupted, drawn at a long period, moves the mean by its weight (the note
+# shows the timed calls' own mean beside it: under the budget late calls, whose children are
+# mostly passed over, count for more).
 test_sample_self_budget() {
 	local b
 	XENV+=(TSC_BUDGET=0.1% TSC_CALLERS=1 TSC_CLOCK=tsc)
@@ -593,10 +595,11 @@ test_sample_self_budget() {
 		'fn("nest_parent") | ((.self_weighted.weights - .calls) | fabs) <=
 		 5 * (.self_weighted.weights_sq | sqrt) + .sampling.period_max' \
 		'fn("nest_parent") | {calls, sampling, self_weighted}' || return 1
-	ck "nest_parent: weighted mean self within [self.min, self.max] and at most nest_child's p99 + $b above self.min" \
+	ck "nest_parent: weighted mean self within [self.min, self.max], weighted median at most nest_child's p99 + $b above self.min (+1/16)" \
 		"fn(\"nest_child\").cycles.p99 as \$c | fn(\"nest_parent\") |
 		 (.self_weighted.total / .self_weighted.weights) as \$m |
-		 \$m >= .self.min and \$m <= .self.max and \$m - .self.min <= \$c + $b" \
+		 \$m >= .self.min and \$m <= .self.max and .self.median >= .self.min and
+		 .self.median <= (.self.min + \$c + $b) * 17 / 16" \
 		'{parent: fn("nest_parent") | {self, cycles, self_weighted}, child: fn("nest_child").cycles}' || return 1
 	NOTE="nest_parent: calls $(jq -r -s "$JQDEFS .[0] | fn(\"nest_parent\") | [.calls, .timed, .sampling.period_max, .self_weighted.weights, (.self.total / .timed | floor), (.self_weighted.total / .self_weighted.weights | floor)] | @csv" "$REPORT") (calls, timed, period_max, weights, mean self of the calls timed, weighted)"
 }
