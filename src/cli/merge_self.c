@@ -107,6 +107,25 @@ static uint64_t self_count(const struct tt_report_func *f)
 	return f->timed > f->self_unknown ? f->timed - f->self_unknown : 0;
 }
 
+/* The union of lists (freed) into *b, *nb, and s's median, p90 and p99 read from it, within
+ * s's min and max; the union's count into *count. -1 when out of memory or past 2^64. */
+static int percentiles_of_union(struct tt_bucket_list *lists, size_t nm, struct tt_summary *s,
+				struct tt_bucket **b, size_t *nb, uint64_t *count)
+{
+	bool failed = tt_buckets_union(lists, nm, b, nb) < 0 || !tt_buckets_total(*b, *nb, count);
+
+	free(lists);
+	if (failed) {
+		free(*b);
+		*b = NULL;
+		return -1;
+	}
+	s->median = tt_buckets_percentile(*b, *nb, 50, s->min, s->max);
+	s->p90 = tt_buckets_percentile(*b, *nb, 90, s->min, s->max);
+	s->p99 = tt_buckets_percentile(*b, *nb, 99, s->min, s->max);
+	return 0;
+}
+
 static int merge_self(const struct tt_group_member *m, size_t nm, struct tt_report_func *out)
 {
 	struct tt_bucket_list *lists;
@@ -144,15 +163,8 @@ static int merge_self(const struct tt_group_member *m, size_t nm, struct tt_repo
 		s->max = !any || f->self.max > s->max ? f->self.max : s->max;
 		any = true;
 	}
-	if (tt_buckets_union(lists, nm, &b, &nb) < 0 || !tt_buckets_total(b, nb, &count)) {
-		free(lists);
-		free(b);
+	if (percentiles_of_union(lists, nm, s, &b, &nb, &count) < 0)
 		return -1;
-	}
-	free(lists);
-	s->median = tt_buckets_percentile(b, nb, 50, s->min, s->max);
-	s->p90 = tt_buckets_percentile(b, nb, 90, s->min, s->max);
-	s->p99 = tt_buckets_percentile(b, nb, 99, s->min, s->max);
 	s->mean = count ? (double)s->total / (double)count : 0;
 	out->has_self = true;
 	if (own) {
@@ -202,15 +214,8 @@ static int merge_self_weighted(const struct tt_group_member *m, size_t nm,
 			return -2;
 		}
 	}
-	if (tt_buckets_union(lists, nm, &b, &nb) < 0 || !tt_buckets_total(b, nb, &count)) {
-		free(lists);
-		free(b);
+	if (percentiles_of_union(lists, nm, s, &b, &nb, &count) < 0)
 		return -1;
-	}
-	free(lists);
-	s->median = tt_buckets_percentile(b, nb, 50, s->min, s->max);
-	s->p90 = tt_buckets_percentile(b, nb, 90, s->min, s->max);
-	s->p99 = tt_buckets_percentile(b, nb, 99, s->min, s->max);
 	s->mean = out->self_weights ? (double)out->self_weighted_total / (double)out->self_weights
 				    : 0;
 	out->self_weighted = true;

@@ -92,65 +92,29 @@ void tt_calib_cache_key(const struct tt_clock *c, const struct tt_config *cfg, b
 		 cfg->budget_ppm, build);
 }
 
-/* FNV-1a of the key: the file's name. */
-static void file_name(const char *dir, const struct tt_calib_key *k, const char *suffix, char *out,
-		      size_t len)
-{
-	uint64_t h = 1469598103934665603ull;
-	const char *p;
-
-	for (p = k->text; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ull;
-	snprintf(out, len, "%s/calib-%016llx%s", dir, (unsigned long long)h, suffix);
-}
-
-/* "NAME N\n" at *p: N into v, *p past the line. */
-static bool read_field(const char **p, const char *name, uint64_t *v)
-{
-	size_t n = strlen(name);
-	const char *s = *p;
-	uint64_t x = 0;
-	int digits = 0;
-
-	if (strncmp(s, name, n) != 0 || s[n] != ' ')
-		return false;
-	for (s += n + 1; *s >= '0' && *s <= '9' && digits < 19; s++, digits++)
-		x = x * 10 + (uint64_t)(*s - '0');
-	if (!digits || *s != '\n')
-		return false;
-	*v = x;
-	*p = s + 1;
-	return true;
-}
-
 bool tt_calib_cache_load(const char *dir, const struct tt_calib_key *k, struct tt_overhead *out)
 {
 	char path[4200], buf[1024];
 	const char *p = buf;
 	size_t klen = strlen(k->text);
-	long fd, n, got = 0;
 	struct tt_overhead o = { 0 };
 
 	if (!dir[0])
 		return false;
-	file_name(dir, k, ".txt", path, sizeof(path));
-	fd = tt_sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0);
-	if (fd < 0)
+	if (!tt_cache_file_name(dir, "calib", k->text, path, sizeof(path)))
 		return false;
-	while (got < (long)sizeof(buf) - 1 &&
-	       (n = tt_sys_read((int)fd, buf + got, sizeof(buf) - 1 - (size_t)got)) > 0)
-		got += n;
-	tt_sys_close((int)fd);
-	buf[got] = 0;
+	if (tt_cache_file_read(path, buf, sizeof(buf)) < 0)
+		return false;
 	if (strncmp(p, MAGIC, strlen(MAGIC)) != 0)
 		return false;
 	p += strlen(MAGIC);
 	if (strncmp(p, "key ", 4) != 0 || strncmp(p + 4, k->text, klen) != 0 || p[4 + klen] != '\n')
 		return false;
 	p += 4 + klen + 1;
-	if (!read_field(&p, "min", &o.min) || !read_field(&p, "median", &o.median) ||
-	    !read_field(&p, "nested", &o.nested) ||
-	    !read_field(&p, "granularity", &o.granularity) || *p || o.median < o.min ||
+	if (!tt_cache_file_field(&p, "min", 10, &o.min) ||
+	    !tt_cache_file_field(&p, "median", 10, &o.median) ||
+	    !tt_cache_file_field(&p, "nested", 10, &o.nested) ||
+	    !tt_cache_file_field(&p, "granularity", 10, &o.granularity) || *p || o.median < o.min ||
 	    !o.granularity)
 		return false;
 	*out = o;
@@ -160,8 +124,7 @@ bool tt_calib_cache_load(const char *dir, const struct tt_calib_key *k, struct t
 void tt_calib_cache_store(const char *dir, const struct tt_calib_key *k,
 			  const struct tt_overhead *o)
 {
-	char path[4200], tmp[4240], suffix[48], buf[1024];
-	long fd, ok;
+	char path[4200], buf[1024];
 	int n;
 
 	if (!dir[0] || !tt_cache_dir_make(dir))
@@ -173,16 +136,6 @@ void tt_calib_cache_store(const char *dir, const struct tt_calib_key *k,
 		     (unsigned long long)o->nested, (unsigned long long)o->granularity);
 	if (n < 0 || (size_t)n >= sizeof(buf))
 		return;
-	file_name(dir, k, ".txt", path, sizeof(path));
-	snprintf(suffix, sizeof(suffix), ".%ld.tmp", tt_sys_getpid());
-	file_name(dir, k, suffix, tmp, sizeof(tmp));
-	fd = tt_sys_openat(AT_FDCWD, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-			   0600);
-	if (fd < 0)
-		return;
-	ok = tt_sys_write_all((int)fd, buf, (size_t)n);
-	tt_sys_close((int)fd);
-	/* Whole or not at all: a reader sees the old file or the new one. */
-	if (ok < 0 || tt_sys_renameat(AT_FDCWD, tmp, AT_FDCWD, path) < 0)
-		tt_sys_unlinkat(AT_FDCWD, tmp, 0);
+	if (tt_cache_file_name(dir, "calib", k->text, path, sizeof(path)))
+		tt_cache_file_replace(path, buf, (size_t)n);
 }
