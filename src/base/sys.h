@@ -20,7 +20,7 @@
  * thread unmapped and the kernel then handed to another reads as a race. Every unmap releases
  * and every map acquires one address (base/sys.c), which orders them as the kernel does.
  * Built without -fsanitize (the hot path), these are nothing; code that calls the hot path's
- * unmapping says TT_SYS_UNMAP_RELEASE() itself first. */
+ * unmapping says TT_SYS_UNMAP_RELEASE() itself first (runtime/threads.c: thread_free). */
 extern char tt_sys_tsan_maps;
 #define TT_SYS_MAP_ACQUIRE() __tsan_acquire(&tt_sys_tsan_maps)
 #define TT_SYS_UNMAP_RELEASE() __tsan_release(&tt_sys_tsan_maps)

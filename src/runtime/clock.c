@@ -179,7 +179,8 @@ static uint64_t hypervisor_leaf_hz(unsigned int hv_max)
 
 void tt_clock_describe(struct tt_clock *c, struct tt_cpu_kept *k)
 {
-	unsigned int a, b, cx, d, max;
+	bool kept = k && k->loaded, ask15;
+	unsigned int max, hv, a, b, cx, d;
 
 	if (c->described)
 		return;
@@ -189,49 +190,36 @@ void tt_clock_describe(struct tt_clock *c, struct tt_cpu_kept *k)
 	/* A kept 80000008H means the brand's leaves (80000002H-4H) exist: no need to ask. */
 	c->max_ext = kept_leaf(CPUID_INDEX_80000008)[0] ? 0x80000008
 							: __get_cpuid_max(0x80000000, NULL);
-	if (k && k->loaded) {
-		/* cpu_cache.h: the label and the leaves that said nothing from an earlier run;
-		 * a leaf that stated a rate is asked again, its maximum first. */
-		bool stated = k->rate15;
-
+	/* cpu_cache.h: an earlier run's label, and the leaves that stated nothing then are not
+	 * asked; a leaf that stated a rate is asked again, its maximum first. */
+	if (kept) {
 		memcpy(c->cpu, k->brand, sizeof(c->cpu));
 		c->cpu[sizeof(c->cpu) - 1] = 0;
-		if (stated) {
-			max = __get_cpuid_max(0, NULL);
-			c->cpuid_hz = max >= 0x15 ? leaf15_hz() : 0;
-			if (max != k->max_basic || !c->cpuid_hz) {
-				k->max_basic = max;
-				k->rate15 = c->cpuid_hz != 0;
-				k->changed = true;
-			}
-		}
-		/* 40000000H was not asked when 15H stated the rate: asked now that it does not. */
-		if (c->hypervisor && !c->cpuid_hz && (k->hv_max >= 0x40000010 || stated)) {
-			__cpuid(0x40000000, a, b, cx, d);
-			c->hypervisor_hz = hypervisor_leaf_hz(a);
-			if (a != k->hv_max) {
-				k->hv_max = a;
-				k->changed = true;
-			}
-		}
-		return;
+	} else {
+		brand(c->cpu, c->max_ext);
 	}
-	max = __get_cpuid_max(0, NULL);
-	brand(c->cpu, c->max_ext);
-	if (max >= 0x15)
+	ask15 = !kept || k->rate15;
+	max = ask15 ? __get_cpuid_max(0, NULL) : k->max_basic;
+	if (ask15 && max >= 0x15)
 		c->cpuid_hz = leaf15_hz();
-	a = 0;
-	if (c->hypervisor && !c->cpuid_hz) {
+	/* 40000000H when the rate is still unknown, unless a kept run found no timing leaf
+	 * there (a run whose 15H stated the rate did not ask it). */
+	hv = kept ? k->hv_max : 0;
+	if (c->hypervisor && !c->cpuid_hz && (!kept || k->rate15 || k->hv_max >= 0x40000010)) {
 		__cpuid(0x40000000, a, b, cx, d);
-		c->hypervisor_hz = hypervisor_leaf_hz(a);
+		hv = a;
+		c->hypervisor_hz = hypervisor_leaf_hz(hv);
 	}
-	if (k) {
+	if (!k)
+		return;
+	if (!kept || max != k->max_basic || (c->cpuid_hz != 0) != k->rate15 || hv != k->hv_max) {
 		k->max_basic = max;
 		k->rate15 = c->cpuid_hz != 0;
-		k->hv_max = a;
-		memcpy(k->brand, c->cpu, sizeof(k->brand));
+		k->hv_max = hv;
 		k->changed = true;
 	}
+	if (!kept)
+		memcpy(k->brand, c->cpu, sizeof(k->brand));
 }
 
 static sigjmp_buf probe_jmp;
