@@ -106,6 +106,18 @@ static bool traced_at(const struct exit_def *d)
 	return false;
 }
 
+/* The jump written on its own (no batch takes it): the pool made executable first, so that
+ * the jump never points at code that cannot run. Why not, or NULL once it is in. */
+static const char *write_now(uint8_t *at, const uint8_t jump[5], int prot)
+{
+	if (tt_pool_seal() < 0)
+		return "its pool could not be made executable";
+	tt_patch_init();
+	if (tt_patch_write(at, jump, 5, prot) < 0)
+		return "its code cannot be made writable";
+	return NULL;
+}
+
 /* defer: the jump goes with the inline hooks' batch about to be made (tt_exit_detour_settle
  * says how it went), unless a function traced inline is _exit itself. */
 static const char *install(void (*before)(void), bool defer, char *why, size_t why_size)
@@ -178,16 +190,10 @@ static const char *install(void (*before)(void), bool defer, char *why, size_t w
 		tt_inline_defer_write(pending_at, pending_jump, d.prot);
 		return NULL;
 	}
-	if (tt_pool_seal() < 0) {
+	err = write_now(d.addr + r.patch_at, jump, d.prot);
+	if (err)
 		tt_pool_release(slot);
-		return "its pool could not be made executable";
-	}
-	tt_patch_init();
-	if (tt_patch_write(d.addr + r.patch_at, jump, sizeof(jump), d.prot) < 0) {
-		tt_pool_release(slot);
-		return "its code cannot be made writable";
-	}
-	return NULL;
+	return err;
 }
 
 /* Once: the detour in, or why not said (tried: 1 in, -1 refused). A missing decoder is
@@ -232,16 +238,9 @@ void tt_exit_detour_settle(void)
 
 	if (!pending_slot)
 		return;
-	if (!tt_inline_deferred_result(&werr)) { /* no batch was written: on its own */
-		if (tt_pool_seal() < 0)
-			err = "its pool could not be made executable";
-		else {
-			tt_patch_init();
-			werr = tt_patch_write(pending_at, pending_jump, sizeof(pending_jump),
-					      pending_prot);
-		}
-	}
-	if (!err && werr < 0)
+	if (!tt_inline_deferred_result(&werr)) /* no batch was written: on its own */
+		err = write_now(pending_at, pending_jump, pending_prot);
+	else if (werr < 0)
 		err = "its code cannot be made writable";
 	if (err) {
 		tt_pool_release(pending_slot);
