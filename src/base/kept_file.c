@@ -14,28 +14,65 @@
 #include "base/msort.h"
 
 #define FIRST_ROOM 16 /* records of room when a file is first added to */
+#define PAGE 4096     /* a page of records: the file's layout, whatever the machine's */
 
-static void header_of(struct tt_kept_header *h, const struct tt_kept_format *fmt, size_t count)
+/* Where the records of a file of count records go: per in each page of records (page bytes:
+ * one 4 KiB page, or the fewest that hold one record), the pages from offset first, after the
+ * header and the index; len, the file's length. False when fmt cannot be laid out. */
+struct layout {
+	size_t per, page, pages, first, len;
+};
+
+static bool layout_of(struct layout *l, const struct tt_kept_format *fmt, size_t count)
+{
+	if (!fmt->record || !fmt->key || fmt->key % 8 || fmt->key > fmt->record ||
+	    fmt->record > (1u << 20) || count > fmt->max || fmt->max > (1u << 24))
+		return false;
+	l->per = fmt->record <= PAGE ? PAGE / fmt->record : 1;
+	l->page = (l->per * fmt->record + PAGE - 1) / PAGE * PAGE;
+	l->pages = (count + l->per - 1) / l->per;
+	l->first = (sizeof(struct tt_kept_header) + l->pages * fmt->key + PAGE - 1) / PAGE * PAGE;
+	l->len = !count ? l->first
+			: l->first + (l->pages - 1) * l->page +
+				  (count - (l->pages - 1) * l->per) * fmt->record;
+	return l->first <= UINT32_MAX;
+}
+
+static void header_of(struct tt_kept_header *h, const struct tt_kept_format *fmt,
+		      const struct layout *l, size_t count)
 {
 	memset(h, 0, sizeof(*h));
 	memcpy(h->magic, fmt->magic, sizeof(h->magic));
 	snprintf(h->version, sizeof(h->version), "%s", TT_VERSION);
 	h->count = (uint32_t)count;
 	h->record = (uint32_t)fmt->record;
+	h->key = (uint32_t)fmt->key;
+	h->per = (uint32_t)l->per;
+	h->first = (uint32_t)l->first;
 }
 
+/* Record i of f's own (malloc'd) records. */
 static char *at(const struct tt_kept_file *f, const struct tt_kept_format *fmt, size_t i)
 {
 	return (char *)f->rec + i * fmt->record;
+}
+
+/* Record i of f's mapped file. */
+static const char *mapped_at(const struct tt_kept_file *f, const struct tt_kept_format *fmt,
+			     size_t i)
+{
+	return f->first + i / f->per * f->page + i % f->per * fmt->record;
 }
 
 bool tt_kept_load(struct tt_kept_file *f, const struct tt_kept_format *fmt, const char *path)
 {
 	struct tt_kept_header want;
 	const struct tt_kept_header *h;
+	struct layout l;
 	struct stat st;
 	size_t len;
 	void *map;
+	bool ok;
 	int fd;
 
 	/* Not followed: a link planted in the directory does not choose what is read. Not
@@ -54,18 +91,49 @@ bool tt_kept_load(struct tt_kept_file *f, const struct tt_kept_format *fmt, cons
 	if (map == MAP_FAILED)
 		return false;
 	h = map;
-	header_of(&want, fmt, 0);
-	if (memcmp(h, &want, offsetof(struct tt_kept_header, count)) || h->record != want.record ||
-	    h->count > fmt->max || len != sizeof(*h) + (size_t)h->count * fmt->record) {
+	/* The whole header is what this format and count would write: magic, version, layout. */
+	ok = layout_of(&l, fmt, h->count);
+	if (ok) {
+		header_of(&want, fmt, &l, h->count);
+		ok = !memcmp(h, &want, sizeof(want)) && len == l.len;
+	}
+	if (!ok) {
 		munmap(map, len);
 		return false;
 	}
 	f->map = map;
 	f->map_len = len;
-	f->rec = (char *)map + sizeof(*h);
+	f->rec = NULL;
 	f->n = f->sorted = h->count;
 	f->cap = 0;
+	f->per = l.per;
+	f->page = l.page;
+	f->index = (const char *)map + sizeof(*h);
+	f->first = (const char *)map + l.first;
 	return true;
+}
+
+/* The mapped record of key: the last page whose index entry is not above it, then that page's
+ * records; its first must be the one its entry names (else the index is not this file's). */
+static const void *find_mapped(const struct tt_kept_file *f, const struct tt_kept_format *fmt,
+			       const void *key)
+{
+	size_t lo = 0, hi = (f->n + f->per - 1) / f->per, mid, page, in;
+
+	while (lo < hi) { /* the first entry above key */
+		mid = lo + (hi - lo) / 2;
+		if (fmt->cmp(f->index + mid * fmt->key, key) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	page = lo - 1;
+	if (fmt->cmp(mapped_at(f, fmt, page * f->per), f->index + page * fmt->key))
+		return NULL;
+	in = f->n - page * f->per < f->per ? f->n - page * f->per : f->per;
+	return bsearch(key, mapped_at(f, fmt, page * f->per), in, fmt->record, fmt->cmp);
 }
 
 const void *tt_kept_find(const struct tt_kept_file *f, const struct tt_kept_format *fmt,
@@ -73,6 +141,8 @@ const void *tt_kept_find(const struct tt_kept_file *f, const struct tt_kept_form
 {
 	size_t i;
 
+	if (f->map)
+		return f->n ? find_mapped(f, fmt, key) : NULL;
 	/* Those added since the file was read or written (none in a run that only reads). */
 	for (i = f->n; i > f->sorted; i--)
 		if (!fmt->cmp(at(f, fmt, i - 1), key))
@@ -80,20 +150,24 @@ const void *tt_kept_find(const struct tt_kept_file *f, const struct tt_kept_form
 	return f->sorted ? bsearch(key, f->rec, f->sorted, fmt->record, fmt->cmp) : NULL;
 }
 
-/* The records of f in memory of its own, before one is added or they are sorted. */
+/* The records of f in memory of their own, before one is added or they are sorted. */
 static bool own(struct tt_kept_file *f, const struct tt_kept_format *fmt)
 {
 	void *rec;
+	size_t i, in;
 
 	if (!f->map)
 		return true;
 	rec = malloc((f->n + FIRST_ROOM) * fmt->record);
 	if (!rec)
 		return false;
-	if (f->n)
-		memcpy(rec, f->rec, f->n * fmt->record);
+	for (i = 0; i < f->n; i += in) { /* a page of records at a time */
+		in = f->n - i < f->per ? f->n - i : f->per;
+		memcpy((char *)rec + i * fmt->record, mapped_at(f, fmt, i), in * fmt->record);
+	}
 	munmap(f->map, f->map_len);
 	f->map = NULL;
+	f->index = f->first = NULL;
 	f->rec = rec;
 	f->cap = f->n + FIRST_ROOM;
 	return true;
@@ -151,27 +225,50 @@ static bool sort(struct tt_kept_file *f, const struct tt_kept_format *fmt)
 	return true;
 }
 
+/* The file of f's (sorted) records as it is written: header, index, pages of records. */
+static char *image_of(const struct tt_kept_file *f, const struct tt_kept_format *fmt,
+		      const struct layout *l)
+{
+	char *img = calloc(1, l->len);
+	size_t i;
+
+	if (!img)
+		return NULL;
+	header_of((struct tt_kept_header *)(void *)img, fmt, l, f->n);
+	for (i = 0; i < f->n; i++) {
+		if (i % l->per == 0)
+			memcpy(img + sizeof(struct tt_kept_header) + i / l->per * fmt->key,
+			       at(f, fmt, i), fmt->key);
+		memcpy(img + l->first + i / l->per * l->page + i % l->per * fmt->record,
+		       at(f, fmt, i), fmt->record);
+	}
+	return img;
+}
+
 bool tt_kept_save(struct tt_kept_file *f, const struct tt_kept_format *fmt, const char *path)
 {
 	char tmp[1024]; /* kept small: a dlopen may write from a thread with little stack */
-	struct tt_kept_header h;
-	size_t bytes;
+	struct layout l;
+	char *img;
 	int fd, n;
 	bool ok;
 
 	f->dirty = false;
-	if (!sort(f, fmt))
+	if (!sort(f, fmt) || !layout_of(&l, fmt, f->n))
 		return false;
 	n = snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid());
 	if (n < 0 || (size_t)n >= sizeof(tmp))
 		return false;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0)
+	img = image_of(f, fmt, &l);
+	if (!img)
 		return false;
-	header_of(&h, fmt, f->n);
-	bytes = f->n * fmt->record;
-	ok = write(fd, &h, sizeof(h)) == (ssize_t)sizeof(h) &&
-	     (!bytes || write(fd, f->rec, bytes) == (ssize_t)bytes);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0) {
+		free(img);
+		return false;
+	}
+	ok = write(fd, img, l.len) == (ssize_t)l.len;
+	free(img);
 	ok = close(fd) == 0 && ok;
 	if (!ok || rename(tmp, path) != 0) {
 		unlink(tmp);

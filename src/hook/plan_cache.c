@@ -1,15 +1,22 @@
 /*
  * plan_cache.c - see plan_cache.h. Start-up and dlopen bookkeeping only (one thread at a
  * time, under the loader lock), with the shim's guard up. The files are build_id_files.h's
- * (mapped read-only, binary search, written whole); this file says what a record is.
+ * (mapped read-only, an index of their pages, written whole); this file says what a record is.
  */
+#include <stddef.h>
+
 #include "hook/build_id_files.h"
 #include "hook/plan_cache.h"
 
+/* The key (off, size, kind) within a record's first 24 bytes: the index entries. */
+_Static_assert(offsetof(struct tt_reloc_kept, kind) + sizeof(uint32_t) <= 24, "plan key");
+
+/* TTPLAN2: the file has an index of its pages (base/kept_file.h); TTPLAN1 files are rebuilt. */
 static const struct tt_kept_format format = {
-	.magic = "TTPLAN1",
+	.magic = "TTPLAN2",
 	.record = sizeof(struct tt_reloc_kept),
 	.max = 65536, /* per object */
+	.key = 24,    /* off, size, kind */
 	.cmp = tt_reloc_kept_cmp,
 };
 

@@ -1,8 +1,10 @@
 /*
  * xref_cache.c - see xref_cache.h. Start-up and dlopen bookkeeping only (one thread at a
  * time, under the loader lock), with the shim's guard up. The files are build_id_files.h's
- * (mapped read-only, binary search, written whole); this file says what a record is.
+ * (mapped read-only, an index of their pages, written whole); this file says what a record is.
  */
+#include <stddef.h>
+
 #include "hook/build_id_files.h"
 #include "hook/xref_cache.h"
 
@@ -20,11 +22,15 @@ static int cmp(const void *x, const void *y)
 	return (a->own_hi > b->own_hi) - (a->own_hi < b->own_hi);
 }
 
-/* TTXREF2: the header's last field is now the record's size (TTXREF1 files are rebuilt). */
+/* The key (lo, hi, own_lo, own_hi) within a record's first 32 bytes: the index entries. */
+_Static_assert(offsetof(struct tt_xref_answer, from) == 32, "xref key");
+
+/* TTXREF3: the file has an index of its pages (base/kept_file.h); older files are rebuilt. */
 static const struct tt_kept_format format = {
-	.magic = "TTXREF2",
+	.magic = "TTXREF3",
 	.record = sizeof(struct tt_xref_answer),
 	.max = 65536, /* per object: a whole library's functions, and more */
+	.key = 32,
 	.cmp = cmp,
 };
 

@@ -658,9 +658,9 @@ test_xref_cache() {
 import struct, sys
 p = sys.argv[1]
 b = bytearray(open(p, "rb").read())
-n = struct.unpack_from("<I", b, 32)[0]
+n, rec, key, per, first = struct.unpack_from("<IIIII", b, 32)
 for i in range(n):
-    at = 40 + 48 * i
+    at = first + i // per * 4096 + i % per * rec   # pages of records (base/kept_file.h)
     if struct.unpack_from("<Q", b, at)[0] >> 63:
         struct.pack_into("<QI", b, at + 32, 3, 1)   # from = +0x3, hit = a jump
 open(p, "wb").write(b)
@@ -679,9 +679,9 @@ PY
 import struct, sys
 p = sys.argv[1]
 b = bytearray(open(p, "rb").read())
-n = struct.unpack_from("<I", b, 32)[0]
+n, rec, key, per, first = struct.unpack_from("<IIIII", b, 32)
 for i in range(n):
-    at = 40 + 48 * i
+    at = first + i // per * 4096 + i % per * rec   # pages of records (base/kept_file.h)
     lo = struct.unpack_from("<Q", b, at)[0]
     struct.pack_into("<QI", b, at + 32, lo, 1)   # from = lo, hit = 1
 open(p, "wb").write(b)
@@ -710,9 +710,9 @@ plan_forge() {
 import struct, sys
 p, how = sys.argv[1], sys.argv[2]
 b = bytearray(open(p, "rb").read())
-n, rec = struct.unpack_from("<II", b, 32)
+n, rec, key, per, first = struct.unpack_from("<IIIII", b, 32)
 for i in range(n):
-    at = 40 + rec * i
+    at = first + i // per * 4096 + i % per * rec   # pages of records (base/kept_file.h)
     if how == "bytes":
         b[at + 48] ^= 1
         h = 0xcbf29ce484222325

@@ -28,7 +28,7 @@ static int by_number(const void *a, const void *b)
 }
 
 static const struct tt_kept_format fmt = {
-	.magic = "TTNUMS1", .record = sizeof(uint64_t), .max = 10, .cmp = by_number
+	.magic = "TTNUMS1", .record = sizeof(uint64_t), .max = 10, .key = 8, .cmp = by_number
 };
 
 static char home[4096], cache[4200];

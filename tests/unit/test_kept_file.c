@@ -1,7 +1,10 @@
 /*
  * test_kept_file.c - the kept file of records (base/kept_file.h) in a directory of its own:
  * made, added to, saved and loaded back; a record of the same key replaces the older one; a
- * file of another magic, record size, version, count or length is not used; a link at the
+ * file of another magic, record size, version, count, layout or length is not used; the index
+ * finds every record of a file of many pages (records of sizes that do not divide a page, and
+ * larger than one), none straddling two pages, and nothing that is not there; a damaged index
+ * costs misses, never a wrong record, and the file is whole again once saved; a link at the
  * name is not followed; a FIFO there does not block; another writer's temporary file is left
  * alone, and a file at this process's temporary name makes the save fail, harming nothing.
  */
@@ -35,8 +38,11 @@ static int by_key(const void *a, const void *b)
 }
 
 static const struct tt_kept_format fmt = {
-	.magic = "TTTEST1", .record = sizeof(struct rec), .max = 100, .cmp = by_key
+	.magic = "TTTEST1", .record = sizeof(struct rec), .max = 100, .key = 8, .cmp = by_key
 };
+
+/* Where a file of few test records has them: the header and index fill the first page. */
+#define FIRST 4096
 
 static char dir[4096], path[4200];
 
@@ -128,8 +134,7 @@ static void test_add_save_load(void **state)
 
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0600);
-	assert_int_equal((size_t)st.st_size,
-			 sizeof(struct tt_kept_header) + 2 * sizeof(struct rec));
+	assert_int_equal((size_t)st.st_size, FIRST + 2 * sizeof(struct rec));
 	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid());
 	assert_int_equal(access(tmp, F_OK), -1);
 
@@ -137,7 +142,7 @@ static void test_add_save_load(void **state)
 	assert_non_null(f.map);
 	assert_int_equal(f.n, 2);
 	assert_false(f.dirty);
-	r = f.rec;
+	r = (const struct rec *)(void *)((char *)f.map + FIRST);
 	assert_int_equal(r[0].key, 2);
 	assert_int_equal(r[1].key, 5);
 	assert_int_equal(value_of(&f, 5), 51);
@@ -175,7 +180,7 @@ static void test_add_to_loaded(void **state)
 static void test_full(void **state)
 {
 	const struct tt_kept_format two = {
-		.magic = "TTTEST1", .record = sizeof(struct rec), .max = 2, .cmp = by_key
+		.magic = "TTTEST1", .record = sizeof(struct rec), .max = 2, .key = 8, .cmp = by_key
 	};
 	struct tt_kept_file f = { 0 };
 	struct rec r = { 9, 9 };
@@ -194,26 +199,53 @@ static void test_full(void **state)
 /* Each change of a good file makes it one not to use; f stays empty. */
 static void test_rejected(void **state)
 {
-	const struct tt_kept_format other_magic = {
-		.magic = "TTTEST2", .record = sizeof(struct rec), .max = 100, .cmp = by_key
-	};
-	const struct tt_kept_format wider = {
-		.magic = "TTTEST1", .record = sizeof(struct rec) + 8, .max = 100, .cmp = by_key
-	};
+	const struct tt_kept_format other_magic = { .magic = "TTTEST2",
+						    .record = sizeof(struct rec),
+						    .max = 100,
+						    .key = 8,
+						    .cmp = by_key };
+	const struct tt_kept_format wider = { .magic = "TTTEST1",
+					      .record = sizeof(struct rec) + 8,
+					      .max = 100,
+					      .key = 8,
+					      .cmp = by_key };
+	const struct tt_kept_format longer_key = { .magic = "TTTEST1",
+						   .record = sizeof(struct rec),
+						   .max = 100,
+						   .key = 16,
+						   .cmp = by_key };
 	struct tt_kept_file f = { 0 };
-	char good[4096], bad[4096];
+	static char good[8192], bad[8192];
 	struct tt_kept_header *h = (struct tt_kept_header *)(void *)bad;
 	size_t len;
 
 	(void)state;
 	save_three();
 	len = slurp(path, good, sizeof(good));
-	assert_int_equal(len, sizeof(*h) + 3 * sizeof(struct rec));
+	assert_int_equal(len, FIRST + 3 * sizeof(struct rec));
 	assert_true(tt_kept_load(&f, &fmt, path));
 	tt_kept_close(&f);
 
 	assert_false(tt_kept_load(&f, &other_magic, path));
 	assert_false(tt_kept_load(&f, &wider, path));
+	assert_false(tt_kept_load(&f, &longer_key, path));
+
+	memcpy(bad, good, len);
+	h->key = 16; /* each field of the layout: what this format would not write */
+	rewrite(bad, len);
+	assert_false(tt_kept_load(&f, &fmt, path));
+	memcpy(bad, good, len);
+	h->per--;
+	rewrite(bad, len);
+	assert_false(tt_kept_load(&f, &fmt, path));
+	memcpy(bad, good, len);
+	h->first = 0;
+	rewrite(bad, len);
+	assert_false(tt_kept_load(&f, &fmt, path));
+	memcpy(bad, good, len);
+	h->pad = 1;
+	rewrite(bad, len);
+	assert_false(tt_kept_load(&f, &fmt, path));
 
 	memcpy(bad, good, len);
 	bad[sizeof(h->magic)] ^= 1; /* the version */
@@ -253,7 +285,8 @@ static void test_rejected(void **state)
 static void test_symlink(void **state)
 {
 	struct tt_kept_file f = { 0 };
-	char target[4300], before[4096], after[4096];
+	char target[4300];
+	static char before[8192], after[8192];
 	size_t len;
 
 	(void)state;
@@ -293,7 +326,8 @@ static void test_fifo(void **state)
 static void test_other_writer(void **state)
 {
 	struct tt_kept_file f = { 0 };
-	char theirs[4300], mine[4300], victim[4300], buf[64], good[4096], now[4096];
+	char theirs[4300], mine[4300], victim[4300], buf[64];
+	static char good[8192], now[8192];
 	size_t len;
 
 	(void)state;
@@ -339,6 +373,183 @@ static void test_other_writer(void **state)
 	tt_kept_close(&f);
 }
 
+/* Records of a plan's size (360 bytes: 11 in a page, 136 bytes left), an index entry of 8. */
+struct wide {
+	uint64_t key;
+	uint64_t value;
+	char fill[344];
+};
+
+static int wide_by_key(const void *a, const void *b)
+{
+	const struct wide *x = a, *y = b;
+
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+static const struct tt_kept_format wide_fmt = { .magic = "TTWIDE1",
+						.record = sizeof(struct wide),
+						.max = 65536,
+						.key = 8,
+						.cmp = wide_by_key };
+
+/* Records larger than a page: each in two pages of its own. */
+struct huge {
+	uint64_t key;
+	uint64_t value;
+	char fill[5000];
+};
+
+static const struct tt_kept_format huge_fmt = {
+	.magic = "TTHUGE1", .record = sizeof(struct huge), .max = 100, .key = 8, .cmp = wide_by_key
+};
+
+/* The record of key in f (format of struct wide or struct huge: both begin key, value), its
+ * value, or ~0 when none; a record found must be of that key. */
+static uint64_t wide_value(const struct tt_kept_file *f, const struct tt_kept_format *ft,
+			   uint64_t key)
+{
+	struct wide k = { .key = key };
+	const struct wide *r = tt_kept_find(f, ft, &k);
+
+	if (!r)
+		return ~0ull;
+	assert_int_equal(r->key, key);
+	return r->value;
+}
+
+/* A file of n records of keys 10, 20, ... (values key + 1), added in a shuffled order. */
+static void save_many(const struct tt_kept_format *ft, size_t n)
+{
+	static struct huge r; /* the largest: the others are its first bytes */
+	struct tt_kept_file f = { 0 };
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		j = (i * 7919) % n; /* 7919 is prime: every j once */
+		memset(&r, (int)j, sizeof(r));
+		r.key = 10 * (j + 1);
+		r.value = r.key + 1;
+		assert_true(tt_kept_add(&f, ft, &r));
+	}
+	assert_true(tt_kept_save(&f, ft, path));
+	tt_kept_close(&f);
+}
+
+/* Every record of a file of n found through the index, each whole in one page; nothing
+ * between, before or after them. */
+static void check_many(const struct tt_kept_format *ft, size_t n)
+{
+	struct tt_kept_file f = { 0 };
+	size_t i;
+
+	save_many(ft, n);
+	assert_true(tt_kept_load(&f, ft, path));
+	assert_non_null(f.map);
+	assert_int_equal(f.n, n);
+	for (i = 1; i <= n; i++) {
+		struct wide k = { .key = 10 * i };
+		const char *r = tt_kept_find(&f, ft, &k);
+		size_t at;
+
+		assert_non_null(r);
+		assert_int_equal(((const struct wide *)(const void *)r)->key, 10 * i);
+		assert_int_equal(((const struct wide *)(const void *)r)->value, 10 * i + 1);
+		at = (size_t)(r - (const char *)f.map);
+		if (ft->record <= 4096)
+			assert_int_equal(at / 4096, (at + ft->record - 1) / 4096);
+		else
+			assert_int_equal(at % 4096, 0);
+		assert_int_equal(wide_value(&f, ft, 10 * i - 5), ~0ull);
+		assert_int_equal(wide_value(&f, ft, 10 * i + 1), ~0ull);
+	}
+	assert_int_equal(wide_value(&f, ft, 0), ~0ull);
+	assert_int_equal(wide_value(&f, ft, 10 * n + 10), ~0ull);
+	assert_int_equal(wide_value(&f, ft, ~0ull), ~0ull);
+	tt_kept_close(&f);
+}
+
+static void test_index(void **state)
+{
+	static const size_t counts[] = { 1, 10, 11, 12, 21, 22, 23, 1000, 2139, 20000 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		check_many(&wide_fmt, counts[i]);
+	check_many(&fmt, 100); /* 16-byte records: 256 in a page, and the last not full */
+	check_many(&huge_fmt, 7);
+}
+
+/* The index entries of a saved file of n wide records, and their count. */
+static uint64_t *index_of(char *bytes, size_t n, size_t *entries)
+{
+	*entries = (n + 10) / 11;
+	return (uint64_t *)(void *)(bytes + sizeof(struct tt_kept_header));
+}
+
+/* An index entry changed (up, down, to another page's key) or all of them zeroed: each key
+ * is found with its own record or not at all; added again (as a caller does after a miss)
+ * and saved, the file is whole again. */
+static void test_damaged_index(void **state)
+{
+	static char good[1 << 20], bad[1 << 20];
+	static const uint64_t changes[] = { 1, 5, 10, 100, ~0ull };
+	const size_t n = 500;
+	struct tt_kept_file f = { 0 };
+	size_t len, entries, e, c, i, missed;
+	uint64_t *idx;
+
+	(void)state;
+	save_many(&wide_fmt, n);
+	len = slurp(path, good, sizeof(good));
+	assert_true(len < sizeof(good));
+	for (e = 0; e < 4; e++) {
+		for (c = 0; c <= sizeof(changes) / sizeof(changes[0]); c++) {
+			memcpy(bad, good, len);
+			idx = index_of(bad, n, &entries);
+			assert_int_equal(entries, 46);
+			if (c == sizeof(changes) / sizeof(changes[0]))
+				memset(idx, 0, entries * 8);
+			else
+				idx[e * 15] += changes[c]; /* pages 0, 15, 30, 45 (the last) */
+			rewrite(bad, len);
+			assert_true(tt_kept_load(&f, &wide_fmt, path));
+			missed = 0;
+			for (i = 1; i <= n; i++) {
+				uint64_t v = wide_value(&f, &wide_fmt, 10 * i);
+
+				if (v == ~0ull)
+					missed++;
+				else
+					assert_int_equal(v, 10 * i + 1);
+				assert_int_equal(wide_value(&f, &wide_fmt, 10 * i + 3), ~0ull);
+			}
+			assert_true(missed > 0);
+			tt_kept_close(&f);
+		}
+	}
+
+	/* The misses made again and saved: the index is written anew from the records. */
+	assert_true(tt_kept_load(&f, &wide_fmt, path));
+	for (i = 1; i <= n; i++) {
+		struct wide r = { .key = 10 * i, .value = 10 * i + 1 };
+
+		if (wide_value(&f, &wide_fmt, 10 * i) == ~0ull)
+			assert_true(tt_kept_add(&f, &wide_fmt, &r));
+	}
+	assert_true(f.dirty);
+	assert_true(tt_kept_save(&f, &wide_fmt, path));
+	tt_kept_close(&f);
+	assert_true(tt_kept_load(&f, &wide_fmt, path));
+	for (i = 1; i <= n; i++)
+		assert_int_equal(wide_value(&f, &wide_fmt, 10 * i), 10 * i + 1);
+	tt_kept_close(&f);
+	assert_int_equal(slurp(path, bad, sizeof(bad)), len);
+	idx = index_of(bad, n, &entries);
+	assert_memory_equal(idx, index_of(good, n, &entries), entries * 8);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -346,6 +557,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_add_to_loaded, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_full, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_rejected, make_dir, remove_dir),
+		cmocka_unit_test_setup_teardown(test_index, make_dir, remove_dir),
+		cmocka_unit_test_setup_teardown(test_damaged_index, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_symlink, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_fifo, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_other_writer, make_dir, remove_dir),
