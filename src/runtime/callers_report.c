@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "elf/symbolize.h"
+#include "hot/sample.h"
 #include "report/stats.h"
 #include "runtime/callers_merge.h"
 #include "runtime/callers_report.h"
@@ -190,6 +191,8 @@ size_t tt_callers_collect(uint32_t func, const struct tt_report_func *fn, uint64
 	rest.self_total = fn->self.total;
 	for (i = 0; i < c.n; i++) {
 		memset(&rows[i], 0, sizeof(rows[i]));
+		if (tt_sample_mode == TT_SAMPLE_FIXED) /* each timed call weighs N (sample.h) */
+			tt_fstat_weigh_fixed(c.u[i].sum, tt_sample_period);
 		fill_row(&rows[i], c.u[i].sum, subtract, nested);
 		name_site(&c.u[i].site, &rows[i], alloc, ctx, objs);
 		tt_fstat_free(c.u[i].sum);

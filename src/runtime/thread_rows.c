@@ -72,6 +72,13 @@ static void fill(struct tt_thread_row *r, const struct tt_fstat *s)
 	tt_thread_rows_self_sums(&s->self, &r->self);
 }
 
+void tt_thread_rows_weigh_fixed(struct tt_thread_row *r, uint64_t n)
+{
+	r->weights = r->timed * n;
+	r->wraw = r->raw * n;
+	r->wsq = r->timed * n * n;
+}
+
 static void add(struct tt_thread_row *dst, const struct tt_thread_row *src)
 {
 	dst->calls += src->calls;
