@@ -255,7 +255,18 @@ static void weigh_self(const struct tt_run *run, const struct tt_fstat *s, struc
 	out->self.mean = (double)total / (double)s->whist.count;
 }
 
-/* One row per thread that called the function, its totals with the overhead removed. */
+/* A self histogram's header from a row's sums: all a self total reads. */
+static void self_from_sums(const struct tt_self_hist_sums *s, struct tt_self_hist *h)
+{
+	h->count = s->count;
+	h->total = s->total;
+	h->nested = s->nested;
+	h->whole_total = s->whole_total;
+	h->lost = s->lost;
+}
+
+/* One row per thread that called the function, its totals with the overhead removed; under
+ * sampling each timed call weighted by its period beside them (every call, estimated). */
 static void fill_threads(const struct tt_run *run, uint32_t func, struct arena *a,
 			 struct tt_report_func *out)
 {
@@ -297,14 +308,16 @@ static void fill_threads(const struct tt_run *run, uint32_t func, struct arena *
 								   rows[i].weights * sub);
 		}
 		/* The sums are all a self total needs: counts only, no buckets. */
-		h.count = rows[i].self.count;
-		h.total = rows[i].self.total;
-		h.nested = rows[i].self.nested;
-		h.whole_total = rows[i].self.whole_total;
-		h.lost = rows[i].self.lost;
+		self_from_sums(&rows[i].self, &h);
 		th[i].has_self = true;
 		th[i].self = tt_self_total(rows[i].timed, rows[i].raw, &h, sub,
 					   run->overhead.nested);
+		if (rows[i].weights) { /* the same of the weighted sums */
+			self_from_sums(&rows[i].wself, &h);
+			th[i].has_self_weighted = true;
+			th[i].self_weighted = tt_self_total(rows[i].weights, rows[i].wraw, &h, sub,
+							    run->overhead.nested);
+		}
 	}
 	out->threads = th;
 	out->nthreads = n;
