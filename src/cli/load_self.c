@@ -47,6 +47,10 @@ static int load_threads(const struct jloc *l, json_t *obj, struct tt_report_func
 		t->has_self = json_object_get(v, "self") != NULL;
 		if (t->has_self && tt_jget_u64(&lt, v, "self", &t->self) < 0)
 			return -1;
+		t->has_self_weighted = json_object_get(v, "self_weighted") != NULL;
+		if (t->has_self_weighted &&
+		    tt_jget_u64(&lt, v, "self_weighted", &t->self_weighted) < 0)
+			return -1;
 		if (tt_jget_opt(&lt, v, "weighted", JSON_OBJECT, &w) < 0)
 			return -1;
 		if (w) { /* TSC_BUDGET: its calls' cycles as estimated */
@@ -60,7 +64,7 @@ static int load_threads(const struct jloc *l, json_t *obj, struct tt_report_func
 	return 0;
 }
 
-/* callers[i].self.total, where there. */
+/* callers[i].self.total and self_weighted.total, where there. */
 static int load_caller_self(const struct jloc *l, json_t *obj, struct tt_report_func *f)
 {
 	json_t *arr = json_object_get(obj, "callers"), *v, *s;
@@ -76,6 +80,15 @@ static int load_caller_self(const struct jloc *l, json_t *obj, struct tt_report_
 		if (i >= f->ncallers)
 			break;
 		snprintf(path, sizeof(path), "%s.callers[%zu]", l->path, i);
+		if (tt_jget_opt(&lc, v, "self_weighted", JSON_OBJECT, &s) < 0)
+			return -1;
+		if (s) {
+			snprintf(path, sizeof(path), "%s.callers[%zu].self_weighted", l->path, i);
+			if (tt_jget_u64(&lc, s, "total", &c->self_weighted_total) < 0)
+				return -1;
+			c->has_self_weighted = true;
+			snprintf(path, sizeof(path), "%s.callers[%zu]", l->path, i);
+		}
 		if (tt_jget_opt(&lc, v, "self", JSON_OBJECT, &s) < 0)
 			return -1;
 		if (!s)

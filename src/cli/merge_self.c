@@ -45,10 +45,20 @@ static int by_input_pid_tid(const void *pa, const void *pb)
 	return a->order < b->order ? -1 : a->order > b->order;
 }
 
-/* Add row b into a (same input, pid and tid); false on overflow. */
+/* Add row b into a (same input, pid and tid); false on overflow. A weighted sum stays only
+ * where both rows have it. */
 static bool add_row(struct tt_report_thread *a, const struct tt_report_thread *b)
 {
 	a->has_self = a->has_self && b->has_self;
+	a->weighted = a->weighted && b->weighted;
+	a->has_self_weighted = a->has_self_weighted && b->has_self_weighted;
+	if ((a->weighted && (__builtin_add_overflow(a->weights, b->weights, &a->weights) ||
+			     __builtin_add_overflow(a->weights_sq, b->weights_sq, &a->weights_sq) ||
+			     __builtin_add_overflow(a->weighted_cycles, b->weighted_cycles,
+						    &a->weighted_cycles))) ||
+	    (a->has_self_weighted &&
+	     __builtin_add_overflow(a->self_weighted, b->self_weighted, &a->self_weighted)))
+		return false;
 	return !__builtin_add_overflow(a->calls, b->calls, &a->calls) &&
 	       !__builtin_add_overflow(a->timed, b->timed, &a->timed) &&
 	       !__builtin_add_overflow(a->cycles, b->cycles, &a->cycles) &&

@@ -306,15 +306,18 @@ void tt_sample_after(struct tt_thread *t, struct tt_fstat *s, struct tt_fstat *s
 		return; /* the calibration function is always timed */
 	if (!st->start)
 		st->start = now;
-	if (recorded) {
-		record_weighted(s, raw, s->period);
-		record_self_weighted(s, raw, child, nested, s->period);
-		if (site) /* its site's times weighted alike (callers_report.c) */
-			record_weighted(site, raw, s->period);
-	}
 	if (tt_sample_mode == TT_SAMPLE_FIXED) {
+		/* Every weight is N: the report derives the weighted blocks (runtime/fstat.c). */
 		period = tt_sample_period;
 	} else {
+		if (recorded) {
+			record_weighted(s, raw, s->period);
+			record_self_weighted(s, raw, child, nested, s->period);
+			if (site) { /* its site's weighted alike (callers_report.c) */
+				record_weighted(site, raw, s->period);
+				record_self_weighted(site, raw, child, nested, s->period);
+			}
+		}
 		if (!s->est.start)
 			s->est.start = now;
 		fit_gap(s, now);

@@ -26,10 +26,13 @@
  * predictors. The first tt_sample_floor calls of each function in each thread are all
  * timed, on top of the budget.
  *
- * Each timed call is also recorded with weight N, the mean period of the draw that chose it
- * (it stands for N calls), in whist, and its self time in wself: percentiles from them are
- * unbiased while N changes over the run under a budget (the floor's calls at weight 1, early
- * calls at small N, late ones at large N), which the plain histograms of timed calls are not.
+ * Under a budget each timed call is also recorded with weight N, the mean period of the draw
+ * that chose it (it stands for N calls), in whist, and its self time in wself (its call
+ * site's alike): percentiles from them are unbiased while N changes over the run (the
+ * floor's calls at weight 1, early calls at small N, late ones at large N), which the plain
+ * histograms of timed calls are not. At TSC_SAMPLE=N every weight is N: the weighted
+ * histograms are the plain ones times N, which the report derives (tt_fstat_weigh_fixed)
+ * instead of the exit recording them.
  *
  * Hot path: general registers only, no libc (built like traced_call.c).
  */
@@ -69,10 +72,10 @@ void tt_sample_thread_init(struct tt_thread *t);
 /* At the end of a timed (framed, not passed over) call of s in thread t, outside the timed
  * interval: choose s's next countdown. now = the clock reading at the call's end. A call
  * recorded in s->hist (`recorded`: not migrated, not the thread's first), raw ticks long,
- * is recorded in s->whist too, with weight the period that chose it (N at TSC_SAMPLE=N),
- * and in its call site's (TSC_CALLERS: site, else NULL) alike; its self time (child,
- * nested: its frame's, as traced_call.c's apply takes them) in s->wself with the same
- * weight. Under a budget, the gap since the last timed end goes into the cost's fit. */
+ * is recorded under a budget in s->whist too, with weight the period that chose it, and in
+ * its call site's (TSC_CALLERS: site, else NULL) alike; its self time (child, nested: its
+ * frame's, as traced_call.c's apply takes them) in s->wself and the site's with the same
+ * weight. The gap since the last timed end goes into the cost's fit. */
 void tt_sample_after(struct tt_thread *t, struct tt_fstat *s, struct tt_fstat *site, uint64_t now,
 		     bool recorded, uint64_t raw, uint64_t child, uint64_t nested);
 

@@ -72,8 +72,9 @@ struct tt_fstat {
 		uint64_t wsq;		 /* sum of the squared weights in whist */
 	} est;
 	struct tt_hist whist; /* TSC_BUDGET: timed calls' raw ticks, each weighted by its period */
-	struct tt_self_hist wself; /* sampling: self, each call weighted alike (with whist, the
-				    * distribution over all calls: self_hist.h) */
+	struct tt_self_hist wself; /* TSC_BUDGET: self, each call weighted alike (with whist, the
+				    * distribution over all calls: self_hist.h); at
+				    * TSC_SAMPLE=N both are derived by the report */
 };
 
 struct tt_site_table;

@@ -204,6 +204,9 @@ static void callers(struct tt_buf *out, const struct tt_report_func *f)
 			tt_buf_printf(out, ", \"skipped\": %" PRIu64, c->skipped);
 		if (c->has_self)
 			tt_buf_printf(out, ", \"self\": {\"total\": %" PRIu64 "}", c->self_total);
+		if (c->has_self_weighted)
+			tt_buf_printf(out, ", \"self_weighted\": {\"total\": %" PRIu64 "}",
+				      c->self_weighted_total);
 		if (c->weighted)
 			tt_buf_printf(out,
 				      ", \"weighted\": {\"weights\": %" PRIu64
@@ -235,6 +238,8 @@ static void threads(struct tt_buf *out, const char *ind, const struct tt_report_
 			      t->calls, t->timed, t->cycles);
 		if (t->has_self)
 			tt_buf_printf(out, ", \"self\": %" PRIu64, t->self);
+		if (t->has_self_weighted)
+			tt_buf_printf(out, ", \"self_weighted\": %" PRIu64, t->self_weighted);
 		if (t->weighted)
 			tt_buf_printf(out,
 				      ", \"weighted\": {\"weights\": %" PRIu64

@@ -82,6 +82,10 @@ struct tt_report_caller {
 	 * weighted_total = the sum of weight x cycles (an estimate of all its calls' cycles). */
 	bool weighted;
 	uint64_t weights, weighted_total, weights_sq; /* and the sum of the squared weights */
+	/* Sampling: the sum of weight x self cycles, beside self_total (the calls timed'): an
+	 * estimate of the self cycles of all its calls ("self_weighted") */
+	bool has_self_weighted;
+	uint64_t self_weighted_total;
 };
 
 /* One thread's share of a function (threads that exited before the report included). */
@@ -98,6 +102,10 @@ struct tt_report_thread {
 	 * they stand for, weighted_cycles = sum of weight x cycles (its calls' cycles, estimated) */
 	bool weighted;
 	uint64_t weights, weights_sq, weighted_cycles;
+	/* Sampling: the sum of weight x self cycles beside self (the calls timed'): its calls'
+	 * self cycles, estimated ("self_weighted") */
+	bool has_self_weighted;
+	uint64_t self_weighted;
 };
 
 struct tt_report_func {

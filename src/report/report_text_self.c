@@ -111,26 +111,46 @@ void tt_report_text_self(struct tt_buf *out, const struct tt_report *r)
 				 "timed\n");
 }
 
+/* "~N": calls per timed call, as the sampling lines say "timed 1 in ~N". */
+static const char *one_in(char *buf, const struct tt_report_thread *t)
+{
+	if (!t->timed)
+		return "-";
+	snprintf(buf, CELL, "~%.0f", (double)t->calls / (double)t->timed);
+	return buf;
+}
+
 void tt_report_text_threads(struct tt_buf *out, const struct tt_report_func *f)
 {
 	size_t i, namew = strlen("name");
-	bool pids = false; /* a merged report's: rows of several processes */
-	char buf[CELL];
+	bool pids = false;    /* a merged report's: rows of several processes */
+	bool sampled = false; /* some row's timed calls are weighted: show the estimates */
+	char buf[CELL], buf2[CELL];
 
 	if (!f->has_threads || !f->nthreads)
 		return;
-	for (i = 0; i < f->nthreads; i++)
+	for (i = 0; i < f->nthreads; i++) {
 		pids |= f->threads[i].has_pid;
+		sampled |= f->threads[i].weighted;
+	}
 	tt_buf_puts(out, "\nthreads of ");
 	tt_text_put_clean(out, f->name, false);
-	tt_buf_puts(out, ":\n");
+	tt_buf_puts(out,
+		    sampled ? " (sampled; est: all calls, each timed one weighted by its period):\n"
+			    : ":\n");
 	for (i = 0; i < f->nthreads; i++)
 		namew = namew > width(f->threads[i].name) ? namew : width(f->threads[i].name);
 	if (pids)
 		tt_buf_printf(out, "%10s  ", "pid");
 	tt_buf_printf(out, "%10s  ", "tid");
 	put(out, "name", namew, true);
-	tt_buf_printf(out, "  %12s  %12s  %16s  %16s\n", "calls", "timed", "cycles", "self");
+	tt_buf_printf(out, "  %12s  %12s", "calls", "timed");
+	if (sampled)
+		tt_buf_printf(out, "  %10s", "timed 1 in");
+	tt_buf_printf(out, "  %16s  %16s", "cycles", "self");
+	if (sampled)
+		tt_buf_printf(out, "  %16s  %16s", "cycles est", "self est");
+	tt_buf_puts(out, "\n");
 	for (i = 0; i < f->nthreads; i++) {
 		const struct tt_report_thread *t = &f->threads[i];
 
@@ -140,9 +160,20 @@ void tt_report_text_threads(struct tt_buf *out, const struct tt_report_func *f)
 			tt_buf_printf(out, "%10s  ", "-");
 		tt_buf_printf(out, "%10" PRId64 "  ", t->tid);
 		put(out, t->name, namew, true);
+		tt_buf_printf(out, "  %12" PRIu64 "  %12" PRIu64, t->calls, t->timed);
+		if (sampled)
+			tt_buf_printf(out, "  %10s", one_in(buf, t));
 		if (t->has_self)
 			snprintf(buf, sizeof(buf), "%" PRIu64, t->self);
-		tt_buf_printf(out, "  %12" PRIu64 "  %12" PRIu64 "  %16" PRIu64 "  %16s\n",
-			      t->calls, t->timed, t->cycles, t->has_self ? buf : "-");
+		tt_buf_printf(out, "  %16" PRIu64 "  %16s", t->cycles, t->has_self ? buf : "-");
+		if (sampled) {
+			if (t->weighted)
+				snprintf(buf, sizeof(buf), "%" PRIu64, t->weighted_cycles);
+			if (t->has_self_weighted)
+				snprintf(buf2, sizeof(buf2), "%" PRIu64, t->self_weighted);
+			tt_buf_printf(out, "  %16s  %16s", t->weighted ? buf : "-",
+				      t->has_self_weighted ? buf2 : "-");
+		}
+		tt_buf_puts(out, "\n");
 	}
 }

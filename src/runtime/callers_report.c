@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "elf/symbolize.h"
+#include "hot/sample.h"
 #include "report/stats.h"
 #include "runtime/callers_merge.h"
 #include "runtime/callers_report.h"
@@ -143,6 +144,11 @@ static void fill_row(struct tt_report_caller *row, const struct tt_fstat *st, ui
 	row->has_self = true;
 	row->self_total = tt_self_total(st->hist.count, st->hist.total, &st->self, subtract,
 					nested);
+	if (st->whist.count) { /* the same of the weighted: its calls' self, estimated */
+		row->has_self_weighted = true;
+		row->self_weighted_total = tt_self_total(st->whist.count, st->whist.total,
+							 &st->wself, subtract, nested);
+	}
 }
 
 static uint64_t less(uint64_t a, uint64_t b)
@@ -188,8 +194,12 @@ size_t tt_callers_collect(uint32_t func, const struct tt_report_func *fn, uint64
 	rest.skipped = fn->skipped;
 	rest.has_self = fn->has_self;
 	rest.self_total = fn->self.total;
+	rest.has_self_weighted = fn->self_weighted;
+	rest.self_weighted_total = fn->self_weighted_total;
 	for (i = 0; i < c.n; i++) {
 		memset(&rows[i], 0, sizeof(rows[i]));
+		if (tt_sample_mode == TT_SAMPLE_FIXED) /* each timed call weighs N (sample.h) */
+			tt_fstat_weigh_fixed(c.u[i].sum, tt_sample_period);
 		fill_row(&rows[i], c.u[i].sum, subtract, nested);
 		name_site(&c.u[i].site, &rows[i], alloc, ctx, objs);
 		tt_fstat_free(c.u[i].sum);
@@ -200,6 +210,8 @@ size_t tt_callers_collect(uint32_t func, const struct tt_report_func *fn, uint64
 		rest.dropped = less(rest.dropped, rows[i].dropped);
 		rest.skipped = less(rest.skipped, rows[i].skipped);
 		rest.self_total = less(rest.self_total, rows[i].self_total);
+		rest.self_weighted_total = less(rest.self_weighted_total,
+						rows[i].self_weighted_total);
 	}
 	n = c.n;
 	if (rest.calls) {

@@ -1,6 +1,7 @@
 /*
  * fstat.c - adding one set of a function's counters into another: a thread's into the totals
- * at its exit, and every thread's into the report's row.
+ * at its exit, and every thread's into the report's row; and, at TSC_SAMPLE=N, the weighted
+ * histograms the report derives from the plain ones.
  */
 #include "runtime/fstat.h"
 
@@ -42,4 +43,41 @@ void tt_fstat_merge(struct tt_fstat *dst, const struct tt_fstat *src)
 		tt_self_merge(&dst->wself, &src->wself);
 	if (__atomic_load_n(&src->est.cost, __ATOMIC_RELAXED) > dst->est.cost)
 		dst->est.cost = __atomic_load_n(&src->est.cost, __ATOMIC_RELAXED);
+}
+
+void tt_fstat_weigh_fixed(struct tt_fstat *s, uint64_t n)
+{
+	const struct tt_hist *h = &s->hist;
+	const struct tt_self_hist *sh = &s->self;
+	struct tt_hist *w = &s->whist;
+	struct tt_self_hist *ws = &s->wself;
+	uint32_t i, last;
+
+	/* Products wrap as the exit's sums of N would have: the same figures either way. */
+	if (h->count) {
+		last = tt_hist_index(h->max);
+		for (i = tt_hist_index(h->min); i <= last; i++)
+			if (h->counts[i])
+				w->counts[i] = h->counts[i] * n;
+		w->count = h->count * n;
+		w->total = h->total * n;
+		w->min = h->min;
+		w->max = h->max;
+		s->est.wsq = h->count * n * n;
+	}
+	if (!sh->count && !sh->lost)
+		return;
+	for (i = 0; i < TT_SELF_BUCKETS; i++) {
+		if (sh->b[i].self)
+			ws->b[i].self = sh->b[i].self * n;
+		if (sh->b[i].whole)
+			ws->b[i].whole = sh->b[i].whole * n;
+	}
+	ws->count = sh->count * n;
+	ws->min = sh->min;
+	ws->max = sh->max;
+	ws->total = sh->total * n;
+	ws->nested = sh->nested * n;
+	ws->whole_total = sh->whole_total * n;
+	ws->lost = sh->lost * n;
 }

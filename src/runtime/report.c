@@ -255,7 +255,18 @@ static void weigh_self(const struct tt_run *run, const struct tt_fstat *s, struc
 	out->self.mean = (double)total / (double)s->whist.count;
 }
 
-/* One row per thread that called the function, its totals with the overhead removed. */
+/* A self histogram's header from a row's sums: all a self total reads. */
+static void self_from_sums(const struct tt_self_hist_sums *s, struct tt_self_hist *h)
+{
+	h->count = s->count;
+	h->total = s->total;
+	h->nested = s->nested;
+	h->whole_total = s->whole_total;
+	h->lost = s->lost;
+}
+
+/* One row per thread that called the function, its totals with the overhead removed; under
+ * sampling each timed call weighted by its period beside them (every call, estimated). */
 static void fill_threads(const struct tt_run *run, uint32_t func, struct arena *a,
 			 struct tt_report_func *out)
 {
@@ -278,6 +289,9 @@ static void fill_threads(const struct tt_run *run, uint32_t func, struct arena *
 		struct tt_self_hist h;
 		char *name = arena_alloc(a, sizeof(rows[i].name));
 
+		if (tt_sample_mode == TT_SAMPLE_FIXED) /* each timed call weighs N (sample.h) */
+			tt_thread_rows_weigh_fixed(&rows[i], tt_sample_period);
+
 		memset(&th[i], 0, sizeof(th[i]));
 		th[i].tid = rows[i].tid;
 		if (name)
@@ -294,14 +308,16 @@ static void fill_threads(const struct tt_run *run, uint32_t func, struct arena *
 								   rows[i].weights * sub);
 		}
 		/* The sums are all a self total needs: counts only, no buckets. */
-		h.count = rows[i].self.count;
-		h.total = rows[i].self.total;
-		h.nested = rows[i].self.nested;
-		h.whole_total = rows[i].self.whole_total;
-		h.lost = rows[i].self.lost;
+		self_from_sums(&rows[i].self, &h);
 		th[i].has_self = true;
 		th[i].self = tt_self_total(rows[i].timed, rows[i].raw, &h, sub,
 					   run->overhead.nested);
+		if (rows[i].weights) { /* the same of the weighted sums */
+			self_from_sums(&rows[i].wself, &h);
+			th[i].has_self_weighted = true;
+			th[i].self_weighted = tt_self_total(rows[i].weights, rows[i].wraw, &h, sub,
+							    run->overhead.nested);
+		}
 	}
 	out->threads = th;
 	out->nthreads = n;
@@ -478,6 +494,8 @@ static int build(const struct tt_run *run, struct arena *arena, bool report, str
 		if (!fn || fn->route == TT_ROUTE_NONE)
 			continue;
 		tt_thread_collect(i, s);
+		if (report && tt_sample_mode == TT_SAMPLE_FIXED)
+			tt_fstat_weigh_fixed(s, tt_sample_period);
 		fill_func(run, fn, s, hz, arena, &funcs[nf]);
 		if (report) {
 			fill_self(run, s, scratch, arena, &funcs[nf]);

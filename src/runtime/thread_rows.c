@@ -70,6 +70,28 @@ static void fill(struct tt_thread_row *r, const struct tt_fstat *s)
 	r->wraw = __atomic_load_n(&s->whist.total, __ATOMIC_RELAXED);
 	r->wsq = __atomic_load_n(&s->est.wsq, __ATOMIC_RELAXED);
 	tt_thread_rows_self_sums(&s->self, &r->self);
+	tt_thread_rows_self_sums(&s->wself, &r->wself);
+}
+
+void tt_thread_rows_weigh_fixed(struct tt_thread_row *r, uint64_t n)
+{
+	r->weights = r->timed * n;
+	r->wraw = r->raw * n;
+	r->wsq = r->timed * n * n;
+	r->wself.count = r->self.count * n;
+	r->wself.total = r->self.total * n;
+	r->wself.nested = r->self.nested * n;
+	r->wself.whole_total = r->self.whole_total * n;
+	r->wself.lost = r->self.lost * n;
+}
+
+static void add_sums(struct tt_self_hist_sums *dst, const struct tt_self_hist_sums *src)
+{
+	dst->count += src->count;
+	dst->total += src->total;
+	dst->nested += src->nested;
+	dst->whole_total += src->whole_total;
+	dst->lost += src->lost;
 }
 
 static void add(struct tt_thread_row *dst, const struct tt_thread_row *src)
@@ -80,11 +102,8 @@ static void add(struct tt_thread_row *dst, const struct tt_thread_row *src)
 	dst->weights += src->weights;
 	dst->wraw += src->wraw;
 	dst->wsq += src->wsq;
-	dst->self.count += src->self.count;
-	dst->self.total += src->self.total;
-	dst->self.nested += src->self.nested;
-	dst->self.whole_total += src->self.whole_total;
-	dst->self.lost += src->self.lost;
+	add_sums(&dst->self, &src->self);
+	add_sums(&dst->wself, &src->wself);
 }
 
 static bool grow(void)

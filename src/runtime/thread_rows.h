@@ -24,6 +24,7 @@ struct tt_thread_row {
 	struct tt_self_hist_sums {
 		uint64_t count, total, nested, whole_total, lost;
 	} self; /* the self histogram's sums (self_hist.h): what a self total needs */
+	struct tt_self_hist_sums wself; /* TSC_BUDGET: the weighted one's (wself) */
 };
 
 /* At a thread's exit, with the thread lock held: keep a row per function it called. */
@@ -40,6 +41,11 @@ void tt_thread_rows_names(void);
  * held by the caller), ordered by tid, into out[0..max). Returns how many there are in all.
  */
 size_t tt_thread_rows_of(uint32_t func, struct tt_thread_row *out, size_t max);
+
+/* TSC_SAMPLE=N, at report time: the row's weighted sums, self's too (zero: the exit records
+ * them only under a budget), from its plain ones, every timed call weighing N
+ * (tt_fstat_weigh_fixed). */
+void tt_thread_rows_weigh_fixed(struct tt_thread_row *r, uint64_t n);
 
 /* A self histogram's sums, as a row keeps them. */
 void tt_thread_rows_self_sums(const struct tt_self_hist *h, struct tt_self_hist_sums *out);

@@ -268,6 +268,35 @@ t_self_weighted() {
 		fi
 		verdict merge/self-weighted-mixed "$why"
 	fi
+	# Thread rows under sampling: each row's weighted block and self_weighted (its calls'
+	# self, estimated) are carried through the merge with the row, labelled with its pid, and
+	# `report --threads` shows them as estimates beside "timed 1 in ~N".
+	if selected merge/thread-self-weighted; then
+		why=""
+		for x in a b; do
+			jq '.functions[].threads[] |= (. + {weighted: {weights: (4 * .timed),
+				weights_sq: (16 * .timed), cycles: (4 * .cycles)}, self_weighted: (4 * .self)})' \
+				"$DATA/self-$x.json" >"$o/thr-$x.json"
+		done
+		tsc merge -o "$o/thr-ab.json" "$o/thr-a.json" "$o/thr-b.json"
+		if [ $RC -ne 0 ] || [ -s "$WORK/err" ]; then
+			why="status $RC: $(cat "$WORK/err")"
+		elif ! jq -e '[.functions[].threads[]] | length > 2 and all(.[]; .pid > 0 and
+				.self_weighted == 4 * .self and .weighted.cycles == 4 * .cycles)' \
+				"$o/thr-ab.json" >/dev/null; then
+			why="$(jq -c '[.functions[].threads[]]' "$o/thr-ab.json")"
+		elif [ -n "$PY" ] && "$PY" -c 'import jsonschema' 2>/dev/null &&
+			! "$PY" "$TOP/tests/report-schema.py" "$TOP/docs/report.schema.json" \
+				"$o/thr-ab.json" >"$o/schema.out" 2>&1; then
+			why="schema: $(head -c 300 "$o/schema.out")"
+		else
+			tsc report --threads "$o/thr-ab.json"
+			[ $RC -eq 0 ] && grep -q 'timed 1 in' "$WORK/out" &&
+				grep -Eq '^ +300 +301 +b1 +[0-9]+ +[0-9]+ +~1 .* 4[0-9]* +[0-9]+$' "$WORK/out" ||
+				why="report --threads: $(grep -A3 'threads of' "$WORK/out" | head -4)"
+		fi
+		verdict merge/thread-self-weighted "$why"
+	fi
 	if selected load/self-weighted-no-histogram; then
 		why=""
 		jq '.functions[0] |= del(.self_weighted_histogram)' "$o/self-a.json" >"$o/nohist.json"

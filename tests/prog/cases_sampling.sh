@@ -525,7 +525,8 @@ test_sample_budget_callers() {
 
 # Threads under a budget: t_threads's 8 threads, 100,000 calls of work_add each. Each thread
 # row's `weighted` estimates its calls (its weights within 5 sqrt(sum w^2) + the largest
-# period of 100,000) and the rows' weights add up to the function's.
+# period of 100,000) and the rows' weights add up to the function's; its self_weighted (every
+# call's self, estimated) is its weighted cycles, work_add being a leaf.
 test_sample_budget_threads() {
 	XENV=(TSC_BUDGET=2%)
 	run_pair sample_budget_threads work_add "$B/t_threads" || return 1
@@ -541,6 +542,13 @@ test_sample_budget_threads() {
 		'fn("work_add") | .sampling.period_max as $pm | all(.threads[];
 		     ((.weighted.weights - .calls) | fabs) <= 5 * (.weighted.weights_sq | sqrt) + $pm)' \
 		'fn("work_add") | {pm: .sampling.period_max, t: [.threads[] | {calls, timed, weighted}]}' ||
+		return 1
+	# work_add makes no traced call: a row's self over all calls is its cycles, estimated
+	# alike; the rows' add up to the function's (no row's sum is floored at 0).
+	ck "each thread's self_weighted is its weighted cycles (a leaf), the rows' the function's" \
+		'fn("work_add") | all(.threads[]; .self_weighted == .weighted.cycles) and
+		 ([.threads[].self_weighted] | add) == .self_weighted.total' \
+		'fn("work_add") | {t: [.threads[] | {self, self_weighted, weighted}], f: .self_weighted}' ||
 		return 1
 	NOTE="threads' calls, timed, weights: $(jq -c '.functions[] | select(.name == "work_add") |
 		[.threads[] | [.calls, .timed, .weighted.weights]]' "$REPORT")"
@@ -565,6 +573,57 @@ test_sample_self_fixed() {
 	ck "nest_parent: weighted self total 4 x the timed calls' (within a coarse bucket's rounding of the overhead)" \
 		'fn("nest_parent") | (.self_weighted.total - 4 * .self.total | fabs) <= 4 * .timed' \
 		'fn("nest_parent") | {self, self_weighted}'
+}
+
+# The weighted views at TSC_SAMPLE=4, which the report derives from the plain counters
+# (every timed call weighs exactly 4; the exit records no weighted histogram): with
+# TSC_CALLERS=1, nest_parent's and nest_child's thread rows and call sites have weights 4 x
+# timed, squared weights 16 x timed, weighted cycles 4 x cycles and weighted self 4 x self,
+# exactly; the function's self_weighted likewise. Then t_threads's 8 threads (work_add): each
+# row the same, and `tsctrace report --threads` shows each row's "timed 1 in ~N" and its
+# estimates as the JSON has them.
+test_sample_fixed_views() {
+	local cli row tid est sest
+	XENV+=(TSC_SAMPLE=4 TSC_CALLERS=1)
+	run_pair sample_fixed_views nest_parent,nest_child,nest_rec,nest_ljparent,nest_jumper "$B/t_self" "$T/side" || return 1
+	one_report && check_expects_sampled "$T/side" || return 1
+	ck "nest_parent, nest_child: thread rows weighted 4 x, exactly" \
+		'all(fn("nest_parent", "nest_child") | .threads[]; .timed > 0 and
+		     .weighted.weights == 4 * .timed and .weighted.weights_sq == 16 * .timed and
+		     .weighted.cycles == 4 * .cycles and .self_weighted == 4 * .self)' \
+		'[fn("nest_parent", "nest_child") | .threads[]]' || return 1
+	ck "nest_parent, nest_child: each site with timed calls weighted 4 x, self too" \
+		'all(fn("nest_parent", "nest_child") | .callers[] | select(.timed > 0);
+		     .weighted.weights == 4 * .timed and .weighted.weights_sq == 16 * .timed and
+		     .self_weighted.total == 4 * .self.total)' \
+		'[fn("nest_parent", "nest_child") | .callers[] | {timed, self, weighted, self_weighted}]' || return 1
+	ck "nest_parent: self_weighted 4 x the timed calls' self, exactly" \
+		'fn("nest_parent") | .self_weighted.weights == 4 * .timed and
+		 .self_weighted.total == 4 * .self.total' \
+		'fn("nest_parent") | {timed, self, self_weighted}' || return 1
+	cli=$(dirname "$LIB")/tsctrace
+	if [ -x "$cli" ]; then # the CLI reads the sites' self_weighted back
+		"$cli" report --callers "$REPORT" >"$T/ctext" 2>&1 ||
+			fail_because "tsctrace report --callers: $(head -c 200 "$T/ctext")" || return 1
+	fi
+	rm -f "$T"/r.*
+	run_pair sample_fixed_views work_add "$B/t_threads" || return 1
+	one_report && check_expects_sampled "$T/t.out" || return 1
+	ck "work_add: 8 thread rows weighted 4 x, exactly" \
+		'fn("work_add").threads | length == 8 and all(.[]; .timed > 0 and
+		     .weighted.weights == 4 * .timed and .weighted.weights_sq == 16 * .timed and
+		     .weighted.cycles == 4 * .cycles and .self_weighted == 4 * .self)' \
+		'fn("work_add").threads' || return 1
+	[ -x "$cli" ] || { NOTE="no $cli: text not checked"; return 0; }
+	"$cli" report --threads "$REPORT" >"$T/text" 2>&1 || fail_because "tsctrace report failed" || return 1
+	grep -q '^threads of work_add (sampled; est: ' "$T/text" ||
+		fail_because "no sampled thread table: $(grep -A2 'threads of' "$T/text" | head -3)" || return 1
+	while read -r tid est sest; do
+		row=$(grep -E "^ *$tid " "$T/text")
+		printf '%s\n' "$row" | grep -qE " ~[0-9]+ .* $est +$sest\$" ||
+			fail_because "thread $tid: row \"$row\" lacks ~N, $est, $sest" || return 1
+	done < <(jq -r '.functions[] | select(.name == "work_add") | .threads[] |
+		"\(.tid) \(.weighted.cycles) \(.self_weighted)"' "$REPORT")
 }
 
 # TSC_BUDGET with TSC_CALLERS: nest_parent (5,000 calls, each 20,000 ticks of its own around
@@ -601,5 +660,19 @@ test_sample_self_budget() {
 		 \$m >= .self.min and \$m <= .self.max and .self.median >= .self.min and
 		 .self.median <= (.self.min + \$c + $b) * 17 / 16" \
 		'{parent: fn("nest_parent") | {self, cycles, self_weighted}, child: fn("nest_child").cycles}' || return 1
+	# The views: each site and thread row weighs its calls' self alike (self_weighted beside
+	# the timed calls' self). No self sum here comes near 0 (no floor), so the sites' add up to
+	# the function's, as the one thread's is; a site's weighted mean self lies in min..max.
+	ck "nest_parent, nest_child: sites' and the thread's self_weighted add up to the function's" \
+		'all(fn("nest_parent", "nest_child");
+		     all(.callers[] | select(.timed > 0); .self_weighted != null) and
+		     ([.callers[].self_weighted.total // 0] | add) == .self_weighted.total and
+		     ([.threads[].self_weighted] | add) == .self_weighted.total)' \
+		'[fn("nest_parent", "nest_child") | {f: .self_weighted.total,
+		  c: [.callers[] | {timed, self, self_weighted}], t: [.threads[] | {self, self_weighted}]}]' || return 1
+	ck "nest_parent: each site's weighted mean self within [self.min, self.max]" \
+		'fn("nest_parent") | .self as $s | all(.callers[] | select(.timed > 0);
+		     (.self_weighted.total / .weighted.weights) as $m | $m >= $s.min and $m <= $s.max)' \
+		'fn("nest_parent") | {self, c: [.callers[] | {weighted, self_weighted}]}' || return 1
 	NOTE="nest_parent: calls $(jq -r -s "$JQDEFS .[0] | fn(\"nest_parent\") | [.calls, .timed, .sampling.period_max, .self_weighted.weights, (.self.total / .timed | floor), (.self_weighted.total / .self_weighted.weights | floor)] | @csv" "$REPORT") (calls, timed, period_max, weights, mean self of the calls timed, weighted)"
 }
