@@ -82,6 +82,11 @@ struct tt_report_caller {
 	 * weighted_total = the sum of weight x cycles (an estimate of all its calls' cycles). */
 	bool weighted;
 	uint64_t weights, weighted_total, weights_sq; /* and the sum of the squared weights */
+	/* The buckets of cycles (and, weighted, each timed call counted as its weight), as the
+	 * function's: what `tsctrace merge` recomputes a merged site's percentiles from.
+	 * Optional: NULL with 0 (reports from before them, pseudo-sites with nothing timed). */
+	const struct tt_bucket *buckets, *weighted_buckets;
+	size_t nbuckets, nweighted_buckets;
 };
 
 /* One thread's share of a function (threads that exited before the report included). */
