@@ -241,12 +241,13 @@ static int merge_funcs(struct merged *m, struct cli_report *const *reps, size_t 
 			return -1;
 		m->r.nfuncs = i + 1;
 		note_unweighted(m, &m->groups[i], &m->funcs[i]);
-		if (tt_merge_sites(reps, &m->groups[i], m->groups[i].members,
-				   m->groups[i].nmembers, &m->objects, &m->funcs[i], &dropped) < 0)
+		if (tt_merge_sites(reps, &m->groups[i], m->groups[i].members, m->groups[i].nmembers,
+				   &m->objects, &m->funcs[i], &dropped) < 0)
 			return -1;
 		if (dropped && !m->sites_dropped)
-			note(m, "%s (and maybe others): a report's call sites have no histograms "
-				"(written before them): its callers are not merged",
+			note(m,
+			     "%s (and maybe others): a report's call sites have no histograms "
+			     "(written before them): its callers are not merged",
 			     m->groups[i].name);
 		m->sites_dropped |= dropped;
 	}

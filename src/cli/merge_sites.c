@@ -62,8 +62,7 @@ static json_t *input_object(const struct cli_report *rep, json_t *index)
 
 /* The key of caller c: per frame "@path\x1fbuild_id\x1faddress" where located, else
  * "=name", frames joined by "\x1e"; "(...)" pseudo-sites by name. NULL when out of memory. */
-static char *site_key(const struct cli_report *rep, const struct tt_report_caller *c,
-		      json_t *locs)
+static char *site_key(const struct cli_report *rep, const struct tt_report_caller *c, json_t *locs)
 {
 	char *key = NULL;
 	size_t len = 0, k;
@@ -110,8 +109,8 @@ static void whole_entry(const struct tt_report_func *f, struct tt_report_caller 
 					.self_total = f->self.total,
 					.buckets = f->buckets,
 					.nbuckets = f->nbuckets };
-	if (f->sampling.has_weights && tt_buckets_total(f->weighted_buckets, f->nweighted_buckets,
-							&c->weights)) {
+	if (f->sampling.has_weights &&
+	    tt_buckets_total(f->weighted_buckets, f->nweighted_buckets, &c->weights)) {
 		c->weighted = true;
 		c->weights_sq = f->sampling.weights_sq;
 		c->weighted_total = f->sampling.weighted_total;
@@ -285,7 +284,8 @@ static int merge_site(struct cli_report *const *reps, const struct site_row *row
 		out->cycles = rows[0].c->cycles; /* the shim's own figures, weighted or not */
 		if (!rows[0].c->weighted || !rows[0].c->nweighted_buckets)
 			return 0;
-		out->weighted_buckets = malloc(rows[0].c->nweighted_buckets * sizeof(struct tt_bucket));
+		out->weighted_buckets = malloc(rows[0].c->nweighted_buckets *
+					       sizeof(struct tt_bucket));
 		if (!out->weighted_buckets)
 			return -1;
 		memcpy((void *)out->weighted_buckets, rows[0].c->weighted_buckets,
@@ -395,8 +395,7 @@ static int collect(struct cli_report *const *reps, const struct tt_group_member 
 			continue;
 		}
 		for (j = 0; j < f->ncallers; j++) {
-			json_t *locs =
-				json_object_get(json_array_get(jcallers, j), "locations");
+			json_t *locs = json_object_get(json_array_get(jcallers, j), "locations");
 
 			if (!f->callers[j].calls)
 				continue;

@@ -177,8 +177,7 @@ static void objects(struct tt_buf *out, const struct tt_report *r)
 }
 
 /* `, "key": {"of": "cycles", "buckets": [[low, high, count], ...]}` on the site's line. */
-static void site_histogram(struct tt_buf *out, const char *key, const struct tt_bucket *b,
-			   size_t n)
+static void site_histogram(struct tt_buf *out, const char *key, const struct tt_bucket *b, size_t n)
 {
 	size_t i;
 
