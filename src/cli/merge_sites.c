@@ -138,7 +138,8 @@ static uint64_t row_weight(const struct tt_report *r, const struct tt_report_cal
 	return r->sampling.period;
 }
 
-/* The counts, self total and extremes of rows[0..n) into out; false on overflow. */
+/* The counts, self total and extremes of rows[0..n) into out; false on overflow. A field
+ * that adds up across runs is one more line here. */
 static bool add_rows(const struct site_row *rows, size_t n, struct tt_report_caller *out)
 {
 	bool any = false, ok = true;
@@ -247,30 +248,42 @@ static int weigh_rows(struct cli_report *const *reps, const struct site_row *row
 	return 0;
 }
 
+/* A malloc'd copy of b[0..n) (NULL for none); *failed when out of memory. */
+static const struct tt_bucket *copy_buckets(const struct tt_bucket *b, size_t n, bool *failed)
+{
+	struct tt_bucket *c = n ? malloc(n * sizeof(*c)) : NULL;
+
+	if (n && !c)
+		*failed = true;
+	return c ? memcpy(c, b, n * sizeof(*c)) : NULL;
+}
+
 /* The rows of one site (rows[0] first seen) into out. Returns 0, -1 when out of memory or
  * past 2^64, -3 when a row has no buckets to merge by. */
 static int merge_site(struct cli_report *const *reps, const struct site_row *rows, size_t n,
 		      struct tt_report_caller *out)
 {
 	struct tt_bucket_list *lists;
+	bool failed = false;
 	uint64_t count;
 	size_t i, k = 0;
 
+	if (n == 1) { /* as it was, every field, exactly; its own copy of the buckets */
+		*out = *rows[0].c;
+		out->locations = NULL;
+		out->buckets = copy_buckets(out->buckets, out->nbuckets, &failed);
+		out->weighted_buckets = copy_buckets(out->weighted_buckets, out->nweighted_buckets,
+						     &failed);
+		return failed ? -1 : 0;
+	}
 	*out = (struct tt_report_caller){ .site = rows[0].c->site,
 					  .frames = rows[0].c->frames,
 					  .nframes = rows[0].c->nframes };
 	for (i = 0; i < n; i++)
-		if (n > 1 && rows[i].c->timed && !rows[i].c->nbuckets && !counts_only(rows[i].c))
+		if (rows[i].c->timed && !rows[i].c->nbuckets && !counts_only(rows[i].c))
 			return -3;
 	if (!add_rows(rows, n, out))
 		return -1;
-	if (n == 1) { /* as it was, exactly, buckets or none */
-		out->cycles = rows[0].c->cycles;
-		out->weighted = rows[0].c->weighted;
-		out->weights = rows[0].c->weights;
-		out->weights_sq = rows[0].c->weights_sq;
-		out->weighted_total = rows[0].c->weighted_total;
-	}
 	lists = calloc(n, sizeof(*lists));
 	if (!lists)
 		return -1;
@@ -280,19 +293,6 @@ static int merge_site(struct cli_report *const *reps, const struct site_row *row
 							      rows[i].c->nbuckets, 0, 1 };
 	if (read_union(lists, k, &out->cycles, &out->buckets, &out->nbuckets, &count) < 0)
 		return -1;
-	if (n == 1) {
-		out->cycles = rows[0].c->cycles; /* the shim's own figures, weighted or not */
-		if (!rows[0].c->weighted || !rows[0].c->nweighted_buckets)
-			return 0;
-		out->weighted_buckets = malloc(rows[0].c->nweighted_buckets *
-					       sizeof(struct tt_bucket));
-		if (!out->weighted_buckets)
-			return -1;
-		memcpy((void *)out->weighted_buckets, rows[0].c->weighted_buckets,
-		       rows[0].c->nweighted_buckets * sizeof(struct tt_bucket));
-		out->nweighted_buckets = rows[0].c->nweighted_buckets;
-		return 0;
-	}
 	out->cycles.mean = count ? (double)out->cycles.total / (double)count : 0;
 	return weigh_rows(reps, rows, n, out);
 }
