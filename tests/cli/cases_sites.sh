@@ -71,8 +71,63 @@ sites_run() {
 		1000) >"$d/$name.out" 2>&1
 }
 
+# Hand-computed: two reports of one program, its site "p+0x10" at address 0x1010 of app
+# (named "app+0x1010" in the second, stripped: one site by its location), buckets
+# [10,10,3] [20,20,1] and [10,10,1] [30,30,4]. Union [10,10,4] [20,20,1] [30,30,4], 9 calls:
+# median rank 5 = 20, p90 and p99 rank 9 = 30; total 50 + 130 = 180, mean 20. The second's
+# site at 0x1020 stays apart.
+t_merge_sites_known() {
+	local d=$WORK/sites-known why=""
+	selected merge-sites/known || return 0
+	mkdir -p "$d"
+	jq '.objects = [{"path": "/opt/app", "build_id": "ab12"}]
+		| .functions[1].callers = [{"site": "p+0x10 (app)", "frames": ["p+0x10 (app)"],
+		    "locations": [{"object": 0, "address": "0x1010"}], "calls": 4, "timed": 4,
+		    "unwound": 0, "migrated": 0, "dropped": 0,
+		    "cycles": {"min": 10, "median": 10, "p90": 20, "p99": 20, "max": 20,
+			       "mean": 12.5, "total": 50},
+		    "histogram": {"of": "cycles", "buckets": [[10, 10, 3], [20, 20, 1]]}}]' \
+		"$DATA/basic.json" >"$d/k1.json"
+	jq '.pid = 4343 | .objects = [{"path": "/tmp/x", "build_id": ""},
+			{"path": "/opt/app", "build_id": "ab12"}]
+		| .functions[1].callers = [{"site": "app+0x1010", "frames": ["app+0x1010"],
+		    "locations": [{"object": 1, "address": "0x1010"}], "calls": 6, "timed": 5,
+		    "unwound": 0, "migrated": 0, "dropped": 1,
+		    "cycles": {"min": 10, "median": 30, "p90": 30, "p99": 30, "max": 30,
+			       "mean": 26, "total": 130},
+		    "histogram": {"of": "cycles", "buckets": [[10, 10, 1], [30, 30, 4]]}},
+		  {"site": "app+0x1020", "frames": ["app+0x1020"],
+		    "locations": [{"object": 1, "address": "0x1020"}], "calls": 1, "timed": 1,
+		    "unwound": 0, "migrated": 0, "dropped": 0,
+		    "cycles": {"min": 7, "median": 7, "p90": 7, "p99": 7, "max": 7,
+			       "mean": 7, "total": 7},
+		    "histogram": {"of": "cycles", "buckets": [[7, 7, 1]]}}]' \
+		"$DATA/basic.json" >"$d/k2.json"
+	tsc merge -o "$d/k.json" "$d/k1.json" "$d/k2.json"
+	if [ $RC -ne 0 ]; then
+		why="status $RC: $(cat "$WORK/err")"
+	elif ! jq -e '.objects == [{"path": "/opt/app", "build_id": "ab12"}]
+		and .functions[1].callers == [
+		  {"site": "p+0x10 (app)", "frames": ["p+0x10 (app)"],
+		   "locations": [{"object": 0, "address": "0x1010"}], "calls": 10, "timed": 9,
+		   "unwound": 0, "migrated": 0, "dropped": 1,
+		   "cycles": {"min": 10, "median": 20, "p90": 30, "p99": 30, "max": 30,
+			      "mean": 20, "total": 180},
+		   "histogram": {"of": "cycles", "buckets": [[10, 10, 4], [20, 20, 1], [30, 30, 4]]}},
+		  {"site": "app+0x1020", "frames": ["app+0x1020"],
+		   "locations": [{"object": 0, "address": "0x1020"}], "calls": 1, "timed": 1,
+		   "unwound": 0, "migrated": 0, "dropped": 0,
+		   "cycles": {"min": 7, "median": 7, "p90": 7, "p99": 7, "max": 7,
+			      "mean": 7, "total": 7},
+		   "histogram": {"of": "cycles", "buckets": [[7, 7, 1]]}}]' "$d/k.json" >/dev/null; then
+		why="$(jq -c '[.objects, .functions[1].callers]' "$d/k.json")"
+	fi
+	verdict merge-sites/known "$why"
+}
+
 t_merge_sites() {
 	local d=$WORK/sites why="" f
+	t_merge_sites_known
 	selected 'merge-sites/*' || return 0
 	if ! build_sitesprog; then
 		fail merge-sites/build "cannot build prog/sitesprog.c: $(head -c 300 "$d/cc.log")"
