@@ -57,7 +57,8 @@ build_sitesprog() {
 			-Wl,-rpath,"$d" -Wl,--build-id=0x5117e5a2 >>"$d/cc.log" 2>&1
 }
 
-# sites_run NAME ENV... -- PROG A B: a traced run of PROG (1,000 ticks a call) into NAME.json.
+# sites_run NAME ENV... -- PROG A B: a traced run of PROG (1,000 ticks a call) into NAME.json,
+# with the variables ENV (NAME=VALUE) set.
 sites_run() {
 	local name=$1 d=$WORK/sites
 	shift
@@ -67,8 +68,8 @@ sites_run() {
 		shift
 	done
 	shift
-	(cd "$d" && env "${envs[@]}" "$T" run -f work -o "$d/$name.json" --json -- "$1" "$2" "$3" \
-		1000) >"$d/$name.out" 2>&1
+	(cd "$d" && export "${envs[@]}" && traced -f work -o "$d/$name.json" --json -- "$1" "$2" \
+		"$3" 1000) >"$d/$name.out" 2>&1
 }
 
 # Hand-computed: two reports of one program, its site "p+0x10" at address 0x1010 of app
