@@ -19,9 +19,11 @@
  * carry (merge_func.c); a function some report weighed but another cannot be weighed with
  * is merged unweighted, with a note.
  *
- * Self time and per-thread rows are merged by merge_self.c (threads kept per process).
- * Callers are not merged: a caller entry has no histogram to recompute its percentiles from.
- * The merged report has none, and a warning says so.
+ * Self time and per-thread rows are merged by merge_self.c (threads kept per process), call
+ * sites by merge_sites.c (a site known by its frames' objects and addresses, its rows added,
+ * its percentiles from the union of their histograms), into one "objects" table. Sites from
+ * before site histograms that share a site with another input's cannot be merged: that
+ * function then has no callers, and a warning says so.
  *
  * The JSON comes from report_json.c, the shim's own writer, so merged and original reports
  * read alike; "merged_from" is added as the last member of the top-level object.
@@ -57,6 +59,8 @@ struct merged {
 	size_t nruns;
 	bool list_runs;	 /* false when an input is a merge from before "merged" was written */
 	bool unweighted; /* note_unweighted has said it */
+	struct tt_merge_objects objects; /* of the merged sites' frames */
+	bool sites_dropped;		 /* some function's callers could not be merged */
 };
 
 static const struct option merge_opts[] = {
@@ -87,8 +91,8 @@ static void note(struct merged *m, const char *fmt, ...)
 static void add_notes(struct merged *m, struct cli_report *const *reps, size_t n)
 {
 	const struct tt_report *a = &reps[0]->r;
-	bool overhead = false, rate = false, program = false, callers = false;
-	size_t i, j;
+	bool overhead = false, rate = false, program = false;
+	size_t i;
 
 	for (i = 1; i < n; i++) {
 		overhead |= reps[i]->r.overhead.subtracted != a->overhead.subtracted;
@@ -96,9 +100,6 @@ static void add_notes(struct merged *m, struct cli_report *const *reps, size_t n
 			0.001 * (double)a->clock.tsc_hz;
 		program |= strcmp(reps[i]->r.program, a->program) != 0;
 	}
-	for (i = 0; i < n; i++)
-		for (j = 0; j < reps[i]->r.nfuncs; j++)
-			callers |= reps[i]->funcs[j].has_callers;
 	if (overhead)
 		note(m, "merged reports subtracted different overheads: each one's cycles are "
 			"its own, and buckets with different edges were kept apart");
@@ -109,8 +110,6 @@ static void add_notes(struct merged *m, struct cli_report *const *reps, size_t n
 		     a->clock.tsc_hz);
 	if (program)
 		note(m, "merged reports of different programs: the header is the first one's");
-	if (callers)
-		note(m, "callers are not merged (they have no histograms): this report has none");
 }
 
 /*
@@ -226,6 +225,7 @@ static void note_unweighted(struct merged *m, const struct tt_group *g,
 /* Returns -1 after a "tsctrace:" line. */
 static int merge_funcs(struct merged *m, struct cli_report *const *reps, size_t n)
 {
+	bool dropped;
 	size_t i;
 
 	if (tt_group_funcs(reps, n, &m->groups, &m->ngroups) < 0)
@@ -241,7 +241,18 @@ static int merge_funcs(struct merged *m, struct cli_report *const *reps, size_t 
 			return -1;
 		m->r.nfuncs = i + 1;
 		note_unweighted(m, &m->groups[i], &m->funcs[i]);
+		if (tt_merge_sites(reps, &m->groups[i], m->groups[i].members, m->groups[i].nmembers,
+				   &m->objects, &m->funcs[i], &dropped) < 0)
+			return -1;
+		if (dropped && !m->sites_dropped)
+			note(m,
+			     "%s (and maybe others): a report's call sites have no histograms "
+			     "(written before them): its callers are not merged",
+			     m->groups[i].name);
+		m->sites_dropped |= dropped;
 	}
+	m->r.objects = m->objects.v;
+	m->r.nobjects = m->objects.n;
 	m->r.funcs = m->funcs;
 	if (sort_funcs(m) < 0) {
 		tt_cli_err("merge: out of memory");
@@ -262,6 +273,7 @@ static void merged_free(struct merged *m)
 	tt_groups_free(m->groups, m->ngroups);
 	free(m->warnings);
 	free(m->runs);
+	free(m->objects.v);
 }
 
 /* The runs that went in, as JSON: [{"pid": .., "argv": [..], "start_unix_ns": ..}, ...]. */

@@ -81,6 +81,8 @@ static const struct help helps[] = {
 	  "lists the runs that went in (pid, argv, start time) and \"merged_from\" counts them.\n"
 	  "Functions that share any of their names are one, listing them all. The same run\n"
 	  "given twice (same pid and start time) is refused: its calls would count twice.\n"
+	  "Call sites (TSC_CALLERS) are merged alike, a site known by its frames' object,\n"
+	  "build ID and address, not by its run's addresses.\n"
 	  "\n"
 	  "  -o, --output OUT        the merged report (written atomically; - for standard "
 	  "output)\n"

@@ -204,6 +204,28 @@ static int load_caller_counts(const struct jloc *l, json_t *obj, struct tt_repor
 			  &c->dropped);
 }
 
+/* A site's "histogram" and "weighted_histogram" (only beside "weighted"), where written:
+ * what merge recomputes its percentiles from. */
+static int load_site_histograms(const struct jloc *l, json_t *obj, struct tt_report_caller *c)
+{
+	char path[PATH3];
+	json_t *h, *wh;
+
+	if (tt_jget_opt(l, obj, "histogram", JSON_OBJECT, &h) < 0 ||
+	    tt_jget_opt(l, obj, "weighted_histogram", JSON_OBJECT, &wh) < 0)
+		return -1;
+	if (wh && !c->weighted)
+		return tt_jbad(l, "weighted_histogram", "present without weighted");
+	snprintf(path, sizeof(path), "%s.histogram", l->path);
+	if (h && tt_load_histogram(l->file, path, h, "cycles", &c->buckets, &c->nbuckets) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s.weighted_histogram", l->path);
+	if (wh && tt_load_histogram(l->file, path, wh, "cycles", &c->weighted_buckets,
+				    &c->nweighted_buckets) < 0)
+		return -1;
+	return 0;
+}
+
 static int load_callers(const struct jloc *l, json_t *obj, struct tt_report_func *f)
 {
 	char path[PATH2], cpath[PATH3];
@@ -244,6 +266,8 @@ static int load_callers(const struct jloc *l, json_t *obj, struct tt_report_func
 			lc.path = path;
 			callers[i].weighted = true;
 		}
+		if (load_site_histograms(&lc, v, &callers[i]) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -375,8 +399,11 @@ void tt_load_func_free(struct tt_report_func *f)
 {
 	size_t i;
 
-	for (i = 0; i < f->ncallers; i++)
+	for (i = 0; i < f->ncallers; i++) {
 		free((void *)f->callers[i].frames);
+		free((void *)f->callers[i].buckets);
+		free((void *)f->callers[i].weighted_buckets);
+	}
 	free((void *)f->callers);
 	free((void *)f->buckets);
 	free((void *)f->weighted_buckets);

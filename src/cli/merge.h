@@ -32,7 +32,28 @@ int tt_merge_func(struct cli_report *const *reps, const struct tt_group *g,
 int tt_merge_self(struct cli_report *const *reps, const struct tt_group *g,
 		  const struct tt_group_member *m, size_t nm, struct tt_report_func *out);
 
-/* Free what tt_merge_func and tt_merge_self allocated for f. */
+/* The objects the merged sites' frames are in (the report's "objects"); v is malloc'd, its
+ * strings are the inputs'. */
+struct tt_merge_objects {
+	struct tt_report_object *v;
+	size_t n, cap;
+};
+
+/*
+ * The call sites ("callers") of the same entries into *out (merge_sites.c), after
+ * tt_merge_func: sites of the same frames (object, build ID and address, else name) add up;
+ * the objects their frames are in are added to objs. out->callers is malloc'd
+ * (tt_merge_func_free frees it). When some input's sites predate site histograms and
+ * another's share a site with them, the merged entry has no callers and *dropped is set.
+ * Returns 0, or -1 after a "tsctrace:" line.
+ */
+int tt_merge_sites(struct cli_report *const *reps, const struct tt_group *g,
+		   const struct tt_group_member *m, size_t nm, struct tt_merge_objects *objs,
+		   struct tt_report_func *out, bool *dropped);
+
+void tt_merge_sites_free(struct tt_report_func *f);
+
+/* Free what tt_merge_func, tt_merge_self and tt_merge_sites allocated for f. */
 void tt_merge_func_free(struct tt_report_func *f);
 
 #endif /* TT_MERGE_H */

@@ -389,6 +389,7 @@ void tt_merge_func_free(struct tt_report_func *f)
 	free((void *)f->self_buckets);
 	free((void *)f->self_weighted_buckets);
 	free((void *)f->threads);
+	tt_merge_sites_free(f);
 	f->buckets = NULL;
 	f->weighted_buckets = NULL;
 	f->self_buckets = NULL;

@@ -176,6 +176,18 @@ static void objects(struct tt_buf *out, const struct tt_report *r)
 	tt_buf_puts(out, "\n  ],\n");
 }
 
+/* `, "key": {"of": "cycles", "buckets": [[low, high, count], ...]}` on the site's line. */
+static void site_histogram(struct tt_buf *out, const char *key, const struct tt_bucket *b, size_t n)
+{
+	size_t i;
+
+	tt_buf_printf(out, ", \"%s\": {\"of\": \"cycles\", \"buckets\": [", key);
+	for (i = 0; i < n; i++)
+		tt_buf_printf(out, "%s[%" PRIu64 ", %" PRIu64 ", %" PRIu64 "]", i ? ", " : "",
+			      b[i].low, b[i].high, b[i].count);
+	tt_buf_puts(out, "]}");
+}
+
 /* TSC_CALLERS: one object per call site, on one line each. */
 static void callers(struct tt_buf *out, const struct tt_report_func *f)
 {
@@ -212,6 +224,11 @@ static void callers(struct tt_buf *out, const struct tt_report_func *f)
 				      ", \"weighted\": {\"weights\": %" PRIu64
 				      ", \"weights_sq\": %" PRIu64 ", \"total\": %" PRIu64 "}",
 				      c->weights, c->weights_sq, c->weighted_total);
+		if (c->nbuckets)
+			site_histogram(out, "histogram", c->buckets, c->nbuckets);
+		if (c->weighted && c->nweighted_buckets)
+			site_histogram(out, "weighted_histogram", c->weighted_buckets,
+				       c->nweighted_buckets);
 		tt_buf_puts(out, "}");
 	}
 	tt_buf_puts(out, f->ncallers ? "\n      ]" : "]");

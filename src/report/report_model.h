@@ -86,6 +86,11 @@ struct tt_report_caller {
 	 * estimate of the self cycles of all its calls ("self_weighted") */
 	bool has_self_weighted;
 	uint64_t self_weighted_total;
+	/* The buckets of cycles (and, weighted, each timed call counted as its weight), as the
+	 * function's: what `tsctrace merge` recomputes a merged site's percentiles from.
+	 * Optional: NULL with 0 (reports from before them, pseudo-sites with nothing timed). */
+	const struct tt_bucket *buckets, *weighted_buckets;
+	size_t nbuckets, nweighted_buckets;
 };
 
 /* One thread's share of a function (threads that exited before the report included). */

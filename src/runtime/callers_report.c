@@ -125,8 +125,20 @@ static void name_site(const struct tt_site *s, struct tt_report_caller *row, tt_
 	row->locations = i ? locs : NULL;
 }
 
+/* The non-empty buckets of h (less subtract) from alloc into *out; *n 0 when none or out of
+ * memory. */
+static void site_buckets(const struct tt_hist *h, uint64_t subtract, tt_alloc_fn alloc, void *ctx,
+			 const struct tt_bucket **out, size_t *n)
+{
+	size_t nb = h->count ? tt_stats_buckets(h, subtract, NULL, 0) : 0;
+	struct tt_bucket *b = nb ? alloc(ctx, nb * sizeof(*b)) : NULL;
+
+	*out = b;
+	*n = b ? tt_stats_buckets(h, subtract, b, nb) : 0;
+}
+
 static void fill_row(struct tt_report_caller *row, const struct tt_fstat *st, uint64_t subtract,
-		     uint64_t nested)
+		     uint64_t nested, tt_alloc_fn alloc, void *ctx)
 {
 	row->calls = st->calls;
 	row->timed = st->hist.count;
@@ -135,8 +147,11 @@ static void fill_row(struct tt_report_caller *row, const struct tt_fstat *st, ui
 	row->dropped = st->dropped;
 	row->skipped = tt_fstat_skipped(st);
 	tt_stats_summarise(&st->hist, subtract, &row->cycles);
+	site_buckets(&st->hist, subtract, alloc, ctx, &row->buckets, &row->nbuckets);
 	if (st->whist.count) { /* TSC_BUDGET: each timed call as the calls it stands for */
 		row->weighted = true;
+		site_buckets(&st->whist, subtract, alloc, ctx, &row->weighted_buckets,
+			     &row->nweighted_buckets);
 		row->weights = st->whist.count;
 		row->weights_sq = st->est.wsq;
 		row->weighted_total = tt_stats_weigh(&st->whist, subtract, &row->cycles);
@@ -200,7 +215,7 @@ size_t tt_callers_collect(uint32_t func, const struct tt_report_func *fn, uint64
 		memset(&rows[i], 0, sizeof(rows[i]));
 		if (tt_sample_mode == TT_SAMPLE_FIXED) /* each timed call weighs N (sample.h) */
 			tt_fstat_weigh_fixed(c.u[i].sum, tt_sample_period);
-		fill_row(&rows[i], c.u[i].sum, subtract, nested);
+		fill_row(&rows[i], c.u[i].sum, subtract, nested, alloc, ctx);
 		name_site(&c.u[i].site, &rows[i], alloc, ctx, objs);
 		tt_fstat_free(c.u[i].sum);
 		rest.calls = less(rest.calls, rows[i].calls);

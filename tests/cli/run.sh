@@ -10,6 +10,7 @@
 #                  byte with expected/ (UPDATE=1 rewrites expected/: review the diff!)
 #   references     merge against hand-computed data/merge-ab.expected.json and against
 #                  merge-ref.jq (jq) on real reports
+#   sites          cases_sites.sh: merge of call sites in real reports of prog/sitesprog.c
 #   runs           cases_analysis.sh: diff of three runs against three of prog/workprog.c
 #                  (no change; three times slower: slower, exit 1 with --fail-on-slower),
 #                  merge's run list and duplicates, -o's format, plot axes, rows never called
@@ -1162,6 +1163,9 @@ t_help() {
 . "$HERE/cases_analysis.sh"
 # shellcheck source=tests/cli/cases_weighted.sh
 . "$HERE/cases_weighted.sh"
+# merge of call sites in real reports (cases_sites.sh)
+# shellcheck source=tests/cli/cases_sites.sh
+. "$HERE/cases_sites.sh"
 # Call paths as folded stacks, pprof profiles and flame graphs: paths.sh.
 . "$HERE/paths.sh"
 . "$HERE/cases_symbols.sh"
@@ -1194,6 +1198,7 @@ t_merge_runs
 t_run_format
 t_plot_axes
 t_report_uncalled
+t_merge_sites
 t_help
 
 echo "  cli     $NPASS passed, $NFAIL failed${NSKIP:+, $NSKIP skipped}"

@@ -755,7 +755,14 @@ test_callers() {
 	ck "every field of the sites adds up to the function's" \
 		'fn("work_add") as $f | all(["calls","timed","unwound","migrated","dropped"][];
 		 . as $k | ([$f.callers[][$k]] | add) == $f[$k])' \
-		'fn("work_add") | {calls, timed, dropped, callers: [.callers[] | {calls, timed, dropped}]}'
+		'fn("work_add") | {calls, timed, dropped, callers: [.callers[] | {calls, timed, dropped}]}' ||
+		return 1
+	ck "each site's histogram (for merge) holds its timed calls, between its min and max" \
+		'all(fn("work_add").callers[] | select(.cycles.max > 0); .timed as $t | .cycles as $c
+		 | ((.histogram.buckets // []) | map(.[2]) | add // 0) == $t
+		 and ($t == 0 or (.histogram.buckets[0][1] >= $c.min
+		      and .histogram.buckets[-1][0] <= $c.max)))' \
+		'[fn("work_add").callers[] | {timed, cycles, histogram}]'
 }
 
 test_callers_paths() {
