@@ -38,7 +38,8 @@ int tt_load_sampling_header(const char *file, json_t *root, struct tt_report *r)
 		    tt_jget_num(&l, s, "counting", &r->sampling.counting) < 0 ||
 		    tt_jget_bool(&l, s, "over_budget", &r->sampling.over_budget) < 0)
 			return -1;
-		if (json_object_get(s, "count_cost_inline") &&
+		r->sampling.has_count_cost_inline = json_object_get(s, "count_cost_inline") != NULL;
+		if (r->sampling.has_count_cost_inline &&
 		    tt_jget_u64(&l, s, "count_cost_inline", &r->sampling.count_cost_inline) < 0)
 			return -1;
 	}

@@ -17,6 +17,7 @@ uint64_t tt_sample_cost = 1; /* never 0: divided by */
 uint64_t tt_sample_count_cost;
 uint64_t tt_sample_count_cost_got;
 uint64_t tt_sample_count_cost_inline;
+bool tt_sample_count_inline_known;
 uint8_t tt_sample_framed;
 
 #define LOG_BITS 8			       /* table index: the mantissa's top 8 bits */

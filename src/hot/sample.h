@@ -55,7 +55,10 @@ extern uint64_t tt_sample_cost;	      /* clock units a timed call costs over a p
 extern uint64_t tt_sample_count_cost; /* and a passed-over call over an untraced one: the
 					* larger route's, as the hot path cannot tell them apart */
 extern uint64_t tt_sample_count_cost_got;    /* through a GOT hook's counting stub */
-extern uint64_t tt_sample_count_cost_inline; /* an inline hook's counting head; 0: none */
+extern uint64_t tt_sample_count_cost_inline; /* an inline hook's counting head */
+/* The inline route was measured: its cost may read 0 (a head the CPU overlapped with the
+ * caller's work), which is a figure, not its absence. */
+extern bool tt_sample_count_inline_known;
 
 /* Nonzero: calls passed over still take a frame (no TSC read) so that their end is seen:
  * TSC_CALLERS counts every call's site. Read by tramp_body.S. */

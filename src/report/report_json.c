@@ -482,7 +482,7 @@ void tt_report_json(struct tt_buf *out, const struct tt_report *r)
 			tt_buf_printf(out, ", \"count_cost\": %" PRIu64 ", \"counting\": ",
 				      r->sampling.count_cost);
 			put_double(out, r->sampling.counting);
-			if (r->sampling.count_cost_inline)
+			if (r->sampling.has_count_cost_inline)
 				tt_buf_printf(out, ", \"count_cost_inline\": %" PRIu64,
 					      r->sampling.count_cost_inline);
 			tt_buf_printf(out, ", \"over_budget\": %s",

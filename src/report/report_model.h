@@ -222,7 +222,8 @@ struct tt_report {
 		uint64_t timed_cost; /* clock units a timed call costs over a passed-over one */
 		bool has_counting;   /* TSC_BUDGET: the three below are known */
 		uint64_t count_cost; /* and a passed-over call over an untraced one (GOT) */
-		uint64_t count_cost_inline; /* the same through an inline hook; 0: none */
+		bool has_count_cost_inline; /* an inline hook's route was measured: */
+		uint64_t count_cost_inline; /* the same through it (0 is a figure) */
 		double counting;  /* counting every call: its share of the run, estimated */
 		bool over_budget; /* counting alone exceeds the budget */
 	} sampling;

@@ -36,8 +36,8 @@ void tt_report_text_sampling(struct tt_buf *out, const struct tt_report *r)
 			" inline), over the %.4g%% budget; the counts stay exact, timing kept 1/8 "
 			"of the budget\n",
 			r->sampling.counting * 100, r->sampling.count_cost,
-			r->sampling.count_cost_inline ? r->sampling.count_cost_inline
-						      : r->sampling.count_cost,
+			r->sampling.has_count_cost_inline ? r->sampling.count_cost_inline
+							  : r->sampling.count_cost,
 			r->sampling.budget_ppm / 1e4);
 	if (!r->sampling.budget_ppm)
 		tt_buf_printf(out,

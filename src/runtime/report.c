@@ -339,12 +339,13 @@ static void weigh_counting(struct tt_report *r, uint64_t hz)
 	for (i = 0; i < r->nfuncs; i++) {
 		bool in = r->funcs[i].hook && !strcmp(r->funcs[i].hook, "inline");
 
-		cost += (double)r->funcs[i].calls * (double)(in && tt_sample_count_cost_inline
+		cost += (double)r->funcs[i].calls * (double)(in && tt_sample_count_inline_known
 								     ? tt_sample_count_cost_inline
 								     : tt_sample_count_cost_got);
 	}
 	r->sampling.has_counting = true;
 	r->sampling.count_cost = tt_sample_count_cost_got;
+	r->sampling.has_count_cost_inline = tt_sample_count_inline_known;
 	r->sampling.count_cost_inline = tt_sample_count_cost_inline;
 	r->sampling.counting = units > 0 ? cost / (units * (double)threads) : 0;
 	r->sampling.over_budget = r->sampling.counting > tt_sample_budget_ppm / 1e6;

@@ -122,23 +122,26 @@ static uint64_t measure_counting(struct tt_fstat *s, void *entry, void *target, 
  * The inline route as a program takes it: the function's patched entry, a jump to its slot,
  * then the counting head (the calibration slot itself is called directly, its entry never
  * written), against the relocated copy alone. The jump sits on a page of its own near the
- * slot, unmapped after. 0 when no page could be had.
+ * slot, unmapped after. False when no page could be had.
  */
-static uint64_t measure_counting_inline(struct tt_fstat *s, void *slot, void *target, int variant)
+static bool measure_counting_inline(struct tt_fstat *s, void *slot, void *target, int variant,
+				    uint64_t *cost)
 {
 	uint8_t *page = tt_pool_map_near((uintptr_t)slot, 4096);
 	int32_t rel;
-	uint64_t cost = 0;
+	bool measured = false;
 
 	if (!page)
-		return 0;
+		return false;
 	rel = (int32_t)((intptr_t)slot - (intptr_t)(page + 5));
 	page[0] = 0xe9; /* jmp rel32 slot: what the patched entry holds */
 	memcpy(page + 1, &rel, 4);
-	if (tt_sys_mprotect(page, 4096, PROT_READ | PROT_EXEC) == 0)
-		cost = measure_counting(s, page, target, variant);
+	if (tt_sys_mprotect(page, 4096, PROT_READ | PROT_EXEC) == 0) {
+		*cost = measure_counting(s, page, target, variant);
+		measured = true;
+	}
 	tt_sys_munmap(page, 4096);
-	return cost;
+	return measured;
 }
 
 /*
@@ -199,8 +202,9 @@ void tt_sample_start(const struct tt_config *cfg, int variant, void *entry, void
 	 * slot to its copy) when some function is hooked inline: last, as the timed cost is
 	 * measured through the inline path then. */
 	tt_sample_count_cost_got = measure_counting(s, NULL, NULL, variant);
-	tt_sample_count_cost_inline = entry ? measure_counting_inline(s, entry, target, variant)
-					    : 0;
+	tt_sample_count_inline_known = entry &&
+				       measure_counting_inline(s, entry, target, variant,
+							       &tt_sample_count_cost_inline);
 	tt_sample_count_cost = tt_sample_count_cost_got > tt_sample_count_cost_inline
 				       ? tt_sample_count_cost_got
 				       : tt_sample_count_cost_inline;
