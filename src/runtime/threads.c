@@ -167,6 +167,10 @@ void tt_thread_after_fork_child(void)
 	tt_tls.cpu_aux = UINT32_MAX;
 }
 
+/* A field of `out` read as a write: on a fresh `out` (zero pages) a plain read maps the zero
+ * page that the writes below then copy, two faults where one does. */
+#define WRITTEN_READ(field) __atomic_fetch_add(&(field), 0, __ATOMIC_RELAXED)
+
 void tt_thread_collect(uint32_t func, struct tt_fstat *out)
 {
 	struct tt_thread *t;
@@ -174,9 +178,9 @@ void tt_thread_collect(uint32_t func, struct tt_fstat *out)
 
 	/* Buckets are cleared only when the last function collected here had samples: a
 	 * fresh `out` is zero pages, which a whole clear would fault in one by one. */
-	bool dirty = out->hist.count != 0;
-	bool self_dirty = out->self.count != 0 || out->self.lost != 0;
-	bool wself_dirty = out->wself.count != 0 || out->wself.lost != 0;
+	bool dirty = WRITTEN_READ(out->hist.count) != 0;
+	bool self_dirty = WRITTEN_READ(out->self.count) != 0 || out->self.lost != 0;
+	bool wself_dirty = WRITTEN_READ(out->wself.count) != 0 || out->wself.lost != 0;
 
 	memset(out, 0, offsetof(struct tt_fstat, hist));
 	out->func = func;
@@ -191,7 +195,7 @@ void tt_thread_collect(uint32_t func, struct tt_fstat *out)
 		memset(&out->self, 0, offsetof(struct tt_self_hist, b));
 	out->self.min = UINT64_MAX;
 	/* TSC_BUDGET's weighted histogram likewise (hot/sample.h). */
-	if (out->whist.count)
+	if (WRITTEN_READ(out->whist.count))
 		tt_hist_init(&out->whist);
 	memset(&out->est, 0, sizeof(out->est));
 	out->whist.count = out->whist.max = out->whist.total = 0;
