@@ -23,19 +23,24 @@
 
 static uint64_t exited_traced;	 /* merged threads that traced a user function */
 static struct tt_chunked totals; /* struct tt_fstat * by function; NULL until a thread merged */
+/* Whether a thread merged: until then the report does not read the directory (a page of
+ * zeros mapped at exit, in a process whose only thread is still running). */
+static bool totals_made;
 
 /* Where function i's totals are kept; NULL out of memory. Under the lock. */
 static struct tt_fstat **total_at(uint32_t i)
 {
 	if (tt_chunked_reserve(&totals, (uint64_t)i + 1, sizeof(struct tt_fstat *)) < 0)
 		return NULL;
+	totals_made = true;
 	return tt_chunked_at(&totals, i, sizeof(struct tt_fstat *));
 }
 
-/* Function i's totals, or NULL (none merged yet). */
+/* Function i's totals, or NULL (none merged yet). Under the lock. */
 static struct tt_fstat *total_of(uint32_t i)
 {
-	struct tt_fstat **p = tt_chunked_at(&totals, i, sizeof(struct tt_fstat *));
+	struct tt_fstat **p = totals_made ? tt_chunked_at(&totals, i, sizeof(struct tt_fstat *))
+					  : NULL;
 
 	return p ? *p : NULL;
 }
