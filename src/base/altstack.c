@@ -2,6 +2,7 @@
  * altstack.c - see altstack.h; the switch itself is altstack_switch.S.
  */
 #include "base/altstack.h"
+#include "base/chunked.h"
 
 #include <sys/mman.h>
 
@@ -36,10 +37,9 @@ bool tt_altstack_run_kept(void (*fn)(void *), void *arg)
 	if (!kept) {
 		/* A mapping, not the shim's data: the guard would make a page of its data
 		 * unreadable to whatever scans every loaded object's (LeakSanitizer, a
-		 * conservative garbage collector). */
-		char *base = tt_sys_mmap(NULL, size, PROT_READ | PROT_WRITE,
-					 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
-					 -1, 0);
+		 * conservative garbage collector). From the tables' reservation: one mmap fewer
+		 * at exit. */
+		char *base = tt_chunked_carve(size);
 
 		if (!base)
 			return tt_altstack_run(fn, arg);

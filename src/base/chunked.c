@@ -58,6 +58,11 @@ static void *chunk_map(size_t len)
 			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 }
 
+void *tt_chunked_carve(size_t len)
+{
+	return chunk_map(len);
+}
+
 int tt_chunked_reserve(struct tt_chunked *t, uint64_t n, size_t size)
 {
 	uint64_t c, last = n ? (n - 1) >> TT_CHUNK_BITS : 0;

@@ -36,6 +36,11 @@ static inline void *tt_chunked_at(const struct tt_chunked *t, uint32_t i, size_t
  * so far stay). Writers serialised by the caller. */
 int tt_chunked_reserve(struct tt_chunked *t, uint64_t n, size_t size);
 
+/* len bytes (rounded up to pages) of zeroed, MAP_NORESERVE memory for the life of the
+ * process, carved from the tables' reservation while it lasts (no system call), else mapped;
+ * NULL out of memory. Lock-free. */
+void *tt_chunked_carve(size_t len);
+
 /* Unmap every chunk (only where no reader can be left: a table of the caller's own). */
 void tt_chunked_release(struct tt_chunked *t, size_t size);
 

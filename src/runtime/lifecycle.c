@@ -75,9 +75,11 @@ static long calibration_tid;  /* the thread taking it, while taken is 1 */
 /* 8-byte aligned: linked among the small variables start-up touches anyway (Makefile,
  * --sort-section=alignment), not on a page of its own. */
 static struct tt_run run __attribute__((aligned(8)));
-static int busy;		    /* a report or an export is being written (report()) */
-static const char *cache_dir = "";  /* calib_cache.h: "" when none (TSC_CACHE=0, no HOME) */
-static struct tt_cpu_kept cpu_kept; /* cpu_cache.h, read at the first need */
+static int busy;		   /* a report or an export is being written (report()) */
+static const char *cache_dir = ""; /* calib_cache.h: "" when none (TSC_CACHE=0, no HOME) */
+/* cpu_cache.h, read at the first need. 8-byte aligned like `run`: among the small variables,
+ * whose page start-up touched, not across two pages of its own (two faults at exit). */
+static struct tt_cpu_kept cpu_kept __attribute__((aligned(8)));
 static bool cpu_kept_read;
 
 /* One report or export at a time: the dump thread, the export thread, tsctrace_dump, exit

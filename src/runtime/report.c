@@ -47,33 +47,45 @@
 #define CHUNK_BYTES (1u << 20)
 #define KEPT_BYTES (64u << 10)
 
+struct chunk {
+	char *p;
+	size_t used, size;
+};
+
+/* The first chunk's record in the arena itself, the mapped ones' apart: a short report's
+ * arena is a few words among the small variables (8-byte aligned, Makefile's
+ * --sort-section=alignment), not a page of records of its own to fault in at exit. */
 struct arena {
-	struct chunk {
-		char *p;
-		size_t used, size;
-	} chunks[256];
-	size_t n;
+	struct chunk kept; /* chunk 0: kept_chunk */
+	size_t n;	   /* chunks in use */
 	size_t kept_dirty; /* bytes of the kept chunk an earlier report wrote */
 };
 
+#define MAPPED_MAX 255
+static struct chunk mapped[MAPPED_MAX]; /* chunk i > 0 is mapped[i - 1] (one arena at a time) */
 static char kept_chunk[KEPT_BYTES] __attribute__((aligned(64)));
+
+static struct chunk *chunk_at(struct arena *a, size_t i)
+{
+	return i ? &mapped[i - 1] : &a->kept;
+}
 
 static void *arena_alloc(struct arena *a, size_t bytes)
 {
-	struct chunk *c = a->n ? &a->chunks[a->n - 1] : NULL;
+	struct chunk *c = a->n ? chunk_at(a, a->n - 1) : NULL;
 	size_t at;
 
 	bytes = (bytes + 15) & ~(size_t)15;
 	if (!c) {
-		c = &a->chunks[a->n++];
+		c = chunk_at(a, a->n++);
 		*c = (struct chunk){ kept_chunk, 0, sizeof(kept_chunk) };
 	}
 	if (c->used + bytes > c->size) {
 		size_t size = bytes > CHUNK_BYTES ? (bytes + 4095) & ~(size_t)4095 : CHUNK_BYTES;
 
-		if (a->n == sizeof(a->chunks) / sizeof(a->chunks[0]))
+		if (a->n == MAPPED_MAX + 1)
 			return NULL;
-		c = &a->chunks[a->n];
+		c = chunk_at(a, a->n);
 		c->p = tt_sys_mmap(NULL, size, PROT_READ | PROT_WRITE,
 				   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (!c->p)
@@ -98,7 +110,7 @@ static void *arena_alloc_cb(void *ctx, size_t bytes)
 static void arena_free(struct arena *a)
 {
 	while (a->n > 0) {
-		struct chunk *c = &a->chunks[--a->n];
+		struct chunk *c = chunk_at(a, --a->n);
 
 		if (c->p != kept_chunk)
 			tt_sys_munmap(c->p, c->size);
@@ -596,8 +608,9 @@ static void export_on_altstack(void *arg)
 
 static int produce(const struct tt_run *run, bool report)
 {
-	static struct arena arena; /* too big for a small thread stack; one report at a time */
-	static char text[16384];   /* a short report's text: no mapping */
+	/* one report at a time; 8-byte aligned: among the small variables (struct arena) */
+	static struct arena arena __attribute__((aligned(8)));
+	static char text[16384]; /* a short report's text: no mapping */
 	struct tt_buf b;
 	struct format_job fmt;
 	struct tt_report r;

@@ -76,15 +76,32 @@ struct judged {
 };
 
 /* The file this image last put a report in, so that the next report replaces it. A fork
- * child inherits it with its parent's pid: then it is not the child's. */
+ * child inherits it with its parent's pid: then it is not the child's. Its name apart: the
+ * rest is 8-byte aligned, among the small variables (Makefile, --sort-section=alignment),
+ * so that the first report's look at `pid` does not map a page of zeros its write copies. */
 static struct {
 	int64_t pid;
 	dev_t dev;
 	ino_t ino;
-	char path[PATH_MAX + 32];
-} last;
+} last __attribute__((aligned(8)));
+static char last_path[PATH_MAX + 32];
 
-static char path[PATH_MAX], tmp[PATH_MAX + 48], beside[PATH_MAX + 32], where[PATH_MAX + 64];
+/*
+ * The names one delivery builds, one after the other as they are made: the report's path,
+ * its temporary (the path and a suffix), the name it goes to (the path, or where our own
+ * dump went), the pid-inserted name beside it. Each gets room for its longest form right
+ * after the one before, so that a short path's delivery touches one page of them, where an
+ * array apiece took a page each (lay_out_names).
+ */
+#define TMP_SUFFIX 48		     /* ".tmp." PID "." 8 hex digits, and room */
+#define TARGET_BYTES (PATH_MAX + 32) /* the path, or last_path */
+#define BESIDE_BYTES (PATH_MAX + 32)
+static char names[PATH_MAX + (PATH_MAX + TMP_SUFFIX) + TARGET_BYTES + BESIDE_BYTES];
+static char *const path = names; /* PATH_MAX */
+static char *tmp, *target, *beside;
+static size_t tmp_bytes;
+
+static char where[PATH_MAX + 64];
 static char why[PATH_MAX + 160];
 static uint64_t image_start_ns; /* CLOCK_REALTIME at this image's start-up (report_kin.h) */
 
@@ -179,8 +196,8 @@ static long make_tmp(const struct tt_run *run, const struct tt_buf *b, dev_t *de
 	int i;
 
 	for (i = 0; i < TRIES && err == -EEXIST; i++) {
-		if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%lld.%08llx", path,
-				     (long long)run->pid, random32()) >= sizeof(tmp))
+		if ((size_t)snprintf(tmp, tmp_bytes, "%s.tmp.%lld.%08llx", path,
+				     (long long)run->pid, random32()) >= tmp_bytes)
 			return -ENAMETOOLONG;
 		err = create_and_write(tmp, b, 0666, dev, ino);
 	}
@@ -427,8 +444,8 @@ static bool beside_name(const char *name, int64_t pid, int k)
 	int n = k > 1 ? snprintf(suffix, sizeof(suffix), ".%lld-%d", (long long)pid, k)
 		      : snprintf(suffix, sizeof(suffix), ".%lld", (long long)pid);
 
-	return snprintf(beside, sizeof(beside), "%.*s%s%s", (int)stem, name, suffix, name + stem) <
-		       (int)sizeof(beside) &&
+	return snprintf(beside, BESIDE_BYTES, "%.*s%s%s", (int)stem, name, suffix, name + stem) <
+		       (int)BESIDE_BYTES &&
 	       n > 0;
 }
 
@@ -451,8 +468,8 @@ static bool last_is_ours(const struct tt_run *run)
 {
 	struct stat st;
 
-	return last.pid == run->pid && last.path[0] &&
-	       tt_sys_fstatat(AT_FDCWD, last.path, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	return last.pid == run->pid && last_path[0] &&
+	       tt_sys_fstatat(AT_FDCWD, last_path, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	       st.st_dev == last.dev && st.st_ino == last.ino;
 }
 
@@ -461,9 +478,9 @@ static void remember(const struct tt_run *run, const char *name, dev_t dev, ino_
 	size_t n = strlen(name);
 
 	last.pid = 0;
-	if (n >= sizeof(last.path))
+	if (n >= sizeof(last_path))
 		return;
-	memcpy(last.path, name, n + 1);
+	memcpy(last_path, name, n + 1);
 	last.dev = dev;
 	last.ino = ino;
 	last.pid = run->pid;
@@ -473,7 +490,6 @@ static void remember(const struct tt_run *run, const char *name, dev_t dev, ino_
  * put the pid in it. 0 or -1. */
 static int to_path(const struct tt_run *run, const struct tt_buf *b, bool name_has_pid)
 {
-	static char target[PATH_MAX + 32];
 	struct judged j = { .kind = K_AGAIN };
 	bool have_tmp = false;
 	dev_t dev = 0;
@@ -497,7 +513,7 @@ static int to_path(const struct tt_run *run, const struct tt_buf *b, bool name_h
 		memcpy(target, path, strlen(path) + 1);
 		if (last_is_ours(run)) {
 			/* our own dump: this report replaces it where it went */
-			memcpy(target, last.path, strlen(last.path) + 1);
+			memcpy(target, last_path, strlen(last_path) + 1);
 			memset(&j, 0, sizeof(j));
 			j.kind = K_REPLACE;
 			j.dev = last.dev;
@@ -585,6 +601,17 @@ done:
 	}
 }
 
+/* The other names after the path (see `names`). */
+static void lay_out_names(void)
+{
+	size_t n = strlen(path);
+
+	tmp = path + n + 1;
+	tmp_bytes = n + TMP_SUFFIX;
+	target = tmp + tmp_bytes;
+	beside = target + TARGET_BYTES;
+}
+
 /* Whether the template puts the pid in the name (%p; %% is a '%'). */
 static bool has_pid(const char *tmpl)
 {
@@ -616,8 +643,9 @@ static int deliver(const struct tt_run *run, const struct tt_buf *b)
 		return -1;
 	}
 	if (name[0] == '/' || !run->cwd[0] ||
-	    (size_t)snprintf(path, sizeof(path), "%s/%s", run->cwd, name) >= sizeof(path))
+	    (size_t)snprintf(path, PATH_MAX, "%s/%s", run->cwd, name) >= PATH_MAX)
 		memcpy(path, name, strlen(name) + 1);
+	lay_out_names();
 	return to_path(run, b, has_pid(tmpl));
 }
 

@@ -23,19 +23,24 @@
 
 static uint64_t exited_traced;	 /* merged threads that traced a user function */
 static struct tt_chunked totals; /* struct tt_fstat * by function; NULL until a thread merged */
+/* Whether a thread merged: until then the report does not read the directory (a page of
+ * zeros mapped at exit, in a process whose only thread is still running). */
+static bool totals_made;
 
 /* Where function i's totals are kept; NULL out of memory. Under the lock. */
 static struct tt_fstat **total_at(uint32_t i)
 {
 	if (tt_chunked_reserve(&totals, (uint64_t)i + 1, sizeof(struct tt_fstat *)) < 0)
 		return NULL;
+	totals_made = true;
 	return tt_chunked_at(&totals, i, sizeof(struct tt_fstat *));
 }
 
-/* Function i's totals, or NULL (none merged yet). */
+/* Function i's totals, or NULL (none merged yet). Under the lock. */
 static struct tt_fstat *total_of(uint32_t i)
 {
-	struct tt_fstat **p = tt_chunked_at(&totals, i, sizeof(struct tt_fstat *));
+	struct tt_fstat **p = totals_made ? tt_chunked_at(&totals, i, sizeof(struct tt_fstat *))
+					  : NULL;
 
 	return p ? *p : NULL;
 }
@@ -167,6 +172,10 @@ void tt_thread_after_fork_child(void)
 	tt_tls.cpu_aux = UINT32_MAX;
 }
 
+/* A field of `out` read as a write: on a fresh `out` (zero pages) a plain read maps the zero
+ * page that the writes below then copy, two faults where one does. */
+#define WRITTEN_READ(field) __atomic_fetch_add(&(field), 0, __ATOMIC_RELAXED)
+
 void tt_thread_collect(uint32_t func, struct tt_fstat *out)
 {
 	struct tt_thread *t;
@@ -174,9 +183,9 @@ void tt_thread_collect(uint32_t func, struct tt_fstat *out)
 
 	/* Buckets are cleared only when the last function collected here had samples: a
 	 * fresh `out` is zero pages, which a whole clear would fault in one by one. */
-	bool dirty = out->hist.count != 0;
-	bool self_dirty = out->self.count != 0 || out->self.lost != 0;
-	bool wself_dirty = out->wself.count != 0 || out->wself.lost != 0;
+	bool dirty = WRITTEN_READ(out->hist.count) != 0;
+	bool self_dirty = WRITTEN_READ(out->self.count) != 0 || out->self.lost != 0;
+	bool wself_dirty = WRITTEN_READ(out->wself.count) != 0 || out->wself.lost != 0;
 
 	memset(out, 0, offsetof(struct tt_fstat, hist));
 	out->func = func;
@@ -191,7 +200,7 @@ void tt_thread_collect(uint32_t func, struct tt_fstat *out)
 		memset(&out->self, 0, offsetof(struct tt_self_hist, b));
 	out->self.min = UINT64_MAX;
 	/* TSC_BUDGET's weighted histogram likewise (hot/sample.h). */
-	if (out->whist.count)
+	if (WRITTEN_READ(out->whist.count))
 		tt_hist_init(&out->whist);
 	memset(&out->est, 0, sizeof(out->est));
 	out->whist.count = out->whist.max = out->whist.total = 0;
