@@ -24,7 +24,9 @@
 # (the cost of a call on an undisturbed CPU), median of BENCH_REPS runs (default 9, at least
 # 5) alternating all builds and the reference, for the default serialization here and lfence
 # (and none). The stripped builds are experiments, not tracers: their counts are wrong by
-# design, so nothing is checked but that the runs finish.
+# design, so nothing is checked but that the runs finish. Under each mode's figures, the
+# instructions each step runs outside the timed interval (entry before the first read + exit
+# after the second, objdump): with the fences nothing overlaps them, so they are paid in full.
 set -u
 
 B=$1
@@ -61,6 +63,32 @@ done
 if "$B/percall" reference 1 rdtscp >/dev/null 2>&1; then MODES="rdtscp lfence none"; else
 	MODES="lfence none"; fi
 
+# Instructions a timed call runs outside its timed interval, where nothing overlaps the fences:
+# the body's entry up to the first read (the stub's 4 not counted) and its exit after the
+# second read's fence up to `ret`, followed through the taken jumps to the timed entry.
+outside() {
+	objdump -d --no-show-raw-insn "$1" | awk -v body="tt_body_$2" '
+	$0 ~ ("<" body ">:$") { on = 1; next }
+	on && /^[0-9a-f]+ </ { if ($0 ~ ("<" body "_timed>:$")) next; on = 0 }
+	on && match($0, /^ *[0-9a-f]+:/) {
+		a = substr($0, RSTART, RLENGTH); gsub(/[ :]/, "", a)
+		rest = substr($0, RLENGTH + 1); sub(/^[ \t]+/, "", rest)
+		split(rest, f, /[ \t]+/)
+		n++; op[n] = f[1]; arg[n] = f[2]; at[a] = n
+	}
+	END {
+		for (i = 1; i <= n && op[i] != "lfence" && op[i] != "rdtsc"; ) {
+			e++
+			if ((op[i] == "jb" || op[i] == "jmp") && (arg[i] in at)) i = at[arg[i]]; else i++
+		}
+		for (k = 1; k <= n && op[k] != "call"; k++) ;
+		for (; k <= n && op[k] != "rdtscp" && op[k] != "rdtsc"; k++) ;
+		while (k < n && op[k + 1] == "lfence") k++
+		for (k++; k <= n && op[k] != "ret"; k++) x++
+		printf "%d+%d", e, x + 1
+	}'
+}
+
 p10() { sed -n 's/.*chunk_p10_ticks=\([0-9.]*\).*/\1/p'; }
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2];
 	else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -94,6 +122,9 @@ for m in $MODES; do
 		printf ' %22s' "${lo% *}@${lo#* } ($hi)"
 		best="$best ${lo% *}"
 	done
+	echo
+	printf '  %-8s %10s' "" "entry+exit"
+	for s in $STEPS; do printf ' %22s' "$(outside "$(lib_of "$s" 0)" "$m")"; done
 	echo
 	# shellcheck disable=SC2086 # the five figures, one word each
 	set -- $best
