@@ -19,7 +19,8 @@
 # (on the AMD EPYC VM up to 6 ticks for the bodies 8 bytes further on), and taking a part out
 # moves everything after it: a step measured at one layout weighs the layout as much as the
 # part. So every step is built at each layout of BENCH_LADDER_PADS (TT_PAD: the GOT bodies
-# that many bytes past their 64-byte boundary; default all eight multiples of 8) and compared
+# that many bytes further past their 64-byte boundary than the shim puts them, modulo 64;
+# default all eight multiples of 8) and compared
 # at its best one; the worst is printed beside it. Each figure is percall's chunk_p10_ticks
 # (the cost of a call on an undisturbed CPU), median of BENCH_REPS runs (default 9, at least
 # 5) alternating all builds and the reference, for the default serialization here and lfence
