@@ -55,10 +55,11 @@
  * four words the return needs, call, push/ret). Such a build counts and records nothing
  * right: it is no tracer. 0 is the shim.
  *
- * TT_PAD=N moves every GOT body N bytes past its 64-byte boundary (never-executed int3s
- * before its entry): the ladder builds each step at several such layouts, because on the
- * AMD EPYC VM where the layout alone moves a call's cost by up to 6 ticks (the same code
- * 8 bytes further on), a step compared at one layout measures the layout as much as the part.
+ * TT_PAD=N moves every GOT body N bytes further past its 64-byte boundary, modulo 64
+ * (never-executed int3s before its entry): the ladder builds each step at several such
+ * layouts, because on the AMD EPYC VM the layout alone moves a call's cost by up to 6 ticks
+ * (the same code 8 bytes further on), and a step compared at one layout measures the layout
+ * as much as the part.
  */
 #ifndef TT_STRIP
 #define TT_STRIP 0
