@@ -108,11 +108,12 @@ $(B)/hook/trap.o $(B)/wrap/sigmask.o: SAN_FLAGS :=
 endif
 
 # TRAMP_STRIP=N: the bench's ladder only (bench/ladder.sh), a shim with parts of the timed
-# path taken out; never a tracer.
+# path taken out; never a tracer. TRAMP_PAD=N: the ladder's layouts (the GOT bodies N bytes on).
 $(B)/%.o: src/%.S
 	@echo "  AS      $@"
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(BASE_CFLAGS) $(if $(TRAMP_STRIP),-DTT_STRIP=$(TRAMP_STRIP)) -c $< -o $@
+	$(Q)$(CC) $(BASE_CFLAGS) $(if $(TRAMP_STRIP),-DTT_STRIP=$(TRAMP_STRIP)) \
+		$(if $(TRAMP_PAD),-DTT_PAD=$(TRAMP_PAD)) -c $< -o $@
 
 $(LIB): $(SHIM_OBJS) src/libtsctrace.map
 	@echo "  LD      $@"

@@ -50,10 +50,22 @@
  * the timed path with its last N parts taken out, to weigh each against the hand-inlined
  * bracket: 1 the histogram and the caller's child ticks, 2 also the exit's tests, 3 also the
  * entry's work before the first read (countdown, call counter, the frame's other fields, the
- * CPU number). Such a build counts and records nothing right: it is no tracer. 0 is the shim.
+ * CPU number), 4 also the guard test and the shadow stack's limit test (what is left: the
+ * stub and its jump, the counters' look-up for the target, the frame's reservation and the
+ * four words the return needs, call, push/ret). Such a build counts and records nothing
+ * right: it is no tracer. 0 is the shim.
+ *
+ * TT_PAD=N moves every GOT body N bytes further past its 64-byte boundary, modulo 64
+ * (never-executed int3s before its entry): the ladder builds each step at several such
+ * layouts, because on the AMD EPYC VM the layout alone moves a call's cost by up to 6 ticks
+ * (the same code 8 bytes further on), and a step compared at one layout measures the layout
+ * as much as the part.
  */
 #ifndef TT_STRIP
 #define TT_STRIP 0
+#endif
+#ifndef TT_PAD
+#define TT_PAD 0
 #endif
 
 /* DW_CFA_expression (0x10) reg, len 2, DW_OP_breg3 (0x73) offset: "reg is saved at rbx+off". */
@@ -176,8 +188,10 @@
 	movq	%rdx, -24(%rsp)
 	movq	tt_tls@gottpoff(%rip), %rax
 .endif
+.if TT_STRIP < 4
 	cmpb	$0, %fs:TT_TLS_IN_SHIM(%rax)
 	jne	\shim
+.endif
 	cmpl	%fs:TT_TLS_NSTATS(%rax), %r11d
 	jae	\slow				/* no thread setup yet, or a function added since */
 	movq	%fs:TT_TLS_STATS(%rax), %rdx
@@ -206,8 +220,10 @@
 	movq	%rcx, TT_FSTAT_SKIP(%rdx)
 .endif
 	movq	%fs:TT_TLS_TOP(%rax), %rcx
+.if TT_STRIP < 4
 	cmpq	%fs:TT_TLS_LIMIT(%rax), %rcx
 	jae	\slow				/* shadow stack full, or no TSC for this thread */
+.endif
 	addq	$TT_FRAME_SIZE, %fs:TT_TLS_TOP(%rax)	/* reserve: one instruction */
 .if TT_STRIP < 3
 	incq	TT_FSTAT_CALLS(%rdx)			/* owner-only counter, no lock */
@@ -422,9 +438,15 @@
 .endm
 
 /* ---- one body per variant ---------------------------------------------------------------- */
-.macro BODY var, name
+.macro BODY var, name, pad=0
 	.p2align 6		/* each body laid out alike in its cache lines, whatever precedes it */
-TT_ENTRY(\name)
+.if (TT_PAD + \pad) & 63
+	.skip	(TT_PAD + \pad) & 63, 0xcc	/* never executed: where the body starts in its line */
+.endif
+	.globl	\name
+	.hidden	\name
+	.type	\name, @function
+\name\():
 	.cfi_startproc
 	/* CFA = rsp + 8, return address at (%rsp): a normal function entry. */
 	PROLOGUE .Lshim_\@, .Lslow_\@, .Ltimed_\@, 1
@@ -671,7 +693,11 @@ TT_END(\name)
 	.hidden	tt_bodies_start
 tt_bodies_start:			/* interpose.c: is a return address in a body? */
 BODY TT_VAR_RDTSCP, tt_body_rdtscp
-BODY TT_VAR_LFENCE, tt_body_lfence
+/* 8 bytes on: on the AMD EPYC VM (Zen 3) the lfence body so laid out costs 6 ticks less per
+ * call than at its line's start; rdtscp, the default wherever CPUID announces it, is at its
+ * best at 0 there. A layout, not a law: `make -C bench ladder` shows each body's best again
+ * whenever the bodies change. */
+BODY TT_VAR_LFENCE, tt_body_lfence, 8
 BODY TT_VAR_MFENCE, tt_body_mfence
 BODY TT_VAR_CPUID, tt_body_cpuid
 BODY TT_VAR_CPUID_NORDTSCP, tt_body_cpuid_nordtscp
