@@ -14,7 +14,8 @@
 #     Each run's wall time and its CPU time (user + system, cputime.c): sort is single-
 #     threaded here, and its CPU time leaves out what else a shared host ran meanwhile.
 # (c) the median and p90 of memcmp under the budget against every call timed (medians over the
-#     repetitions; goal: within 3% or one histogram bucket); calls identical in all of them.
+#     repetitions; goal: within 3%, one histogram bucket or one TSC step, the granularity the
+#     shim measured); calls identical in all of them.
 #     And against TSC_SAMPLE=16 (a fixed rate: every call equally likely timed): the budget's
 #     rate changes over the run, its percentiles weight each timed call by its period, and
 #     must agree with a fixed-rate sample's; every call timed perturbs what it times (each
@@ -190,6 +191,11 @@ jq -r '.functions[] | select(.name | split("|") | any(. == "memcmp")) | "  memcm
 	"$W/s.budget.1.json" 2>/dev/null
 
 echo "sampling (c): memcmp cycles under the budget against every call timed and against TSC_SAMPLE=16 (medians of $REPS runs)"
+# The TSC's step as the shim measured it (the report's clock.granularity): two readings one
+# step apart are the same duration read at another phase of the counter, so a difference of
+# one step is within the goal as one bucket is (21-25 ticks on the AMD VMs, 2 on Intel).
+gran=$(jq '.clock.granularity // 1' "$W/s.budget.1.json" 2>/dev/null)
+[ -n "$gran" ] || gran=1
 for k in 1 2; do
 	for v in full s16 budget; do
 		awk -v k=$k '{ print $k }' "$W/s.$v.memcmp" >"$W/c.$v.$k"
@@ -200,14 +206,15 @@ for k in 1 2; do
 		f=$(median "$W/c.$v.$k")
 		# One bucket at f: 1 tick below 1024, then 1/128 of the power of two below it.
 		bucket=$(awk -v f="$f" 'BEGIN { if (f < 1024) print 1; else { p = 1; while (p * 2 <= f) p *= 2; print p / 128 } }')
-		verdict=$(awk -v f="$f" -v b="$b" -v w="$bucket" 'BEGIN { d = b - f; if (d < 0) d = -d;
+		verdict=$(awk -v f="$f" -v b="$b" -v w="$bucket" -v g="$gran" 'BEGIN { d = b - f; if (d < 0) d = -d;
+			if (g > w) w = g;
 			print (d <= w || d <= 0.03 * f) ? "met" : "missed" }')
 		what=$([ $v = full ] && echo "every call timed" || echo "TSC_SAMPLE=16")
-		printf '  %-6s %s %s, budget %s cycles (one bucket here: %s; all runs: %s)\n' "$name" \
-			"$what" "$f" "$b" "$bucket" "$(tr '\n' ' ' <"$W/c.$v.$k")"
+		printf '  %-6s %s %s, budget %s cycles (one bucket here: %s, one TSC step: %s; all runs: %s)\n' "$name" \
+			"$what" "$f" "$b" "$bucket" "$gran" "$(tr '\n' ' ' <"$W/c.$v.$k")"
 		row "sampling.memcmp.$name$([ $v = s16 ] && echo .s16)" \
 			"sampling: memcmp $name, budget vs $what" "$(ratio "$b" "$f")" \
-			"within 3% or 1 bucket" "$verdict" "$b/$f cycles (bucket $bucket)"
+			"within 3%, 1 bucket or 1 TSC step" "$verdict" "$b/$f cycles (bucket $bucket, TSC step $gran)"
 	done
 	printf '  %-6s budget, all runs: %s\n' "$name" "$(tr '\n' ' ' <"$W/c.budget.$k")"
 done
