@@ -167,11 +167,14 @@ else
 fi
 mkdir -p "$W/floors"
 if out=$("$B/floors" "$W/floors" 2>"$W/floors.err"); then
-	for f in cpuid mprotect fault mmap newfile syscall; do
+	for f in cpuid mprotect fault touch8 populate8 mmap newfile syscall; do
+		[ -n "$(kv "$out" "$f")" ] || continue # populate8: not before Linux 5.14
 		case $f in
 		cpuid) what="one CPUID leaf (the report names the CPU)" ;;
 		mprotect) what="a code page made writable and back (each inline hook's write)" ;;
 		fault) what="first touch of a fresh page (each page a start-up uses)" ;;
+		touch8) what="first touches of 8 fresh pages" ;;
+		populate8) what="the same 8 pages made present by one madvise(MADV_POPULATE_WRITE)" ;;
 		mmap) what="an anonymous mapping and its unmapping" ;;
 		newfile) what="a 400-byte report to a new file: create, write, close, rename" ;;
 		syscall) what="the cheapest system call (getppid)" ;;
