@@ -29,12 +29,20 @@ static inline void store(uint64_t *p, uint64_t v)
 
 void tt_hist_init(struct tt_hist *h)
 {
-	uint32_t i;
+	uint64_t lo = load(&h->min), hi = load(&h->max);
+	uint32_t i, last;
 
-	/* Clear only what is set: h is usually fresh zero pages we must not dirty. */
-	for (i = 0; i < TT_HIST_BUCKETS; i++)
-		if (load(&h->counts[i]))
-			store(&h->counts[i], 0);
+	/* Clear only what is set, and look only where it can be: every writer keeps a sample's
+	 * bucket between min and max (recording raises max and lowers min with it, a merge
+	 * widens them to its source's), so the 62 KiB outside are not even read (a read of a
+	 * fresh page maps the zero page: a fault each). Fresh zero memory (0, 0) looks at
+	 * bucket 0, an emptied histogram (UINT64_MAX, 0) at none. */
+	if (lo <= hi) {
+		last = tt_hist_index(hi);
+		for (i = tt_hist_index(lo); i <= last && i < TT_HIST_BUCKETS; i++)
+			if (load(&h->counts[i]))
+				store(&h->counts[i], 0);
+	}
 	store(&h->count, 0);
 	store(&h->total, 0);
 	store(&h->max, 0);

@@ -69,7 +69,9 @@ static inline void tt_hist_record(struct tt_hist *h, uint64_t v)
 	tt_hist_record_weighted(h, v, 1);
 }
 
-/* Make h empty. h may be freshly mapped zero memory; only min needs a non-zero value. */
+/* Make h empty. h may be freshly mapped zero memory; only min needs a non-zero value. Its
+ * buckets must lie between its min and max, as recording and merging keep them; only those
+ * are looked at. */
 void tt_hist_init(struct tt_hist *h);
 
 /* Lowest and highest value that fall into bucket i (i < TT_HIST_BUCKETS). */

@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -191,20 +193,59 @@ static void test_bucket_width_at_most_1_128th(void **state)
 
 static void test_init_empties_dirty_histogram(void **state)
 {
-	struct tt_hist *h = malloc(sizeof(*h));
+	static const uint64_t v[] = { 0, 7, 1023, 1024, 5000, 123456789, UINT64_MAX / 3 };
+	struct tt_hist *h = calloc(1, sizeof(*h)), *merged = calloc(1, sizeof(*merged));
 	uint32_t i;
 
 	(void)state;
 	assert_non_null(h);
-	memset(h, 0xa5, sizeof(*h));
+	assert_non_null(merged);
 	tt_hist_init(h);
+	tt_hist_init(merged);
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		tt_hist_record(h, v[i]);
+	tt_hist_merge(merged, h);
+	tt_hist_init(h);
+	tt_hist_init(merged); /* a merge's buckets, as a report's sums hold them */
 	assert_int_equal(h->count, 0);
 	assert_int_equal(h->total, 0);
 	assert_int_equal(h->max, 0);
 	assert_int_equal(h->min, UINT64_MAX);
-	for (i = 0; i < TT_HIST_BUCKETS; i++)
+	for (i = 0; i < TT_HIST_BUCKETS; i++) {
 		assert_int_equal(h->counts[i], 0);
+		assert_int_equal(merged->counts[i], 0);
+	}
 	free(h);
+	free(merged);
+}
+
+/* Fresh zero pages with a few small samples: emptying it reads none of the pages past the
+ * samples' (a read would map the zero page there: one fault each at a report). */
+static void test_init_reads_only_the_samples_pages(void **state)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE),
+	       len = (sizeof(struct tt_hist) + page - 1) / page * page;
+	struct tt_hist *h = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+				 0);
+	unsigned char *in = calloc(len / page, 1);
+	size_t p, first_idle;
+
+	(void)state;
+	assert_true(h != MAP_FAILED);
+	assert_non_null(in);
+	tt_hist_init(h);
+	tt_hist_record(h, 3);
+	tt_hist_record(h, 40);
+	tt_hist_init(h);
+	assert_int_equal(h->counts[3], 0);
+	assert_int_equal(h->counts[40], 0);
+	assert_int_equal(mincore(h, len, in), 0);
+	/* The header and buckets 0..40 share the first page; nothing from the third page on. */
+	first_idle = 2;
+	for (p = first_idle; p < len / page; p++)
+		assert_int_equal(in[p] & 1, 0);
+	munmap(h, len);
+	free(in);
 }
 
 static void test_record_keeps_exact_summary(void **state)
@@ -564,6 +605,7 @@ int main(void)
 		cmocka_unit_test(test_bucket_edges_index_back),
 		cmocka_unit_test(test_bucket_width_at_most_1_128th),
 		cmocka_unit_test(test_init_empties_dirty_histogram),
+		cmocka_unit_test(test_init_reads_only_the_samples_pages),
 		cmocka_unit_test(test_record_keeps_exact_summary),
 		cmocka_unit_test(test_empty_and_rank_zero_give_zero),
 		cmocka_unit_test(test_rank_past_count_gives_max),
