@@ -222,9 +222,16 @@ void tt_thread_rows_names(void)
 	struct tt_thread *t;
 
 	tt_thread_lock();
-	for (t = tt_thread_list; t; t = t->next)
-		if (t->tid > 0)
+	for (t = tt_thread_list; t; t = t->next) {
+		if (t->tid <= 0)
+			continue;
+		if (t == tt_tls.thread) { /* the reporting thread's own: one call, no /proc */
+			tt_syscall3(SYS_prctl, PR_GET_NAME, (long)t->name, 0);
+			t->name[15] = 0;
+		} else {
 			read_comm(t);
+		}
+	}
 	tt_thread_unlock();
 }
 
