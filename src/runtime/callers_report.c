@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "elf/symbolize.h"
-#include "hot/sample.h"
 #include "report/stats.h"
 #include "runtime/callers_merge.h"
 #include "runtime/callers_report.h"
@@ -213,8 +212,7 @@ size_t tt_callers_collect(uint32_t func, const struct tt_report_func *fn, uint64
 	rest.self_weighted_total = fn->self_weighted_total;
 	for (i = 0; i < c.n; i++) {
 		memset(&rows[i], 0, sizeof(rows[i]));
-		if (tt_sample_mode == TT_SAMPLE_FIXED) /* each timed call weighs N (sample.h) */
-			tt_fstat_weigh_fixed(c.u[i].sum, tt_sample_period);
+		tt_fstat_weigh_fixed(c.u[i].sum); /* TSC_SAMPLE=N: each timed call weighs N */
 		fill_row(&rows[i], c.u[i].sum, subtract, nested, alloc, ctx);
 		name_site(&c.u[i].site, &rows[i], alloc, ctx, objs);
 		tt_fstat_free(c.u[i].sum);

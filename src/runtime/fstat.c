@@ -5,6 +5,8 @@
  */
 #include "runtime/fstat.h"
 
+#include "hot/sample.h"
+
 void tt_fstat_merge_periods(struct tt_fstat *dst, uint64_t min, uint64_t max)
 {
 	if (min && (!dst->period_min || min < dst->period_min))
@@ -45,13 +47,17 @@ void tt_fstat_merge(struct tt_fstat *dst, const struct tt_fstat *src)
 		dst->est.cost = __atomic_load_n(&src->est.cost, __ATOMIC_RELAXED);
 }
 
-void tt_fstat_weigh_fixed(struct tt_fstat *s, uint64_t n)
+void tt_fstat_weigh_fixed(struct tt_fstat *s)
 {
 	const struct tt_hist *h = &s->hist;
 	const struct tt_self_hist *sh = &s->self;
 	struct tt_hist *w = &s->whist;
 	struct tt_self_hist *ws = &s->wself;
+	uint64_t n = tt_sample_period;
 	uint32_t i, last;
+
+	if (tt_sample_mode != TT_SAMPLE_FIXED)
+		return; /* under a budget the exit recorded them; unsampled, there are none */
 
 	/* Products wrap as the exit's sums of N would have: the same figures either way. */
 	if (h->count) {

@@ -16,10 +16,11 @@ uint64_t tt_fstat_skipped(const struct tt_fstat *s);
 /* Add every count of src into dst. */
 void tt_fstat_merge(struct tt_fstat *dst, const struct tt_fstat *src);
 
-/* TSC_SAMPLE=N, at report time: s's weighted histograms (whist, wself, est.wsq), which the
- * exit records only under a budget, from its plain ones: every timed call weighs N, so each
- * count and sum is N times the plain one, min and max the same. s's weighted ones empty
- * before (tt_thread_collect, or fresh); only the buckets in use are touched. */
-void tt_fstat_weigh_fixed(struct tt_fstat *s, uint64_t n);
+/* At report time, under TSC_SAMPLE=N (else nothing): s's weighted histograms (whist, wself,
+ * est.wsq), which the exit records only under a budget, from its plain ones: every timed
+ * call weighs N, so each count and sum is N times the plain one, min and max the same. s's
+ * weighted ones empty before (tt_thread_collect, or fresh); only the buckets in use are
+ * touched. */
+void tt_fstat_weigh_fixed(struct tt_fstat *s);
 
 #endif /* TT_FSTAT_H */

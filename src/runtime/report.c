@@ -301,8 +301,7 @@ static void fill_threads(const struct tt_run *run, uint32_t func, struct arena *
 		struct tt_self_hist h;
 		char *name = arena_alloc(a, sizeof(rows[i].name));
 
-		if (tt_sample_mode == TT_SAMPLE_FIXED) /* each timed call weighs N (sample.h) */
-			tt_thread_rows_weigh_fixed(&rows[i], tt_sample_period);
+		tt_thread_rows_weigh_fixed(&rows[i]); /* TSC_SAMPLE=N: each weighs N */
 
 		memset(&th[i], 0, sizeof(th[i]));
 		th[i].tid = rows[i].tid;
@@ -507,8 +506,8 @@ static int build(const struct tt_run *run, struct arena *arena, bool report, str
 		if (!fn || fn->route == TT_ROUTE_NONE)
 			continue;
 		tt_thread_collect(i, s);
-		if (report && tt_sample_mode == TT_SAMPLE_FIXED)
-			tt_fstat_weigh_fixed(s, tt_sample_period);
+		if (report)
+			tt_fstat_weigh_fixed(s); /* TSC_SAMPLE=N: each timed call weighs N */
 		fill_func(run, fn, s, hz, arena, &funcs[nf]);
 		if (report) {
 			fill_self(run, s, scratch, arena, &funcs[nf]);

@@ -14,6 +14,7 @@
 #include "base/chunked.h"
 #include "base/sys.h"
 #include "hook/funcs.h"
+#include "hot/sample.h"
 #include "runtime/thread_rows.h"
 
 #define MAX_ROWS (1u << 16)
@@ -73,8 +74,12 @@ static void fill(struct tt_thread_row *r, const struct tt_fstat *s)
 	tt_thread_rows_self_sums(&s->wself, &r->wself);
 }
 
-void tt_thread_rows_weigh_fixed(struct tt_thread_row *r, uint64_t n)
+void tt_thread_rows_weigh_fixed(struct tt_thread_row *r)
 {
+	uint64_t n = tt_sample_period;
+
+	if (tt_sample_mode != TT_SAMPLE_FIXED)
+		return;
 	r->weights = r->timed * n;
 	r->wraw = r->raw * n;
 	r->wsq = r->timed * n * n;
@@ -147,15 +152,20 @@ static struct tt_thread_row *other_row(uint32_t func)
 	return &rows[*other - 1];
 }
 
+/* The calling thread's own name, as it is now: one system call, no /proc. */
+static void own_name(char name[16])
+{
+	tt_syscall3(SYS_prctl, PR_GET_NAME, (long)name, 0);
+	name[15] = 0;
+}
+
 void tt_thread_rows_keep(struct tt_thread *t)
 {
 	uint32_t i, n = tt_funcs_count();
 	char name[16] = "";
 
-	/* This thread's own name, as it is now: one system call, no /proc. */
 	if (t == tt_tls.thread)
-		tt_syscall3(SYS_prctl, PR_GET_NAME, (long)name, 0);
-	name[15] = 0;
+		own_name(name);
 	for (i = 1; i < n; i++) {
 		const struct tt_fstat *s = tt_thread_stat(t, i);
 		struct tt_thread_row r, *o;
@@ -225,12 +235,10 @@ void tt_thread_rows_names(void)
 	for (t = tt_thread_list; t; t = t->next) {
 		if (t->tid <= 0)
 			continue;
-		if (t == tt_tls.thread) { /* the reporting thread's own: one call, no /proc */
-			tt_syscall3(SYS_prctl, PR_GET_NAME, (long)t->name, 0);
-			t->name[15] = 0;
-		} else {
+		if (t == tt_tls.thread) /* the reporting thread's own */
+			own_name(t->name);
+		else
 			read_comm(t);
-		}
 	}
 	tt_thread_unlock();
 }

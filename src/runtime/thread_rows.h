@@ -42,10 +42,10 @@ void tt_thread_rows_names(void);
  */
 size_t tt_thread_rows_of(uint32_t func, struct tt_thread_row *out, size_t max);
 
-/* TSC_SAMPLE=N, at report time: the row's weighted sums, self's too (zero: the exit records
- * them only under a budget), from its plain ones, every timed call weighing N
- * (tt_fstat_weigh_fixed). */
-void tt_thread_rows_weigh_fixed(struct tt_thread_row *r, uint64_t n);
+/* At report time, under TSC_SAMPLE=N (else nothing): the row's weighted sums, self's too
+ * (zero: the exit records them only under a budget), from its plain ones, every timed call
+ * weighing N (tt_fstat_weigh_fixed). */
+void tt_thread_rows_weigh_fixed(struct tt_thread_row *r);
 
 /* A self histogram's sums, as a row keeps them. */
 void tt_thread_rows_self_sums(const struct tt_self_hist *h, struct tt_self_hist_sums *out);
