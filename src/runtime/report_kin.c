@@ -15,7 +15,8 @@
  * previous one wrote its report, so this process's own start would call a sibling's report
  * old. The run began when its oldest process started: walk up the parent chain while the
  * parent has this very library mapped (its device and inode in /proc/PID/maps), and take the
- * start time (/proc/PID/stat) of the last one. The process's start, not the image's: a report
+ * start time (/proc/PID/stat) of the last one; the walk stops early at a process of the run
+ * that had started before the report was written. The process's start, not the image's: a report
  * written by this pid before its exec is of this run too. An ancestor that maps the library
  * without tracing anything only moves the start earlier: a report may then be kept that
  * could have been replaced, never the reverse. /proc times are clock ticks since boot,
@@ -198,28 +199,43 @@ static bool maps_has(long pid, const char *key)
 	return found;
 }
 
-/* CLOCK_REALTIME ns at which the run began (see the top), or 0 when /proc cannot say. */
-static uint64_t run_start_ns(void)
+/* CLOCK_REALTIME ns of `ticks` clock ticks since boot, 0 when the clocks disagree. */
+static uint64_t ticks_to_real(uint64_t ticks, uint64_t hz, uint64_t boot, uint64_t real)
+{
+	uint64_t at = ticks * (1000000000ull / hz);
+
+	return boot > at && real > boot - at ? real - (boot - at) : 0;
+}
+
+/*
+ * Whether a report written at `written` (CLOCK_REALTIME ns) is of this run (see the top). The
+ * walk goes up only until a process of the run is found that had started by then: the run
+ * began no later, and the ancestors above (a login shell's long maps) are not read. Cannot
+ * tell (no /proc): of this run, so kept.
+ */
+static bool written_in_run(uint64_t written)
 {
 	char key[96];
-	uint64_t start, oldest, hz = getauxval(AT_CLKTCK), boot, real;
+	uint64_t start, hz = getauxval(AT_CLKTCK), boot, real;
 	long pid, ppid;
 	int depth;
 
-	if (!hz || !proc_stat(tt_sys_getpid(), &oldest, &ppid))
-		return 0;
-	if (own_key(key, sizeof(key)))
-		for (depth = 0, pid = ppid; depth < MAX_DEPTH && pid > 1 && maps_has(pid, key);
-		     depth++, pid = ppid) {
-			if (!proc_stat(pid, &start, &ppid))
-				break;
-			if (start < oldest)
-				oldest = start;
-		}
+	if (!hz || !proc_stat(tt_sys_getpid(), &start, &ppid))
+		return true;
 	boot = tt_clock_ns(CLOCK_BOOTTIME);
 	real = tt_clock_ns(CLOCK_REALTIME);
-	oldest = oldest * (1000000000ull / hz);
-	return boot > oldest && real > boot - oldest ? real - (boot - oldest) : 0;
+	if (ticks_to_real(start, hz, boot, real) <= written + MARGIN_NS)
+		return true;
+	if (!own_key(key, sizeof(key)))
+		return false;
+	for (depth = 0, pid = ppid; depth < MAX_DEPTH && pid > 1 && maps_has(pid, key);
+	     depth++, pid = ppid) {
+		if (!proc_stat(pid, &start, &ppid))
+			break;
+		if (ticks_to_real(start, hz, boot, real) <= written + MARGIN_NS)
+			return true;
+	}
+	return false;
 }
 
 enum tt_kin tt_report_kin(int fd, const struct stat *st, int64_t *pid, uint64_t since_ns)
@@ -233,7 +249,7 @@ enum tt_kin tt_report_kin(int fd, const struct stat *st, int64_t *pid, uint64_t 
 	char *head = small ? chunk
 			   : tt_sys_mmap(NULL, HEAD_BYTES, PROT_READ | PROT_WRITE,
 					 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	uint64_t v = 0, start = 0, wall = 0, written, began;
+	uint64_t v = 0, start = 0, wall = 0, written;
 	bool json, text;
 	size_t n;
 
@@ -264,6 +280,5 @@ enum tt_kin tt_report_kin(int fd, const struct stat *st, int64_t *pid, uint64_t 
 	 * /proc (each file there costs tens of microseconds; a shell loop meets this case). */
 	if (since_ns && written + MARGIN_NS >= since_ns)
 		return TT_KIN_THIS_RUN;
-	began = run_start_ns();
-	return !began || written + MARGIN_NS >= began ? TT_KIN_THIS_RUN : TT_KIN_OLDER;
+	return written_in_run(written) ? TT_KIN_THIS_RUN : TT_KIN_OLDER;
 }

@@ -6,6 +6,9 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -55,10 +58,42 @@ static void test_grows_without_moving(void **state)
 	assert_null(tt_chunked_at(&table, 0, sizeof(struct elem)));
 }
 
+/* A release reads the directory only as far as it was used: a forked child releases three
+ * tables, and reading all 512 KiB of each directory mapped 128 pages of zeros apiece. */
+static void test_release_reads_only_what_was_reserved(void **state)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), len = sizeof(struct tt_chunked);
+	size_t pages = (len + page - 1) / page, p;
+	struct tt_chunked *t;
+	unsigned char *in;
+
+	(void)state;
+	t = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(t != MAP_FAILED);
+	in = calloc(pages, 1);
+	assert_non_null(in);
+	assert_int_equal(tt_chunked_reserve(t, 3, sizeof(struct elem)), 0);
+	assert_int_equal(t->top, 1);
+	tt_chunked_release(t, sizeof(struct elem));
+	assert_int_equal(t->top, 0);
+	assert_null(tt_chunked_at(t, 0, sizeof(struct elem)));
+	assert_int_equal(mincore(t, len, in), 0);
+	assert_int_equal(in[0] & 1, 1);
+	for (p = 1; p < pages; p++)
+		assert_int_equal(in[p] & 1, 0);
+	/* reserved again after the release: a new chunk, zeroed */
+	assert_int_equal(tt_chunked_reserve(t, 3, sizeof(struct elem)), 0);
+	assert_int_equal(((struct elem *)tt_chunked_at(t, 2, sizeof(struct elem)))->a, 0);
+	tt_chunked_release(t, sizeof(struct elem));
+	munmap(t, len);
+	free(in);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_grows_without_moving),
+		cmocka_unit_test(test_release_reads_only_what_was_reserved),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
