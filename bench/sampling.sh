@@ -219,5 +219,39 @@ for k in 1 2; do
 	printf '  %-6s budget, all runs: %s\n' "$name" "$(tr '\n' ' ' <"$W/c.budget.$k")"
 done
 
+# How the density of timing moves what a timed call reads: fixed rates from every other call to
+# one in 4096, the same runs alternating. Timing every call perturbs the calls timed (each runs
+# right after the previous one's reads and exit); timing rarely meets the timed path's code and
+# its branch predictions cold, inside the interval. Where the TSC steps by 1-2 ticks (Intel
+# here) both show at p90; a 21-tick step (the AMD VMs) hides them.
+echo "sampling (d): memcmp cycles by fixed rate TSC_SAMPLE=N (medians of $REPS runs)"
+SWEEP="2 16 256 4096"
+for n in $SWEEP; do : >"$W/d.$n"; done
+r=1
+while [ "$r" -le "$REPS" ]; do
+	for n in $SWEEP; do
+		env LC_ALL=C TSC_FORMAT=json TSC_OUTPUT="$W/d.json" TSC_QUIET=1 LD_PRELOAD="$LIB" \
+			TSC_FUNCS=$FUNCS TSC_SAMPLE=$n sort --parallel=1 "$W/in.txt" >/dev/null ||
+			fail "sort (TSC_SAMPLE=$n) exited $?"
+		jq -r '.functions[] | select(.name | split("|") | any(. == "memcmp")) |
+			"\(.cycles.median) \(.cycles.p90)"' "$W/d.json" >>"$W/d.$n"
+		rm -f "$W/d.json"
+	done
+	r=$((r + 1))
+done
+sweep=""
+for k in 1 2; do
+	vals=""
+	for n in $SWEEP; do
+		awk -v k=$k '{ print $k }' "$W/d.$n" >"$W/d.$n.$k"
+		vals="$vals${vals:+/}$(median "$W/d.$n.$k")"
+	done
+	name=$([ $k = 1 ] && echo median || echo p90)
+	echo "  $name at N = $(echo $SWEEP | tr ' ' '/'): $vals cycles"
+	sweep="$sweep${sweep:+; }$name $vals"
+	row "sampling.memcmp.$name.sweep" "sampling: memcmp $name at TSC_SAMPLE=$(echo $SWEEP | tr ' ' '/')" \
+		"$vals" "-" "info" "cycles, medians of $REPS runs (TSC step $gran)"
+done
+
 [ "$broken" = 0 ] || exit 1
 exit 0

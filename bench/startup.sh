@@ -15,9 +15,11 @@
 #   file, a system call (floors.c).
 # shell loop: `sh` running 50 x { /bin/true; printf x | cat; } (100 programs exec'd, every
 #   one of them and the shell preloaded, each writing its report), against the same loop
-#   bare; REPS alternating repetitions, goal <= 1.25. startup.loop.nothing and
-#   startup.loop.devnull: the same loop with a do-nothing library preloaded (the floor) and
-#   traced with the reports to /dev/null (the shim without its files), both against bare.
+#   bare; REPS alternating repetitions, goal <= 1.25. startup.loop.nothing,
+#   startup.loop.filefloor and startup.loop.devnull: the same loop with a do-nothing library
+#   preloaded (the floor), with one that only leaves a file per process (the floor of a report
+#   file each), and traced with the reports to /dev/null (the shim without its files), all
+#   against bare.
 
 STARTUP_FUNCS=strlen,memcmp,memcpy,memset,strcmp,memchr,strchr,malloc,free,qsort
 STARTUP_PHASE_RUNS=${BENCH_STARTUP_PHASE_RUNS:-50}
@@ -208,23 +210,27 @@ else
 fi
 
 # ---- a shell loop of short processes -------------------------------------------------------
-# Four loops alternate: bare; every program preloaded with a library that does nothing (what
-# any LD_PRELOAD tool costs: the loop's floor); traced with each report to /dev/null (the
+# Five loops alternate: bare; every program preloaded with a library that does nothing (what
+# any LD_PRELOAD tool costs: the loop's floor); with one that only leaves a 400-byte file as
+# each process exits, delivered as the shim delivers a report (filefloor.c: the floor of a
+# report file per process, whatever the tool); traced with each report to /dev/null (the
 # shim's own work, no file); traced with each report to a new file (the row with the goal).
 LOOP='i=0; while [ $i -lt 50 ]; do /bin/true; printf x | cat >/dev/null; i=$((i + 1)); done'
 echo
 echo "shell loop: sh -c '50 x { /bin/true; printf x | cat; }' (100 programs), all preloaded" \
 	"with TSC_FUNCS=strlen (each writes a report) against bare, $REPS alternating runs"
-mkdir -p "$W/loop"
-for v in bare nothing devnull file; do : >"$W/loop.$v"; done
-loop_once() { # bare|nothing|devnull|file -> ns
+mkdir -p "$W/loop" "$W/loopfloor"
+for v in bare nothing filefloor devnull file; do : >"$W/loop.$v"; done
+loop_once() { # bare|nothing|filefloor|devnull|file -> ns
 	local t0 t1
-	rm -f "$W"/loop/*
+	rm -f "$W"/loop/* "$W"/loopfloor/*
 	t0=$(date +%s%N)
 	case $1 in
 	bare) sh -c "$LOOP" </dev/null || fail "shell loop: bare loop exited $?" ;;
 	nothing) LD_PRELOAD=$B/libnothing.so sh -c "$LOOP" </dev/null ||
 		fail "shell loop: loop with libnothing.so exited $?" ;;
+	filefloor) LD_PRELOAD=$B/libfilefloor.so FLOOR_OUTPUT="$W/loopfloor/r.txt" sh -c "$LOOP" \
+		</dev/null || fail "shell loop: loop with libfilefloor.so exited $?" ;;
 	devnull) LD_PRELOAD=$LIB TSC_FUNCS=strlen TSC_QUIET=1 TSC_OUTPUT=/dev/null \
 		sh -c "$LOOP" </dev/null || fail "shell loop: traced loop (/dev/null) exited $?" ;;
 	file) LD_PRELOAD=$LIB TSC_FUNCS=strlen TSC_QUIET=1 TSC_OUTPUT="$W/loop/r.txt" \
@@ -235,24 +241,31 @@ loop_once() { # bare|nothing|devnull|file -> ns
 }
 r=0
 while [ "$r" -lt "$REPS" ]; do
-	if [ $((r % 2)) = 0 ]; then order="bare nothing devnull file"; else order="file devnull nothing bare"; fi
+	if [ $((r % 2)) = 0 ]; then order="bare nothing filefloor devnull file"
+	else order="file devnull filefloor nothing bare"; fi
 	for v in $order; do loop_once "$v" >>"$W/loop.$v"; done
 	r=$((r + 1))
 done
 nrep=$(ls "$W"/loop | wc -l)
+nfloor=$(ls "$W"/loopfloor | wc -l)
 [ "$nrep" -ge 100 ] || fail "shell loop: $nrep reports from the last traced loop (expected 101 or more)"
 lb=$(median "$W/loop.bare")
 lp=$(median "$W/loop.file")
 ln=$(median "$W/loop.nothing")
+lf=$(median "$W/loop.filefloor")
 ld=$(median "$W/loop.devnull")
 lr=$(ratio "$lp" "$lb")
 echo "  median traced $(ms "$lp") ms, bare $(ms "$lb") ms: $lr (goal <= 1.25: $(le "$lr" 1.25));" \
 	"$nrep reports per traced loop"
 echo "  same loop, a do-nothing library preloaded: $(ms "$ln") ms ($(ratio "$ln" "$lb"));" \
 	"traced, reports to /dev/null: $(ms "$ld") ms ($(ratio "$ld" "$lb"))"
+echo "  a library that only leaves a 400-byte file per process: $(ms "$lf") ms" \
+	"($(ratio "$lf" "$lb")), $nfloor files per loop"
 row startup.loop "shell loop of 100 programs, traced/bare" "$lr" "<= 1.25" "$(le "$lr" 1.25)" \
 	"median $(ms "$lp")/$(ms "$lb") ms, $REPS runs each, TSC_FUNCS=strlen"
 row startup.loop.nothing "shell loop floor: a do-nothing library preloaded/bare" \
 	"$(ratio "$ln" "$lb")" "-" "info" "median $(ms "$ln")/$(ms "$lb") ms, bench/nothing.c"
+row startup.loop.filefloor "shell loop floor: a file left by each process (filefloor.c)/bare" \
+	"$(ratio "$lf" "$lb")" "-" "info" "median $(ms "$lf")/$(ms "$lb") ms, $nfloor files per loop (traced: $nrep reports)"
 row startup.loop.devnull "shell loop, traced, reports to /dev/null/bare" \
 	"$(ratio "$ld" "$lb")" "-" "info" "median $(ms "$ld")/$(ms "$lb") ms: the shim without the files"
