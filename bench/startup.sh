@@ -223,7 +223,10 @@ mkdir -p "$W/loop" "$W/loopfloor"
 for v in bare nothing filefloor devnull file; do : >"$W/loop.$v"; done
 loop_once() { # bare|nothing|filefloor|devnull|file -> ns
 	local t0 t1
-	rm -f "$W"/loop/* "$W"/loopfloor/*
+	case $1 in
+	filefloor) rm -f "$W"/loopfloor/* ;;
+	file) rm -f "$W"/loop/* ;;
+	esac
 	t0=$(date +%s%N)
 	case $1 in
 	bare) sh -c "$LOOP" </dev/null || fail "shell loop: bare loop exited $?" ;;

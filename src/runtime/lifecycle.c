@@ -213,10 +213,17 @@ static void identify_process(void)
  * fork, so a fatal signal's report must wait until they are let go (tt_shim_leave). */
 static __thread uint8_t fork_was;
 
+static bool some_call_ended(void);
+
 /* In lock order (dllock.h): no dl* bookkeeping is half done in the child. A report or an
- * export in another thread is let finish first: the child would wait for it for ever. */
+ * export in another thread is let finish first: the child would wait for it for ever.
+ * The overhead is measured first, once, where a traced call has ended: every child then
+ * inherits it instead of each measuring it again for its own report (a shell's subshells:
+ * ~30 us and 8 page faults each); the parent would measure it at its own report anyway. */
 static void fork_prepare(void)
 {
+	if (some_call_ended())
+		tt_lifecycle_calibrate(false);
 	fork_was = tt_shim_enter();
 	busy_lock();
 	tt_dl_fork_prepare();
