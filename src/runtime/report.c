@@ -214,7 +214,12 @@ static void fill_self(const struct tt_run *run, const struct tt_fstat *s, struct
 	total = tt_self_distribution(&s->hist, &s->self, run->overhead.subtracted,
 				     run->overhead.nested, scratch);
 	tt_stats_summarise(scratch, run->overhead.subtracted, &sum);
-	/* A leaf-only function's is its cycles' total already; the computed one is exact. */
+	/* A function that made traced calls: the computed total, exact where the distribution's
+	 * wide buckets are not. A leaf-only one's distribution is its cycles', and so is its
+	 * total, each reading floored at 0 as cycles' are (the computed one takes the overhead
+	 * off the sum of readings, and differs wherever one read less than the overhead). */
+	if (!s->self.count && !s->self.lost)
+		total = out->cycles.total; /* fill_func's, before this */
 	sum.total = total;
 	sum.mean = scratch->count ? (double)total / (double)scratch->count : 0;
 	out->self = sum;
