@@ -387,8 +387,12 @@ for m in rdtscp lfence mfence none cpuid; do
 		"$ra" "$add"
 	note=""
 	[ "$m" = "$BDEF" ] && note=" (default here)"
-	row "percall.$m" "percall tsctrace/reference, TSC_SERIALIZE=$m$note" "$ra" "<= 1.10" \
-		"$(le "$ra" 1.10)" "$tt/$ref ticks per call; tsctrace reads bench_fn as raw $rd, cycles $cy"
+	# Without serialization the bracket is ~45 ticks, so the same absolute cost of the
+	# trampoline's structure is a larger share: its goal is 1.15 (issue 17's table).
+	goal=1.10
+	[ "$m" = none ] && goal=1.15
+	row "percall.$m" "percall tsctrace/reference, TSC_SERIALIZE=$m$note" "$ra" "<= $goal" \
+		"$(le "$ra" $goal)" "$tt/$ref ticks per call; tsctrace reads bench_fn as raw $rd, cycles $cy"
 	if [ "$m" = "$BDEF" ]; then
 		row "percall.added" "percall added cost tsctrace/reference ($m)" "$add" "-" "-" \
 			"$(awk -v a="$tt" -v b="$ref" -v u="$pc_plain" \
