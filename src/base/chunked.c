@@ -87,8 +87,6 @@ int tt_chunked_reserve(struct tt_chunked *t, uint64_t n, size_t size)
 		 * read (the zero page) and then a first write would take two. */
 		*(volatile char *)p = 0;
 		__atomic_store_n(&t->chunk[c], p, __ATOMIC_RELEASE);
-		if (c + 1 > t->top)
-			t->top = (uint32_t)(c + 1);
 	}
 	return 0;
 }
@@ -97,12 +95,12 @@ void tt_chunked_release(struct tt_chunked *t, size_t size)
 {
 	uint32_t c;
 
-	for (c = 0; c < t->top; c++) {
-		if (!t->chunk[c])
-			continue;
+	/* The chunks in use are a prefix of the directory (reserve maps them in order): the
+	 * rest is not read, where a read of all 512 KiB mapped a page of zeros for each 4 KiB,
+	 * ~0.2 ms in each forked child, which releases three tables. */
+	for (c = 0; c < TT_CHUNK_DIR && t->chunk[c]; c++) {
 		LSAN_UNROOT(t->chunk[c], (size_t)TT_CHUNK_LEN * size);
 		tt_sys_munmap(t->chunk[c], (size_t)TT_CHUNK_LEN * size);
 		t->chunk[c] = NULL;
 	}
-	t->top = 0;
 }

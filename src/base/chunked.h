@@ -21,10 +21,6 @@
 #define TT_CHUNK_DIR (1u << (32 - TT_CHUNK_BITS)) /* chunks: every 32-bit index */
 
 struct tt_chunked {
-	/* Directory entries ever reserved, [0, top): a release reads only these, not the 512 KiB
-	 * of the whole directory (a page of zeros mapped for each 4 KiB read: ~0.2 ms in each
-	 * forked child). First, on the page of the first chunks' pointers. */
-	uint32_t top;
 	void *chunk[TT_CHUNK_DIR]; /* NULL until reserved */
 };
 
@@ -45,7 +41,8 @@ int tt_chunked_reserve(struct tt_chunked *t, uint64_t n, size_t size);
  * NULL out of memory. Lock-free. */
 void *tt_chunked_carve(size_t len);
 
-/* Unmap every chunk (only where no reader can be left: a table of the caller's own). */
+/* Unmap every chunk (only where no reader can be left: a table of the caller's own). Reads
+ * the directory only as far as chunks were reserved. */
 void tt_chunked_release(struct tt_chunked *t, size_t size);
 
 #endif /* TT_CHUNKED_H */

@@ -13,4 +13,3 @@ _Static_assert(__builtin_offsetof(struct tt_func_words, target) == TT_WORDS_TARG
 _Static_assert(__builtin_offsetof(struct tt_func_words, handler_calls) == TT_WORDS_HANDLER,
 	       "tramp_layout.h");
 _Static_assert(TT_CHUNK_BITS == TT_WORDS_CHUNK_BITS, "tramp_layout.h");
-_Static_assert(__builtin_offsetof(struct tt_chunked, chunk) == TT_WORDS_DIR, "tramp_layout.h");

@@ -14,7 +14,6 @@
 /* struct tt_func_words (func_table.h): 32 bytes each, in chunks of 2^16 (base/chunked.h). */
 #define TT_WORDS_SHIFT 5
 #define TT_WORDS_CHUNK_BITS 16
-#define TT_WORDS_DIR 8	    /* struct tt_chunked: its directory of chunks, after its count */
 #define TT_WORDS_TARGET 0   /* void *: the real function */
 #define TT_WORDS_HANDLER 16 /* uint64_t: calls from handlers that interrupted the shim */
 

@@ -268,7 +268,7 @@
 	movl	%r11d, %ecx
 	shrl	$TT_WORDS_CHUNK_BITS, %ecx
 	leaq	tt_func_words_table(%rip), %rax
-	movq	TT_WORDS_DIR(%rax,%rcx,8), %rax
+	movq	(%rax,%rcx,8), %rax
 	movzwl	%r11w, %ecx
 	shlq	$TT_WORDS_SHIFT, %rcx
 .endm
