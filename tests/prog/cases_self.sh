@@ -126,6 +126,26 @@ test_self_text() {
 		fail_because "no self table in the text report: $(grep -n self "$REPORT" | head -3)"
 }
 
+# A leaf's self is its cycles exactly, also where readings fall below the overhead and are
+# floored at 0 each: t_sample's work_spin alternates short calls (20 multiply-adds) and long
+# ones (> 4,000 cycles), and TSC_OVERHEAD=1000 lies between. Its self total was the sum of
+# readings less 1,000 per call, below its cycles' total, and the text report then showed a
+# self table for a function that made no traced call.
+test_self_leaf_floor() {
+	XENV+=(TSC_OVERHEAD=1000)
+	run_pair self_leaf_floor work_spin "$B/t_sample" alt 2000 || return 1
+	one_report || return 1
+	ck "work_spin: some readings floored (cycles.min 0), self total == cycles total" \
+		'fn("work_spin") | .cycles.min == 0 and .cycles.total > 0 and
+		 .self.total == .cycles.total and .self_unknown == 0' \
+		'fn("work_spin") | {cycles, self, raw}' || return 1
+	rm -f "$T"/r.*
+	FORMAT=text OUTTPL="$T/r.%p.txt"
+	run_pair self_leaf_floor work_spin "$B/t_sample" alt 2000 || return 1
+	! grep -q '^function  *self min' "$REPORT" ||
+		fail_because "a self table for a leaf: $(grep -A2 '^self:' "$REPORT")"
+}
+
 # t_thr4: four threads named worker-0..3 call nest_leaf 1000 x (k + 1) times and exit before
 # the report; main calls it 7 times. Each thread's row is exact and named.
 test_threads_rows() {
