@@ -8,7 +8,8 @@ set -u
 A=$1
 B=$2
 N=${3:-9}
-LOOP='i=0; while [ $i -lt 50 ]; do /bin/true; printf x | cat >/dev/null; i=$((i + 1)); done'
+# shellcheck source=shell_loop.sh
+. "$(dirname "$0")/shell_loop.sh"
 W=$(mktemp -d "${TMPDIR:-/tmp}/loop_ab.XXXXXX") || exit 1
 trap 'rm -rf "$W"' EXIT
 mkdir "$W/out"

@@ -248,7 +248,6 @@ while [ "$r" -le "$REPS" ]; do
 	done
 	r=$((r + 1))
 done
-sweep=""
 for k in 1 2; do
 	vals=""
 	for n in $SWEEP; do
@@ -257,7 +256,6 @@ for k in 1 2; do
 	done
 	name=$([ $k = 1 ] && echo median || echo p90)
 	echo "  $name at N = $(echo $SWEEP | tr ' ' '/'): $vals cycles"
-	sweep="$sweep${sweep:+; }$name $vals"
 	row "sampling.memcmp.$name.sweep" "sampling: memcmp $name at TSC_SAMPLE=$(echo $SWEEP | tr ' ' '/')" \
 		"$vals" "-" "info" "cycles, medians of $REPS runs (TSC step $gran)"
 done

@@ -119,17 +119,22 @@ exit_once() { # NAME OUTPUT [PROGRAM...]
 	LD_PRELOAD=$LIB TSC_FUNCS=strlen TSC_DEBUG=startup TSC_OUTPUT=$out "$@" \
 		2>>"$W/exit.$name.err" </dev/null
 }
-exit_row() { # NAME ID WHAT
-	local ec er et
+# $W/exit.NAME.{calibrate,report,total}: the "at exit" figures of each run's TSC_DEBUG=startup
+# line, us. False (and the bench broken) when there is none.
+exit_phases() { # NAME
 	sed -n 's/^tsctrace: start-up us: .*at exit us: calibrate \([0-9.]*\), report \([0-9.]*\)$/\1 \2/p' \
 		"$W/exit.$1.err" >"$W/exit.$1.phases"
 	if [ ! -s "$W/exit.$1.phases" ]; then
 		fail "startup exit ($1): no TSC_DEBUG=startup line ($(head -c 200 "$W/exit.$1.err"))"
-		return
+		return 1
 	fi
 	awk '{ print $1 }' "$W/exit.$1.phases" >"$W/exit.$1.calibrate"
 	awk '{ print $2 }' "$W/exit.$1.phases" >"$W/exit.$1.report"
 	awk '{ printf "%.1f\n", $1 + $2 }' "$W/exit.$1.phases" >"$W/exit.$1.total"
+}
+exit_row() { # NAME ID WHAT
+	local ec er et
+	exit_phases "$1" || return
 	ec=$(median "$W/exit.$1.calibrate")
 	er=$(median "$W/exit.$1.report")
 	et=$(median "$W/exit.$1.total")
@@ -161,16 +166,12 @@ exit_row stderr startup.exit.stderr "to stderr"
 # A process whose traced function was called: its report has a row to summarize and format,
 # and the overhead's check burst runs first (calibrate, not part of the goal: the report's
 # own formatting and write are).
-er=$(sed -n 's/^tsctrace: start-up us: .*at exit us: calibrate \([0-9.]*\), report \([0-9.]*\)$/\2/p' \
-	"$W/exit.called.err" | sort -g | sed -n "$((STARTUP_PHASE_RUNS / 2 + 1))p")
-ec=$(sed -n 's/^tsctrace: start-up us: .*at exit us: calibrate \([0-9.]*\), report \([0-9.]*\)$/\1/p' \
-	"$W/exit.called.err" | sort -g | sed -n "$((STARTUP_PHASE_RUNS / 2 + 1))p")
-if [ -n "$er" ]; then
+if exit_phases called; then
+	ec=$(median "$W/exit.called.calibrate")
+	er=$(median "$W/exit.called.report")
 	echo "  sh -c 'echo x' (strlen called), to stderr: report $er us (goal <= 100 us: $(le "$er" 100)), after the overhead's check $ec us"
 	row startup.exit.called "startup: the report of sh -c 'echo x' (strlen called), to stderr, formatted and written, us" \
 		"$er" "<= 100 us" "$(le "$er" 100)" "median of $STARTUP_PHASE_RUNS runs, TSC_DEBUG=startup; before it, the overhead's check: calibrate $ec"
-else
-	fail "startup exit (called): no TSC_DEBUG=startup line ($(head -c 200 "$W/exit.called.err"))"
 fi
 
 # ---- the floors: what no start-up can skip, timed alone --------------------------------------
@@ -215,7 +216,8 @@ fi
 # each process exits, delivered as the shim delivers a report (filefloor.c: the floor of a
 # report file per process, whatever the tool); traced with each report to /dev/null (the
 # shim's own work, no file); traced with each report to a new file (the row with the goal).
-LOOP='i=0; while [ $i -lt 50 ]; do /bin/true; printf x | cat >/dev/null; i=$((i + 1)); done'
+# shellcheck source=shell_loop.sh
+. "$HERE/shell_loop.sh"
 echo
 echo "shell loop: sh -c '50 x { /bin/true; printf x | cat; }' (100 programs), all preloaded" \
 	"with TSC_FUNCS=strlen (each writes a report) against bare, $REPS alternating runs"

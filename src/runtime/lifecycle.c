@@ -213,7 +213,17 @@ static void identify_process(void)
  * fork, so a fatal signal's report must wait until they are let go (tt_shim_leave). */
 static __thread uint8_t fork_was;
 
-static bool some_call_ended(void);
+/* Whether some traced call has ended in this process: then a report has samples (or a
+ * first call) the overhead is subtracted from. */
+static bool some_call_ended(void)
+{
+	uint32_t i, n = tt_funcs_count();
+
+	for (i = 1; i < n; i++)
+		if (__atomic_load_n(&tt_func_words(i)->first, __ATOMIC_RELAXED))
+			return true;
+	return false;
+}
 
 /* In lock order (dllock.h): no dl* bookkeeping is half done in the child. A report or an
  * export in another thread is let finish first: the child would wait for it for ever.
@@ -366,18 +376,6 @@ static void calibrate(bool burst)
 		run.overhead.subtracted = run.cfg.overhead_ticks;
 		run.overhead.source = "TSC_OVERHEAD";
 	}
-}
-
-/* Whether some traced call has ended in this process: then a report has samples (or a
- * first call) the overhead is subtracted from. */
-static bool some_call_ended(void)
-{
-	uint32_t i, n = tt_funcs_count();
-
-	for (i = 1; i < n; i++)
-		if (__atomic_load_n(&tt_func_words(i)->first, __ATOMIC_RELAXED))
-			return true;
-	return false;
 }
 
 void tt_lifecycle_calibrate(bool always)

@@ -196,6 +196,8 @@ static void weigh(const struct tt_fstat *s, uint64_t sub, struct arena *a,
 static void fill_self(const struct tt_run *run, const struct tt_fstat *s, struct tt_hist *scratch,
 		      struct arena *a, struct tt_report_func *out)
 {
+	/* Made no traced call and lost none: self is cycles, distribution and total. */
+	bool leaf = !s->self.count && !s->self.lost;
 	struct tt_summary sum;
 	struct tt_bucket *b;
 	uint64_t total;
@@ -214,20 +216,20 @@ static void fill_self(const struct tt_run *run, const struct tt_fstat *s, struct
 	total = tt_self_distribution(&s->hist, &s->self, run->overhead.subtracted,
 				     run->overhead.nested, scratch);
 	tt_stats_summarise(scratch, run->overhead.subtracted, &sum);
-	/* A function that made traced calls: the computed total, exact where the distribution's
-	 * wide buckets are not. A leaf-only one's distribution is its cycles', and so is its
-	 * total, each reading floored at 0 as cycles' are (the computed one takes the overhead
-	 * off the sum of readings, and differs wherever one read less than the overhead). */
-	if (!s->self.count && !s->self.lost)
-		total = out->cycles.total; /* fill_func's, before this */
+	/* A leaf's total is cycles' (fill_func's, before this), each reading floored at 0; the
+	 * computed one takes the overhead off the sum of readings, and differs wherever one read
+	 * less than the overhead. Otherwise the computed one, exact where the distribution's
+	 * wide buckets are not. */
+	if (leaf)
+		total = out->cycles.total;
 	sum.total = total;
 	sum.mean = scratch->count ? (double)total / (double)scratch->count : 0;
 	out->self = sum;
 	out->self_unknown = s->self.lost;
 	out->self_approximate = out->skipped > 0;
 	/* The buckets, for `tsctrace merge` to recompute the percentiles from, where they are
-	 * not cycles' (a function that made no traced call and lost none). */
-	if (!s->self.count && !s->self.lost)
+	 * not cycles'. */
+	if (leaf)
 		return;
 	nb = tt_stats_buckets(scratch, run->overhead.subtracted, NULL, 0);
 	b = nb ? arena_alloc(a, nb * sizeof(*b)) : NULL;

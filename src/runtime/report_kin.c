@@ -16,8 +16,8 @@
  * old. The run began when its oldest process started: walk up the parent chain while the
  * parent has this very library mapped (its device and inode in /proc/PID/maps), and take the
  * start time (/proc/PID/stat) of the last one; the walk stops early at a process of the run
- * that had started before the report was written. The process's start, not the image's: a report
- * written by this pid before its exec is of this run too. An ancestor that maps the library
+ * that had started before the report was written. The process's start, not the image's: a
+ * report written by this pid before its exec is of this run too. An ancestor that maps the library
  * without tracing anything only moves the start earlier: a report may then be kept that
  * could have been replaced, never the reverse. /proc times are clock ticks since boot,
  * truncated (earlier: the safe way), turned into real time through CLOCK_BOOTTIME; a coarse

@@ -5,12 +5,16 @@
 #ifndef TT_ASM_H
 #define TT_ASM_H
 
-#define TT_ENTRY(sym)         \
+/* Where the code stands (a body placed within its cache line aligns itself). */
+#define TT_ENTRY_HERE(sym)    \
 	.globl sym;           \
 	.hidden sym;          \
 	.type sym, @function; \
-	.p2align 4;           \
 sym:
+
+#define TT_ENTRY(sym) \
+	.p2align 4;   \
+	TT_ENTRY_HERE(sym)
 
 #define TT_END(sym) .size sym, .- sym
 

@@ -443,10 +443,7 @@
 .if (TT_PAD + \pad) & 63
 	.skip	(TT_PAD + \pad) & 63, 0xcc	/* never executed: where the body starts in its line */
 .endif
-	.globl	\name
-	.hidden	\name
-	.type	\name, @function
-\name\():
+TT_ENTRY_HERE(\name)
 	.cfi_startproc
 	/* CFA = rsp + 8, return address at (%rsp): a normal function entry. */
 	PROLOGUE .Lshim_\@, .Lslow_\@, .Ltimed_\@, 1
