@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/self_hist.h"
+#include "report/stats.h"
 
 static inline uint64_t load(const uint64_t *p)
 {
@@ -66,12 +67,40 @@ static uint64_t minus(uint64_t a, uint64_t b)
 	return a > b ? a - b : 0;
 }
 
+uint64_t tt_self_leaf_back(const struct tt_hist *all, const struct tt_self_hist *self, uint64_t sub)
+{
+	uint64_t back = 0, amin = load(&all->min), amax = load(&all->max);
+	uint32_t k;
+
+	if (!load(&all->count) || amin >= sub)
+		return 0;
+	/* Each coarse self bucket spans whole buckets of `all`; the calls in it that made
+	 * traced calls (`whole`) are taken from its longest readings first: each holds a whole
+	 * traced call besides its own work. The rest are leaf calls. */
+	for (k = tt_self_index(amin); k < TT_SELF_BUCKETS && tt_self_bucket_low(k) < sub; k++) {
+		uint64_t whole = load(&self->b[k].whole);
+		uint64_t hi = tt_self_bucket_high(k) < amax ? tt_self_bucket_high(k) : amax;
+		uint32_t lo = tt_hist_index(tt_self_bucket_low(k)), i = tt_hist_index(hi);
+
+		for (;; i--) {
+			uint64_t c = load(&all->counts[i]), recorded = c < whole ? c : whole;
+
+			whole -= recorded;
+			if (tt_hist_bucket_low(i) < sub)
+				back += (c - recorded) * tt_stats_bucket_back(i, sub);
+			if (i <= lo)
+				break;
+		}
+	}
+	return back;
+}
+
 uint64_t tt_self_total(uint64_t timed, uint64_t raw_total, const struct tt_self_hist *self,
-		       uint64_t sub, uint64_t nested_cost)
+		       uint64_t sub, uint64_t nested_cost, uint64_t leaf_back)
 {
 	uint64_t n = load(&self->count), lost = load(&self->lost);
 	uint64_t leaves = minus(timed, n + lost);
-	uint64_t leaf = minus(minus(raw_total, load(&self->whole_total)), leaves * sub);
+	uint64_t leaf = minus(minus(raw_total, load(&self->whole_total)) + leaf_back, leaves * sub);
 	uint64_t inner = minus(load(&self->total), n * sub + load(&self->nested) * nested_cost);
 
 	return leaf + inner;
@@ -173,7 +202,8 @@ static uint64_t distribution(const struct tt_hist *all, const struct tt_self_his
 		if (lo != UINT64_MAX)
 			out->min = lo;
 	}
-	return tt_self_total(load(&all->count), load(&all->total), self, sub, nested_cost);
+	return tt_self_total(load(&all->count), load(&all->total), self, sub, nested_cost,
+			     tt_self_leaf_back(all, self, sub));
 }
 
 uint64_t tt_self_distribution(const struct tt_hist *all, const struct tt_self_hist *self,

@@ -146,8 +146,18 @@ uint64_t tt_self_distribution(const struct tt_hist *all, const struct tt_self_hi
 uint64_t tt_self_distribution_weighted(const struct tt_hist *all, const struct tt_self_hist *self,
 				       uint64_t sub, uint64_t nested_cost, struct tt_hist *out);
 
-/* The same total without building the histogram: from counts only. */
+/*
+ * The same total without building the histogram: from counts, and leaf_back, what flooring
+ * each leaf call's reading at sub gives back (tt_self_leaf_back), so that a leaf call read
+ * below the overhead adds 0, as it does to cycles, rather than less than 0.
+ */
 uint64_t tt_self_total(uint64_t timed, uint64_t raw_total, const struct tt_self_hist *self,
-		       uint64_t sub, uint64_t nested_cost);
+		       uint64_t sub, uint64_t nested_cost, uint64_t leaf_back);
+
+/* Sum over the leaf calls (all's, less self's whole) read below sub of sub - reading
+ * (tt_stats_bucket_back). Where calls that made traced calls share a coarse self bucket with
+ * leaf calls, they are taken to be its longest readings. */
+uint64_t tt_self_leaf_back(const struct tt_hist *all, const struct tt_self_hist *self,
+			   uint64_t sub);
 
 #endif /* TT_SELF_HIST_H */

@@ -22,16 +22,26 @@ static inline uint64_t load(const uint64_t *p)
 	return __atomic_load_n(p, __ATOMIC_RELAXED);
 }
 
-/*
- * What the floor adds back for one sample of bucket i that lies below s: s - v. Exact in the
- * linear part (lo == hi); in a wide bucket, the middle of the possible range.
- */
-static uint64_t give_back(uint32_t i, uint64_t s)
+uint64_t tt_stats_bucket_back(uint32_t i, uint64_t subtract)
 {
 	uint64_t lo = tt_hist_bucket_low(i), hi = tt_hist_bucket_high(i);
-	uint64_t most = s - lo, least = hi < s ? s - hi : 0;
+	uint64_t most = subtract - lo, least = hi < subtract ? subtract - hi : 0;
 
 	return least + (most - least) / 2;
+}
+
+uint64_t tt_stats_floor_back(const struct tt_hist *h, uint64_t subtract)
+{
+	uint64_t back = 0;
+	uint32_t i;
+
+	/* From the least sample's bucket: an empty or high histogram reads no bucket. */
+	if (!load(&h->count) || load(&h->min) >= subtract)
+		return 0;
+	for (i = tt_hist_index(load(&h->min));
+	     i < TT_HIST_BUCKETS && tt_hist_bucket_low(i) < subtract; i++)
+		back += load(&h->counts[i]) * tt_stats_bucket_back(i, subtract);
+	return back;
 }
 
 /*
@@ -40,12 +50,9 @@ static uint64_t give_back(uint32_t i, uint64_t s)
  */
 static uint64_t floored_total(const struct tt_hist *h, uint64_t count, uint64_t s)
 {
-	uint64_t raw = load(&h->total), back = 0, t;
-	uint32_t i;
+	uint64_t raw = load(&h->total), t;
 
-	for (i = 0; i < TT_HIST_BUCKETS && tt_hist_bucket_low(i) < s; i++)
-		back += load(&h->counts[i]) * give_back(i, s);
-	t = raw - count * s + back;
+	t = raw - count * s + tt_stats_floor_back(h, s);
 	/* Never above raw; only a view racing its recording thread can get here. */
 	return t > raw ? raw : t;
 }

@@ -38,6 +38,18 @@ void tt_stats_to_ns(const struct tt_summary *ticks, uint64_t tsc_hz, struct tt_s
 size_t tt_stats_buckets(const struct tt_hist *h, uint64_t subtract, struct tt_bucket *out,
 			size_t max);
 
+/*
+ * What flooring at `subtract` gives back, against raw - subtract, to one sample of h's
+ * bucket i that lies below it: subtract - its value. Exact in the linear part (one value per
+ * bucket, below 1024, where any calibrated overhead lies); in a wide bucket (a TSC_OVERHEAD
+ * above 1024) the middle of the possible range.
+ */
+uint64_t tt_stats_bucket_back(uint32_t i, uint64_t subtract);
+
+/* The same over all of h's samples below subtract: what turns raw total - count x subtract
+ * into the sum of every sample's floored value. */
+uint64_t tt_stats_floor_back(const struct tt_hist *h, uint64_t subtract);
+
 /* Ticks minus subtract, floored at 0. */
 static inline uint64_t tt_stats_sub_floor(uint64_t v, uint64_t subtract)
 {

@@ -156,12 +156,14 @@ static void fill_row(struct tt_report_caller *row, const struct tt_fstat *st, ui
 		row->weighted_total = tt_stats_weigh(&st->whist, subtract, &row->cycles);
 	}
 	row->has_self = true;
-	row->self_total = tt_self_total(st->hist.count, st->hist.total, &st->self, subtract,
-					nested);
+	row->self_total = tt_self_total(st->hist.count, st->hist.total, &st->self, subtract, nested,
+					tt_self_leaf_back(&st->hist, &st->self, subtract));
 	if (st->whist.count) { /* the same of the weighted: its calls' self, estimated */
 		row->has_self_weighted = true;
 		row->self_weighted_total = tt_self_total(st->whist.count, st->whist.total,
-							 &st->wself, subtract, nested);
+							 &st->wself, subtract, nested,
+							 tt_self_leaf_back(&st->whist, &st->wself,
+									   subtract));
 	}
 }
 

@@ -341,7 +341,9 @@ static int measure_overhead(unsigned int calls, unsigned int check_calls)
 
 /*
  * The overhead and the TSC's granularity, measured once per image, when first needed: before
- * the first report, or before a thread forbids itself the TSC (after which it could not).
+ * the first report, before a thread forbids itself the TSC (after which it could not), before
+ * a fork (every child inherits them), or at the exit of the first thread that timed a call
+ * (its rows keep sums only: each reading is floored at the overhead then, rows_floor).
  * Never at start-up: the samples are raw ticks (hot/thread.h) and the overhead is subtracted
  * when a report is made, so nothing needs it before then, and a process that reports
  * nothing pays nothing.
@@ -412,6 +414,14 @@ void tt_lifecycle_calibrate(bool always)
 	__atomic_store_n(&calibration_tid, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(taken, burst ? 2 : 0, __ATOMIC_RELEASE);
 	errno = saved;
+}
+
+/* threads.c's question at a thread's exit: the overhead its rows are floored at, measured
+ * now if it has not been (the report, which subtracts it, would measure it anyway). */
+static uint64_t rows_floor(void)
+{
+	tt_lifecycle_calibrate(false);
+	return run.overhead.subtracted;
 }
 
 /* Functions with no slot are only reached through dlsym pointers or not at all. */
@@ -563,7 +573,7 @@ static enum state start(void)
 		tt_channel_release();
 		return TT_OFF;
 	}
-	if (tt_thread_init() < 0)
+	if (tt_thread_init(rows_floor) < 0)
 		tt_warn("no pthread key: threads are merged at report time only");
 	identify_process();
 	tt_phase_add(TT_PHASE_STUBS, t);

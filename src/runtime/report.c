@@ -216,12 +216,7 @@ static void fill_self(const struct tt_run *run, const struct tt_fstat *s, struct
 	total = tt_self_distribution(&s->hist, &s->self, run->overhead.subtracted,
 				     run->overhead.nested, scratch);
 	tt_stats_summarise(scratch, run->overhead.subtracted, &sum);
-	/* A leaf's total is cycles' (fill_func's, before this), each reading floored at 0; the
-	 * computed one takes the overhead off the sum of readings, and differs wherever one read
-	 * less than the overhead. Otherwise the computed one, exact where the distribution's
-	 * wide buckets are not. */
-	if (leaf)
-		total = out->cycles.total;
+	/* Exact where the distribution's wide buckets are not: for a leaf, cycles' total. */
 	sum.total = total;
 	sum.mean = scratch->count ? (double)total / (double)scratch->count : 0;
 	out->self = sum;
@@ -296,11 +291,11 @@ static void fill_threads(const struct tt_run *run, uint32_t func, struct arena *
 
 	out->has_threads = true;
 	tt_thread_lock();
-	n = tt_thread_rows_of(func, NULL, 0);
+	n = tt_thread_rows_of(func, sub, NULL, 0);
 	rows = n ? arena_alloc(a, n * sizeof(*rows)) : NULL;
 	th = n ? arena_alloc(a, n * sizeof(*th)) : NULL;
 	if (rows && th)
-		n = tt_thread_rows_of(func, rows, n);
+		n = tt_thread_rows_of(func, sub, rows, n);
 	tt_thread_unlock();
 	if (!rows || !th)
 		return;
@@ -317,24 +312,30 @@ static void fill_threads(const struct tt_run *run, uint32_t func, struct arena *
 		th[i].name = name ? name : "";
 		th[i].calls = rows[i].calls;
 		th[i].timed = rows[i].timed;
-		th[i].cycles = tt_stats_sub_floor(rows[i].raw, rows[i].timed * sub);
+		/* Each reading floored at the overhead, as the function's totals are. A row
+		 * made against another overhead (none is: see thread_rows.h) gets the sum's floor. */
+		if (rows[i].sub != sub)
+			rows[i].back = rows[i].wback = rows[i].self.leaf_back =
+				rows[i].wself.leaf_back = 0;
+		th[i].cycles = tt_stats_sub_floor(rows[i].raw + rows[i].back, rows[i].timed * sub);
 		if (rows[i].weights) { /* TSC_BUDGET: its calls' cycles as estimated */
 			th[i].weighted = true;
 			th[i].weights = rows[i].weights;
 			th[i].weights_sq = rows[i].wsq;
-			th[i].weighted_cycles = tt_stats_sub_floor(rows[i].wraw,
+			th[i].weighted_cycles = tt_stats_sub_floor(rows[i].wraw + rows[i].wback,
 								   rows[i].weights * sub);
 		}
 		/* The sums are all a self total needs: counts only, no buckets. */
 		self_from_sums(&rows[i].self, &h);
 		th[i].has_self = true;
 		th[i].self = tt_self_total(rows[i].timed, rows[i].raw, &h, sub,
-					   run->overhead.nested);
+					   run->overhead.nested, rows[i].self.leaf_back);
 		if (rows[i].weights) { /* the same of the weighted sums */
 			self_from_sums(&rows[i].wself, &h);
 			th[i].has_self_weighted = true;
 			th[i].self_weighted = tt_self_total(rows[i].weights, rows[i].wraw, &h, sub,
-							    run->overhead.nested);
+							    run->overhead.nested,
+							    rows[i].wself.leaf_back);
 		}
 	}
 	out->threads = th;

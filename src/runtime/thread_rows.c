@@ -15,6 +15,7 @@
 #include "base/sys.h"
 #include "hook/funcs.h"
 #include "hot/sample.h"
+#include "report/stats.h"
 #include "runtime/thread_rows.h"
 
 #define MAX_ROWS (1u << 16)
@@ -61,7 +62,7 @@ void tt_thread_rows_self_sums(const struct tt_self_hist *h, struct tt_self_hist_
 	out->lost = __atomic_load_n(&h->lost, __ATOMIC_RELAXED);
 }
 
-static void fill(struct tt_thread_row *r, const struct tt_fstat *s)
+static void fill(struct tt_thread_row *r, const struct tt_fstat *s, uint64_t sub)
 {
 	r->func = s->func;
 	r->calls = __atomic_load_n(&s->calls, __ATOMIC_RELAXED);
@@ -72,6 +73,11 @@ static void fill(struct tt_thread_row *r, const struct tt_fstat *s)
 	r->wsq = __atomic_load_n(&s->est.wsq, __ATOMIC_RELAXED);
 	tt_thread_rows_self_sums(&s->self, &r->self);
 	tt_thread_rows_self_sums(&s->wself, &r->wself);
+	r->sub = sub;
+	r->back = tt_stats_floor_back(&s->hist, sub);
+	r->wback = tt_stats_floor_back(&s->whist, sub);
+	r->self.leaf_back = tt_self_leaf_back(&s->hist, &s->self, sub);
+	r->wself.leaf_back = tt_self_leaf_back(&s->whist, &s->wself, sub);
 }
 
 void tt_thread_rows_weigh_fixed(struct tt_thread_row *r)
@@ -88,6 +94,8 @@ void tt_thread_rows_weigh_fixed(struct tt_thread_row *r)
 	r->wself.nested = r->self.nested * n;
 	r->wself.whole_total = r->self.whole_total * n;
 	r->wself.lost = r->self.lost * n;
+	r->wself.leaf_back = r->self.leaf_back * n;
+	r->wback = r->back * n;
 }
 
 static void add_sums(struct tt_self_hist_sums *dst, const struct tt_self_hist_sums *src)
@@ -97,6 +105,7 @@ static void add_sums(struct tt_self_hist_sums *dst, const struct tt_self_hist_su
 	dst->nested += src->nested;
 	dst->whole_total += src->whole_total;
 	dst->lost += src->lost;
+	dst->leaf_back += src->leaf_back;
 }
 
 static void add(struct tt_thread_row *dst, const struct tt_thread_row *src)
@@ -107,6 +116,9 @@ static void add(struct tt_thread_row *dst, const struct tt_thread_row *src)
 	dst->weights += src->weights;
 	dst->wraw += src->wraw;
 	dst->wsq += src->wsq;
+	dst->sub = src->sub; /* every row of an image is made at the one overhead */
+	dst->back += src->back;
+	dst->wback += src->wback;
 	add_sums(&dst->self, &src->self);
 	add_sums(&dst->wself, &src->wself);
 }
@@ -159,7 +171,7 @@ static void own_name(char name[16])
 	name[15] = 0;
 }
 
-void tt_thread_rows_keep(struct tt_thread *t)
+void tt_thread_rows_keep(struct tt_thread *t, uint64_t sub)
 {
 	uint32_t i, n = tt_funcs_count();
 	char name[16] = "";
@@ -173,7 +185,7 @@ void tt_thread_rows_keep(struct tt_thread *t)
 		if (!s)
 			continue;
 		memset(&r, 0, sizeof(r));
-		fill(&r, s);
+		fill(&r, s, sub);
 		r.tid = t->tid;
 		memcpy(r.name, name, sizeof(r.name));
 		/* Keep a spare row for each function's tid-0 row once the table is full. */
@@ -255,7 +267,7 @@ static void put(struct tt_thread_row *out, size_t max, size_t n, const struct tt
 	out[j] = *r;
 }
 
-size_t tt_thread_rows_of(uint32_t func, struct tt_thread_row *out, size_t max)
+size_t tt_thread_rows_of(uint32_t func, uint64_t sub, struct tt_thread_row *out, size_t max)
 {
 	struct tt_thread *t;
 	const struct chain *c = tt_chunked_at(&chains, func, sizeof(*c));
@@ -271,7 +283,7 @@ size_t tt_thread_rows_of(uint32_t func, struct tt_thread_row *out, size_t max)
 		if (!s)
 			continue;
 		memset(&r, 0, sizeof(r));
-		fill(&r, s);
+		fill(&r, s, sub);
 		r.tid = t->tid;
 		memcpy(r.name, t->name, sizeof(r.name));
 		r.name[15] = 0;

@@ -26,6 +26,7 @@ static struct tt_chunked totals; /* struct tt_fstat * by function; NULL until a 
 /* Whether a thread merged: until then the report does not read the directory (a page of
  * zeros mapped at exit, in a process whose only thread is still running). */
 static bool totals_made;
+static uint64_t (*rows_floor)(void); /* tt_thread_init's: the overhead rows are floored at */
 
 /* Where function i's totals are kept; NULL out of memory. Under the lock. */
 static struct tt_fstat **total_at(uint32_t i)
@@ -45,8 +46,8 @@ static struct tt_fstat *total_of(uint32_t i)
 	return p ? *p : NULL;
 }
 
-/* Called with the lock held. */
-static void merge_and_unlink(struct tt_thread *t)
+/* Called with the lock held; sub: the overhead the thread's rows are floored at. */
+static void merge_and_unlink(struct tt_thread *t, uint64_t sub)
 {
 	uint32_t i;
 	bool traced = false;
@@ -64,7 +65,7 @@ static void merge_and_unlink(struct tt_thread *t)
 			tt_fstat_merge(*total, s);
 	}
 	exited_traced += traced;
-	tt_thread_rows_keep(t);
+	tt_thread_rows_keep(t, sub);
 	tt_callers_merge_thread(t);
 	if (t->prev)
 		t->prev->next = t->next;
@@ -83,18 +84,36 @@ static void thread_free(struct tt_thread *t)
 	tt_thread_free(t);
 }
 
+/* Whether t timed a call of a user function (a reading its rows would floor). */
+static bool timed_any(const struct tt_thread *t)
+{
+	uint32_t i;
+
+	for (i = 1; i < t->nstats; i++)
+		if (t->stats[i] && (__atomic_load_n(&t->stats[i]->hist.count, __ATOMIC_RELAXED) ||
+				    __atomic_load_n(&t->stats[i]->whist.count, __ATOMIC_RELAXED)))
+			return true;
+	return false;
+}
+
 /* pthread key destructor: the thread is exiting. Merge its counters, free its memory. */
 static void thread_exit(void *arg)
 {
 	struct tt_thread *t = arg;
-	uint8_t was = tt_shim_enter();
+	uint64_t sub = 0;
+	uint8_t was;
 
+	/* Before the guard and the lock: the overhead may be measured now, by calls through the
+	 * trampoline on this thread, as the report would have measured it later. */
+	if (t == tt_tls.thread && rows_floor && timed_any(t))
+		sub = rows_floor();
+	was = tt_shim_enter();
 	/* Frames still on the shadow stack (pthread_exit from inside a traced call) will never
 	 * be returned through: the thread is gone once its destructors have run. */
 	if (t != tt_tls.thread)
 		goto out;
 	tt_thread_lock();
-	merge_and_unlink(t);
+	merge_and_unlink(t, sub);
 	tt_thread_unlock();
 	/* Later traced calls in this thread (other destructors) start a new block. */
 	tt_tls.nstats = 0; /* first: the trampoline reads it before the table */
@@ -108,8 +127,9 @@ out:
 	tt_shim_leave(was);
 }
 
-int tt_thread_init(void)
+int tt_thread_init(uint64_t (*floor)(void))
 {
+	rows_floor = floor;
 	pthread_key_t key;
 	int err = pthread_key_create(&key, thread_exit);
 

@@ -7,8 +7,12 @@
 
 #include "hot/thread.h"
 
-/* Create the pthread key whose destructor merges an exiting thread. 0 or -errno. */
-int tt_thread_init(void);
+/*
+ * Create the pthread key whose destructor merges an exiting thread. floor: the overhead an
+ * exiting thread's rows are floored at (thread_rows.h), measured first if it has not been;
+ * asked only of a thread that timed a call. 0 or -errno.
+ */
+int tt_thread_init(uint64_t (*floor)(void));
 
 /* In a forked child: forget the parent's other threads and start every count from zero. */
 void tt_thread_after_fork_child(void);

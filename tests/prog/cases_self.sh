@@ -146,6 +146,24 @@ test_self_leaf_floor() {
 		fail_because "a self table for a leaf: $(grep -A2 '^self:' "$REPORT")"
 }
 
+# Per-thread rows and call sites floor each reading as the function's totals do: two threads
+# that exited before the report (rows kept at their exit) and the main thread (a live row)
+# call work_spin short and long in turn, the short readings below TSC_OVERHEAD=1000.
+test_self_rows_floor() {
+	XENV+=(TSC_OVERHEAD=1000 TSC_CALLERS=1)
+	run_pair self_rows_floor work_spin "$B/t_sample" alt 2000 2 || return 1
+	one_report || return 1
+	ck "three rows and the one site add up to cycles.total and self.total exactly" \
+		'fn("work_spin") as $f | $f.cycles.min == 0 and $f.cycles.total > 0 and
+		 ($f.threads | length) == 3 and
+		 ([$f.threads[].cycles] | add) == $f.cycles.total and
+		 ([$f.threads[].self] | add) == $f.self.total and
+		 ([$f.callers[].self.total] | add) == $f.self.total and
+		 ([$f.callers[].cycles.total] | add) == $f.cycles.total' \
+		'fn("work_spin") | {cycles: .cycles.total, self: .self.total, threads,
+		  sites: [.callers[] | {c: .cycles.total, s: .self.total}]}'
+}
+
 # t_thr4: four threads named worker-0..3 call nest_leaf 1000 x (k + 1) times and exit before
 # the report; main calls it 7 times. Each thread's row is exact and named.
 test_threads_rows() {

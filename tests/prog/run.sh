@@ -1512,6 +1512,7 @@ run_test self_callers_deep test_self_callers_deep
 run_test self_sampled test_self_sampled
 run_test self_text test_self_text
 run_test self_leaf_floor test_self_leaf_floor
+run_test self_rows_floor test_self_rows_floor
 run_test threads_rows test_threads_rows
 
 # Every JSON report the tests left must match docs/report.schema.json: one check over all of

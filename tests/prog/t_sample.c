@@ -1,8 +1,9 @@
 /*
  * t_sample.c MODE [ARG] [SIDE-FILE] - the sampling tests (TSC_SAMPLE, TSC_BUDGET).
  *
- *   alt N       N calls of work_spin whose cost alternates on every call: 20 and 2000
+ *   alt N [T]   N calls of work_spin whose cost alternates on every call: 20 and 2000
  *               multiply-adds. A sample taken every other call would see one kind only.
+ *               With T (1-8), T threads make the same N calls each and exit first.
  *   phase L S   L calls of work_spin at 2000 multiply-adds, then S at 20: under a budget the
  *               first (the floor, small periods) are timed far more often than the second,
  *               whose calls are most of the run's.
@@ -18,6 +19,7 @@
  *
  * Prints the expect lines (exact counts) and a checksum of what it computed.
  */
+#include <pthread.h>
 #include <string.h>
 
 #include "tp.h"
@@ -27,7 +29,7 @@ long work_add(long a, long b);
 uint64_t work_spin(unsigned n);
 long work_leaf(long x);
 
-static int alt(long n)
+static uint64_t alt_loop(long n)
 {
 	uint64_t h = TP_FNV_INIT, v;
 	long i;
@@ -36,8 +38,30 @@ static int alt(long n)
 		v = work_spin(i & 1 ? 2000 : 20);
 		tp_fold(&h, &v, sizeof(v));
 	}
-	tp_expect(stdout, "work_spin", (unsigned long)n);
-	printf("checksum %016llx\n", (unsigned long long)h);
+	return h;
+}
+
+static void *alt_thread(void *arg)
+{
+	static uint64_t sink;
+
+	__atomic_fetch_xor(&sink, alt_loop((long)arg), __ATOMIC_RELAXED);
+	return NULL;
+}
+
+/* t threads run the loop and exit, then the main thread runs it. */
+static int alt(long n, long t)
+{
+	pthread_t th[8];
+	long k;
+
+	for (k = 0; k < t; k++)
+		if (pthread_create(&th[k], NULL, alt_thread, (void *)n) != 0)
+			return 1;
+	for (k = 0; k < t; k++)
+		pthread_join(th[k], NULL);
+	tp_expect(stdout, "work_spin", (unsigned long)(n * (t + 1)));
+	printf("checksum %016llx\n", (unsigned long long)alt_loop(n));
 	return 0;
 }
 
@@ -127,7 +151,8 @@ int main(int argc, char **argv)
 	long n = argc > 2 ? atol(argv[2]) : 0;
 
 	if (argc > 2 && !strcmp(argv[1], "alt") && n > 0)
-		return alt(n);
+		return alt(n,
+			   argc > 3 && atol(argv[3]) > 0 && atol(argv[3]) <= 8 ? atol(argv[3]) : 0);
 	if (argc > 3 && !strcmp(argv[1], "phase") && n >= 0 && atol(argv[3]) >= 0)
 		return phase(n, atol(argv[3]));
 	if (argc > 3 && !strcmp(argv[1], "tight") && n >= 50)
@@ -136,7 +161,7 @@ int main(int argc, char **argv)
 		return sites(n, atol(argv[3]));
 	if (argc > 4 && !strcmp(argv[1], "spaced") && n >= 50 && atol(argv[3]) >= 0)
 		return spaced(n, atol(argv[3]), argc, argv);
-	fprintf(stderr, "usage: t_sample alt N | phase L S | tight N SIDE-FILE | sites L S | "
+	fprintf(stderr, "usage: t_sample alt N [T] | phase L S | tight N SIDE-FILE | sites L S | "
 			"spaced N G SIDE-FILE\n");
 	return 2;
 }

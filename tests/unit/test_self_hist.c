@@ -3,7 +3,8 @@
  * their edges, that every full-histogram bucket lies inside one coarse bucket (what makes the
  * leaf calls' subtraction exact), and the distribution at report time against a plain model:
  * a leaf-only function's self is its cycles; totals and extremes exact; percentiles within a
- * coarse bucket's half-width; weighted records (sampling) give the same figures scaled.
+ * coarse bucket's half-width; leaf calls read below the overhead add 0, not less; weighted
+ * records (sampling) give the same figures scaled.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -115,6 +116,66 @@ static void test_nested_and_leaves(void **state)
 	free(out);
 }
 
+/* A leaf-only function some of whose readings lie below the overhead: its self total is
+ * cycles' (each reading floored), from the histograms and from the sums with leaf_back. */
+static void test_leaf_floor_is_cycles(void **state)
+{
+	struct tt_hist *all = new_hist(), *out = new_hist();
+	struct tt_self_hist self;
+	struct tt_summary c;
+	uint64_t i, sub = 50;
+
+	(void)state;
+	memset(&self, 0, sizeof(self));
+	self.min = UINT64_MAX;
+	for (i = 0; i < 10; i++) {
+		tt_hist_record(all, 30 + i); /* 20 .. 11 below the overhead */
+		tt_hist_record(all, 70);
+	}
+	tt_stats_summarise(all, sub, &c);
+	assert_int_equal(c.total, 10 * 20);
+	assert_int_equal(tt_self_leaf_back(all, &self, sub), 155);
+	assert_int_equal(tt_self_distribution(all, &self, sub, 90, out), c.total);
+	assert_int_equal(tt_self_total(all->count, all->total, &self, sub, 90,
+				       tt_self_leaf_back(all, &self, sub)),
+			 c.total);
+	free(all);
+	free(out);
+}
+
+/*
+ * Leaf calls below the overhead beside calls that made traced calls: the leaves add their
+ * floored readings (0 here), the others their self less the overhead and the nested cost. In
+ * the coarse bucket 96..103 (sub 100) the one call that made a traced call is taken to be the
+ * longest reading there (101), so the three leaves at 96 give back 3 x 4.
+ */
+static void test_leaf_floor_beside_nested(void **state)
+{
+	struct tt_hist *all = new_hist(), *out = new_hist();
+	struct tt_self_hist self;
+	uint64_t i, sub = 100, nested = 7;
+
+	(void)state;
+	memset(&self, 0, sizeof(self));
+	self.min = UINT64_MAX;
+	for (i = 0; i < 3; i++)
+		tt_hist_record(all, 96);
+	tt_hist_record(all, 101);
+	tt_self_record(&self, 101, 1, 1); /* 101 ticks, of which a traced call's 1 */
+	for (i = 0; i < 5; i++) {
+		tt_hist_record(all, 5000);
+		tt_self_record(&self, 5000, 1000, 2);
+	}
+	assert_int_equal(tt_self_index(96), tt_self_index(101));
+	assert_int_equal(tt_self_leaf_back(all, &self, sub), 3 * 4);
+	/* leaves: 0; the 101: 100 - 100 = 0, whose nested cost the sum cannot floor (the inner
+	 * part is floored as a whole); the five: 4000 - 100 - 2 x 7 each. */
+	assert_int_equal(tt_self_distribution(all, &self, sub, nested, out),
+			 5 * (4000 - 100 - 14) - nested);
+	free(all);
+	free(out);
+}
+
 static void test_merge_adds(void **state)
 {
 	struct tt_self_hist a, b;
@@ -134,7 +195,7 @@ static void test_merge_adds(void **state)
 	assert_int_equal(a.lost, 1);
 	assert_int_equal(a.min, 400);
 	assert_int_equal(a.max, 800);
-	assert_int_equal(tt_self_total(3, 2100, &a, 10, 5), 1200 - 20 - 15);
+	assert_int_equal(tt_self_total(3, 2100, &a, 10, 5, 0), 1200 - 20 - 15);
 }
 
 /* The weighted records: the same calls at weight 4 (as TSC_SAMPLE=4 records them) give 4
@@ -192,6 +253,8 @@ int main(void)
 		cmocka_unit_test(test_full_buckets_nest),
 		cmocka_unit_test(test_leaf_only_is_cycles),
 		cmocka_unit_test(test_nested_and_leaves),
+		cmocka_unit_test(test_leaf_floor_is_cycles),
+		cmocka_unit_test(test_leaf_floor_beside_nested),
 		cmocka_unit_test(test_weighted_is_scaled),
 		cmocka_unit_test(test_merge_adds),
 	};
