@@ -91,8 +91,8 @@ outside() {
 }
 
 p10() { sed -n 's/.*chunk_p10_ticks=\([0-9.]*\).*/\1/p'; }
-median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2];
-	else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# shellcheck source=median.sh
+. "$HERE/median.sh"
 
 echo "ladder: ticks per call (percall chunk_p10_ticks, $N calls, median of $REPS alternating" \
 	"runs), GOT hook; each step takes one more part of the timed path out; per step" \
@@ -113,11 +113,11 @@ for m in $MODES; do
 		done
 		r=$((r + 1))
 	done
-	ref=$(median <"$W/$m.ref")
+	ref=$(median "$W/$m.ref")
 	printf '  %-8s %10s' "$m" "$ref"
 	best=
 	for s in $STEPS; do
-		for p in $PADS; do echo "$(median <"$W/$m.$s.$p") $p"; done | sort -n >"$W/$m.$s.by_pad"
+		for p in $PADS; do echo "$(median "$W/$m.$s.$p") $p"; done | sort -n >"$W/$m.$s.by_pad"
 		lo=$(head -n 1 "$W/$m.$s.by_pad")
 		hi=$(tail -n 1 "$W/$m.$s.by_pad" | cut -d' ' -f1)
 		printf ' %22s' "${lo% *}@${lo#* } ($hi)"

@@ -29,7 +29,9 @@ once() { # LIB|bare -> microseconds
 	echo $((($(date +%s%N) - t0) / 1000))
 }
 
-median() { sort -n "$1" | awk '{ v[NR] = $1 } END { printf "%.1f", v[int((NR + 1) / 2)] / 1000 }'; }
+# shellcheck source=median.sh
+. "$(dirname "$0")/median.sh"
+ms() { awk -v v="$(median "$1")" 'BEGIN { printf "%.1f", v / 1000 }'; }
 
 r=0
 while [ "$r" -lt "$N" ]; do
@@ -40,5 +42,5 @@ while [ "$r" -lt "$N" ]; do
 	fi
 	r=$((r + 1))
 done
-echo "shell loop, medians of $N alternating runs: bare $(median "$W/bare") ms," \
-	"A $(median "$W/a") ms, B $(median "$W/b") ms"
+echo "shell loop, medians of $N alternating runs: bare $(ms "$W/bare") ms," \
+	"A $(ms "$W/a") ms, B $(ms "$W/b") ms"

@@ -68,9 +68,8 @@ fail() {
 }
 
 # median FILE: the middle value of the numbers in FILE, one per line (upper middle if even).
-median() {
-	sort -g "$1" | sed -n "$((($(wc -l <"$1") + 1) / 2))p"
-}
+# shellcheck source=median.sh
+. "$HERE/median.sh"
 
 # kv LINE KEY: the value of KEY=value in a key=value output line.
 kv() {

@@ -46,7 +46,10 @@ fail() {
 	echo "bench: BROKEN: $*"
 	broken=1
 }
-median() { sort -g "$1" | sed -n "$((($(wc -l <"$1") + 1) / 2))p"; }
+# shellcheck source=median.sh
+. "$HERE/median.sh"
+# The report's memcmp entry: its name may list aliases (`memcmp|bcmp`), one of them memcmp.
+MEMCMP='.functions[] | select(.name | split("|") | any(. == "memcmp"))'
 le() { awk -v v="$1" -v l="$2" 'BEGIN { print (v <= l) ? "met" : "missed" }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "inf" }'; }
 row() { printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" "$6" >>"$ROWS"; }
@@ -118,7 +121,7 @@ while [ "$r" -le "$REPS" ]; do
 			[ -s "$W/s.$v.$r.json" ] || fail "sort ($v): no report"
 			jq -c '[.functions[] | {name, calls}] | sort_by(.name)' "$W/s.$v.$r.json" \
 				>"$W/s.$v.$r.calls"
-			jq -r '.functions[] | select(.name | split("|") | any(. == "memcmp")) |
+			jq -r "$MEMCMP"' |
 				"\(.cycles.median) \(.cycles.p90) \(.timed) \(.sampling.ci95.median // ["-", "-"] | join("-")) \(.sampling.ci95.p90 // ["-", "-"] | join("-"))"' "$W/s.$v.$r.json" \
 				>>"$W/s.$v.memcmp"
 		fi
@@ -141,9 +144,9 @@ for v in full s16 budget count; do
 	budget) what="TSC_BUDGET=2%" goal="<= 1.03" verdict=$(le "$ra" 1.03) ;;
 	count) what="counting only" goal="-" verdict="-" ;;
 	esac
-	timed=$(jq '[.functions[] | select(.name | split("|") | any(. == "memcmp")) | .timed] | add' \
+	timed=$(jq "[$MEMCMP"' | .timed] | add' \
 		"$W/s.$v.1.json")
-	calls=$(jq '[.functions[] | select(.name | split("|") | any(. == "memcmp")) | .calls] | add' \
+	calls=$(jq "[$MEMCMP"' | .calls] | add' \
 		"$W/s.$v.1.json")
 	printf '  %-18s %8.1f ms / untraced %8.1f ms = %s (memcmp: %s calls, %s timed)\n' "$what" \
 		"$(awk -v t="$t" 'BEGIN { print t / 1e6 }')" "$(awk -v t="$bare" 'BEGIN { print t / 1e6 }')" \
@@ -191,7 +194,7 @@ row "sampling.sort.count_ns" "sampling: sort, ns of CPU time added per counted c
 # counted call, a lower bound.
 jq -r '.sampling | "  budget report: counting ~\(.counting * 1000 | round / 10)% of the run at >= \(.count_cost) ticks a call, over_budget \(.over_budget); a timed call \(.timed_cost) ticks over a counted one at start-up"' \
 	"$W/s.budget.1.json" 2>/dev/null
-jq -r '.functions[] | select(.name | split("|") | any(. == "memcmp")) | "  memcmp: a timed call fitted in place at \(.sampling.timed_cost // "-") ticks over a counted one"' \
+jq -r "$MEMCMP"' | "  memcmp: a timed call fitted in place at \(.sampling.timed_cost // "-") ticks over a counted one"' \
 	"$W/s.budget.1.json" 2>/dev/null
 
 echo "sampling (c): memcmp cycles under the budget against every call timed and against TSC_SAMPLE=16 (medians of $REPS runs)"
@@ -242,7 +245,7 @@ while [ "$r" -le "$REPS" ]; do
 		env LC_ALL=C TSC_FORMAT=json TSC_OUTPUT="$W/d.json" TSC_QUIET=1 LD_PRELOAD="$LIB" \
 			TSC_FUNCS=$FUNCS TSC_SAMPLE=$n sort --parallel=1 "$W/in.txt" >/dev/null ||
 			fail "sort (TSC_SAMPLE=$n) exited $?"
-		jq -r '.functions[] | select(.name | split("|") | any(. == "memcmp")) |
+		jq -r "$MEMCMP"' |
 			"\(.cycles.median) \(.cycles.p90)"' "$W/d.json" >>"$W/d.$n"
 		rm -f "$W/d.json"
 	done
