@@ -136,17 +136,68 @@ static const void *find_mapped(const struct tt_kept_file *f, const struct tt_kep
 	return bsearch(key, mapped_at(f, fmt, page * f->per), in, fmt->record, fmt->cmp);
 }
 
+/*
+ * The records added since the file was read or written, m = n - sorted of them, are found
+ * through f->order: their indexes in runs, each in the records' order (of one key, the older
+ * first), one run for each bit set in m, the oldest records' (the highest bit's) first. The
+ * m-th add merges its record with the runs of the bits it clears, as a binary counter
+ * carries: O(log m) per add (amortised) and O(log^2 m) per find, where a scan of the added
+ * records was O(m) per find: a cold run planning 70,000 functions spent 30 s in compares.
+ */
+static const void *find_added(const struct tt_kept_file *f, const struct tt_kept_format *fmt,
+			      const void *key)
+{
+	size_t m = f->n - f->sorted, end = m, len, lo, hi, mid;
+	const uint32_t *run;
+
+	for (len = 1; end; len <<= 1) { /* the newest run first */
+		if (!(m & len))
+			continue;
+		run = f->order + end - len;
+		lo = 0;
+		hi = len;
+		while (lo < hi) { /* the first record above key */
+			mid = lo + (hi - lo) / 2;
+			if (fmt->cmp(at(f, fmt, run[mid]), key) <= 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo && !fmt->cmp(at(f, fmt, run[lo - 1]), key))
+			return at(f, fmt, run[lo - 1]); /* the newest of its key in the run */
+		end -= len;
+	}
+	return NULL;
+}
+
+/* The m-th record added is at order[m - 1]: merge the runs the carry joins to it. */
+static void carry(struct tt_kept_file *f, const struct tt_kept_format *fmt, size_t m)
+{
+	uint32_t *scratch = f->order + f->order_cap / 2;
+	size_t s, a, b, k, mid;
+
+	for (s = 1; !(m & s); s <<= 1) { /* [m - 2s, m - s) older, [m - s, m) newer */
+		a = m - 2 * s;
+		mid = b = m - s;
+		for (k = 0; a < mid || b < m; k++)
+			scratch[k] = b == m || (a < mid && fmt->cmp(at(f, fmt, f->order[a]),
+								    at(f, fmt, f->order[b])) <= 0)
+					     ? f->order[a++]
+					     : f->order[b++];
+		memcpy(f->order + m - 2 * s, scratch, 2 * s * sizeof(*scratch));
+	}
+}
+
 const void *tt_kept_find(const struct tt_kept_file *f, const struct tt_kept_format *fmt,
 			 const void *key)
 {
-	size_t i;
+	const void *r;
 
 	if (f->map)
 		return f->n ? find_mapped(f, fmt, key) : NULL;
 	/* Those added since the file was read or written (none in a run that only reads). */
-	for (i = f->n; i > f->sorted; i--)
-		if (!fmt->cmp(at(f, fmt, i - 1), key))
-			return at(f, fmt, i - 1);
+	if ((r = find_added(f, fmt, key)))
+		return r;
 	return f->sorted ? bsearch(key, f->rec, f->sorted, fmt->record, fmt->cmp) : NULL;
 }
 
@@ -188,7 +239,17 @@ bool tt_kept_add(struct tt_kept_file *f, const struct tt_kept_format *fmt, const
 		f->rec = grown;
 		f->cap = cap;
 	}
-	memcpy(at(f, fmt, f->n++), rec, fmt->record);
+	if (f->order_cap < 2 * f->cap) {
+		grown = realloc(f->order, 2 * f->cap * sizeof(*f->order));
+		if (!grown)
+			return false;
+		f->order = grown;
+		f->order_cap = 2 * f->cap;
+	}
+	memcpy(at(f, fmt, f->n), rec, fmt->record);
+	f->order[f->n - f->sorted] = (uint32_t)f->n;
+	f->n++;
+	carry(f, fmt, f->n - f->sorted);
 	f->dirty = true;
 	return true;
 }
@@ -283,5 +344,6 @@ void tt_kept_close(struct tt_kept_file *f)
 		munmap(f->map, f->map_len);
 	else
 		free(f->rec);
+	free(f->order);
 	memset(f, 0, sizeof(*f));
 }

@@ -54,7 +54,11 @@ struct tt_kept_file {
 	void *rec;     /* malloc'd records (cap of them) once owned; NULL while only mapped */
 	size_t n, cap; /* records held, room for them once owned */
 	size_t sorted; /* the first records in order (the file's, all once saved): bsearch'd */
-	void *map;     /* the file, mapped read-only, until the first add */
+	/* The indexes of the records added since (n - sorted of them), in runs each in order:
+	 * kept_file.c, find_added. Room for order_cap, twice cap: the second half is scratch. */
+	uint32_t *order;
+	size_t order_cap;
+	void *map; /* the file, mapped read-only, until the first add */
 	size_t map_len;
 	size_t per, page;	   /* while mapped: records in a page of records, bytes of one */
 	const char *index, *first; /* while mapped: the index, the first page of records */
