@@ -82,21 +82,21 @@ test_delivery_written_line() {
 	run_pair delivery_written_line strlen "$B/t_basic" run "$T/side" || return 1
 	pid=$(side pid)
 	one_report || return 1
-	[ "$(cat "$T/t.shim")" = "tsctrace: report written to $dir/r.$pid.json" ] ||
+	[ "$(cat "$T/t.said")" = "tsctrace: report written to $dir/r.$pid.json" ] ||
 		fail_because "expected exactly the line 'tsctrace: report written to $dir/r.$pid.json', got: $(head -3 "$T/t.shim")" ||
 		return 1
 	rm -f "$T"/r.*
 	OUTTPL=r.%p.txt FORMAT=text
 	run_pair delivery_written_line strlen "$B/t_basic" run "$T/side" || return 1
 	pid=$(side pid)
-	[ -s "$T/r.$pid.txt" ] && [ "$(cat "$T/t.shim")" = "tsctrace: report written to $dir/r.$pid.txt" ] ||
+	[ -s "$T/r.$pid.txt" ] && [ "$(cat "$T/t.said")" = "tsctrace: report written to $dir/r.$pid.txt" ] ||
 		fail_because "relative TSC_OUTPUT: expected r.$pid.txt and the line 'tsctrace: report written to $dir/r.$pid.txt', got: $(head -3 "$T/t.shim")" ||
 		return 1
 	rm -f "$T"/r.*
 	OUTTPL="$T/r.%p.json" FORMAT=json XENV=(TSC_QUIET=1)
 	run_pair delivery_written_line strlen "$B/t_basic" run "$T/side" || return 1
 	one_report || return 1
-	[ ! -s "$T/t.shim" ] || fail_because "TSC_QUIET=1 still printed: $(head -3 "$T/t.shim")" || return 1
+	[ ! -s "$T/t.said" ] || fail_because "TSC_QUIET=1 still printed: $(head -3 "$T/t.shim")" || return 1
 	XENV=() OUTTPL=- CMP_STDERR=0
 	run_pair delivery_written_line strlen "$B/t_basic" run "$T/side" || return 1
 	[ "$(shim_lines 'written to')" -eq 0 ] ||
@@ -165,7 +165,7 @@ test_delivery_not_report() {
 	[ -f "$REPORT" ] || fail_because "no report beside r.json: $(ls "$T" | tr '\n' ' ')" ||
 		return 1
 	is_json "$REPORT" && ck "pid $pid" ".pid == $pid" '.pid' || return 1
-	[ "$(cat "$T/t.shim")" = "tsctrace: not replacing $dir/r.json: it is not a tsctrace report; report written to $dir/r.$pid.json" ] ||
+	[ "$(cat "$T/t.said")" = "tsctrace: not replacing $dir/r.json: it is not a tsctrace report; report written to $dir/r.$pid.json" ] ||
 		fail_because "expected one line naming r.json and r.$pid.json, got: $(head -3 "$T/t.shim")" ||
 		return 1
 	cp "$T/keep" "$T/rdata"

@@ -64,7 +64,7 @@ calib_run() {
 		check_expects "$T/t.out" || sub_failed "$1" || return 1
 	ck "$1: overhead.source is $2" ".overhead.source == \"$2\"" '.overhead' ||
 		return 1
-	[ "$(grep -vc 'report written to' "$T/t.shim")" -eq 0 ] ||
+	[ "$(grep -vc 'report written to' "$T/t.said")" -eq 0 ] ||
 		fail_because "$1: the shim said more than where the report is: $(head -3 "$T/t.shim")"
 }
 
