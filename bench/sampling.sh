@@ -191,8 +191,8 @@ printf '  counting in place: %s ns of CPU time added per counted call (%s calls)
 row "sampling.sort.count_ns" "sampling: sort, ns of CPU time added per counted call (counting only)" "$per" "-" \
 	"-" "$calls calls counted"
 # What the budget's report says of counting (run 1): its estimate from the start-up cost of a
-# counted call, a lower bound.
-jq -r '.sampling | "  budget report: counting ~\(.counting * 1000 | round / 10)% of the run at >= \(.count_cost) ticks a call, over_budget \(.over_budget); a timed call \(.timed_cost) ticks over a counted one at start-up"' \
+# counted call among a caller's work.
+jq -r '.sampling | "  budget report: counting ~\(.counting * 1000 | round / 10)% of the run at ~\(.count_cost) ticks a call, over_budget \(.over_budget); a timed call \(.timed_cost) ticks over a counted one at start-up"' \
 	"$W/s.budget.1.json" 2>/dev/null
 jq -r "$MEMCMP"' | "  memcmp: a timed call fitted in place at \(.sampling.timed_cost // "-") ticks over a counted one"' \
 	"$W/s.budget.1.json" 2>/dev/null

@@ -34,13 +34,13 @@ int tt_load_sampling_header(const char *file, json_t *root, struct tt_report *r)
 	/* A budget's counting (count_cost, counting, over_budget): all three or none. */
 	if (json_object_get(s, "over_budget")) {
 		r->sampling.has_counting = true;
-		if (tt_jget_u64(&l, s, "count_cost", &r->sampling.count_cost) < 0 ||
+		if (tt_jget_num(&l, s, "count_cost", &r->sampling.count_cost) < 0 ||
 		    tt_jget_num(&l, s, "counting", &r->sampling.counting) < 0 ||
 		    tt_jget_bool(&l, s, "over_budget", &r->sampling.over_budget) < 0)
 			return -1;
 		r->sampling.has_count_cost_inline = json_object_get(s, "count_cost_inline") != NULL;
 		if (r->sampling.has_count_cost_inline &&
-		    tt_jget_u64(&l, s, "count_cost_inline", &r->sampling.count_cost_inline) < 0)
+		    tt_jget_num(&l, s, "count_cost_inline", &r->sampling.count_cost_inline) < 0)
 			return -1;
 	}
 	if (strcmp(r->sampling.mode, "fixed") != 0 && strcmp(r->sampling.mode, "budget") != 0)

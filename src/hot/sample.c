@@ -284,7 +284,8 @@ static uint64_t budget_period(struct tt_sample_thread *st, struct tt_fstat *s, u
 	/* Since the function's own first call here: a budget accrued before it was called
 	 * would be spent at once when it starts, and its first calls timed far too often. */
 	share = part((now - s->est.start) / st->hot, tt_sample_budget_ppm);
-	counting = calls * tt_sample_count_cost;
+	counting = calls < (1ull << 40) ? calls * tt_sample_count_cost / TT_COUNT_COST_SCALE
+					: calls / TT_COUNT_COST_SCALE * tt_sample_count_cost;
 	timing = share > counting ? share - counting : 0;
 	if (timing < share / TIMING_MIN_DIV)
 		timing = share / TIMING_MIN_DIV; /* the report says the budget is exceeded */

@@ -52,8 +52,14 @@ extern uint64_t tt_sample_period;     /* TSC_SAMPLE=N */
 extern uint64_t tt_sample_budget_ppm; /* TSC_BUDGET, parts per million */
 extern uint64_t tt_sample_floor;      /* TSC_BUDGET: calls of each function all timed first */
 extern uint64_t tt_sample_cost;	      /* clock units a timed call costs over a passed-over one */
-extern uint64_t tt_sample_count_cost; /* and a passed-over call over an untraced one: the
-					* larger route's, as the hot path cannot tell them apart */
+/* A counted call costs a fraction of a clock unit where a program overlaps it with its own
+ * work (0.3-2 ticks on the AMD EPYC VMs): whole units would read most of them as 0 and a
+ * budget would then not see counting at all. So these three are in 1/TT_COUNT_COST_SCALE
+ * clock units. */
+#define TT_COUNT_COST_SCALE 256
+/* A passed-over call over an untraced one: the larger route's, as the hot path cannot tell
+ * them apart. */
+extern uint64_t tt_sample_count_cost;
 extern uint64_t tt_sample_count_cost_got;    /* through a GOT hook's counting stub */
 extern uint64_t tt_sample_count_cost_inline; /* an inline hook's counting head */
 /* The inline route was measured: its cost may read 0 (a head the CPU overlapped with the

@@ -479,12 +479,14 @@ void tt_report_json(struct tt_buf *out, const struct tt_report *r)
 		tt_buf_printf(out, ", \"floor\": %" PRIu64 ", \"timed_cost\": %" PRIu64,
 			      r->sampling.floor, r->sampling.timed_cost);
 		if (r->sampling.has_counting) {
-			tt_buf_printf(out, ", \"count_cost\": %" PRIu64 ", \"counting\": ",
-				      r->sampling.count_cost);
+			tt_buf_puts(out, ", \"count_cost\": ");
+			put_double(out, r->sampling.count_cost);
+			tt_buf_puts(out, ", \"counting\": ");
 			put_double(out, r->sampling.counting);
-			if (r->sampling.has_count_cost_inline)
-				tt_buf_printf(out, ", \"count_cost_inline\": %" PRIu64,
-					      r->sampling.count_cost_inline);
+			if (r->sampling.has_count_cost_inline) {
+				tt_buf_puts(out, ", \"count_cost_inline\": ");
+				put_double(out, r->sampling.count_cost_inline);
+			}
 			tt_buf_printf(out, ", \"over_budget\": %s",
 				      r->sampling.over_budget ? "true" : "false");
 		}

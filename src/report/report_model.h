@@ -221,9 +221,9 @@ struct tt_report {
 		uint64_t floor;	     /* TSC_BUDGET: calls of each function per thread all timed */
 		uint64_t timed_cost; /* clock units a timed call costs over a passed-over one */
 		bool has_counting;   /* TSC_BUDGET: the three below are known */
-		uint64_t count_cost; /* and a passed-over call over an untraced one (GOT) */
+		double count_cost;   /* and a passed-over call over an untraced one (GOT) */
 		bool has_count_cost_inline; /* an inline hook's route was measured: */
-		uint64_t count_cost_inline; /* the same through it (0 is a figure) */
+		double count_cost_inline;   /* the same through it (0 is a figure) */
 		double counting;  /* counting every call: its share of the run, estimated */
 		bool over_budget; /* counting alone exceeds the budget */
 	} sampling;

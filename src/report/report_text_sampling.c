@@ -32,9 +32,8 @@ void tt_report_text_sampling(struct tt_buf *out, const struct tt_report *r)
 		tt_buf_printf(
 			out,
 			"sampling: over budget: counting every call alone costs ~%.3g%% of the "
-			"run (~%" PRIu64 " a call through a GOT stub, ~%" PRIu64
-			" inline), over the %.4g%% budget; the counts stay exact, timing kept 1/8 "
-			"of the budget\n",
+			"run (~%.2g a call through a GOT stub, ~%.2g inline), over the %.4g%% "
+			"budget; the counts stay exact, timing kept 1/8 of the budget\n",
 			r->sampling.counting * 100, r->sampling.count_cost,
 			r->sampling.has_count_cost_inline ? r->sampling.count_cost_inline
 							  : r->sampling.count_cost,

@@ -352,20 +352,21 @@ static void fill_threads(const struct tt_run *run, uint32_t func, struct arena *
 static void weigh_counting(struct tt_report *r, uint64_t hz)
 {
 	double units = (double)r->wall_ns * (hz ? (double)hz / 1e9 : 1.0), cost = 0;
+	double got = (double)tt_sample_count_cost_got / TT_COUNT_COST_SCALE;
+	double inl = (double)tt_sample_count_cost_inline / TT_COUNT_COST_SCALE;
 	uint64_t threads = r->threads.traced ? r->threads.traced : 1;
 	size_t i;
 
 	for (i = 0; i < r->nfuncs; i++) {
 		bool in = r->funcs[i].hook && !strcmp(r->funcs[i].hook, "inline");
 
-		cost += (double)r->funcs[i].calls * (double)(in && tt_sample_count_inline_known
-								     ? tt_sample_count_cost_inline
-								     : tt_sample_count_cost_got);
+		cost += (double)r->funcs[i].calls *
+			(in && tt_sample_count_inline_known ? inl : got);
 	}
 	r->sampling.has_counting = true;
-	r->sampling.count_cost = tt_sample_count_cost_got;
+	r->sampling.count_cost = got;
 	r->sampling.has_count_cost_inline = tt_sample_count_inline_known;
-	r->sampling.count_cost_inline = tt_sample_count_cost_inline;
+	r->sampling.count_cost_inline = inl;
 	r->sampling.counting = units > 0 ? cost / (units * (double)threads) : 0;
 	r->sampling.over_budget = r->sampling.counting > tt_sample_budget_ppm / 1e6;
 }

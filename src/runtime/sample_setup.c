@@ -93,7 +93,8 @@ WORK_ROUND(work_round_a, 1)
 WORK_ROUND(work_round_b, 37)
 
 /* Clock units a call passed over through entry costs over a call of target itself (both
- * index 0's, the countdown far from zero), among a caller's work; 0 when not seen. */
+ * index 0's, the countdown far from zero), among a caller's work, in 1/TT_COUNT_COST_SCALE
+ * units; 0 when not seen. */
 static uint64_t measure_counting(struct tt_fstat *s, void *entry, void *target, int variant)
 {
 	uint64_t (*const rounds[2])(void (*volatile)(void), int) = { work_round_a, work_round_b };
@@ -111,7 +112,9 @@ static uint64_t measure_counting(struct tt_fstat *s, void *entry, void *target, 
 			t = rounds[k](bare, variant);
 			plain = t < plain ? t : plain;
 		}
-		t = passed > plain ? (passed - plain + ROUND_CALLS / 2) / ROUND_CALLS : 0;
+		t = passed > plain ? ((passed - plain) * TT_COUNT_COST_SCALE + ROUND_CALLS / 2) /
+					     ROUND_CALLS
+				   : 0;
 		best = t < best ? t : best;
 	}
 	s->skip = 0;

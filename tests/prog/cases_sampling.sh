@@ -288,7 +288,7 @@ budget_counting_route() {
 	cost=$(jq ".sampling.$key" "$REPORT")
 	m0=$(printf '%s\n' "${bare[@]}" | sort -n | head -1)
 	mc=$(printf '%s\n' "${count[@]}" | sort -n | head -1)
-	per=$(((mc - m0) / n))
+	per=$(awk -v a="$mc" -v b="$m0" -v n=$n 'BEGIN { printf "%.3f", (a - b) / n }')
 	NOTE="${NOTE:-}$h: back to back: untraced $m0, counted $mc ticks ($(awk -v a="$mc" -v b="$m0" -v n=$n 'BEGIN { printf "%.2f", (a - b) / n }') a call; the shim: $cost; report $(jq -c '.sampling | {counting, over_budget}' "$REPORT"))"
 	if [ $((mc - m0)) -gt $((m0 / 25)) ]; then
 		ck "$h: counting back to back adds over twice the budget from outside: over_budget said" \
@@ -297,7 +297,7 @@ budget_counting_route() {
 	else
 		NOTE="$NOTE; counting added under 4% from outside here: over_budget not asserted"
 	fi
-	[ "$per" -gt "$cost" ] || per=$cost
+	per=$(awk -v a="$per" -v b="$cost" 'BEGIN { print (a > b ? a : b) }')
 	XENV=(TSC_HOOK="$h" TSC_BUDGET=2%)
 	for i in 1 2; do
 		rm -f "$T"/r.* "$T/side"
@@ -308,7 +308,7 @@ budget_counting_route() {
 	one_report && check_expects_sampled "$T/t.out" || return 1
 	mf=$(printf '%s\n' "${far[@]}" | sort -n | tail -1)
 	NOTE="$NOTE; $gap multiply-adds apart: $ns calls x $per over $mf ticks (report $(jq -c '.sampling | {counting, over_budget}' "$REPORT"))"
-	if [ $((ns * per * 100)) -lt $((mf * 1)) ]; then
+	if awk -v ns=$ns -v per="$per" -v mf="$mf" 'BEGIN { exit !(ns * per * 100 < mf) }'; then
 		ck "$h: calls far apart, counting under half the budget by what was measured: over_budget not said" \
 			'.sampling.counting <= .sampling.budget and .sampling.over_budget == false' \
 			'.sampling' || return 1
