@@ -290,12 +290,21 @@ budget_counting_route() {
 	mc=$(printf '%s\n' "${count[@]}" | sort -n | head -1)
 	per=$(awk -v a="$mc" -v b="$m0" -v n=$n 'BEGIN { printf "%.3f", (a - b) / n }')
 	NOTE="${NOTE:-}$h: back to back: untraced $m0, counted $mc ticks ($(awk -v a="$mc" -v b="$m0" -v n=$n 'BEGIN { printf "%.2f", (a - b) / n }') a call; the shim: $cost; report $(jq -c '.sampling | {counting, over_budget}' "$REPORT"))"
-	if [ $((mc - m0)) -gt $((m0 / 25)) ]; then
+	ck "$h: over_budget is said exactly when the report's counting exceeds the budget" \
+		'.sampling.over_budget == (.sampling.counting > .sampling.budget)' '.sampling' ||
+		return 1
+	if [ $((mc - m0)) -le $((m0 / 25)) ]; then
+		NOTE="$NOTE; counting added under 4% from outside here: over_budget not asserted"
+	elif awk -v per="$per" -v c="$cost" 'BEGIN { exit !(per > 4 * (c > 0.25 ? c : 0.25)) }'; then
+		# The start-up figure comes from the shim's own loop; where this loop's counting
+		# costs over 4 times that (code placement: on the AMD EPYC VM without rdtscp the same
+		# build measured 0.1 to 4.8 ticks a call here from one process to the next, its own
+		# loop 0-0.6), the estimate does not describe this loop.
+		NOTE="$NOTE; the start-up figure is under a quarter of this loop's counting: over_budget not asserted"
+	else
 		ck "$h: counting back to back adds over twice the budget from outside: over_budget said" \
 			'.sampling.counting > .sampling.budget and .sampling.over_budget == true' \
 			'.sampling' || return 1
-	else
-		NOTE="$NOTE; counting added under 4% from outside here: over_budget not asserted"
 	fi
 	per=$(awk -v a="$per" -v b="$cost" 'BEGIN { print (a > b ? a : b) }')
 	XENV=(TSC_HOOK="$h" TSC_BUDGET=2%)
