@@ -80,11 +80,11 @@ void tt_json_string(struct tt_buf *out, const char *s)
 }
 
 /*
- * A double as a JSON number, or null when it has none. %.1f of the largest double is 311
- * characters, so tmp always holds it. Whatever the locale put between the integer and the
- * fraction (',' or a multibyte character) is replaced by '.'.
+ * A double as a JSON number with `decimals` digits after the point, or null when it has none.
+ * %.6f of the largest double is 316 characters, so tmp always holds it. Whatever the locale
+ * put between the integer and the fraction (',' or a multibyte character) is replaced by '.'.
  */
-static void put_double(struct tt_buf *out, double x)
+static void put_fixed(struct tt_buf *out, double x, int decimals)
 {
 	char tmp[400], num[400];
 	size_t i, j = 0;
@@ -93,7 +93,7 @@ static void put_double(struct tt_buf *out, double x)
 		tt_buf_puts(out, "null");
 		return;
 	}
-	snprintf(tmp, sizeof(tmp), "%.*f", (x != 0 && x > -1 && x < 1) ? 3 : 1, x);
+	snprintf(tmp, sizeof(tmp), "%.*f", decimals, x);
 	for (i = 0; tmp[i] && j < sizeof(num) - 1; i++) {
 		if ((unsigned char)tmp[i] >= 0x80 && (unsigned char)tmp[i] < 0xc0)
 			continue; /* the tail of a multibyte radix character */
@@ -101,6 +101,12 @@ static void put_double(struct tt_buf *out, double x)
 	}
 	num[j] = '\0';
 	tt_buf_puts(out, num);
+}
+
+/* Three decimals below 1 in size, one above: what a reader of figures needs. */
+static void put_double(struct tt_buf *out, double x)
+{
+	put_fixed(out, x, (x != 0 && x > -1 && x < 1) ? 3 : 1);
 }
 
 /* `"key": ` at the given indentation; keys are our own literals and need no escaping. */
@@ -482,7 +488,9 @@ void tt_report_json(struct tt_buf *out, const struct tt_report *r)
 			tt_buf_puts(out, ", \"count_cost\": ");
 			put_double(out, r->sampling.count_cost);
 			tt_buf_puts(out, ", \"counting\": ");
-			put_double(out, r->sampling.counting);
+			/* Six decimals: a share near the budget must not round onto it, so
+			 * that counting > budget reads as over_budget says. */
+			put_fixed(out, r->sampling.counting, 6);
 			if (r->sampling.has_count_cost_inline) {
 				tt_buf_puts(out, ", \"count_cost_inline\": ");
 				put_double(out, r->sampling.count_cost_inline);
