@@ -145,9 +145,11 @@ $(B)/unit/%: tests/unit/%.c $(B)/libtt_pure.a $(UNIT_OBJS)
 unit: check-deps $(UNIT_BINS)
 	$(Q)sh tests/run-unit.sh $(UNIT_BINS)
 
-# The clock, serialization and accuracy tests run a third time as on the other CPU family
-# (TSC_CPU, src/config/cpu_persona.h): amd-vm where CPUID announces rdtscp, intel-vm where not.
-CPU_TESTS := empty accuracy callers_paths migration serialize_modes 'clock_*' prctl_inprocess
+# The clock, serialization and accuracy tests, and two that check every line the shim says,
+# run a third time as on the other CPU family (TSC_CPU, src/config/cpu_persona.h): amd-vm
+# where CPUID announces rdtscp, intel-vm where not.
+CPU_TESTS := empty accuracy callers_paths migration serialize_modes 'clock_*' prctl_inprocess \
+	delivery_written_line delivery_not_report
 OTHER_CPU = $(shell sh tests/other-cpu.sh)
 
 progtests: check-deps $(LIB)
