@@ -368,7 +368,7 @@ for m in rdtscp lfence mfence none cpuid; do
 	if [ -f "$W/skip.mode.$m" ]; then
 		printf '  %-8s skipped: CPUID 80000001H:EDX[27] does not announce rdtscp, so neither the\n' "$m"
 		echo "           reference nor tsctrace may execute it (tsctrace's rdtscp mode falls back" \
-			"to lfence, or probes it when set explicitly)"
+			"to lfence)"
 		row "percall.$m" "percall tsctrace/reference, TSC_SERIALIZE=$m" skipped "<= 1.10" \
 			skipped "CPUID does not announce rdtscp"
 		continue

@@ -49,20 +49,18 @@ static bool use_tsc(const struct tt_clock_facts *f, const struct tt_config *cfg,
 	}
 }
 
-/* The default and TSC_SERIALIZE=rdtscp: rdtscp where announced, else lfence. */
+/* The default and TSC_SERIALIZE=rdtscp: rdtscp where announced, else lfence. An rdtscp that
+ * CPUID hides is never tried, asked for or not: it may run today (AMD EPYC VMs) and fault or
+ * misbehave on the next host, and its TSC_AUX there is not a Linux CPU number. */
 static int rdtscp_or_lfence(const struct tt_clock_facts *f, const struct tt_config *cfg,
-			    bool (*rdtscp_runs)(void), tt_clock_say_fn say, void *ctx)
+			    tt_clock_say_fn say, void *ctx)
 {
 	if (f->cpu.rdtscp)
 		return TT_VAR_RDTSCP;
-	if (cfg->serialize_set && rdtscp_runs()) {
-		say(ctx, false,
-		    "rdtscp is not announced by CPUID but runs: using it as "
-		    "TSC_SERIALIZE=rdtscp asks");
-		return TT_VAR_RDTSCP;
-	}
 	if (cfg->serialize_set)
-		say(ctx, true, "TSC_SERIALIZE=rdtscp: this CPU cannot run rdtscp, using lfence");
+		say(ctx, true,
+		    "TSC_SERIALIZE=rdtscp: CPUID does not announce rdtscp, using "
+		    "lfence;rdtsc;lfence at both ends");
 	else
 		say(ctx, false,
 		    "rdtscp is not announced by CPUID: serializing with "
@@ -71,7 +69,7 @@ static int rdtscp_or_lfence(const struct tt_clock_facts *f, const struct tt_conf
 }
 
 int tt_clock_decide(const struct tt_clock_facts *f, const struct tt_config *cfg,
-		    bool (*rdtscp_runs)(void), tt_clock_say_fn say, void *ctx)
+		    tt_clock_say_fn say, void *ctx)
 {
 	if (!use_tsc(f, cfg, say, ctx))
 		return TT_VAR_MONO;
@@ -85,7 +83,7 @@ int tt_clock_decide(const struct tt_clock_facts *f, const struct tt_config *cfg,
 			    "TSC_SERIALIZE=cpuid under a hypervisor: every cpuid exits "
 			    "to it (~15,000 ticks), so each traced call costs that twice");
 		return f->cpu.rdtscp ? TT_VAR_CPUID : TT_VAR_CPUID_NORDTSCP;
-	default: return rdtscp_or_lfence(f, cfg, rdtscp_runs, say, ctx);
+	default: return rdtscp_or_lfence(f, cfg, say, ctx);
 	}
 }
 

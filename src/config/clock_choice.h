@@ -22,12 +22,11 @@ typedef void (*tt_clock_say_fn)(void *ctx, bool warn, const char *line);
 /*
  * The trampoline variant (TT_VAR_*) for cfg on a CPU with facts f: the TSC when it is readable
  * and invariant (or forced with TSC_CLOCK=tsc and readable), else TT_VAR_MONO; never one that
- * executes an instruction CPUID does not announce, except rdtscp asked for explicitly with
- * TSC_SERIALIZE=rdtscp when rdtscp_runs() (called only then) says it executes. The lines the
- * choice calls for go to say.
+ * executes an instruction CPUID does not announce, even asked for (TSC_SERIALIZE=rdtscp on a
+ * CPU that hides it gets lfence and a warning). The lines the choice calls for go to say.
  */
 int tt_clock_decide(const struct tt_clock_facts *f, const struct tt_config *cfg,
-		    bool (*rdtscp_runs)(void), tt_clock_say_fn say, void *ctx);
+		    tt_clock_say_fn say, void *ctx);
 
 /* The report's name of a variant: "rdtscp", "lfence", ... "clock_gettime". */
 const char *tt_clock_variant_name(int variant);

@@ -110,8 +110,7 @@ int tt_cpu_persona_parse(const char *val, struct tt_cpu_persona *out, const char
 	return 0;
 }
 
-bool tt_cpu_persona_apply(const struct tt_cpu_persona *p, struct tt_cpu_facts *f,
-			  bool (*runs)(void))
+bool tt_cpu_persona_apply(const struct tt_cpu_persona *p, struct tt_cpu_facts *f)
 {
 	if (!p->set)
 		return true;
@@ -121,10 +120,7 @@ bool tt_cpu_persona_apply(const struct tt_cpu_persona *p, struct tt_cpu_facts *f
 		f->hypervisor = p->hypervisor;
 	if (p->rdtscp == 0)
 		f->rdtscp = false;
-	else if (p->rdtscp == 1 && !f->rdtscp) {
-		if (!runs())
-			return false;
-		f->rdtscp = true;
-	}
+	else if (p->rdtscp == 1 && !f->rdtscp)
+		return false; /* never announced where CPUID hides it */
 	return true;
 }

@@ -6,8 +6,8 @@
  *   intel-vm  rdtscp announced, TSC step 2, invariant, under a hypervisor;
  *   amd-vm    rdtscp NOT announced (though it runs), TSC step 21, invariant, hypervisor.
  * A persona overrides the facts the shim probed; it cannot add what the hardware lacks: a
- * finer step than the hardware's is impossible, and an rdtscp that CPUID hides is used only if
- * a probe shows it runs (as for TSC_SERIALIZE=rdtscp).
+ * finer step than the hardware's is impossible, and an rdtscp that CPUID hides stays hidden
+ * (the shim never executes an instruction CPUID does not announce).
  *
  * Pure: string in, struct out; the shim applies it in clock.c and emul_step.c.
  */
@@ -43,12 +43,10 @@ struct tt_cpu_facts {
 int tt_cpu_persona_parse(const char *val, struct tt_cpu_persona *out, const char **why);
 
 /*
- * Apply p to the probed facts f. An rdtscp the persona announces although CPUID hides it is
- * announced only when runs() says the instruction executes (runs is called only then);
- * returns false in that case when it does not (the fact stays hidden), else true.
+ * Apply p to the probed facts f. An rdtscp the persona announces although CPUID hides it
+ * stays hidden: returns false in that case (the caller says so), else true.
  */
-bool tt_cpu_persona_apply(const struct tt_cpu_persona *p, struct tt_cpu_facts *f,
-			  bool (*runs)(void));
+bool tt_cpu_persona_apply(const struct tt_cpu_persona *p, struct tt_cpu_facts *f);
 
 /* v rounded down to the emulated step (v itself when step < 2). */
 static inline uint64_t tt_cpu_persona_quantize(uint64_t v, uint32_t step)

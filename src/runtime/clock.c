@@ -9,8 +9,6 @@
  * the TSC reads the time with a raw syscall and calibrates the rate up to that pair.
  */
 #include <cpuid.h>
-#include <setjmp.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/platform/x86.h>
@@ -22,7 +20,6 @@
 #include "config/clock_choice.h"
 #include "config/tsc_step.h"
 #include "config/variant.h"
-#include "elf/real.h"
 #include "hot/thread.h"
 #include "hot/tramp_layout.h"
 #include "log/log.h"
@@ -222,35 +219,6 @@ void tt_clock_describe(struct tt_clock *c, struct tt_cpu_kept *k)
 		memcpy(k->brand, c->cpu, sizeof(k->brand));
 }
 
-static sigjmp_buf probe_jmp;
-static void *real_sigaction;
-
-static void probe_sigill(int sig)
-{
-	(void)sig;
-	siglongjmp(probe_jmp, 1);
-}
-
-/* Does rdtscp run here although CPUID does not announce it? Start-up only (one thread). */
-static bool rdtscp_runs(void)
-{
-	struct sigaction sa, old;
-	volatile bool ok = false;
-	uint32_t lo, hi, aux;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = probe_sigill;
-	sigemptyset(&sa.sa_mask);
-	if (TT_REAL(sigaction)(SIGILL, &sa, &old) != 0)
-		return false;
-	if (sigsetjmp(probe_jmp, 1) == 0) {
-		__asm__ volatile("rdtscp" : "=a"(lo), "=d"(hi), "=c"(aux));
-		ok = true;
-	}
-	TT_REAL(sigaction)(SIGILL, &old, NULL);
-	return ok;
-}
-
 static void say(void *ctx, bool warn, const char *line)
 {
 	(void)ctx;
@@ -268,8 +236,9 @@ static void apply_persona(struct tt_clock *c, const struct tt_cpu_persona *p)
 
 	if (!p->set)
 		return;
-	if (!tt_cpu_persona_apply(p, &f, rdtscp_runs))
-		tt_warn("TSC_CPU=%s: rdtscp does not run on this CPU, it stays hidden", p->text);
+	if (!tt_cpu_persona_apply(p, &f))
+		tt_warn("TSC_CPU=%s: CPUID does not announce rdtscp here, it stays hidden",
+			p->text);
 	c->rdtscp = f.rdtscp;
 	c->invariant = f.invariant;
 	c->hypervisor = f.hypervisor;
@@ -295,7 +264,7 @@ void tt_clock_choose(struct tt_clock *c, const struct tt_config *cfg)
 	f.cpu.rdtscp = c->rdtscp;
 	f.cpu.invariant = c->invariant;
 	f.cpu.hypervisor = c->hypervisor;
-	c->variant = tt_clock_decide(&f, cfg, rdtscp_runs, say, NULL);
+	c->variant = tt_clock_decide(&f, cfg, say, NULL);
 	c->serialize = tt_clock_variant_name(c->variant);
 	c->source = c->variant == TT_VAR_MONO ? "monotonic" : "tsc";
 	if (c->variant == TT_VAR_MONO)
