@@ -257,10 +257,10 @@ static void record_self_weighted(struct tt_fstat *s, uint64_t raw, uint64_t chil
 		tt_self_record_weighted(&s->wself, raw, child, nested, w);
 }
 
-/* a * ppm / 10^6 without overflow. */
-static uint64_t part(uint64_t a, uint64_t ppm)
+/* a * mul / div without overflow, for mul < 2^24 (a budget in ppm, a count cost). */
+static uint64_t mul_div(uint64_t a, uint64_t mul, uint64_t div)
 {
-	return a < (1ull << 40) ? a * ppm / 1000000 : a / 1000000 * ppm;
+	return a < (1ull << 40) ? a * mul / div : a / div * mul;
 }
 
 /*
@@ -283,9 +283,8 @@ static uint64_t budget_period(struct tt_sample_thread *st, struct tt_fstat *s, u
 	}
 	/* Since the function's own first call here: a budget accrued before it was called
 	 * would be spent at once when it starts, and its first calls timed far too often. */
-	share = part((now - s->est.start) / st->hot, tt_sample_budget_ppm);
-	counting = calls < (1ull << 40) ? calls * tt_sample_count_cost / TT_COUNT_COST_SCALE
-					: calls / TT_COUNT_COST_SCALE * tt_sample_count_cost;
+	share = mul_div((now - s->est.start) / st->hot, tt_sample_budget_ppm, 1000000);
+	counting = mul_div(calls, tt_sample_count_cost, TT_COUNT_COST_SCALE);
 	timing = share > counting ? share - counting : 0;
 	if (timing < share / TIMING_MIN_DIV)
 		timing = share / TIMING_MIN_DIV; /* the report says the budget is exceeded */
