@@ -1531,6 +1531,19 @@ run_test self_leaf_floor test_self_leaf_floor
 run_test self_rows_floor test_self_rows_floor
 run_test threads_rows test_threads_rows
 
+# One file a test (tests/README.md): tests/prog/cases/NAME.sh defines test_NAME (and may call
+# run_test itself for variants); its program, if any, is cases/t_NAME.c, built by the Makefile.
+for f in "${BASH_SOURCE[0]%/*}"/cases/*.sh; do
+	[ -f "$f" ] || continue
+	# shellcheck source=/dev/null
+	. "$f"
+	name=${f##*/}
+	name=${name%.sh}
+	if declare -F "test_$name" >/dev/null; then
+		run_test "$name" "test_$name"
+	fi
+done
+
 # Every JSON report the tests left must match docs/report.schema.json: one check over all of
 # them (one Python start), a FAIL line naming each test whose report does not match. Debian's
 # python3, where make check-deps installed python3-jsonschema.
