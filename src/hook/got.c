@@ -332,3 +332,28 @@ unsigned int tt_got_patch_all(void)
 	say_notes();
 	return c.patched;
 }
+
+unsigned int tt_got_point_imports(const struct tt_elf *o, const char *const *names,
+				  void *const *targets, size_t n)
+{
+	unsigned int done = 0;
+	struct relro r;
+	size_t i, k;
+
+	relro_init(o, &r);
+	for (i = 0; i < o->njmprel; i++) {
+		const ElfW(Rela) *rel = &o->jmprel[i];
+		const char *name;
+
+		if (ELF64_R_TYPE(rel->r_info) != R_X86_64_JUMP_SLOT)
+			continue;
+		name = tt_elf_sym_name(o, ELF64_R_SYM(rel->r_info));
+		for (k = 0; k < n && strcmp(name, names[k]) != 0; k++)
+			;
+		if (k < n && write_slot(o, &r, (uintptr_t *)(o->base + rel->r_offset), targets[k]))
+			done++;
+	}
+	if (r.open)
+		tt_sys_mprotect((void *)r.lo, r.hi - r.lo, PROT_READ);
+	return done;
+}

@@ -8,7 +8,8 @@
  * remembered; every write first checks, with fstat on the descriptor, that it still leads
  * there.
  *
- * The descriptor is the highest free one below min(RLIMIT_NOFILE soft limit, 1024):
+ * The descriptor is the highest free one below min(RLIMIT_NOFILE soft limit, 1024), as every
+ * descriptor the shim holds (base/high_fd.h):
  *  - high, so the program's own open() calls, which take the lowest free number, do not meet
  *    it until ~1000 files are open, and programs counting on 3, 4, ... being theirs still get
  *    them;
@@ -35,14 +36,11 @@
  * would get a write unguarded; that is accepted with the rest of the window.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 
+#include "base/high_fd.h"
 #include "base/sys.h"
 #include "log/channel.h"
-
-#define FD_CEILING 1024
 
 enum { UNTAKEN, TAKING, TAKEN, RELEASED };
 
@@ -71,30 +69,6 @@ static bool is_original(int fd)
 	return is_original_mode(fd, &mode);
 }
 
-/* fd 2 duplicated as high as allowed (see the top of the file); -errno when none is free. */
-static long dup_high(void)
-{
-	struct rlimit rl;
-	long top = FD_CEILING, fd = -EMFILE;
-	long hints[3];
-	int i;
-
-	if (tt_syscall6(SYS_prlimit64, 0, RLIMIT_NOFILE, 0, (long)&rl, 0, 0) == 0 &&
-	    rl.rlim_cur < FD_CEILING)
-		top = (long)rl.rlim_cur;
-	hints[0] = top - 1;
-	hints[1] = top / 2;
-	hints[2] = 3;
-	for (i = 0; i < 3; i++) {
-		if (hints[i] < 3)
-			continue;
-		fd = tt_sys_fcntl(2, F_DUPFD_CLOEXEC, hints[i]);
-		if (fd >= 0 || (fd != -EMFILE && fd != -EINVAL))
-			break;
-	}
-	return fd;
-}
-
 void tt_channel_open(void)
 {
 	int expected = UNTAKEN;
@@ -108,7 +82,7 @@ void tt_channel_open(void)
 		orig_dev = st.st_dev;
 		orig_ino = st.st_ino;
 		have_orig = true;
-		fd = dup_high();
+		fd = tt_fd_dup_high(2);
 		if (fd >= 0)
 			chan_fd = (int)fd;
 	}
@@ -140,7 +114,7 @@ static int channel_fd(mode_t *mode)
 	/* Closed, or now another file of the program's: leave that number alone for good. */
 	if (!is_original_mode(2, mode))
 		return -1;
-	nfd = dup_high();
+	nfd = tt_fd_dup_high(2);
 	if (nfd < 0)
 		return 2; /* no free descriptor (the program holds them all): fd 2 as it is */
 	if (!__atomic_compare_exchange_n(&chan_fd, &seen, (int)nfd, false, __ATOMIC_ACQ_REL,

@@ -35,6 +35,7 @@
 #include "hot/traced_call.h"
 #include "log/log.h"
 #include "runtime/callers_deep.h"
+#include "runtime/callers_pipe.h"
 #include "runtime/clock.h"
 #include "tramp/tramp.h"
 
@@ -97,6 +98,8 @@ static void start(unsigned int depth, bool mono)
 	if (h) {
 		*(void **)&unwind_backtrace = TT_REAL(dlsym)(h, "unw_backtrace");
 		load_cursor(h);
+		if (unwind_backtrace)
+			tt_callers_pipe_take((const void *)unwind_backtrace);
 	}
 	if (!unwind_backtrace) {
 		tt_warn("TSC_CALLERS=%u: libunwind.so.8 cannot be loaded, using the immediate "

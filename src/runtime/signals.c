@@ -9,12 +9,14 @@
  * raising the signal again takes the default action: the process dies of it, with the same
  * status as without us.
  *
- * The dump signal is only noted in the handler (a byte into a pipe); a helper thread, which
- * exists only when TSC_DUMP_SIGNAL is set, writes the report from a safe point.
+ * The dump signal is only noted in the handler (a counter raised, a futex wake); a helper
+ * thread, which exists only when TSC_DUMP_SIGNAL is set, writes one report per signal from a
+ * safe point. A futex, not a pipe: the shim holds no descriptor the program could close and
+ * reopen on one of its own files, which the handler's byte would then land in.
  *
  */
 #include <errno.h>
-#include <fcntl.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
@@ -42,7 +44,9 @@ static bool managed[_NSIG] __attribute__((aligned(8)));
  */
 static struct sigaction shown[_NSIG];
 static int dump_sig;
-static int dump_pipe[2] = { -1, -1 };
+/* Dump signals received, and reports written for them: the helper thread's alone. */
+static unsigned int dump_asked, dump_served;
+static bool dump_running;
 
 static int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
 
@@ -82,10 +86,9 @@ static void deferred_fatal(void)
 
 static void dump_handler(int sig)
 {
-	char c = (char)sig;
-
 	(void)sig;
-	tt_sys_write(dump_pipe[1], &c, 1);
+	__atomic_add_fetch(&dump_asked, 1, __ATOMIC_RELEASE);
+	tt_syscall6(SYS_futex, (long)&dump_asked, FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);
 }
 
 void tt_signals_block_fatal(void)
@@ -102,25 +105,21 @@ void tt_signals_block_fatal(void)
 
 static void *dump_thread(void *arg)
 {
-	struct pollfd_lite {
-		int fd;
-		short events, revents;
-	} p = { dump_pipe[0], 1 /* POLLIN */, 0 };
-	char c;
-
 	(void)arg;
 	tt_shim_enter();	  /* for good: this thread is ours, nothing it calls is traced */
 	tt_signals_block_fatal(); /* it never leaves the shim: a fatal one must go elsewhere */
 	for (;;) {
-		long n = tt_syscall3(SYS_read, dump_pipe[0], &c, 1);
+		unsigned int asked = __atomic_load_n(&dump_asked, __ATOMIC_ACQUIRE);
 
-		if (n == 1)
+		if (asked != dump_served) {
+			dump_served++;
 			write_report();
-		else if (n == -EAGAIN)
-			tt_syscall3(SYS_poll, &p, 1, -1);
-		else if (n != -EINTR)
-			return NULL;
+			continue;
+		}
+		/* Returns at once if a signal came since the load above. */
+		tt_syscall6(SYS_futex, (long)&dump_asked, FUTEX_WAIT_PRIVATE, asked, 0, 0, 0);
 	}
+	return NULL;
 }
 
 /* Through a sanitizer's pthread_create where one is preloaded: it must know the thread. */
@@ -173,18 +172,11 @@ void tt_signals_start(int dump_signal, int (*report)(void))
 		if (fatal[i] != dump_signal)
 			install(fatal[i], fatal_handler, SA_RESETHAND | SA_NODEFER);
 	if (dump_signal) {
-		/* Non-blocking: a handler must never wait, even if nobody reads (a fork child). */
-		if (pipe2(dump_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
-			tt_warn("TSC_DUMP_SIGNAL: no pipe (%s), not installed", strerror(errno));
-			return;
-		}
 		if (start_dump_thread() != 0) {
 			tt_warn("TSC_DUMP_SIGNAL: no helper thread, not installed");
-			close(dump_pipe[0]);
-			close(dump_pipe[1]);
-			dump_pipe[0] = dump_pipe[1] = -1;
 			return;
 		}
+		dump_running = true;
 		dump_sig = dump_signal;
 		install(dump_signal, dump_handler, SA_RESTART);
 	}
@@ -192,13 +184,12 @@ void tt_signals_start(int dump_signal, int (*report)(void))
 
 void tt_signals_after_fork_child(void)
 {
-	if (dump_pipe[0] < 0)
+	if (!dump_running)
 		return;
-	/* The parent's helper still reads the inherited pipe: the child needs its own. */
-	close(dump_pipe[0]);
-	close(dump_pipe[1]);
-	dump_pipe[0] = dump_pipe[1] = -1;
-	if (pipe2(dump_pipe, O_CLOEXEC | O_NONBLOCK) != 0 || start_dump_thread() != 0)
+	/* Only the forking thread lives on: the child needs its own helper, which owes no
+	 * report for the signals the parent had not served yet. */
+	dump_served = __atomic_load_n(&dump_asked, __ATOMIC_ACQUIRE);
+	if (start_dump_thread() != 0)
 		tt_warn("TSC_DUMP_SIGNAL: no helper thread in the child %d", (int)getpid());
 }
 
