@@ -60,6 +60,13 @@ int tt_fd_move_high(int fd)
 	return (int)nfd;
 }
 
+long tt_fd_open_high(const char *path, int flags, int mode)
+{
+	long fd = tt_sys_openat(AT_FDCWD, path, flags | O_CLOEXEC, mode);
+
+	return fd < 0 ? fd : tt_fd_move_high((int)fd);
+}
+
 bool tt_held_fd_take(struct tt_held_fd *h, int fd)
 {
 	struct stat st;
@@ -79,4 +86,32 @@ bool tt_held_fd_is_ours(const struct tt_held_fd *h)
 
 	return h->fd >= 0 && tt_sys_fstat(h->fd, &st) == 0 && st.st_dev == h->dev &&
 	       st.st_ino == h->ino;
+}
+
+long tt_held_fd_write_all(const struct tt_held_fd *h, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len > 0) {
+		long n;
+
+		if (!tt_held_fd_is_ours(h))
+			return -EBADF;
+		n = tt_sys_write(h->fd, p, len);
+		if (n == -EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? n : -EIO;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+long tt_held_fd_close(struct tt_held_fd *h)
+{
+	long err = tt_held_fd_is_ours(h) ? tt_sys_close(h->fd) : -EBADF;
+
+	h->fd = -1;
+	return err;
 }

@@ -8,6 +8,7 @@
 #define TT_HIGH_FD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 /* A close-on-exec duplicate of fd at the highest free number below min(RLIMIT_NOFILE soft
@@ -18,6 +19,9 @@ long tt_fd_dup_high(int fd);
 /* fd moved high (tt_fd_dup_high, then fd closed): the new number; when no number is free
  * there, fd itself made close-on-exec. */
 int tt_fd_move_high(int fd);
+
+/* openat(AT_FDCWD, path, flags | O_CLOEXEC, mode), the descriptor moved high: it or -errno. */
+long tt_fd_open_high(const char *path, int flags, int mode);
 
 /* A descriptor and the file it was opened on. */
 struct tt_held_fd {
@@ -31,5 +35,12 @@ bool tt_held_fd_take(struct tt_held_fd *h, int fd);
 
 /* Whether h->fd still leads to the file it was taken on. */
 bool tt_held_fd_is_ours(const struct tt_held_fd *h);
+
+/* Write all of buf to h->fd, checking before each write that it is still the file: 0, or
+ * -errno (-EBADF: the number is no longer ours, and must not be closed either). */
+long tt_held_fd_write_all(const struct tt_held_fd *h, const void *buf, size_t len);
+
+/* Close h->fd if it is still the file; a number that is now the program's is left alone. */
+long tt_held_fd_close(struct tt_held_fd *h);
 
 #endif /* TT_HIGH_FD_H */

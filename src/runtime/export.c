@@ -28,6 +28,7 @@
 #include <time.h>
 
 #include "base/basename.h"
+#include "base/high_fd.h"
 #include "base/sys.h"
 #include "elf/real.h"
 #include "hot/thread.h"
@@ -81,6 +82,7 @@ int tt_export_deliver(const struct tt_buf *b)
 	const char *base = tt_base_name(path);
 	int dir_len = (int)(base - path);
 	long fd = -EEXIST, err;
+	struct tt_held_fd held;
 	int tries;
 
 	if (!tt_export_enabled())
@@ -95,8 +97,14 @@ int tt_export_deliver(const struct tt_buf *b)
 		say_failure(fd, "create");
 		return -1;
 	}
-	err = tt_sys_write_all((int)fd, b->data, b->len);
-	if (tt_sys_close((int)fd) < 0 && !err)
+	/* Written from the export thread while the program runs: high, and checked before
+	 * each write (the program may close it and open its own file on that number). */
+	fd = tt_fd_move_high((int)fd);
+	if (!tt_held_fd_take(&held, (int)fd))
+		err = -EBADF;
+	else
+		err = tt_held_fd_write_all(&held, b->data, b->len);
+	if (tt_held_fd_close(&held) < 0 && !err)
 		err = -EIO;
 	if (!err)
 		err = tt_sys_renameat(AT_FDCWD, tmp, AT_FDCWD, path);

@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "base/basename.h"
+#include "base/high_fd.h"
 #include "base/sys.h"
 #include "log/channel.h"
 #include "log/log.h"
@@ -123,11 +124,6 @@ static unsigned long long random32(void)
 	return random_u64() & 0xffffffffu;
 }
 
-static long write_fd(int fd, const struct tt_buf *b)
-{
-	return tt_sys_write_all(fd, b->data, b->len);
-}
-
 /*
  * A program may hold every descriptor its RLIMIT_NOFILE allows (some fill the table to the
  * limit, or dup2 over all of it): then nothing could be opened to write the report. At the
@@ -156,12 +152,12 @@ static void make_room(void)
 
 static long open_report(const char *name, int flags, int mode)
 {
-	long fd = tt_sys_openat(AT_FDCWD, name, flags, mode);
+	long fd = tt_fd_open_high(name, flags, mode); /* out of the program's way */
 
 	if (fd == -EMFILE && !room.raised) {
 		make_room();
 		if (room.raised)
-			fd = tt_sys_openat(AT_FDCWD, name, flags, mode);
+			fd = tt_fd_open_high(name, flags, mode);
 	}
 	return fd;
 }
@@ -171,18 +167,22 @@ static long open_report(const char *name, int flags, int mode)
 static long create_and_write(const char *name, const struct tt_buf *b, int mode, dev_t *dev,
 			     ino_t *ino)
 {
-	struct stat st;
 	long fd = open_report(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode),
 	     err;
+	struct tt_held_fd held;
 
 	if (fd < 0)
 		return fd;
-	err = write_fd((int)fd, b);
-	if (!err && tt_sys_fstat((int)fd, &st) == 0) {
-		*dev = st.st_dev;
-		*ino = st.st_ino;
+	/* Other threads of the program run on (a dump, a report at exit from one thread): it
+	 * may close the number and open its own file there. Checked before each write. */
+	if (!tt_held_fd_take(&held, (int)fd))
+		return -EBADF;
+	err = tt_held_fd_write_all(&held, b->data, b->len);
+	if (!err) {
+		*dev = held.dev;
+		*ino = held.ino;
 	}
-	if (tt_sys_close((int)fd) < 0 && !err)
+	if (tt_held_fd_close(&held) < 0 && !err)
 		err = -EIO;
 	if (err)
 		tt_sys_unlinkat(AT_FDCWD, name, 0);
