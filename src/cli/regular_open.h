@@ -10,7 +10,7 @@
 /*
  * A descriptor of path (O_RDONLY, O_CLOEXEC), or -1: silently when path cannot be opened
  * (missing, not readable: as when the file is gone), after one "tsctrace:" line naming path
- * and what it is when it is anything but a regular file. The open itself never waits for a
+ * and what it is when it is anything but a regular file (once per path). The open itself never waits for a
  * writer (O_NONBLOCK) and never makes a terminal the command's (O_NOCTTY).
  */
 int tt_open_regular(const char *path);
