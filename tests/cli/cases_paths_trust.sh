@@ -16,7 +16,7 @@ trust_objects() {
 # with exactly one "tsctrace:" line on stderr, matching PATTERN; "" or why not.
 one_refusal() {
 	if [ $RC -eq 124 ]; then
-		echo "$1: still running after ${TIMEOUT}s (killed)"
+		echo "$1: still running after the time limit (killed)"
 	elif [ $RC -ne 0 ]; then
 		echo "$1: status $RC: $(head -c 300 "$WORK/err")"
 	elif [ "$(grep -c '^tsctrace: ' "$WORK/err")" != 1 ] || [ "$(wc -l <"$WORK/err")" != 1 ]; then
@@ -30,7 +30,10 @@ one_refusal() {
 
 t_paths_trust() {
 	local d=$WORK/trust why="" w pid port
-	selected 'paths-trust/*' || return 0
+	for w in fifo directory dev-zero build-id-escape debuglink-fifo deadline ''; do
+		[ -n "$w" ] || return 0 # none selected
+		selected "paths-trust/$w" && break
+	done
 	mkdir -p "$d"
 	stripped_program "$d" || { fail paths-trust/build "gcc failed"; return 0; }
 	cp "$d/full" "$d/app"
