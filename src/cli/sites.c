@@ -13,7 +13,11 @@
 #include <unistd.h>
 
 #include "base/basename.h"
+#include "base/build_id_hex.h"
 #include "cli.h"
+#include "debug_find.h"
+#include "read_deadline.h"
+#include "regular_open.h"
 
 #define FRAME_BYTES 512
 #define SYSTEM_DEBUG_DIR "/usr/lib/debug"
@@ -31,10 +35,11 @@ struct tt_sites {
 	size_t nobjs;
 	char **strings; /* every string put into the report */
 	size_t nstrings, cap;
-	char *debuginfo_path; /* for libdwfl's standard search */
+	char *debuginfo_path; /* for libdwfl's standard search (debuginfod) */
 	Dwfl_Callbacks cb;
 	const char *const *dirs;
 	size_t ndirs;
+	struct tt_debug_dirs debug_dirs; /* for debug_find.c's, each module's user data */
 	bool oom;
 };
 
@@ -78,18 +83,31 @@ static bool same_build_id(Dwfl_Module *mod, const char *want)
 	return true;
 }
 
-/* Report file as o's module; false when libdwfl cannot read it, or (check) its build ID is
- * not the recorded one. */
-static bool report_file(struct tt_sites *s, struct site_object *o, const char *file, bool check)
+/* Report file as o's module; false when it is not a regular file, libdwfl cannot read it, or
+ * its build ID is not the recorded one. */
+static bool report_file(struct tt_sites *s, struct site_object *o, const char *file)
 {
-	o->dwfl = dwfl_begin(&s->cb);
-	if (!o->dwfl)
+	int fd = tt_open_regular(file);
+	void **userdata;
+
+	if (fd < 0)
 		return false;
+	o->dwfl = dwfl_begin(&s->cb);
+	if (!o->dwfl) {
+		close(fd);
+		return false;
+	}
 	dwfl_report_begin(o->dwfl);
-	o->mod = dwfl_report_elf(o->dwfl, tt_base_name(o->path), file, -1, 0, false);
+	/* On success libdwfl keeps fd (closed by dwfl_end); on failure it is still ours. */
+	o->mod = dwfl_report_elf(o->dwfl, tt_base_name(o->path), file, fd, 0, false);
 	dwfl_report_end(o->dwfl, NULL, NULL);
-	if (o->mod && (!check || !o->build_id[0] || same_build_id(o->mod, o->build_id)))
+	if (!o->mod)
+		close(fd);
+	if (o->mod && (!o->build_id[0] || same_build_id(o->mod, o->build_id))) {
+		dwfl_module_info(o->mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+		*userdata = &s->debug_dirs;
 		return true;
+	}
 	dwfl_end(o->dwfl);
 	o->dwfl = NULL;
 	o->mod = NULL;
@@ -103,12 +121,14 @@ static bool report_by_build_id(struct tt_sites *s, struct site_object *o, const 
 	char file[4096];
 	size_t k;
 
+	/* tt_sites_resolve let only hex through: the path stays under dir. */
 	if (strlen(o->build_id) < 4)
 		return false;
 	for (k = 0; k < 2; k++) {
-		snprintf(file, sizeof(file), "%s/.build-id/%.2s/%s%s", dir, o->build_id,
-			 o->build_id + 2, suffixes[k]);
-		if (access(file, R_OK) == 0 && report_file(s, o, file, true))
+		if ((size_t)snprintf(file, sizeof(file), "%s/.build-id/%.2s/%s%s", dir, o->build_id,
+				     o->build_id + 2, suffixes[k]) >= sizeof(file))
+			continue;
+		if (report_file(s, o, file))
 			return true;
 	}
 	return false;
@@ -121,7 +141,7 @@ static Dwfl_Module *module_of(struct tt_sites *s, struct site_object *o)
 	if (o->tried)
 		return o->mod;
 	o->tried = true;
-	if (access(o->path, R_OK) == 0 && report_file(s, o, o->path, true))
+	if (report_file(s, o, o->path))
 		return o->mod;
 	for (i = 0; i < s->ndirs; i++)
 		if (report_by_build_id(s, o, s->dirs[i]))
@@ -146,6 +166,7 @@ static bool name_frame(struct tt_sites *s, struct site_object *o, uint64_t addre
 
 	if (!mod)
 		return false;
+	/* libdwfl reads the symbols, DWARF and debug file when first asked. */
 	fn = dwfl_module_addrinfo(mod, at, &off, &sym, NULL, NULL, NULL);
 	line = dwfl_module_getsrc(mod, at);
 	if (line)
@@ -163,6 +184,18 @@ static bool name_frame(struct tt_sites *s, struct site_object *o, uint64_t addre
 	if (len < size)
 		snprintf(out + len, size - len, " (%s)", tt_base_name(o->path));
 	return true;
+}
+
+/* name_frame, bounded in time: the files it reads are named by the report. */
+static bool name_frame_in_time(struct tt_sites *s, struct site_object *o, uint64_t address,
+			       char *out, size_t size)
+{
+	bool named;
+
+	tt_read_deadline_start(o->path);
+	named = name_frame(s, o, address, out, size);
+	tt_read_deadline_stop();
+	return named;
 }
 
 /* The caller's frames renamed where its locations allow; its site joined anew. */
@@ -187,7 +220,8 @@ static void resolve_caller(struct tt_sites *s, json_t *jc, struct tt_report_call
 		    (size_t)json_integer_value(obj) >= s->nobjs || !json_is_string(addr))
 			continue;
 		a = strtoull(json_string_value(addr), &end, 16);
-		if (*end || !name_frame(s, &s->objs[json_integer_value(obj)], a, buf, sizeof(buf)))
+		if (*end ||
+		    !name_frame_in_time(s, &s->objs[json_integer_value(obj)], a, buf, sizeof(buf)))
 			continue;
 		str = keep(s, strdup(buf));
 		if (!str)
@@ -251,14 +285,23 @@ int tt_sites_resolve(struct cli_report *rep, const char *const *dirs, size_t ndi
 		tt_cli_err("report: out of memory");
 		return -1;
 	}
-	s->cb.find_elf = dwfl_build_id_find_elf;
-	s->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	s->cb.find_elf = tt_find_no_elf;
+	s->cb.find_debuginfo = tt_find_debuginfo;
 	s->cb.debuginfo_path = &s->debuginfo_path;
+	s->debug_dirs.dirs = dirs;
+	s->debug_dirs.ndirs = ndirs;
 	for (i = 0; i < json_array_size(objs); i++) {
 		json_t *o = json_array_get(objs, i);
 		const char *path = json_string_value(json_object_get(o, "path"));
 		const char *id = json_string_value(json_object_get(o, "build_id"));
 
+		if (id && id[0] && !tt_build_id_hex_ok(id)) {
+			/* No path is built from it: the object is taken as having none. */
+			tt_cli_err("report: %s: objects[%zu].build_id is not a build ID in hex, "
+				   "ignored",
+				   rep->file, i);
+			id = NULL;
+		}
 		s->objs[i].path = path ? path : "";
 		s->objs[i].build_id = id ? id : "";
 		s->objs[i].tried = !path; /* nothing to look for */

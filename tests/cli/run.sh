@@ -1169,6 +1169,7 @@ t_help() {
 # Call paths as folded stacks, pprof profiles and flame graphs: paths.sh.
 . "$HERE/paths.sh"
 . "$HERE/cases_symbols.sh"
+. "$HERE/cases_paths_trust.sh"
 
 # ---- main ---------------------------------------------------------------------------------
 
@@ -1190,6 +1191,7 @@ t_fleet
 t_names
 t_cxx_names
 t_debug_sites
+t_paths_trust
 t_errors
 t_limits
 t_run
