@@ -1,11 +1,14 @@
 /*
- * t_pin_exclusive.c NTHREADS SIDE-FILE - where the default TSC_PIN puts CPU-bound threads.
+ * t_pin_exclusive.c NTHREADS SIDE-FILE [BATCHES] - where the default TSC_PIN puts CPU-bound
+ * threads.
  *
  * NTHREADS workers (0: the main thread alone) each step onto the same CPU (the first of the
  * process's mask) and back to the whole mask, as threads started by one creator do, then call
  * work_add in a loop. After the first call each records the mask in force (raw system call);
  * all stay alive until every one has recorded it, so the pins seen are held at once.
- * Side file: "orig L", "ncpu N", then "tI L" per worker (masks as CPU lists).
+ * BATCHES (default 1): that many rounds of NTHREADS workers, each round joined before the next
+ * starts (the later rounds need the CPUs the earlier ones held).
+ * Side file: "orig L", "ncpu N", then "tI L" per worker, in round order (masks as CPU lists).
  */
 #define _GNU_SOURCE
 #include "tp.h"
@@ -55,15 +58,16 @@ static void *worker(void *arg)
 
 int main(int argc, char **argv)
 {
-	static struct slot s[MAXT];
+	static struct slot s[MAXT * 4];
 	static char list[TP_CPU_LIST_MAX];
 	pthread_t th[MAXT];
-	int i, n = argc > 1 ? atoi(argv[1]) : -1;
+	int i, b, n = argc > 1 ? atoi(argv[1]) : -1, batches = argc > 3 ? atoi(argv[3]) : 1;
 	long sum = 0;
 	FILE *side;
 
-	if (n < 0 || n > MAXT) {
-		fprintf(stderr, "usage: %s NTHREADS(0-%d) SIDE-FILE\n", argv[0], MAXT);
+	if (n < 0 || n > MAXT || batches < 1 || batches > 4) {
+		fprintf(stderr, "usage: %s NTHREADS(0-%d) SIDE-FILE [BATCHES(1-4)]\n", argv[0],
+			MAXT);
 		return 2;
 	}
 	side = tp_side_open(argc, argv, 2);
@@ -75,13 +79,16 @@ int main(int argc, char **argv)
 		n = 1;
 	} else {
 		pthread_barrier_init(&recorded, NULL, (unsigned)n);
-		for (i = 0; i < n; i++)
-			if (pthread_create(&th[i], NULL, worker, &s[i]) != 0) {
-				perror("pthread_create");
-				return 1;
-			}
-		for (i = 0; i < n; i++)
-			pthread_join(th[i], NULL);
+		for (b = 0; b < batches; b++) {
+			for (i = 0; i < n; i++)
+				if (pthread_create(&th[i], NULL, worker, &s[b * n + i]) != 0) {
+					perror("pthread_create");
+					return 1;
+				}
+			for (i = 0; i < n; i++)
+				pthread_join(th[i], NULL);
+		}
+		n *= batches;
 	}
 	for (i = 0; i < n; i++) {
 		sum += s[i].sum;
