@@ -19,6 +19,8 @@
 #   ticks added); sort of 200,000 lines with memcmp,strlen,malloc,free traced, every call
 #   timed, TSC_SAMPLE=16 and TSC_BUDGET=2% against untraced (goal <= 1.03 for the budget); the
 #   median and p90 of memcmp under the budget against every call timed (within 3% or a bucket).
+# parallel (parallel.sh): sort (two threads) and 4 CPU-bound threads, traced with the default
+#   pin, TSC_PIN=none and first, wall and CPU time against untraced (goal: wall within CPU + 0.05).
 # inline coverage (coverage.sh): of every function of libc, libz, libsqlite3 and of three test
 #   programs at -O0 and -O2, how many TSC_HOOK=inline traces inline, through GOT slots only or
 #   not at all, and why (target 100% traced, >= 99% inline of the functions of 5 bytes or more).
@@ -808,6 +810,12 @@ fi
 echo
 SAMP_ROWS=$W/rows.tsv sh "$HERE/sampling.sh" "$B" "$LIB" ||
 	fail "sampling: a traced run broke (see its BROKEN lines)"
+
+# ---- parallel programs ----------------------------------------------------------------------
+# Its own script: sort and 4 CPU-bound threads, default pin against TSC_PIN=none.
+echo
+PAR_ROWS=$W/rows.tsv sh "$HERE/parallel.sh" "$B" "$LIB" ||
+	fail "parallel: a traced run broke (see its BROKEN lines)"
 
 # ---- inline coverage ------------------------------------------------------------------------
 # Its own script, so that it can be run alone after each change to the inline hooks.

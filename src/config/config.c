@@ -79,7 +79,7 @@ static const char *const format_names[] = { "text", "json" };
 static const char *const serialize_names[TT_SER_COUNT] = { "rdtscp", "lfence", "mfence", "cpuid",
 							   "none" };
 static const char *const clock_names[] = { "auto", "tsc", "monotonic" };
-static const char *const pin_names[] = { "first", "spread", "none" };
+static const char *const pin_names[] = { "exclusive", "first", "spread", "none" };
 static const char *const hook_names[] = { "auto", "inline", "got" };
 static const char *const quiet_names[] = { "0", "1" };
 static const char *const follow_names[] = { "0", "1" };
@@ -99,7 +99,7 @@ static void set_defaults(struct tt_config *cfg)
 	cfg->format = TT_FMT_TEXT;
 	cfg->serialize = TT_SER_RDTSCP;
 	cfg->clock = TT_CLK_AUTO;
-	cfg->pin = TT_PIN_FIRST;
+	cfg->pin = TT_PIN_EXCLUSIVE;
 	cfg->overhead_auto = true;
 	cfg->hook = TT_HOOK_AUTO;
 	cfg->follow = true;
@@ -239,7 +239,7 @@ static void set_pin(const struct parser *p, const char *val)
 			  err == -ERANGE ? "CPU above 1023"
 			  : err == -EDOM ? "reversed range"
 					 : NULL,
-			  "using first");
+			  "using exclusive");
 		return;
 	}
 	p->cfg->pin = TT_PIN_LIST;

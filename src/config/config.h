@@ -22,7 +22,7 @@ enum tt_serialize { TT_SER_RDTSCP, TT_SER_LFENCE, TT_SER_MFENCE, TT_SER_CPUID, T
 
 enum tt_clock_choice { TT_CLK_AUTO, TT_CLK_TSC, TT_CLK_MONOTONIC };
 
-enum tt_pin_mode { TT_PIN_FIRST, TT_PIN_SPREAD, TT_PIN_NONE, TT_PIN_LIST };
+enum tt_pin_mode { TT_PIN_EXCLUSIVE, TT_PIN_FIRST, TT_PIN_SPREAD, TT_PIN_NONE, TT_PIN_LIST };
 
 enum tt_hook_mode { TT_HOOK_AUTO, TT_HOOK_INLINE, TT_HOOK_GOT };
 

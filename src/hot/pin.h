@@ -30,6 +30,10 @@ void tt_pin_thread(struct tt_thread *t);
 bool tt_pin_release(void);
 void tt_pin_reapply(bool released);
 
+/* Thread t (the caller's block) is exiting: its own mask back, and the CPU it held under
+ * exclusive is free for the next thread's first call. */
+void tt_pin_thread_exit(struct tt_thread *t);
+
 /* In a fork child: original mask back for good; the child pins again at its next first
  * traced call of a function, like any thread. */
 void tt_pin_after_fork_child(void);
@@ -41,7 +45,8 @@ void tt_pin_after_fork_child(void);
  */
 bool tt_pin_own_mask(void *mask, size_t bytes);
 
-/* The program set the calling thread's affinity itself: its choice stands, ours is gone. */
+/* The program set the calling thread's affinity itself: its choice stands, ours is gone
+ * (and the CPU it held is free). */
 void tt_pin_forget(void);
 
 /* Threads pinned so far. */

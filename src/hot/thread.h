@@ -92,10 +92,12 @@ struct tt_thread {
 	uint32_t mask_bytes;		 /* bytes of mask the kernel uses */
 	uint8_t pin_tried;		 /* tt_pin_thread has run for this thread */
 	uint8_t pinned;			 /* and pinned it: pin_mask is in force */
-	struct tt_sample_thread {	 /* sampling (hot/sample.c) */
-		uint64_t rng;		 /* xorshift state, seeded per thread */
-		uint64_t start;		 /* clock reading of its first timed call */
-		uint64_t hot;		 /* TSC_BUDGET: functions past their floor */
+	uint8_t claimed;		 /* TSC_PIN=exclusive: holds claimed_cpu (pin.c) */
+	uint16_t claimed_cpu;
+	struct tt_sample_thread { /* sampling (hot/sample.c) */
+		uint64_t rng;	  /* xorshift state, seeded per thread */
+		uint64_t start;	  /* clock reading of its first timed call */
+		uint64_t hot;	  /* TSC_BUDGET: functions past their floor */
 	} sample;
 	/* Tables by function index, nstats long, in one mapping (tt_thread_grow): written by
 	 * the owner, which replaces them only under the thread lock; others read them under it. */

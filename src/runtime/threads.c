@@ -15,6 +15,7 @@
 #include "base/sys.h"
 #include "hook/funcs.h"
 #include "hot/func_table.h"
+#include "hot/pin.h"
 #include "hot/sample.h"
 #include "runtime/callers_merge.h"
 #include "runtime/fstat.h"
@@ -115,6 +116,7 @@ static void thread_exit(void *arg)
 	tt_thread_lock();
 	merge_and_unlink(t, sub);
 	tt_thread_unlock();
+	tt_pin_thread_exit(t);
 	/* Later traced calls in this thread (other destructors) start a new block. */
 	tt_tls.nstats = 0; /* first: the trampoline reads it before the table */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);

@@ -87,7 +87,7 @@ static void assert_defaults(const struct tt_config *cfg)
 	assert_int_equal(cfg->serialize, TT_SER_RDTSCP);
 	assert_false(cfg->serialize_set);
 	assert_int_equal(cfg->clock, TT_CLK_AUTO);
-	assert_int_equal(cfg->pin, TT_PIN_FIRST);
+	assert_int_equal(cfg->pin, TT_PIN_EXCLUSIVE);
 	for (i = 0; i < TT_CONFIG_MAX_CPUS / 64; i++)
 		assert_int_equal(cfg->pin_cpus[i], 0);
 	assert_true(cfg->overhead_auto);
@@ -702,6 +702,8 @@ static void test_pin_modes(void **state)
 	struct tt_config cfg;
 
 	(void)state;
+	parse_good(&cfg, "TSC_PIN=exclusive");
+	assert_int_equal(cfg.pin, TT_PIN_EXCLUSIVE);
 	parse_good(&cfg, "TSC_PIN=first");
 	assert_int_equal(cfg.pin, TT_PIN_FIRST);
 	parse_good(&cfg, "TSC_PIN=spread");
@@ -755,24 +757,27 @@ static void test_pin_list(void **state)
 static void test_pin_bad(void **state)
 {
 	(void)state;
-	check_bad("TSC_PIN=3-1", "TSC_PIN=3-1 not understood (reversed range), using first");
-	check_bad("TSC_PIN=0,9-8", "TSC_PIN=0,9-8 not understood (reversed range), using first");
-	check_bad("TSC_PIN=1024", "TSC_PIN=1024 not understood (CPU above 1023), using first");
-	check_bad("TSC_PIN=0-1024", "TSC_PIN=0-1024 not understood (CPU above 1023), using first");
-	check_bad("TSC_PIN=99999999999999999999999",
-		  "TSC_PIN=99999999999999999999999 not understood (CPU above 1023), using first");
-	check_bad("TSC_PIN=a", "TSC_PIN=a not understood, using first");
-	check_bad("TSC_PIN=First", "TSC_PIN=First not understood, using first");
-	check_bad("TSC_PIN=1,", "TSC_PIN=1, not understood, using first");
-	check_bad("TSC_PIN=,1", "TSC_PIN=,1 not understood, using first");
-	check_bad("TSC_PIN=1,,2", "TSC_PIN=1,,2 not understood, using first");
-	check_bad("TSC_PIN=1-", "TSC_PIN=1- not understood, using first");
-	check_bad("TSC_PIN=-1", "TSC_PIN=-1 not understood, using first");
-	check_bad("TSC_PIN=1-2-3", "TSC_PIN=1-2-3 not understood, using first");
-	check_bad("TSC_PIN= 1", "TSC_PIN= 1 not understood, using first");
-	check_bad("TSC_PIN=1 2", "TSC_PIN=1 2 not understood, using first");
-	check_bad("TSC_PIN=0x1", "TSC_PIN=0x1 not understood, using first");
-	check_bad("TSC_PIN=", "TSC_PIN is empty, using first");
+	check_bad("TSC_PIN=3-1", "TSC_PIN=3-1 not understood (reversed range), using exclusive");
+	check_bad("TSC_PIN=0,9-8",
+		  "TSC_PIN=0,9-8 not understood (reversed range), using exclusive");
+	check_bad("TSC_PIN=1024", "TSC_PIN=1024 not understood (CPU above 1023), using exclusive");
+	check_bad("TSC_PIN=0-1024",
+		  "TSC_PIN=0-1024 not understood (CPU above 1023), using exclusive");
+	check_bad(
+		"TSC_PIN=99999999999999999999999",
+		"TSC_PIN=99999999999999999999999 not understood (CPU above 1023), using exclusive");
+	check_bad("TSC_PIN=a", "TSC_PIN=a not understood, using exclusive");
+	check_bad("TSC_PIN=First", "TSC_PIN=First not understood, using exclusive");
+	check_bad("TSC_PIN=1,", "TSC_PIN=1, not understood, using exclusive");
+	check_bad("TSC_PIN=,1", "TSC_PIN=,1 not understood, using exclusive");
+	check_bad("TSC_PIN=1,,2", "TSC_PIN=1,,2 not understood, using exclusive");
+	check_bad("TSC_PIN=1-", "TSC_PIN=1- not understood, using exclusive");
+	check_bad("TSC_PIN=-1", "TSC_PIN=-1 not understood, using exclusive");
+	check_bad("TSC_PIN=1-2-3", "TSC_PIN=1-2-3 not understood, using exclusive");
+	check_bad("TSC_PIN= 1", "TSC_PIN= 1 not understood, using exclusive");
+	check_bad("TSC_PIN=1 2", "TSC_PIN=1 2 not understood, using exclusive");
+	check_bad("TSC_PIN=0x1", "TSC_PIN=0x1 not understood, using exclusive");
+	check_bad("TSC_PIN=", "TSC_PIN is empty, using exclusive");
 }
 
 /* ---- TSC_OVERHEAD, TSC_CALLERS --------------------------------------------------------------- */
