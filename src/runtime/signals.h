@@ -18,9 +18,11 @@ void tt_signals_start(int dump_signal, int (*report)(void));
 /* In a fork child: the dump helper thread did not come along; start another. */
 void tt_signals_after_fork_child(void);
 
-/* For the shim's own threads, which never leave the shim: the fatal signals whose handler
- * writes the report are blocked, so that they go to a thread of the program. */
-void tt_signals_block_fatal(void);
+/* For the shim's own threads, which never leave the shim: every signal the program could be
+ * sent (all but the faults and the real-time ones) is blocked, so that it goes to a thread of
+ * the program, as without us: the fatal ones' handler writes the report, and a runtime's
+ * handler may end the process on a thread it does not know. */
+void tt_signals_block_for_shim_thread(void);
 
 /* For sigaction.c: the shim's handler standing in for sig's default action (and the
  * flags it is installed with), or NULL when the shim manages no handler for sig. */
