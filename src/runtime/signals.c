@@ -157,7 +157,7 @@ static void *dump_thread(void *arg)
 	char c;
 
 	(void)arg;
-	tt_shim_enter();	  /* for good: this thread is ours, nothing it calls is traced */
+	tt_shim_enter(); /* for good: this thread is ours, nothing it calls is traced */
 	tt_signals_block_for_shim_thread(); /* the program's signals go to its threads */
 	for (;;) {
 		long n = tt_syscall3(SYS_read, dump_pipe[0], &c, 1);
