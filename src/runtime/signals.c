@@ -132,6 +132,45 @@ static void dump_handler(int sig)
 	tt_sys_write(dump_pipe[1], &c, 1);
 }
 
+/* What the program last had the kernel install for the dump signal through sigaction
+ * (wrap/sigaction.c): anything else found there at exit came from behind our back. */
+static void *dump_set_by_program;
+
+void tt_signals_dump_requested(int sig)
+{
+	if (sig == __atomic_load_n(&dump_sig, __ATOMIC_RELAXED) && sig > 0)
+		dump_handler(sig);
+}
+
+void tt_signals_program_installed(int sig, const void *kernel_handler)
+{
+	if (sig != dump_sig || sig <= 0)
+		return;
+	__atomic_store_n(&dump_set_by_program, (void *)kernel_handler, __ATOMIC_RELAXED);
+	if (kernel_handler == (const void *)SIG_IGN)
+		tt_warn("TSC_DUMP_SIGNAL: the program ignores signal %d from now on, no dump on it "
+			"(TSC_DUMP_SIGNAL can name a signal the program leaves alone)",
+			sig);
+}
+
+void tt_signals_check_dump(void)
+{
+	static int said;
+	struct kernel_sigaction now;
+
+	if (dump_sig <= 0 || !__atomic_load_n(&managed[dump_sig], __ATOMIC_RELAXED) ||
+	    tt_syscall6(SYS_rt_sigaction, dump_sig, 0, (long)&now, 8, 0, 0) != 0)
+		return;
+	if (now.handler == (void *)dump_handler ||
+	    now.handler == __atomic_load_n(&dump_set_by_program, __ATOMIC_RELAXED))
+		return;
+	if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+		tt_warn("TSC_DUMP_SIGNAL: the handler of signal %d was replaced without sigaction "
+			"(a runtime such as Go's), it never asked for a dump (TSC_DUMP_SIGNAL can "
+			"name a signal the program leaves alone)",
+			dump_sig);
+}
+
 void tt_signals_block_for_shim_thread(void)
 {
 	/* Every signal below the real-time ones (the stop's, hook/stop.c, must get through)
@@ -193,19 +232,21 @@ static void find_reals(void)
 		real_sigaction = tt_real_find("sigaction");
 }
 
-static void install(int sig, void (*handler)(int), int flags)
+static bool install(int sig, void (*handler)(int), int flags)
 {
 	struct sigaction now, sa;
 
 	if (real_sigaction(sig, NULL, &now) != 0 || now.sa_handler != SIG_DFL)
-		return; /* the program (or its parent) chose something: leave it */
+		return false; /* the program (or its parent) chose something: leave it */
 	shown[sig] = now;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = handler;
 	sa.sa_flags = flags;
 	sigemptyset(&sa.sa_mask);
-	if (real_sigaction(sig, &sa, NULL) == 0)
-		managed[sig] = true;
+	if (real_sigaction(sig, &sa, NULL) != 0)
+		return false;
+	managed[sig] = true;
+	return true;
 }
 
 void tt_signals_start(int dump_signal, int (*report)(void))
@@ -235,7 +276,11 @@ void tt_signals_start(int dump_signal, int (*report)(void))
 			dump_pipe[0] = dump_pipe[1] = -1;
 			return;
 		}
-		install(dump_signal, dump_handler, SA_RESTART);
+		if (!install(dump_signal, dump_handler, SA_RESTART))
+			tt_warn("TSC_DUMP_SIGNAL: signal %d is ignored or handled already, no dump "
+				"on it (TSC_DUMP_SIGNAL can name a signal the program leaves "
+				"alone)",
+				dump_signal);
 	}
 }
 
