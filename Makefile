@@ -25,7 +25,7 @@ Q       := $(if $(filter 1,$(V)),,@)
 BUILD_PKGS = gcc make libc6-dev uthash-dev libunwind-dev libzydis-dev libiberty-dev $(CLI_PKGS)
 CHECK_PKGS = $(BUILD_PKGS) libcmocka-dev libjansson-dev jq g++ binutils python3 python3-jsonschema \
 	clang-format libsqlite3-0 protobuf-compiler prometheus prometheus-node-exporter \
-	python3-prometheus-client
+	python3-prometheus-client golang-go
 NEED       := sh tests/need-packages.sh
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes

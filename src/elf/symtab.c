@@ -12,8 +12,10 @@
 
 #include "elf/symtab.h"
 
-int tt_symtab_each(const unsigned char *map, size_t size,
-		   int (*fn)(const char *name, uint64_t value, uint64_t size, void *ctx), void *ctx)
+/* Every defined symbol of the .symtab that names code or data (functions only with
+ * `functions`) to fn. */
+static int walk(const unsigned char *map, size_t size, bool functions,
+		int (*fn)(const char *name, uint64_t value, uint64_t size, void *ctx), void *ctx)
 {
 	const Elf64_Ehdr *eh = (const void *)map;
 	const Elf64_Shdr *sh;
@@ -42,9 +44,13 @@ int tt_symtab_each(const unsigned char *map, size_t size,
 		for (k = 0; k < n; k++) {
 			const char *sname = (const char *)map + strs->sh_offset + sym[k].st_name;
 
-			if (ELF64_ST_TYPE(sym[k].st_info) != STT_FUNC ||
-			    sym[k].st_shndx == SHN_UNDEF || !sym[k].st_value ||
-			    sym[k].st_name >= strs->sh_size ||
+			int type = ELF64_ST_TYPE(sym[k].st_info);
+
+			if ((functions ? type != STT_FUNC
+				       : type == STT_SECTION || type == STT_FILE ||
+						 type == STT_TLS) ||
+			    sym[k].st_shndx == SHN_UNDEF || sym[k].st_shndx == SHN_ABS ||
+			    !sym[k].st_value || sym[k].st_name >= strs->sh_size ||
 			    !memchr(sname, 0, strs->sh_size - sym[k].st_name))
 				continue;
 			seen++;
@@ -53,6 +59,12 @@ int tt_symtab_each(const unsigned char *map, size_t size,
 		}
 	}
 	return seen;
+}
+
+int tt_symtab_each(const unsigned char *map, size_t size,
+		   int (*fn)(const char *name, uint64_t value, uint64_t size, void *ctx), void *ctx)
+{
+	return walk(map, size, true, fn, ctx);
 }
 
 /* tt_symtab_find's filter in front of the caller's callback. */
@@ -74,8 +86,10 @@ static int match(const char *name, uint64_t value, uint64_t size, void *arg)
 	return b->fn(name, value, size, b->ctx);
 }
 
-int tt_symtab_find(const char *path, const char *name, bool glob,
-		   int (*fn)(const char *name, uint64_t value, uint64_t size, void *ctx), void *ctx)
+/* The file at path mapped read-only for fn(map, size, ctx), then unmapped: fn's result, or
+ * -1 when the file cannot be read. */
+static int with_file(const char *path, int (*fn)(const unsigned char *map, size_t size, void *ctx),
+		     void *ctx)
 {
 	struct stat st;
 	void *map;
@@ -87,13 +101,53 @@ int tt_symtab_find(const char *path, const char *name, bool glob,
 	if (fstat(fd, &st) == 0 && st.st_size > 0) {
 		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (map != MAP_FAILED) {
-			struct by_name b = { name, glob, fn, ctx, 0 };
-
-			if (tt_symtab_each(map, (size_t)st.st_size, match, &b) >= 0)
-				ret = b.found;
+			ret = fn(map, (size_t)st.st_size, ctx);
 			munmap(map, (size_t)st.st_size);
 		}
 	}
 	close(fd);
 	return ret;
+}
+
+struct range {
+	uint64_t lo, hi;
+	bool found;
+};
+
+static int in_range(const char *name, uint64_t value, uint64_t size, void *arg)
+{
+	struct range *r = arg;
+
+	(void)name, (void)size;
+	r->found = value >= r->lo && value < r->hi;
+	return r->found;
+}
+
+static int starts_within(const unsigned char *map, size_t size, void *arg)
+{
+	struct range *r = arg;
+
+	return walk(map, size, false, in_range, r) < 0 ? -1 : r->found;
+}
+
+int tt_symtab_starts_within(const char *path, uint64_t lo, uint64_t hi)
+{
+	struct range r = { lo, hi, false };
+
+	return with_file(path, starts_within, &r);
+}
+
+static int find_in(const unsigned char *map, size_t size, void *arg)
+{
+	struct by_name *b = arg;
+
+	return tt_symtab_each(map, size, match, b) < 0 ? -1 : b->found;
+}
+
+int tt_symtab_find(const char *path, const char *name, bool glob,
+		   int (*fn)(const char *name, uint64_t value, uint64_t size, void *ctx), void *ctx)
+{
+	struct by_name b = { name, glob, fn, ctx, 0 };
+
+	return with_file(path, find_in, &b);
 }

@@ -1,7 +1,8 @@
 /*
  * symtab.h - the functions of an object's file that its dynamic symbols do not list: static
  * and hidden functions, and a program's own functions when it was not linked with -rdynamic.
- * They are in the file's .symtab, unless the file is stripped.
+ * They are in the file's .symtab, unless the file is stripped. And whether any symbol at all
+ * starts in a range of addresses.
  */
 #ifndef TT_SYMTAB_H
 #define TT_SYMTAB_H
@@ -23,5 +24,10 @@ int tt_symtab_each(const unsigned char *map, size_t size,
 int tt_symtab_find(const char *path, const char *name, bool glob,
 		   int (*fn)(const char *name, uint64_t value, uint64_t size, void *ctx),
 		   void *ctx);
+
+/* 1 when a symbol of the file at path (any type naming code or data, any binding) starts at
+ * a value within [lo, hi): what follows a short function is then not padding. 0 when none
+ * does, -1 when the file cannot be read or has no .symtab. */
+int tt_symtab_starts_within(const char *path, uint64_t lo, uint64_t hi);
 
 #endif /* TT_SYMTAB_H */

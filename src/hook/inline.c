@@ -16,6 +16,7 @@
 #include "elf/coderange.h"
 #include "elf/ehframe.h"
 #include "elf/elfdyn.h"
+#include "elf/symtab.h"
 #include "hook/funcs.h"
 #include "hook/inline.h"
 #include "hook/patch.h"
@@ -173,10 +174,30 @@ static size_t padding_len(const uint8_t *p, size_t avail, uintptr_t at)
 	return 0;
 }
 
+/* True when a symbol of o, dynamic or in its file's .symtab, of code or data, starts within
+ * [lo, hi): bytes that look like padding there are something's (a constant in .text). */
+static bool symbol_starts_within(const struct tt_elf *o, uintptr_t lo, uintptr_t hi)
+{
+	size_t i;
+
+	for (i = 0; i < o->nsyms; i++) {
+		const ElfW(Sym) *sym = &o->symtab[i];
+		int type = ELF64_ST_TYPE(sym->st_info);
+		uintptr_t at = o->base + sym->st_value;
+
+		if (sym->st_shndx != SHN_UNDEF && sym->st_shndx != SHN_ABS && type != STT_SECTION &&
+		    type != STT_FILE && type != STT_TLS && at >= lo && at < hi)
+			return true;
+	}
+	return tt_symtab_starts_within(o->name[0] ? o->name : "/proc/self/exe", lo - o->base,
+				       hi - o->base) == 1;
+}
+
 /*
  * A function shorter than the jump (`xor %eax,%eax; ret`): the jump may also cover what
- * follows it, if that is provably padding: only nop and int3 instructions, and no other
- * function's unwind entry starting among them (compilers give every function one). Then the
+ * follows it, if that is provably padding: only nop and int3 instructions, no other
+ * function's unwind entry starting among them (compilers give every function one), and no
+ * symbol (data in .text may hold such bytes). Then the
  * displaced bytes are the whole function and that padding, relocated as they are: the
  * function returns before the padding would run. Returns the size the patch may use.
  */
@@ -199,6 +220,8 @@ static size_t with_padding(const struct tt_elf *o, const uint8_t *code, size_t s
 	for (n = size + 1; n < off; n++) /* no unwind entry starts inside a long nop either */
 		if (tt_eh_extent(o, (uintptr_t)code + n) != 0)
 			return size;
+	if (symbol_starts_within(o, (uintptr_t)code + size, (uintptr_t)code + off))
+		return size;
 	return off;
 }
 

@@ -135,7 +135,7 @@ static void *export_thread(void *arg)
 
 	(void)arg;
 	tt_shim_enter(); /* for good: this thread is ours, nothing it calls is traced */
-	tt_signals_block_fatal();
+	tt_signals_block_for_shim_thread();
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (;;) {
 		add_ms(&next, interval_ms);

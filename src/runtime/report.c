@@ -36,6 +36,7 @@
 #include "runtime/fstat.h"
 #include "runtime/report.h"
 #include "runtime/report_out.h"
+#include "runtime/signals.h"
 #include "runtime/thread_rows.h"
 #include "runtime/threads.h"
 
@@ -547,6 +548,8 @@ static int build(const struct tt_run *run, struct arena *arena, bool report, str
 	r->nobjects = objs.n;
 
 	/* Every line the shim printed (names not found, fallbacks) is a warning here too. */
+	if (report)
+		tt_signals_check_dump();
 	r->warnings = warnings;
 	r->nwarnings = tt_log_lines(warnings, MAX_WARNINGS);
 

@@ -14,6 +14,12 @@
  * safe point. A futex, not a pipe: the shim holds no descriptor the program could close and
  * reopen on one of its own files, which the handler's byte would then land in.
  *
+ * Other runtimes (Go's) install their handlers with the raw system call, keep the handler
+ * they found and call it for signals they do not want: our fatal handler may run called by
+ * theirs, not by the kernel, so it puts the default action back itself before the signal
+ * is sent again. A signal sent to the process must never land on one of the shim's threads,
+ * where such a runtime finds no thread of its own and ends the process (Go does): those
+ * threads block every signal that is not a fault.
  */
 #include <errno.h>
 #include <linux/futex.h>
@@ -30,6 +36,8 @@
 
 /* abort() too: the program ends, and the report can still be written (from the shim's own
  * memory, with raw system calls, whatever state the program's heap is in). */
+#define SIGRTMIN_KERNEL 32 /* the first real-time signal (glibc keeps 32 and 33) */
+
 static const int fatal[] = { SIGTERM, SIGINT, SIGHUP, SIGABRT };
 static int (*write_report)(void);
 /* Our handler stands in for this signal's default action. 8-byte aligned: linked among the
@@ -50,11 +58,41 @@ static bool dump_running;
 
 static int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
 
+/* The kernel's struct sigaction, for the raw system call (no libc: see glibc_tls). */
+struct kernel_sigaction {
+	void *handler;
+	unsigned long flags;
+	void *restorer;
+	uint64_t mask;
+};
+
 static void die_of(int sig)
 {
-	if (write_report)
+	static int written;
+	struct kernel_sigaction dfl = { SIG_DFL, 0, NULL, 0 };
+	uint64_t bit = 1ull << (sig - 1);
+
+	/* Once: a runtime that forwards each delivery to us must not make a report each. */
+	if (write_report && !__atomic_exchange_n(&written, 1, __ATOMIC_ACQ_REL))
 		write_report();
+	/* The kernel reset it (SA_RESETHAND) unless another runtime's handler called ours: its
+	 * handler is still installed and its mask may block sig. */
+	tt_syscall6(SYS_rt_sigaction, sig, (long)&dfl, 0, 8, 0, 0);
+	tt_syscall6(SYS_rt_sigprocmask, SIG_UNBLOCK, (long)&bit, 0, 8, 0, 0);
 	tt_syscall3(SYS_tgkill, tt_sys_getpid(), tt_sys_gettid(), sig); /* default action now */
+}
+
+/*
+ * True when this thread's TLS is glibc's: a thread set up by a runtime that does without libc
+ * (a Go program linked without cgo points %fs at its own block) has none of ours, nor errno.
+ * glibc's thread control block starts with a pointer to itself, at %fs:0 and %fs:16.
+ */
+static bool glibc_tls(void)
+{
+	uintptr_t tcb, self;
+
+	__asm__ volatile("mov %%fs:0, %0\n\tmov %%fs:16, %1" : "=r"(tcb), "=r"(self));
+	return tcb != 0 && tcb == self;
 }
 
 /*
@@ -65,8 +103,14 @@ static void die_of(int sig)
  */
 static void fatal_handler(int sig)
 {
-	int saved = errno;
+	int saved;
 
+	if (!glibc_tls()) { /* no report can be written from here: die as without us */
+		write_report = NULL;
+		die_of(sig);
+		return;
+	}
+	saved = errno;
 	if (tt_tls.in_shim) {
 		tt_tls.fatal_pending = (uint8_t)sig;
 		errno = saved;
@@ -91,14 +135,57 @@ static void dump_handler(int sig)
 	tt_syscall6(SYS_futex, (long)&dump_asked, FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);
 }
 
-void tt_signals_block_fatal(void)
+/* What the program last had the kernel install for the dump signal through sigaction
+ * (wrap/sigaction.c): anything else found there at exit came from behind our back. */
+static void *dump_set_by_program;
+
+void tt_signals_dump_requested(int sig)
 {
-	sigset_t set;
+	if (sig == __atomic_load_n(&dump_sig, __ATOMIC_RELAXED) && sig > 0)
+		dump_handler(sig);
+}
+
+void tt_signals_program_installed(int sig, const void *kernel_handler)
+{
+	if (sig != dump_sig || sig <= 0)
+		return;
+	__atomic_store_n(&dump_set_by_program, (void *)kernel_handler, __ATOMIC_RELAXED);
+	if (kernel_handler == (const void *)SIG_IGN)
+		tt_warn("TSC_DUMP_SIGNAL: the program ignores signal %d from now on, no dump on it "
+			"(TSC_DUMP_SIGNAL can name a signal the program leaves alone)",
+			sig);
+}
+
+void tt_signals_check_dump(void)
+{
+	static int said;
+	struct kernel_sigaction now;
+
+	if (dump_sig <= 0 || !__atomic_load_n(&managed[dump_sig], __ATOMIC_RELAXED) ||
+	    tt_syscall6(SYS_rt_sigaction, dump_sig, 0, (long)&now, 8, 0, 0) != 0)
+		return;
+	if (now.handler == (void *)dump_handler ||
+	    now.handler == __atomic_load_n(&dump_set_by_program, __ATOMIC_RELAXED))
+		return;
+	if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+		tt_warn("TSC_DUMP_SIGNAL: the handler of signal %d was replaced without sigaction "
+			"(a runtime such as Go's), it never asked for a dump (TSC_DUMP_SIGNAL can "
+			"name a signal the program leaves alone)",
+			dump_sig);
+}
+
+void tt_signals_block_for_shim_thread(void)
+{
+	/* Every signal below the real-time ones (the stop's, hook/stop.c, must get through)
+	 * but the faults, which the kernel delivers to the thread that caused them anyway. */
+	static const int faults[] = { SIGILL, SIGTRAP, SIGBUS, SIGFPE, SIGSEGV, SIGSYS };
+	uint64_t set = (1ull << (SIGRTMIN_KERNEL - 1)) - 1;
 	size_t i;
 
-	sigemptyset(&set);
-	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
-		sigaddset(&set, fatal[i]);
+	for (i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
+		set &= ~(1ull << (faults[i] - 1));
+	if (dump_sig > 0)
+		set |= 1ull << (dump_sig - 1); /* TSC_DUMP_SIGNAL=RTMIN+n */
 	/* Raw: the exported pthread_sigmask is the program's (wrap/sigmask.c). */
 	tt_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, (long)&set, 0, 8, 0, 0);
 }
@@ -106,8 +193,8 @@ void tt_signals_block_fatal(void)
 static void *dump_thread(void *arg)
 {
 	(void)arg;
-	tt_shim_enter();	  /* for good: this thread is ours, nothing it calls is traced */
-	tt_signals_block_fatal(); /* it never leaves the shim: a fatal one must go elsewhere */
+	tt_shim_enter(); /* for good: this thread is ours, nothing it calls is traced */
+	tt_signals_block_for_shim_thread(); /* the program's signals go to its threads */
 	for (;;) {
 		unsigned int asked = __atomic_load_n(&dump_asked, __ATOMIC_ACQUIRE);
 
@@ -144,19 +231,21 @@ static void find_reals(void)
 		real_sigaction = tt_real_find("sigaction");
 }
 
-static void install(int sig, void (*handler)(int), int flags)
+static bool install(int sig, void (*handler)(int), int flags)
 {
 	struct sigaction now, sa;
 
 	if (real_sigaction(sig, NULL, &now) != 0 || now.sa_handler != SIG_DFL)
-		return; /* the program (or its parent) chose something: leave it */
+		return false; /* the program (or its parent) chose something: leave it */
 	shown[sig] = now;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = handler;
 	sa.sa_flags = flags;
 	sigemptyset(&sa.sa_mask);
-	if (real_sigaction(sig, &sa, NULL) == 0)
-		managed[sig] = true;
+	if (real_sigaction(sig, &sa, NULL) != 0)
+		return false;
+	managed[sig] = true;
+	return true;
 }
 
 void tt_signals_start(int dump_signal, int (*report)(void))
@@ -172,13 +261,18 @@ void tt_signals_start(int dump_signal, int (*report)(void))
 		if (fatal[i] != dump_signal)
 			install(fatal[i], fatal_handler, SA_RESETHAND | SA_NODEFER);
 	if (dump_signal) {
+		dump_sig = dump_signal; /* before the thread starts: it blocks dump_sig */
 		if (start_dump_thread() != 0) {
+			dump_sig = 0;
 			tt_warn("TSC_DUMP_SIGNAL: no helper thread, not installed");
 			return;
 		}
 		dump_running = true;
-		dump_sig = dump_signal;
-		install(dump_signal, dump_handler, SA_RESTART);
+		if (!install(dump_signal, dump_handler, SA_RESTART))
+			tt_warn("TSC_DUMP_SIGNAL: signal %d is ignored or handled already, no dump "
+				"on it (TSC_DUMP_SIGNAL can name a signal the program leaves "
+				"alone)",
+				dump_signal);
 	}
 }
 

@@ -45,6 +45,7 @@ static void handler_trampoline(int sig, siginfo_t *info, void *uc)
 
 	if (was)
 		tt_tls.in_shim = TT_IN_HANDLER;
+	tt_signals_dump_requested(sig); /* both: the dump, and the program's handler */
 	if (flags & SA_SIGINFO)
 		((void (*)(int, siginfo_t *, void *))h)(sig, info, uc);
 	else
@@ -68,8 +69,13 @@ static bool is_function(const struct sigaction *act)
  */
 static int kernel_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
-	if (sig != SIGTRAP || !tt_trap_owned())
-		return real_sigaction(sig, act, old);
+	if (sig != SIGTRAP || !tt_trap_owned()) {
+		int ret = real_sigaction(sig, act, old);
+
+		if (ret == 0 && act)
+			tt_signals_program_installed(sig, (const void *)act->sa_handler);
+		return ret;
+	}
 	if (old)
 		tt_trap_program(old);
 	if (act)

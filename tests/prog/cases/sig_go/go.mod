@@ -1,0 +1,3 @@
+module siggo
+
+go 1.19
