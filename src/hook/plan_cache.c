@@ -7,6 +7,7 @@
 
 #include "hook/build_id_files.h"
 #include "hook/plan_cache.h"
+#include "log/cache_refusal.h"
 
 /* The key (off, size, kind) within a record's first 24 bytes: the index entries. */
 _Static_assert(offsetof(struct tt_reloc_kept, kind) + sizeof(uint32_t) <= 24, "plan key");
@@ -36,6 +37,7 @@ bool tt_plan_cache_get(const uint8_t *build_id, size_t len, uint64_t off, uint64
 	const struct tt_reloc_kept *found;
 
 	found = f ? tt_kept_find(f, &format, &key) : NULL;
+	tt_cache_refusal_say(); /* the file or its directory may have been refused */
 	if (!found ||
 	    !tt_reloc_reuse(found, code, avail, (uint64_t)(uintptr_t)code, copy_addr, out))
 		return false;
@@ -54,4 +56,5 @@ void tt_plan_cache_put(const uint8_t *build_id, size_t len, const struct tt_relo
 void tt_plan_cache_flush(void)
 {
 	tt_build_id_files_flush(&files);
+	tt_cache_refusal_say();
 }

@@ -7,6 +7,7 @@
 
 #include "hook/build_id_files.h"
 #include "hook/xref_cache.h"
+#include "log/cache_refusal.h"
 
 /* The order of the answers in a file, and their key: the whole question. */
 static int cmp(const void *x, const void *y)
@@ -46,6 +47,7 @@ bool tt_xref_cache_get(const uint8_t *build_id, size_t len, struct tt_xref_answe
 	struct tt_kept_file *f = tt_build_id_file(&files, build_id, len);
 	const struct tt_xref_answer *found = f ? tt_kept_find(f, &format, a) : NULL;
 
+	tt_cache_refusal_say(); /* the file or its directory may have been refused */
 	if (!found)
 		return false;
 	a->hit = found->hit;
@@ -64,4 +66,5 @@ void tt_xref_cache_put(const uint8_t *build_id, size_t len, const struct tt_xref
 void tt_xref_cache_flush(void)
 {
 	tt_build_id_files_flush(&files);
+	tt_cache_refusal_say();
 }

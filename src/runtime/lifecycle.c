@@ -37,6 +37,7 @@
 #include "hot/pin.h"
 #include "hot/thread.h"
 #include "hot/tramp_layout.h"
+#include "log/cache_refusal.h"
 #include "log/channel.h"
 #include "log/log.h"
 #include "log/phase.h"
@@ -188,6 +189,7 @@ static bool find_cache_dir(void)
 	bool found = tt_calib_cache_dir(&run.cfg, at, PATH_MAX);
 
 	cache_dir = identity_keep(found ? strlen(at) : 0);
+	tt_cache_refusal_say();
 	return found;
 }
 
@@ -277,6 +279,7 @@ static struct tt_cpu_kept *kept_cpu(void)
 	if (!cpu_kept_read) {
 		tt_cpu_cache_load(cache_dir, &cpu_kept);
 		cpu_kept_read = true;
+		tt_cache_refusal_say();
 	}
 	return &cpu_kept;
 }
@@ -289,6 +292,7 @@ static void keep_cpu(void)
 	if (cpu_kept_read && k->changed && (k->loaded || k->max_basic)) {
 		tt_cpu_cache_store(cache_dir, k);
 		k->changed = false;
+		tt_cache_refusal_say();
 	}
 }
 
@@ -336,6 +340,7 @@ static int measure_overhead(unsigned int calls, unsigned int check_calls)
 	tt_shim_enter();
 	if (err == 0 && cache_dir[0])
 		tt_calib_cache_store(cache_dir, &key, &run.overhead);
+	tt_cache_refusal_say();
 	return err;
 }
 
