@@ -68,7 +68,7 @@ static const char *dir_untrusted(const char *path, bool follow, char *why, size_
 	struct stat st;
 	long r = tt_sys_fstatat(AT_FDCWD, path, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW);
 
-	if (r == -ENOENT)
+	if (r == -ENOENT || r == -ENOTDIR) /* missing; one that cannot be made is no threat */
 		return NULL;
 	if (r < 0) {
 		snprintf(why, len, "cache directory %s cannot be examined (error %ld)", path, -r);
