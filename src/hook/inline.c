@@ -286,10 +286,10 @@ static bool of_glibc(const char *path)
 
 /*
  * The function's own jumps back into its displaced bytes (relocate.h): the whole function
- * decoded, most of a plan's cost, for an answer that depends only on the object's code. So it
- * is kept between runs beside the foreign-jump answers (xref_cache.h), its question told
- * apart by the top bit of lo: lo, the function's offset; hi, the end of the displaced bytes
- * from it; own_lo and own_hi, its extent. An object without a build ID is scanned each time.
+ * decoded, most of a plan's cost. A refusal is kept between runs beside the foreign-jump
+ * ones (xref_cache.h: "none" is never taken from a file), its question told apart by the top
+ * bit of lo: lo, the function's offset; hi, the end of the displaced bytes from it; own_lo
+ * and own_hi, its extent.
  */
 #define OWN_SCAN (1ull << 63)
 

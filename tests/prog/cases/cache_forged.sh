@@ -5,8 +5,8 @@
 # its functions compute; a second run over the forged files must print the same.
 
 # cache_forge_plans DIR: in every record of every .plan file of DIR, cf_scaled's relocated
-# "add rax, 1" made "add rax, 0x50", the record's FNV-1a made to agree (the layout of
-# src/x86/reloc_keep.c's asserts, as it was). Prints how many records were forged.
+# "add rax, 1" made "add rax, 0x50", the record's FNV-1a made to agree (the layout the
+# removed src/x86/reloc_keep.c asserted: bytes at +48, the copy at +80, the hash last). Prints how many records were forged.
 cache_forge_plans() {
 	python3 - "$1" <<'PY'
 import glob, struct, sys
