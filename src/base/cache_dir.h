@@ -12,11 +12,39 @@
 /* The directory's path into out, from the environment as it is now; false (out empty) when
  * there is none: a setuid or setgid program (the user's environment must not steer where it
  * writes), neither XDG_CACHE_HOME nor HOME absolute (a relative XDG_CACHE_HOME is invalid and
- * ignored, as XDG says), or a path longer than len. */
+ * ignored, as XDG says), a path longer than len, or the cache refused (below). */
 bool tt_cache_dir(char *out, size_t len);
 
-/* Make dir, and its parent when missing (~/.cache often is), 0700 as XDG asks; raw system
- * calls, so it may run at exit. True when it exists now. */
+/*
+ * Trust (docs/security.md). What the cache holds steers what the shim executes, so it is used
+ * only when no one but the effective user (or root, who can anyway) can have written it: the
+ * directory, its parent and every file read must be owned by the effective user and not
+ * writable by group or others (the directory itself and the files are not followed when
+ * they are links; the files are checked on the opened descriptor). The first one that is
+ * not refuses the whole cache for the rest of the process: nothing more is read or written.
+ */
+
+/* Why dir or its parent may not be used ("... is writable by others"), NULL when both are
+ * fine or missing (the shim will make them, 0700). Raw system calls. */
+const char *tt_cache_dir_untrusted(const char *dir, char *why, size_t len);
+
+/* Refuse the cache from now on, why (copied) being the first reason given. */
+void tt_cache_refuse(const char *why);
+
+/* True once the cache was refused. */
+bool tt_cache_refused(void);
+
+/* The reason of the refusal, once per process (NULL before a refusal and after the first
+ * call that returned it): the caller says it in one line. */
+const char *tt_cache_refusal_unsaid(void);
+
+/* True when the opened file descriptor fd (path, for the reason) may be read: a regular file
+ * of the effective user not writable by group or others; otherwise the cache is refused. */
+bool tt_cache_file_trusted(int fd, const char *path);
+
+/* Make dir, and its parent when missing (~/.cache often is), 0700 whatever the umask; raw
+ * system calls, so it may run at exit. True when it exists now and is trusted (else the
+ * cache is refused). */
 bool tt_cache_dir_make(const char *dir);
 
 /* dir/PREFIX-HASH.txt into out, HASH the FNV-1a of key in 16 hex digits: one file per key

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/cache_dir.h"
 #include "base/kept_file.h"
 #include "base/msort.h"
 
@@ -77,10 +78,13 @@ bool tt_kept_load(struct tt_kept_file *f, const struct tt_kept_format *fmt, cons
 
 	/* Not followed: a link planted in the directory does not choose what is read. Not
 	 * blocking: a FIFO there does not hold the program up. */
+	if (tt_cache_refused())
+		return false;
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
 		return false;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	/* Another's file, or one others may have written, refuses the cache (cache_dir.h). */
+	if (!tt_cache_file_trusted(fd, path) || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
 	    (size_t)st.st_size < sizeof(struct tt_kept_header)) {
 		close(fd);
 		return false;
@@ -315,7 +319,7 @@ bool tt_kept_save(struct tt_kept_file *f, const struct tt_kept_format *fmt, cons
 	bool ok;
 
 	f->dirty = false;
-	if (!sort(f, fmt) || !layout_of(&l, fmt, f->n))
+	if (tt_cache_refused() || !sort(f, fmt) || !layout_of(&l, fmt, f->n))
 		return false;
 	n = snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid());
 	if (n < 0 || (size_t)n >= sizeof(tmp))
@@ -328,7 +332,8 @@ bool tt_kept_save(struct tt_kept_file *f, const struct tt_kept_format *fmt, cons
 		free(img);
 		return false;
 	}
-	ok = write(fd, img, l.len) == (ssize_t)l.len;
+	/* 0600 whatever the umask */
+	ok = fchmod(fd, 0600) == 0 && write(fd, img, l.len) == (ssize_t)l.len;
 	free(img);
 	ok = close(fd) == 0 && ok;
 	if (!ok || rename(tmp, path) != 0) {

@@ -7,6 +7,7 @@
 
 #include "hook/build_id_files.h"
 #include "hook/xref_cache.h"
+#include "log/cache_refusal.h"
 
 /* The order of the answers in a file, and their key: the whole question. */
 static int cmp(const void *x, const void *y)
@@ -46,7 +47,11 @@ bool tt_xref_cache_get(const uint8_t *build_id, size_t len, struct tt_xref_answe
 	struct tt_kept_file *f = tt_build_id_file(&files, build_id, len);
 	const struct tt_xref_answer *found = f ? tt_kept_find(f, &format, a) : NULL;
 
-	if (!found)
+	tt_cache_refusal_say(); /* the file or its directory may have been refused */
+	/* Only a refusal is taken on the file's word: it can make the shim patch less, never a
+	 * function it has not found safe itself (docs/security.md); "no jump lands there" is
+	 * found again by the scan. */
+	if (!found || !found->hit)
 		return false;
 	a->hit = found->hit;
 	a->from = found->from;
@@ -57,11 +62,12 @@ void tt_xref_cache_put(const uint8_t *build_id, size_t len, const struct tt_xref
 {
 	struct tt_kept_file *f = tt_build_id_file(&files, build_id, len);
 
-	if (f)
+	if (f && a->hit) /* only refusals are read back */
 		tt_kept_add(f, &format, a);
 }
 
 void tt_xref_cache_flush(void)
 {
 	tt_build_id_files_flush(&files);
+	tt_cache_refusal_say();
 }

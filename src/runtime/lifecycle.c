@@ -29,7 +29,6 @@
 #include "hook/inline.h"
 #include "hook/resolve.h"
 #include "hook/stop.h"
-#include "hook/plan_cache.h"
 #include "hook/xref_cache.h"
 #include "hot/callers.h"
 #include "hot/emul_step.h"
@@ -37,6 +36,7 @@
 #include "hot/pin.h"
 #include "hot/thread.h"
 #include "hot/tramp_layout.h"
+#include "log/cache_refusal.h"
 #include "log/channel.h"
 #include "log/log.h"
 #include "log/phase.h"
@@ -188,6 +188,7 @@ static bool find_cache_dir(void)
 	bool found = tt_calib_cache_dir(&run.cfg, at, PATH_MAX);
 
 	cache_dir = identity_keep(found ? strlen(at) : 0);
+	tt_cache_refusal_say();
 	return found;
 }
 
@@ -277,6 +278,7 @@ static struct tt_cpu_kept *kept_cpu(void)
 	if (!cpu_kept_read) {
 		tt_cpu_cache_load(cache_dir, &cpu_kept);
 		cpu_kept_read = true;
+		tt_cache_refusal_say();
 	}
 	return &cpu_kept;
 }
@@ -289,19 +291,31 @@ static void keep_cpu(void)
 	if (cpu_kept_read && k->changed && (k->loaded || k->max_basic)) {
 		tt_cpu_cache_store(cache_dir, k);
 		k->changed = false;
+		tt_cache_refusal_say();
 	}
 }
 
 /*
  * Figures kept by an earlier run agree with a check burst when its least reading is not below
- * theirs (subtracting theirs would then take more than a call costs now) and not above their
- * median by more than the bound an empty function's reading is held to (2 steps of the TSC and
- * 4 ticks): the short burst's least is often a little above the long one's, but beyond that
- * the machine is slower now than then, and it is measured again.
+ * theirs (subtracting theirs would then take more than a call costs now) and not above it by
+ * more than the bound an empty function's reading is held to (2 steps of the TSC and 4
+ * ticks): the short burst's least is often a little above the long one's, but beyond that the
+ * machine is slower now than then, and it is measured again. The file is only numbers, but
+ * numbers anyone able to write it chose (docs/security.md): every figure is held to what this
+ * run measured, so that a kept one moves the report by no more than that bound. Their step
+ * divides the check's gcd (a multiple of the true step); their median lies between their
+ * least and the check's median (plus the bound); what a nested call adds is not above twice
+ * that median.
  */
-static bool kept_agrees(const struct tt_overhead *kept, uint64_t min)
+static bool kept_agrees(const struct tt_overhead *kept, uint64_t min, uint64_t median, uint64_t gcd)
 {
-	return min >= kept->min && min <= kept->median + 2 * kept->granularity + 4;
+	uint64_t g = kept->granularity, slack;
+
+	if (!g || g > gcd || gcd % g)
+		return false;
+	slack = 2 * g + 4;
+	return min >= kept->min && min <= kept->min + slack && kept->median >= kept->min &&
+	       kept->median <= median + slack && kept->nested <= 2 * (median + slack);
 }
 
 /* The overhead burst, or an earlier run's figures when a short burst agrees with them; what
@@ -311,7 +325,7 @@ static int measure_overhead(unsigned int calls, unsigned int check_calls)
 	void *entry = tt_inline_calibration_entry(), *target = tt_inline_calibration_target();
 	struct tt_calib_key key;
 	struct tt_overhead kept;
-	uint64_t min, median;
+	uint64_t min, median, gcd;
 	int err;
 
 	if (cache_dir[0]) {
@@ -321,9 +335,9 @@ static int measure_overhead(unsigned int calls, unsigned int check_calls)
 			/* The calls must take the traced path: the guard is left for them alone
 			 * (the shim's own calls of traced functions around them stay uncounted). */
 			tt_shim_leave(0);
-			err = tt_overhead_check(check_calls, entry, target, &min, &median);
+			err = tt_overhead_check(check_calls, entry, target, &min, &median, &gcd);
 			tt_shim_enter();
-			if (err == 0 && kept_agrees(&kept, min)) {
+			if (err == 0 && kept_agrees(&kept, min, median, gcd)) {
 				kept.subtracted = kept.min;
 				kept.source = "cache";
 				run.overhead = kept;
@@ -336,6 +350,7 @@ static int measure_overhead(unsigned int calls, unsigned int check_calls)
 	tt_shim_enter();
 	if (err == 0 && cache_dir[0])
 		tt_calib_cache_store(cache_dir, &key, &run.overhead);
+	tt_cache_refusal_say();
 	return err;
 }
 
@@ -554,7 +569,6 @@ static enum state start(void)
 		tt_phase_enable();
 	if (!find_cache_dir() && !run.cfg.cache) {
 		tt_xref_cache_disable();
-		tt_plan_cache_disable();
 	}
 	t = tt_phase_mark();
 	tt_follow_start(run.cfg.follow);

@@ -87,7 +87,7 @@ static struct tt_fstat *burst(unsigned int calls, void (*traced)(void))
 }
 
 int tt_overhead_check(unsigned int calls, void *entry, void *target, uint64_t *min,
-		      uint64_t *median)
+		      uint64_t *median, uint64_t *gcd)
 {
 	struct tt_fstat *s = burst(calls, tt_overhead_traced_empty(entry, target));
 
@@ -95,6 +95,9 @@ int tt_overhead_check(unsigned int calls, void *entry, void *target, uint64_t *m
 		return -1;
 	*min = s->hist.min;
 	*median = tt_hist_percentile(&s->hist, 50.0);
+	*gcd = tt_hist_gcd_exact(&s->hist);
+	if (!*gcd)
+		*gcd = 1;
 	return 0;
 }
 

@@ -36,10 +36,11 @@ int tt_overhead_calibrate(unsigned int calls, void *entry, void *target, struct 
 
 /*
  * A short burst the same way (calls after a warm-up of a quarter of them), for checking
- * figures kept from an earlier run (calib_cache.h): its least and median reading. 0, or -1
- * when no reading was taken.
+ * figures kept from an earlier run (calib_cache.h): its least and median reading and the gcd
+ * of its readings (a multiple of the TSC's step; at least 1). 0, or -1 when no reading was
+ * taken.
  */
 int tt_overhead_check(unsigned int calls, void *entry, void *target, uint64_t *min,
-		      uint64_t *median);
+		      uint64_t *median, uint64_t *gcd);
 
 #endif /* TT_OVERHEAD_H */
