@@ -12,8 +12,8 @@
 #define TAKEN 1 /* unwind_top while in use, or when no stack could be mapped */
 
 /* The signals a fault raises: left unblocked, the kernel would kill the process for them. */
-#define SYNC_SIGNALS                                                                     \
-	((1ull << (SIGSEGV - 1)) | (1ull << (SIGBUS - 1)) | (1ull << (SIGILL - 1)) |      \
+#define SYNC_SIGNALS                                                                 \
+	((1ull << (SIGSEGV - 1)) | (1ull << (SIGBUS - 1)) | (1ull << (SIGILL - 1)) | \
 	 (1ull << (SIGFPE - 1)) | (1ull << (SIGTRAP - 1)) | (1ull << (SIGSYS - 1)))
 
 static uintptr_t map_stack(struct tt_thread *t)
