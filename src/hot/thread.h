@@ -111,10 +111,10 @@ struct tt_thread {
 	 * own without asking whether it is a traced caller's; the outermost calls add here. */
 	struct tt_frame frame_floor;
 	struct tt_frame frames[TT_SHADOW_FRAMES]; /* the shadow stack */
-	char *unwind_map;	     /* TSC_CALLERS=N>1: its unwind stack, NULL until needed */
-	uint64_t unwind_mask;	     /* the signal mask to restore after an unwind... */
-	uint8_t unwind_masked;	     /* ...when it blocked signals (hot/unwind_stack.c) */
-	char name[16]; /* comm, read at report time (threads.c); the hot path never does */
+	char *unwind_map;      /* TSC_CALLERS=N>1: its unwind stack, NULL until needed */
+	uint64_t unwind_mask;  /* the signal mask to restore after an unwind... */
+	uint8_t unwind_masked; /* ...when it blocked signals (hot/unwind_stack.c) */
+	char name[16];	       /* comm, read at report time (threads.c); the hot path never does */
 };
 
 /* The initial-exec TLS block, read by tramp_body.S at fixed offsets. */
