@@ -113,7 +113,10 @@ struct tt_thread {
 	 * own without asking whether it is a traced caller's; the outermost calls add here. */
 	struct tt_frame frame_floor;
 	struct tt_frame frames[TT_SHADOW_FRAMES]; /* the shadow stack */
-	char name[16]; /* comm, read at report time (threads.c); the hot path never does */
+	char *unwind_map;      /* TSC_CALLERS=N>1: its unwind stack, NULL until needed */
+	uint64_t unwind_mask;  /* the signal mask to restore after an unwind... */
+	uint8_t unwind_masked; /* ...when it blocked signals (hot/unwind_stack.c) */
+	char name[16];	       /* comm, read at report time (threads.c); the hot path never does */
 };
 
 /* The initial-exec TLS block, read by tramp_body.S at fixed offsets. */
@@ -129,6 +132,7 @@ struct tt_tls {
 	const uint32_t *cpu_now; /* rseq cpu_id kept by the kernel, or tt_cpu_unknown */
 	struct tt_fstat **stats; /* thread->stats, for the trampoline */
 	uint32_t nstats;	 /* thread->nstats; 0 before setup and after the thread's exit */
+	uintptr_t unwind_top;	 /* TSC_CALLERS=N>1: hot/unwind_stack.h (0 none, 1 taken) */
 };
 
 /* UINT32_MAX: what cpu_now points at when the kernel keeps no rseq area for us. */
@@ -210,6 +214,10 @@ extern struct tt_fstat tt_thread_sink;
  * bring it down to them.
  */
 #define TT_COUNT_ONLY_SKIP UINT64_MAX
+
+/* A thread's unwind stack (hot/unwind_stack.h): its size, and the guard page below it. */
+#define TT_UNWIND_STACK_BYTES (256u << 10)
+#define TT_UNWIND_GUARD_BYTES 4096u
 
 /* The mapping of one struct tt_fstat: whole pages. */
 #define TT_FSTAT_BYTES ((sizeof(struct tt_fstat) + 4095) & ~(size_t)4095)

@@ -175,5 +175,7 @@ void tt_thread_free(struct tt_thread *t)
 		tt_sys_munmap(t->stats, table_bytes(t->nstats));
 	for (i = 0; i < t->nretired; i++)
 		tt_sys_munmap(t->retired[i].p, t->retired[i].bytes);
+	if (t->unwind_map)
+		tt_sys_munmap(t->unwind_map, TT_UNWIND_GUARD_BYTES + TT_UNWIND_STACK_BYTES);
 	tt_sys_munmap(t, t->map_bytes);
 }

@@ -267,8 +267,9 @@ static void callers_exit_deep(struct tt_frame *f, uint64_t raw, uint32_t aux)
 {
 	uint64_t path[TT_PATH_MAX];
 	struct tt_fstat *site = NULL;
-	int saved = errno, depth;
+	/* The guard first: errno is __errno_location(), which may be a traced function. */
 	uint8_t was = tt_shim_enter();
+	int saved = errno, depth;
 	/* From the call's end reading; a call sampling passed over (start 0) read none. */
 	uint64_t since = f->start_ticks ? f->start_ticks + raw : tt_tls.notsc ? 0 : clock_now();
 

@@ -20,6 +20,7 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 
+#include "base/altstack.h"
 #include "base/sys.h"
 #include "config/variant.h"
 #include "elf/elfdyn.h"
@@ -395,6 +396,11 @@ static void calibrate(bool burst)
 	}
 }
 
+static void calibrate_on_altstack(void *burst)
+{
+	calibrate(*(bool *)burst);
+}
+
 void tt_lifecycle_calibrate(bool always)
 {
 	int *taken = &calibration_taken, expected = 0, saved = errno;
@@ -422,7 +428,9 @@ void tt_lifecycle_calibrate(bool always)
 	__atomic_store_n(&calibration_tid, tt_sys_gettid(), __ATOMIC_RELEASE);
 	was = tt_shim_enter();
 	t = tt_phase_mark();
-	calibrate(burst);
+	/* On a stack of its own: it may run at the exit of a thread with a small stack (its
+	 * cache file's path and contents alone take ~5 KiB). */
+	tt_altstack_run(calibrate_on_altstack, &burst);
 	tt_phase_add(TT_PHASE_CALIBRATE, t);
 	tt_shim_leave(was);
 	/* Without the burst, a later report that has samples (a dump, then exit) takes it. */

@@ -124,6 +124,7 @@ static void thread_exit(void *arg)
 	tt_tls.limit = NULL;
 	tt_tls.top = NULL;
 	tt_tls.thread = NULL;
+	tt_tls.unwind_top = 0; /* unmapped with the block */
 	thread_free(t);
 out:
 	tt_shim_leave(was);

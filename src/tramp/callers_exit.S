@@ -7,6 +7,10 @@
  * and restored with xrstor. With an unwind of 8 frames this adds ~240 ns a call here,
  * outside the timed interval: the price of asking for call paths.
  *
+ * The unwind and the xsave area (2.5 KiB with AVX-512) run on the thread's unwind stack
+ * (hot/unwind_stack.h), not the program's: a thread with a small stack, or a handler on a
+ * small sigaltstack, has room for the ~60 bytes used here and little more.
+ *
  * In: rdi = frame, rsi = raw ticks, edx = CPU id (tt_call_exit's arguments), passed on to
  * the C function tt_callers_exit_c points at (set at start-up with tt_xsave_bytes): through a
  * pointer, so that this layer calls no C above the hot path.
@@ -29,6 +33,12 @@ TT_ENTRY(tt_callers_exit_xsave)
 	movq	%rdi, %rbx
 	movq	%rsi, %r12
 	movl	%edx, %r13d
+	call	tt_unwind_stack_claim		/* general registers only: vector state intact */
+	testq	%rax, %rax
+	jz	.Lnostack
+	movq	%rax, %r14
+	movq	%rax, %rsp			/* the thread's unwind stack: %rbp (and the CFI,
+						   through it) keeps the way back */
 	subq	tt_xsave_bytes(%rip), %rsp	/* CPUID 0DH:EBX, set at start-up */
 	andq	$-64, %rsp			/* xsave wants 64-byte alignment */
 	xorl	%eax, %eax			/* the header must start zeroed for xrstor */
@@ -43,14 +53,24 @@ TT_ENTRY(tt_callers_exit_xsave)
 	movl	$-1, %eax			/* every state component */
 	movl	$-1, %edx
 	xsave	(%rsp)
-	movq	%rsp, %r14
 	movq	%rbx, %rdi
 	movq	%r12, %rsi
 	movl	%r13d, %edx
 	call	*tt_callers_exit_c(%rip)
 	movl	$-1, %eax
 	movl	$-1, %edx
-	xrstor	(%r14)
+	xrstor	(%rsp)
+	leaq	-32(%rbp), %rsp			/* back on the program's stack, then give the
+						   unwind stack back (a handler may take it) */
+	movq	%r14, %rdi
+	call	tt_unwind_stack_release		/* general registers only */
+	jmp	.Lout
+.Lnostack:					/* in use by the code a handler interrupted */
+	movq	%rbx, %rdi
+	movq	%r12, %rsi
+	movl	%r13d, %edx
+	call	tt_callers_exit_nostack		/* general registers only: no xsave needed */
+.Lout:
 	leaq	-32(%rbp), %rsp
 	popq	%r14
 	popq	%r13
