@@ -25,6 +25,7 @@
 #include "hook/funcs.h"
 #include "hook/inline.h"
 #include "hook/patch.h"
+#include "hook/plan_cache.h"
 #include "hook/pool.h"
 #include "log/log.h"
 #include "x86/disasm.h"
@@ -66,8 +67,21 @@ struct exit_def {
 	int prot; /* of its segment, restored after the write */
 };
 
-/* install()'s answer when it needs the decoder, not loaded yet. */
+/* install()'s answer when it needs the decoder, not loaded yet: no kept plan (plan_cache.h). */
 static const char need_decoder[] = "no instruction decoder";
+
+/* Why the detour cannot go in, or NULL once it is in. */
+static void keep(const uint8_t *id, size_t id_len, const struct tt_elf *libc,
+		 const struct exit_def *d, const struct tt_reloc *r)
+{
+	struct tt_reloc_kept k;
+
+	if (tt_reloc_keep(r, d->addr, r->patch_at + r->displaced, (uintptr_t)d->addr - libc->base,
+			  d->size, TT_PLAN_EXIT, (uint32_t)d->size, &k)) {
+		tt_plan_cache_put(id, id_len, &k);
+		tt_plan_cache_flush();
+	}
+}
 
 /* The detour written with the inline hooks' batch (tt_inline_defer_write), until
  * tt_exit_detour_settle: its slot, NULL when none waits. */
@@ -118,6 +132,9 @@ static const char *install(void (*before)(void), bool defer, char *why, size_t w
 	size_t head;
 	int32_t rel32;
 	const char *err = NULL;
+	const uint8_t *id;
+	size_t id_len;
+	uint32_t used;
 
 	/* libc's _exit: the first definition after the shim in load order (elf/real.h). */
 	sym = tt_real_def("_exit", &libc);
@@ -136,7 +153,11 @@ static const char *install(void (*before)(void), bool defer, char *why, size_t w
 		return "no memory could be mapped within jump range of it";
 	memset(slot, 0xcc, TT_POOL_SLOT); /* int3 after the code */
 	head = write_head(slot, before);
-	if (!tt_disasm_ready())
+	id = tt_elf_build_id(&libc, &id_len);
+	if (tt_plan_cache_get(id, id_len, (uintptr_t)d.addr - libc.base, d.size, TT_PLAN_EXIT,
+			      d.addr, d.size, (uint64_t)(uintptr_t)(slot + head), &r, &used))
+		; /* kept by an earlier run, whose checks below found one instruction */
+	else if (!tt_disasm_ready())
 		err = need_decoder;
 	else {
 		err = tt_reloc_plan(d.addr, d.size, (uint64_t)(uintptr_t)d.addr,
@@ -146,6 +167,8 @@ static const char *install(void (*before)(void), bool defer, char *why, size_t w
 				      (uint64_t)(uintptr_t)(d.addr + r.patch_at), &first) < 0 ||
 		     first.len != r.displaced))
 			err = "its first bytes are more than one instruction";
+		if (!err && head + r.copy_len <= TT_POOL_SLOT)
+			keep(id, id_len, &libc, &d, &r);
 	}
 	if (!err && head + r.copy_len > TT_POOL_SLOT)
 		err = "its relocated entry does not fit a pool slot";

@@ -8,8 +8,8 @@
 #include <stdbool.h>
 
 /* Patch libc's _exit entry so that every call runs before() first (with inline hooks
- * possible: TSC_HOOK not got). Its relocation plan is made with the decoder, loaded here if
- * no inline hook did yet.
+ * possible: TSC_HOOK not got). Its relocation plan is the one an earlier run kept
+ * (hook/plan_cache.h), else made with the decoder, loaded here if no inline hook did yet.
  * Start-up, right before the inline hooks' batch (tt_inline_hook_new), whose write takes
  * the jump along (after the batch's stop: no membarrier when the thread is alone; one pool
  * page and seal); then tt_exit_detour_settle. With _exit itself to be hooked, the jump is

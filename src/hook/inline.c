@@ -20,6 +20,7 @@
 #include "hook/funcs.h"
 #include "hook/inline.h"
 #include "hook/patch.h"
+#include "hook/plan_cache.h"
 #include "hook/pool.h"
 #include "hook/slot_code.h"
 #include "hook/stubs.h"
@@ -309,10 +310,10 @@ static bool of_glibc(const char *path)
 
 /*
  * The function's own jumps back into its displaced bytes (relocate.h): the whole function
- * decoded, most of a plan's cost. A refusal is kept between runs beside the foreign-jump
- * ones (xref_cache.h: "none" is never taken from a file), its question told apart by the top
- * bit of lo: lo, the function's offset; hi, the end of the displaced bytes from it; own_lo
- * and own_hi, its extent.
+ * decoded, most of a plan's cost, for an answer that depends only on the object's code. So it
+ * is kept between runs beside the foreign-jump answers (xref_cache.h), its question told
+ * apart by the top bit of lo: lo, the function's offset; hi, the end of the displaced bytes
+ * from it; own_lo and own_hi, its extent. An object without a build ID is scanned each time.
  */
 #define OWN_SCAN (1ull << 63)
 
@@ -345,10 +346,44 @@ static const char *own_jumps(const uint8_t *addr, size_t size, const struct tt_r
 }
 
 /*
- * Plan f (or the calibration function when f is NULL) into batch[*n]; NULL or why not;
- * need_decoder while the decoder is not loaded (tt_inline_hook_new loads it and asks again).
- * Always from the function's own code, never from a file (docs/security.md: a kept plan
- * could only be trusted after planning it again, which is all its cost).
+ * The plan an earlier run kept for the function at addr (plan_cache.h), for its copy at
+ * copy_addr: into r, with the bytes it used into *size and whether it is a trap. The key
+ * is the length before padding, which needs the decoder to find.
+ */
+static bool kept_plan(const struct segment *seg, uint8_t *addr, uint8_t *copy, struct tt_reloc *r,
+		      size_t *size, bool *trap)
+{
+	size_t avail = seg->end - (uintptr_t)addr;
+	uint64_t key = seg->size ? seg->size : seg->eh_size;
+	uint32_t used;
+
+	for (uint32_t kind = TT_PLAN_ENTRY; kind <= TT_PLAN_TRAP; kind++)
+		if (tt_plan_cache_get(seg->build_id, seg->build_id_len, (uintptr_t)addr - seg->base,
+				      key, kind, addr, avail, (uint64_t)(uintptr_t)copy, r,
+				      &used) &&
+		    used <= avail) {
+			*size = used;
+			*trap = kind == TT_PLAN_TRAP;
+			return true;
+		}
+	return false;
+}
+
+static void keep_plan(const struct segment *seg, const uint8_t *addr, const struct tt_reloc *r,
+		      size_t size, bool trap)
+{
+	struct tt_reloc_kept k;
+
+	if (tt_reloc_keep(r, addr, trap ? size : r->patch_at + r->displaced,
+			  (uintptr_t)addr - seg->base, seg->size ? seg->size : seg->eh_size,
+			  trap ? TT_PLAN_TRAP : TT_PLAN_ENTRY, (uint32_t)size, &k))
+		tt_plan_cache_put(seg->build_id, seg->build_id_len, &k);
+}
+
+/*
+ * Plan f (or the calibration function when f is NULL) into batch[*n]; NULL or why not. A
+ * plan kept by an earlier run is used without the decoder; without one, need_decoder
+ * while the decoder is not loaded (tt_inline_hook_new loads it and asks again).
  */
 static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t why_size)
 {
@@ -358,7 +393,7 @@ static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t wh
 	size_t size;
 	uint8_t *slot;
 	const char *err = NULL;
-	bool trap;
+	bool trap, kept;
 
 	if (!tt_elf_foreach(segment_cb, &seg) || !seg.end)
 		return "its code is not in a loaded object's executable segment";
@@ -370,6 +405,14 @@ static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t wh
 	slot = tt_pool_take((uintptr_t)addr);
 	if (!slot)
 		return "no memory could be mapped within jump range of it";
+	kept = kept_plan(&seg, addr, slot + slot_copy(), &r, &size, &trap);
+	/* The entry's plan; the function's own jumps are the kept answer's. The calibration's
+	 * function has none (tramp/calib.S: endbr64, a 5-byte nop, ret): no file of answers
+	 * is opened for it at start-up. */
+	if (kept) {
+		err = trap || !f ? NULL : own_jumps(addr, size, &r, &seg, why, why_size);
+		goto planned;
+	}
 	if (!tt_disasm_ready()) {
 		tt_pool_release(slot);
 		return need_decoder;
@@ -390,8 +433,11 @@ static const char *plan(struct tt_func *f, unsigned int *n, char *why, size_t wh
 		err = tt_reloc_plan_entry(addr, size, (uint64_t)(uintptr_t)addr,
 					  (uint64_t)(uintptr_t)(slot + slot_copy()), &r, why,
 					  why_size);
+	if (!err) /* kept even if its own jumps refuse it: that answer is kept too */
+		keep_plan(&seg, addr, &r, size, trap);
 	if (!err && !trap)
 		err = own_jumps(addr, size, &r, &seg, why, why_size);
+planned:
 	if (!err && r.call_moved && shadow_stack_on())
 		err = "a call among its first instructions, which cannot be moved while the "
 		      "shadow stack is on";
@@ -1005,6 +1051,7 @@ unsigned int tt_inline_hook_new(void)
 	room = grow_batch((size_t)count + 2) == 0; /* + the calibration's, + the deferred write */
 	n = plan_all(count, room);
 	n = check_foreign_jumps(n);
+	tt_plan_cache_flush();
 	if (n)
 		tt_patch_init();
 	return n ? commit(n) : 0;

@@ -48,10 +48,7 @@ bool tt_xref_cache_get(const uint8_t *build_id, size_t len, struct tt_xref_answe
 	const struct tt_xref_answer *found = f ? tt_kept_find(f, &format, a) : NULL;
 
 	tt_cache_refusal_say(); /* the file or its directory may have been refused */
-	/* Only a refusal is taken on the file's word: it can make the shim patch less, never a
-	 * function it has not found safe itself (docs/security.md); "no jump lands there" is
-	 * found again by the scan. */
-	if (!found || !found->hit)
+	if (!found)
 		return false;
 	a->hit = found->hit;
 	a->from = found->from;
@@ -62,7 +59,7 @@ void tt_xref_cache_put(const uint8_t *build_id, size_t len, const struct tt_xref
 {
 	struct tt_kept_file *f = tt_build_id_file(&files, build_id, len);
 
-	if (f && a->hit) /* only refusals are read back */
+	if (f)
 		tt_kept_add(f, &format, a);
 }
 

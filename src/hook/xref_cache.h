@@ -2,12 +2,12 @@
  * xref_cache.h - the answers of the foreign-jump check (x86/xref.h), kept between runs.
  *
  * Which jumps of an object land inside a function's first bytes depends only on the object's
- * code: an object with a GNU build ID gets the same answer in every run. Only refusals ("a
- * jump at +N lands there") are kept, in $XDG_CACHE_HOME/tsctrace (else ~/.cache/tsctrace),
- * one file per build ID: a kept refusal can only take an inline hook away, while a kept "no
- * jump lands there" could make the shim patch a function it never checked (docs/security.md),
- * so that answer is found by the scan in every run. A file from another version of the shim,
- * or one that does not read back whole, is ignored.
+ * code: an object with a GNU build ID gets the same answer in every run. Build systems and
+ * test suites start the same programs hundreds of times, each paying a scan of libc's code
+ * (about 1 ms here) for the same functions: the answers are kept in
+ * $XDG_CACHE_HOME/tsctrace (else ~/.cache/tsctrace), one file per build ID, and a run whose
+ * functions are all there skips the scan. A file from another version of the shim, or one
+ * that does not read back whole, is ignored; failing to read or write one only costs the scan.
  */
 #ifndef TT_XREF_CACHE_H
 #define TT_XREF_CACHE_H
@@ -25,11 +25,11 @@ struct tt_xref_answer {
 	uint32_t pad;
 };
 
-/* Look the question of a up in the refusals of the object with that build ID; true when one
- * is kept (then a->hit and a->from are set). */
+/* Look the question of a up in the answers of the object with that build ID; true when
+ * known (then a->hit and a->from are set). */
 bool tt_xref_cache_get(const uint8_t *build_id, size_t len, struct tt_xref_answer *a);
 
-/* Keep an answer if it is a refusal (written out by tt_xref_cache_flush). */
+/* Keep an answer (written out by tt_xref_cache_flush). */
 void tt_xref_cache_put(const uint8_t *build_id, size_t len, const struct tt_xref_answer *a);
 
 /* TSC_CACHE=0: neither read nor write any file (start-up, before the first hook). */
