@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "base/cache_dir.h"
+#include "base/cache_key.h"
+#include "base/kept_mac.h"
 #include "hook/build_id_files.h"
 
 void tt_build_id_files_disable(struct tt_build_id_files *s)
@@ -76,4 +78,38 @@ void tt_build_id_files_flush(struct tt_build_id_files *s)
 		else
 			s->objects[i].file.dirty = false;
 	}
+}
+
+const void *tt_build_id_find(struct tt_build_id_files *s, const uint8_t *build_id, size_t len,
+			     const void *key, bool *rejected)
+{
+	struct tt_kept_file *f = tt_build_id_file(s, build_id, len);
+	uint8_t mac_key[TT_SIPHASH_KEY];
+	const void *found = f ? tt_kept_find(f, s->fmt, key) : NULL;
+
+	if (!found || !tt_cache_key(s->dir, false, mac_key))
+		return NULL;
+	if (!tt_kept_mac_ok(mac_key, s->fmt, build_id, len, found)) {
+		*rejected = true;
+		return NULL;
+	}
+	return found;
+}
+
+void tt_build_id_add(struct tt_build_id_files *s, const uint8_t *build_id, size_t len,
+		     const void *rec)
+{
+	struct tt_kept_file *f = tt_build_id_file(s, build_id, len);
+	uint8_t mac_key[TT_SIPHASH_KEY];
+	_Alignas(16) uint8_t copy[TT_BUILD_ID_RECORD_MAX];
+
+	if (!f || s->fmt->record > sizeof(copy) || s->fmt->record < TT_KEPT_MAC_BYTES)
+		return;
+	if (!s->dir_made)
+		s->dir_made = tt_cache_dir_make(s->dir);
+	if (!s->dir_made || !tt_cache_key(s->dir, true, mac_key))
+		return;
+	memcpy(copy, rec, s->fmt->record);
+	tt_kept_mac_sign(mac_key, s->fmt, build_id, len, copy);
+	tt_kept_add(f, s->fmt, copy);
 }

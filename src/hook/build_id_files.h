@@ -43,6 +43,26 @@ struct tt_build_id_files {
 struct tt_kept_file *tt_build_id_file(struct tt_build_id_files *s, const uint8_t *build_id,
 				      size_t len);
 
+/*
+ * Authenticated records (base/kept_mac.h): each record's last 8 bytes are its MAC under the
+ * cache's secret key (base/cache_key.h) over the record and the object's build ID, so that
+ * only the shim running as this user can write one it will use (docs/security.md).
+ */
+
+/* The record of key's key (s->fmt->cmp) kept for the object with that build ID, when its MAC
+ * verifies; NULL when none is kept, or no key exists yet. *rejected is set true when one was
+ * kept whose MAC does not verify: the caller says so (once) and makes the record again. */
+const void *tt_build_id_find(struct tt_build_id_files *s, const uint8_t *build_id, size_t len,
+			     const void *key, bool *rejected);
+
+/* Keep a copy of rec (at most TT_BUILD_ID_RECORD_MAX bytes) for the object with that build
+ * ID, its MAC written; the directory and the key are made if missing. Written out by
+ * tt_build_id_files_flush. */
+void tt_build_id_add(struct tt_build_id_files *s, const uint8_t *build_id, size_t len,
+		     const void *rec);
+
+#define TT_BUILD_ID_RECORD_MAX 512
+
 /* TSC_CACHE=0: neither read nor write any file (start-up, before the first hook). */
 void tt_build_id_files_disable(struct tt_build_id_files *s);
 

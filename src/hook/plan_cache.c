@@ -11,10 +11,12 @@
 
 /* The key (off, size, kind) within a record's first 24 bytes: the index entries. */
 _Static_assert(offsetof(struct tt_reloc_kept, kind) + sizeof(uint32_t) <= 24, "plan key");
+/* The MAC last: build_id_files.h writes and checks it there. */
+_Static_assert(offsetof(struct tt_reloc_kept, mac) + 8 == sizeof(struct tt_reloc_kept), "mac");
 
-/* TTPLAN2: the file has an index of its pages (base/kept_file.h); TTPLAN1 files are rebuilt. */
+/* TTPLAN3: each record ends in its MAC (base/kept_mac.h); older files are rebuilt. */
 static const struct tt_kept_format format = {
-	.magic = "TTPLAN2",
+	.magic = "TTPLAN3",
 	.record = sizeof(struct tt_reloc_kept),
 	.max = 65536, /* per object */
 	.key = 24,    /* off, size, kind */
@@ -32,12 +34,15 @@ bool tt_plan_cache_get(const uint8_t *build_id, size_t len, uint64_t off, uint64
 		       uint32_t kind, const uint8_t *code, size_t avail, uint64_t copy_addr,
 		       struct tt_reloc *out, uint32_t *used)
 {
-	struct tt_kept_file *f = tt_build_id_file(&files, build_id, len);
 	struct tt_reloc_kept key = { .off = off, .size = size, .kind = kind };
 	const struct tt_reloc_kept *found;
+	bool rejected = false;
 
-	found = f ? tt_kept_find(f, &format, &key) : NULL;
+	/* Its MAC verified: made by the shim as this user, from these bytes (kept in it). */
+	found = tt_build_id_find(&files, build_id, len, &key, &rejected);
 	tt_cache_refusal_say(); /* the file or its directory may have been refused */
+	if (rejected)
+		tt_cache_rejected_say();
 	if (!found ||
 	    !tt_reloc_reuse(found, code, avail, (uint64_t)(uintptr_t)code, copy_addr, out))
 		return false;
@@ -47,10 +52,7 @@ bool tt_plan_cache_get(const uint8_t *build_id, size_t len, uint64_t off, uint64
 
 void tt_plan_cache_put(const uint8_t *build_id, size_t len, const struct tt_reloc_kept *k)
 {
-	struct tt_kept_file *f = tt_build_id_file(&files, build_id, len);
-
-	if (f)
-		tt_kept_add(f, &format, k);
+	tt_build_id_add(&files, build_id, len, k);
 }
 
 void tt_plan_cache_flush(void)

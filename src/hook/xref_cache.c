@@ -25,10 +25,12 @@ static int cmp(const void *x, const void *y)
 
 /* The key (lo, hi, own_lo, own_hi) within a record's first 32 bytes: the index entries. */
 _Static_assert(offsetof(struct tt_xref_answer, from) == 32, "xref key");
+/* The MAC last: build_id_files.h writes and checks it there. */
+_Static_assert(offsetof(struct tt_xref_answer, mac) + 8 == sizeof(struct tt_xref_answer), "mac");
 
-/* TTXREF3: the file has an index of its pages (base/kept_file.h); older files are rebuilt. */
+/* TTXREF4: each answer ends in its MAC (base/kept_mac.h); older files are rebuilt. */
 static const struct tt_kept_format format = {
-	.magic = "TTXREF3",
+	.magic = "TTXREF4",
 	.record = sizeof(struct tt_xref_answer),
 	.max = 65536, /* per object: a whole library's functions, and more */
 	.key = 32,
@@ -44,10 +46,13 @@ void tt_xref_cache_disable(void)
 
 bool tt_xref_cache_get(const uint8_t *build_id, size_t len, struct tt_xref_answer *a)
 {
-	struct tt_kept_file *f = tt_build_id_file(&files, build_id, len);
-	const struct tt_xref_answer *found = f ? tt_kept_find(f, &format, a) : NULL;
+	bool rejected = false;
+	/* Its MAC verified: an answer the shim as this user found for this object. */
+	const struct tt_xref_answer *found = tt_build_id_find(&files, build_id, len, a, &rejected);
 
 	tt_cache_refusal_say(); /* the file or its directory may have been refused */
+	if (rejected)
+		tt_cache_rejected_say();
 	if (!found)
 		return false;
 	a->hit = found->hit;
@@ -57,10 +62,7 @@ bool tt_xref_cache_get(const uint8_t *build_id, size_t len, struct tt_xref_answe
 
 void tt_xref_cache_put(const uint8_t *build_id, size_t len, const struct tt_xref_answer *a)
 {
-	struct tt_kept_file *f = tt_build_id_file(&files, build_id, len);
-
-	if (f)
-		tt_kept_add(f, &format, a);
+	tt_build_id_add(&files, build_id, len, a);
 }
 
 void tt_xref_cache_flush(void)

@@ -23,6 +23,7 @@ struct tt_xref_answer {
 	uint64_t from;
 	uint32_t hit;
 	uint32_t pad;
+	uint64_t mac; /* written and checked by build_id_files.h */
 };
 
 /* Look the question of a up in the answers of the object with that build ID; true when

@@ -10,4 +10,8 @@
 /* Say the refusal's reason if it was not said yet; nothing when the cache was not refused. */
 void tt_cache_refusal_say(void);
 
+/* Say, once per process, that kept records failed their MAC (base/kept_mac.h): altered,
+ * forged, or kept under another key; they were not used, and are made again. */
+void tt_cache_rejected_say(void);
+
 #endif /* TT_CACHE_REFUSAL_H */

@@ -30,6 +30,7 @@
 #include "hook/inline.h"
 #include "hook/resolve.h"
 #include "hook/stop.h"
+#include "hook/plan_cache.h"
 #include "hook/xref_cache.h"
 #include "hot/callers.h"
 #include "hot/emul_step.h"
@@ -577,6 +578,7 @@ static enum state start(void)
 		tt_phase_enable();
 	if (!find_cache_dir() && !run.cfg.cache) {
 		tt_xref_cache_disable();
+		tt_plan_cache_disable();
 	}
 	t = tt_phase_mark();
 	tt_follow_start(run.cfg.follow);

@@ -12,17 +12,6 @@ _Static_assert(offsetof(struct tt_reloc_kept, bytes) == 48 &&
 		       sizeof(struct tt_reloc_kept) == 360,
 	       "record layout");
 
-static uint64_t hash_of(const struct tt_reloc_kept *k)
-{
-	const uint8_t *p = (const uint8_t *)k;
-	uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
-	size_t i;
-
-	for (i = 0; i < offsetof(struct tt_reloc_kept, check); i++)
-		h = (h ^ p[i]) * 0x100000001b3u;
-	return h;
-}
-
 int tt_reloc_kept_cmp(const void *a, const void *b)
 {
 	const struct tt_reloc_kept *x = a, *y = b;
@@ -43,7 +32,7 @@ bool tt_reloc_keep(const struct tt_reloc *r, const uint8_t *code, size_t nbytes,
 	    r->copy_len > TT_COPY_MAX || r->map.insns > TT_PATCH_LEN || r->patch_at > 255 ||
 	    r->displaced > 255)
 		return false;
-	memset(k, 0, sizeof(*k)); /* the padding too: it is hashed */
+	memset(k, 0, sizeof(*k)); /* the padding too: the MAC covers it */
 	k->off = off;
 	k->size = size;
 	k->kind = kind;
@@ -65,7 +54,6 @@ bool tt_reloc_keep(const struct tt_reloc *r, const uint8_t *code, size_t nbytes,
 		k->fix[i] = r->fix[i];
 		memset(k->fix[i].pad, 0, sizeof(k->fix[i].pad));
 	}
-	k->check = hash_of(k);
 	return true;
 }
 
@@ -74,11 +62,10 @@ bool tt_reloc_reuse(const struct tt_reloc_kept *k, const uint8_t *code, size_t a
 {
 	size_t i;
 
-	if (k->check != hash_of(k) || !k->nbytes || k->nbytes > TT_KEPT_BYTES ||
-	    k->nbytes > avail || k->copy_len > TT_COPY_MAX || k->insns > TT_PATCH_LEN ||
-	    k->nfix > TT_RELOC_FIXES || k->call_moved > 1 ||
-	    (size_t)k->patch_at + k->displaced > k->used || k->used > k->size + TT_KEPT_BYTES ||
-	    memcmp(code, k->bytes, k->nbytes) != 0)
+	if (!k->nbytes || k->nbytes > TT_KEPT_BYTES || k->nbytes > avail ||
+	    k->copy_len > TT_COPY_MAX || k->insns > TT_PATCH_LEN || k->nfix > TT_RELOC_FIXES ||
+	    k->call_moved > 1 || (size_t)k->patch_at + k->displaced > k->used ||
+	    k->used > k->size + TT_KEPT_BYTES || memcmp(code, k->bytes, k->nbytes) != 0)
 		return false;
 	memset(out, 0, sizeof(*out));
 	out->patch_at = k->patch_at;

@@ -28,7 +28,9 @@ struct tt_reloc_kept {
 	uint8_t bytes[TT_KEPT_BYTES];
 	uint8_t copy[TT_COPY_MAX];
 	struct tt_reloc_fix fix[TT_RELOC_FIXES];
-	uint64_t check; /* a hash of everything above: a torn or altered record is not used */
+	/* The MAC of everything above under the cache's key (hook/build_id_files.h writes and
+	 * checks it): a record the shim as this user did not write is not used. */
+	uint64_t mac;
 };
 
 /* Order of the records in a file: by off, size, kind. */
@@ -42,9 +44,10 @@ bool tt_reloc_keep(const struct tt_reloc *r, const uint8_t *code, size_t nbytes,
 
 /*
  * The plan of k for the function at addr (whose first avail bytes are readable at code) with
- * its copy at copy_addr, into out. False, out undefined, when k is not whole (its hash), does
- * not hold together, the function's first bytes differ from the kept ones in any byte, or a
- * rel32 of the copy would not reach from copy_addr: the caller plans with the decoder.
+ * its copy at copy_addr, into out. False, out undefined, when k does not hold together, the
+ * function's first bytes differ from the kept ones in any byte (a plan made from another
+ * build's code, stale), or a rel32 of the copy would not reach from copy_addr: the caller
+ * plans with the decoder. k's MAC is the caller's to check first (plan_cache.c).
  */
 bool tt_reloc_reuse(const struct tt_reloc_kept *k, const uint8_t *code, size_t avail, uint64_t addr,
 		    uint64_t copy_addr, struct tt_reloc *out);

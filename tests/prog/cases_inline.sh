@@ -634,22 +634,214 @@ test_stop_world_sleep_blocked() { stop_world_unstoppable_case sleep-blocked; }
 
 # ---- the foreign-jump check's answers kept between runs (hook/xref_cache.c)
 
-# Only refusals are kept (docs/security.md: a kept "no jump lands there" could make the shim
-# patch what it never checked): run 1 with an empty $XDG_CACHE_HOME patches work_add and
-# work_leaf, refusing nothing, and keeps no answer; run 2 finds them again, the same routes.
-# Kept refusals, and forged ones, are cases/cache_refused.sh's and cases/cache_forged.sh's.
+# Run 1 with an empty $XDG_CACHE_HOME writes libwork.so's answers (a 0700 directory, a 0600
+# file, and the 0600 key); run 2 reads them: same routes. Then every kept answer is forged
+# into "a jump lands inside" and signed with the key (cases/kept_mac.py; without the key, a
+# forgery is cases/cache_forged.sh's): run 3 must refuse work_add and work_leaf on the cache's
+# word alone (proof that the scan was skipped), and a file that does not read back whole is
+# ignored (run 4: inline again).
 test_xref_cache() {
-	local c=$T/cache
+	local c=$T/cache f mode
 	XENV+=(TSC_HOOK=inline "XDG_CACHE_HOME=$c")
 	run_pair xref_cache work_add,work_leaf "$B/t_basic" && one_report && hooked inline work_add ||
 		sub_failed "run 1" || return 1
-	[ -z "$(find "$c" -name '*.xref' 2>/dev/null)" ] ||
-		fail_because "answers that refuse nothing were kept: $(find "$c" -name '*.xref')" ||
+	f=$(find "$c/tsctrace" -name '*.xref' -newer "$B/libwork.so" 2>/dev/null | head -1)
+	[ -n "$f" ] || fail_because "no answers kept in $c/tsctrace: $(ls -R "$c" 2>&1 | head -3)" ||
 		return 1
-	[ "$(stat -c %a "$c/tsctrace")" = 700 ] ||
-		fail_because "cache directory mode $(stat -c %a "$c/tsctrace"), expected 700" || return 1
+	mode=$(stat -c %a "$c/tsctrace")/$(stat -c %a "$f")/$(stat -c %a:%s "$c/tsctrace/key")
+	[ "$mode" = 700/600/600:32 ] || fail_because "cache modes $mode, expected 700/600/600:32" ||
+		return 1
 	rm -f "$T"/r.*
 	run_pair xref_cache work_add,work_leaf "$B/t_basic" && one_report && hooked inline work_add ||
-		sub_failed "run 2"
+		sub_failed "run 2, answers from the cache" || return 1
+	# The functions' own scans are kept too (lo's top bit set): forged alone into "a jump at
+	# +0x3 goes back into its first bytes", they refuse work_add with that very reason.
+	for f in "$c"/tsctrace/*.xref; do
+		python3 - "$f" <<'PY' || fail_because "test setup: cannot forge $f" || return 1
+import struct, sys
+p = sys.argv[1]
+b = bytearray(open(p, "rb").read())
+n, rec, key, per, first = struct.unpack_from("<IIIII", b, 32)
+for i in range(n):
+    at = first + i // per * 4096 + i % per * rec   # pages of records (base/kept_file.h)
+    if struct.unpack_from("<Q", b, at)[0] >> 63:
+        struct.pack_into("<QI", b, at + 32, 3, 1)   # from = +0x3, hit = a jump
+open(p, "wb").write(b)
+PY
+	done
+	python3 "${BASH_SOURCE[0]%/*}/cases/kept_mac.py" "$c"/tsctrace/*.xref ||
+		fail_because "test setup: cannot sign the forged answers" || return 1
+	rm -f "$T"/r.*
+	run_pair xref_cache work_add,work_leaf "$B/t_basic" && one_report || return 1
+	hooked got work_add ||
+		fail_because "a forged own-scan answer was not used: $(jq -c '[.functions[] | {name, hook}]' "$REPORT")" ||
+		return 1
+	ck "the refusal quotes the kept own-scan answer" \
+		'any(.warnings[]; contains("work_add") and contains("a jump at +0x3 goes back"))' \
+		'.warnings' || return 1
+	for f in "$c"/tsctrace/*.xref; do
+		python3 - "$f" <<'PY' || fail_because "test setup: cannot forge $f" || return 1
+import struct, sys
+p = sys.argv[1]
+b = bytearray(open(p, "rb").read())
+n, rec, key, per, first = struct.unpack_from("<IIIII", b, 32)
+for i in range(n):
+    at = first + i // per * 4096 + i % per * rec   # pages of records (base/kept_file.h)
+    lo = struct.unpack_from("<Q", b, at)[0]
+    struct.pack_into("<QI", b, at + 32, lo, 1)   # from = lo, hit = 1
+open(p, "wb").write(b)
+PY
+	done
+	python3 "${BASH_SOURCE[0]%/*}/cases/kept_mac.py" "$c"/tsctrace/*.xref ||
+		fail_because "test setup: cannot sign the forged answers" || return 1
+	rm -f "$T"/r.*
+	run_pair xref_cache work_add,work_leaf "$B/t_basic" && one_report || return 1
+	hooked got work_add ||
+		fail_because "a forged answer was not used: $(jq -c '[.functions[] | {name, hook}]' "$REPORT")" ||
+		return 1
+	for f in "$c"/tsctrace/*.xref; do
+		head -c 60 "$f" >"$f.cut" && mv "$f.cut" "$f"
+	done
+	rm -f "$T"/r.*
+	run_pair xref_cache work_add,work_leaf "$B/t_basic" && one_report && hooked inline work_add ||
+		sub_failed "run 4, a cut file ignored"
 }
 
+# ---- relocation plans kept between runs (hook/plan_cache.c) ---------------------------------
+
+# plan_forge FILE bytes|copy: in every record of a kept .plan file, change the first kept byte
+# of the function and make the record's unkeyed FNV-1a hash (what the MAC replaced) agree (a
+# whole record for other code, forged without the key), or change a byte of the copy alone (a
+# damaged record). Both fail the MAC. Offsets: src/x86/reloc_keep.c's asserts.
+plan_forge() {
+	python3 - "$1" "$2" <<'PY'
+import struct, sys
+p, how = sys.argv[1], sys.argv[2]
+b = bytearray(open(p, "rb").read())
+n, rec, key, per, first = struct.unpack_from("<IIIII", b, 32)
+for i in range(n):
+    at = first + i // per * 4096 + i % per * rec   # pages of records (base/kept_file.h)
+    if how == "bytes":
+        b[at + 48] ^= 1
+        h = 0xcbf29ce484222325
+        for c in b[at:at + rec - 8]:
+            h = ((h ^ c) * 0x100000001b3) & 0xffffffffffffffff
+        struct.pack_into("<Q", b, at + rec - 8, h)
+    else:
+        b[at + 80] ^= 0x40
+open(p, "wb").write(b)
+PY
+}
+
+# plan_run WHAT yes|no PROG [ARG...]: a traced run of PROG with $PLAN_FUNCS (LD_DEBUG=files in
+# its stderr), unchanged, with exact counts, each function hooked as $PLAN_HOOKS says
+# (name=hook ...), libc's _exit detoured, and libZydis loaded (yes) or not (no).
+plan_run() {
+	local what=$1 want=$2 got=no fh
+	shift 2
+	rm -f "$T"/r.*
+	run_pair plan_cache "$PLAN_FUNCS" "$@" && one_report && check_expects "$T/t.out" ||
+		sub_failed "$what" || return 1
+	for fh in $PLAN_HOOKS; do
+		hooked "${fh#*=}" "${fh%=*}" || sub_failed "$what" || return 1
+	done
+	! grep -q "_exit: no detour" "$T/t.shim" ||
+		fail_because "$what: $(grep '_exit: no detour' "$T/t.shim")" || return 1
+	grep -q 'file=libZydis' "$T/t.err" && got=yes
+	[ "$got" = "$want" ] ||
+		fail_because "$what: libZydis loaded: $got, expected $want" || return 1
+}
+
+# Run 1 with an empty $XDG_CACHE_HOME loads the decoder and keeps the plans of libwork.so's
+# functions (work_empty's covers the padding after it), of libc's _exit and of the
+# calibration's function: run 2 hooks the same functions with the same counts without
+# loading libZydis; so do t_trap's functions too short for the jump, traced through traps. A record whose
+# function bytes differ (hash made to agree), a damaged record, a cut file: the decoder
+# again, the plans rewritten (the run after is without it), and one line says that kept
+# records failed their check. TSC_CACHE=0 loads it and keeps
+# nothing; a cache directory that cannot be made costs the decoder and no line.
+test_plan_cache() {
+	local c=$T/cache f how n1 side=$T/side
+	local PLAN_FUNCS=work_spin,work_add,work_empty,work_never
+	local PLAN_HOOKS="work_spin=inline work_add=inline work_empty=inline work_never=inline"
+	XENV+=(TSC_HOOK=inline "XDG_CACHE_HOME=$c" LD_DEBUG=files)
+	CMP_STDERR=0
+	plan_run "run 1, nothing kept" yes "$B/t_report" "$side" || return 1
+	n1=$(grep -vc 'report written' "$T/t.shim")
+	f=$(find "$c/tsctrace" -name '*.plan' -newer "$B/libwork.so" 2>/dev/null | head -1)
+	[ -n "$f" ] || fail_because "no plans kept in $c/tsctrace: $(ls "$c/tsctrace" 2>&1)" ||
+		return 1
+	[ "$(stat -c %a "$f")" = 600 ] || fail_because "plan file mode $(stat -c %a "$f")" || return 1
+	plan_run "run 2, plans kept" no "$B/t_report" "$side" || return 1
+	for how in bytes copy; do
+		for f in "$c"/tsctrace/*.plan; do
+			plan_forge "$f" "$how" || fail_because "test setup: cannot forge $f" || return 1
+		done
+		plan_run "$how forged" yes "$B/t_report" "$side" || return 1
+		[ "$(grep -c 'failed their check' "$T/t.shim")" = 1 ] ||
+			fail_because "$how forged: not one line: $(head -c 300 "$T/t.shim")" || return 1
+		plan_run "after $how forged, rewritten" no "$B/t_report" "$side" || return 1
+	done
+	for f in "$c"/tsctrace/*.plan; do
+		head -c 100 "$f" >"$f.cut" && mv "$f.cut" "$f"
+	done
+	plan_run "a cut file" yes "$B/t_report" "$side" || return 1
+	plan_run "after a cut file, rewritten" no "$B/t_report" "$side" || return 1
+	cat "$c"/tsctrace/*.plan >"$T/kept"
+	XENV+=(TSC_CACHE=0)
+	plan_run "TSC_CACHE=0" yes "$B/t_report" "$side" || return 1
+	cat "$c"/tsctrace/*.plan | cmp -s - "$T/kept" ||
+		fail_because "TSC_CACHE=0 changed the kept plans" || return 1
+	unset 'XENV[${#XENV[@]}-1]'
+	: >"$T/notadir"
+	XENV+=("XDG_CACHE_HOME=$T/notadir/x")
+	plan_run "a cache directory that cannot be made" yes "$B/t_report" "$side" || return 1
+	[ "$(grep -vc 'report written' "$T/t.shim")" = "$n1" ] ||
+		fail_because "the shim said more without a cache directory: $(head -3 "$T/t.shim")" ||
+		return 1
+	PLAN_FUNCS=tiny_ret,tiny_endbr,tiny_inc
+	PLAN_HOOKS="tiny_ret=trap tiny_endbr=trap tiny_inc=trap"
+	XENV+=("XDG_CACHE_HOME=$T/cache2")
+	plan_run "traps, nothing kept" yes "$B/t_trap" calls &&
+		plan_run "traps, plans kept" no "$B/t_trap" calls
+}
+
+# Plans kept by a run without sampling, used by one with TSC_SAMPLE, whose slots start with a
+# counting head and so hold the copy further in (hook/slot_code.h): the copies are made again
+# at their new place, without the decoder, and every call is still counted (exact counts,
+# check_expects); and the other way round.
+test_plan_cache_sampled() {
+	local c=$T/cache side=$T/side
+	local PLAN_FUNCS=work_spin,work_add,work_empty,work_never
+	local PLAN_HOOKS="work_spin=inline work_add=inline work_empty=inline work_never=inline"
+	XENV+=(TSC_HOOK=inline "XDG_CACHE_HOME=$c" LD_DEBUG=files)
+	CMP_STDERR=0
+	plan_run "plain slots, nothing kept" yes "$B/t_report" "$side" || return 1
+	XENV+=(TSC_SAMPLE=7)
+	plan_run "counting slots, plain slots' plans kept" no "$B/t_report" "$side" || return 1
+	rm -rf "$c"
+	plan_run "counting slots, nothing kept" yes "$B/t_report" "$side" || return 1
+	unset 'XENV[${#XENV[@]}-1]'
+	plan_run "plain slots, counting slots' plans kept" no "$B/t_report" "$side"
+}
+
+# libsameid.so rebuilt with another body and the same build ID (tests/prog/Makefile): its
+# kept plan, for the same offset and length, is not used (its first bytes differ); the
+# decoder plans it again, and that plan is kept instead.
+test_plan_cache_rebuilt() {
+	local c=$T/cache sum_a st
+	local PLAN_FUNCS=sameid_fn PLAN_HOOKS=sameid_fn=inline
+	XENV+=(TSC_HOOK=inline "XDG_CACHE_HOME=$c" LD_DEBUG=files)
+	CMP_STDERR=0
+	plan_run "build a, nothing kept" yes "$B/t_sameid" || return 1
+	sum_a=$(cat "$T/u.out")
+	plan_run "build a, its plan kept" no "$B/t_sameid" || return 1
+	export LD_LIBRARY_PATH=$B/sameid_b
+	plan_run "build b, build a's plan kept" yes "$B/t_sameid" &&
+		plan_run "build b, its plan kept" no "$B/t_sameid"
+	st=$?
+	unset LD_LIBRARY_PATH
+	[ $st -eq 0 ] || return 1
+	[ "$(cat "$T/u.out")" != "$sum_a" ] ||
+		fail_because "test setup: build b was not loaded (same output as build a)"
+}

@@ -1455,6 +1455,9 @@ run_test call_entry_auto test_call_entry_auto
 run_test call_entry_throw test_call_entry_throw
 run_test lookalike_inline test_lookalike_inline
 run_test xref_cache test_xref_cache
+run_test plan_cache test_plan_cache
+run_test plan_cache_rebuilt test_plan_cache_rebuilt
+run_test plan_cache_sampled test_plan_cache_sampled
 run_test debug_startup test_debug_startup
 run_test decoder_lazy test_decoder_lazy
 run_test calib_cache test_calib_cache

@@ -1,12 +1,15 @@
 # ---- kept files that are forged do not change what runs (docs/security.md) -----------------
 #
-# An attacker who can write the cache directory edits what a first run kept and makes every
-# check the file carries agree (a hash anyone can recompute). t_cache_forged prints sums that
-# its functions compute; a second run over the forged files must print the same.
+# An attacker who can write the cache directory (but cannot read the key: docs/security.md)
+# edits what a first run kept and makes the unkeyed hash it once carried agree. Each record's
+# MAC (base/kept_mac.h) then fails: one line says so, and the run planned or scanned from the
+# live code. t_cache_forged prints sums that its functions compute; a second run over the
+# forged files must print the same.
 
 # cache_forge_plans DIR: in every record of every .plan file of DIR, cf_scaled's relocated
-# "add rax, 1" made "add rax, 0x50", the record's FNV-1a made to agree (the layout the
-# removed src/x86/reloc_keep.c asserted: bytes at +48, the copy at +80, the hash last). Prints how many records were forged.
+# "add rax, 1" made "add rax, 0x50", its last 8 bytes (the MAC) made the FNV-1a that once
+# checked it (the layout src/x86/reloc_keep.c asserts: bytes at +48, the copy at +80, the MAC
+# last). Prints how many records were forged.
 cache_forge_plans() {
 	python3 - "$1" <<'PY'
 import glob, struct, sys
@@ -44,6 +47,9 @@ test_cache_forged() {
 	rm -f "$T"/r.*
 	run_pair cache_forged cf_scaled "$B/t_cache_forged" && one_report &&
 		check_expects "$T/t.out" || sub_failed "run 2, plans forged" || return 1
+	[ "$n" = 0 ] || [ "$(grep -c 'failed their check' "$T/t.shim")" = 1 ] ||
+		fail_because "run 2: not one line on the forged plans: $(head -c 300 "$T/t.shim")" ||
+		return 1
 	ck "cf_scaled patched inline" 'fn("cf_scaled").hook == "inline"' 'fn("cf_scaled")'
 }
 
@@ -72,6 +78,8 @@ PY
 	run_pair cache_forged_xref cf_scaled,cf_sum_to "$B/t_cache_forged" && one_report ||
 		sub_failed "run 2, answers forged" || return 1
 	ck "run 2: cf_sum_to not patched inline" 'fn("cf_sum_to").hook != "inline"' \
-		'fn("cf_sum_to")'
+		'fn("cf_sum_to")' || return 1
+	[ "$(grep -c 'failed their check' "$T/t.shim")" = 1 ] ||
+		fail_because "run 2: not one line on the forged answers: $(head -c 300 "$T/t.shim")"
 }
 run_test cache_forged_xref test_cache_forged_xref

@@ -1,9 +1,10 @@
 # ---- a cache that others may have written is refused (base/cache_dir.h, docs/security.md) ---
 #
 # Run 1 keeps cf_sum_to's own-jump answer (t_cache_forged: a jump at +0x8 back into its first
-# bytes); it is forged into "a jump at +0x3", so that a run reading it says +0x3 where one
-# that scans says +0x8. Then, in turn, the cache directory or its parent is made writable by
-# all, or the directory or the answers' file is given to nobody: each run says one line
+# bytes); it is forged into "a jump at +0x3" and signed with the cache's key
+# (cases/kept_mac.py), so that a run reading it says +0x3 where one that scans says +0x8.
+# Then, in turn, the cache directory or its parent is made writable by all, or the directory,
+# the answers' file or the key (base/cache_key.h) is given to nobody: each run says one line
 # refusing the cache, prints what the untraced run prints, scans afresh (+0x8, not +0x3) and
 # writes nothing there. Last, files and directories made under umask 0277 are 0600 and 0700.
 
@@ -47,6 +48,9 @@ for p in glob.glob(sys.argv[1] + "/*.xref"):
             struct.pack_into("<Q", b, at + 32, 3)   # the jump said to be at +0x3
     open(p, "wb").write(b)
 PY
+	# signed with the key as the shim would (run as this user, the test can read it)
+	python3 "${BASH_SOURCE[0]%/*}/kept_mac.py" "$d"/*.xref ||
+		fail_because "test setup: cannot sign the forged answers" || return 1
 	rm -f "$T"/r.*
 	run_pair cache_refused cf_scaled,cf_sum_to "$B/t_cache_forged" && one_report ||
 		sub_failed "run 2, trusted" || return 1
@@ -60,6 +64,7 @@ PY
 	chown nobody "$d" && cache_refused_run "directory nobody's" && chown root "$d" || return 1
 	chown nobody "$d"/*.xref && cache_refused_run "file nobody's" && chown root "$d"/*.xref ||
 		return 1
+	chown nobody "$d/key" && cache_refused_run "key nobody's" && chown root "$d/key" || return 1
 	rm -rf "$c"
 	(umask 0277 && exec env "XDG_CACHE_HOME=$c" TSC_HOOK=inline TSC_FUNCS=cf_scaled \
 		"TSC_OUTPUT=$T/r.%p" "LD_PRELOAD=$PRELOAD" "$B/t_cache_forged" >/dev/null 2>&1)
