@@ -1,6 +1,8 @@
 /*
  * kept_file.h - a file of fixed-size records that runs keep for the runs after them (the
- * inline hooks' jump checks and relocation plans, hook/xref_cache.h, hook/plan_cache.h).
+ * inline hooks' jump checks and relocation plans, hook/xref_cache.h, hook/plan_cache.h). Read
+ * only when it is the user's alone (cache_dir.h: owner and mode checked on the opened
+ * descriptor); each record's MAC is checked by hook/build_id_files.h.
  *
  * The file is a header (magic, the shim's version, the layout below), an index, then the
  * records in the caller's order, in pages of their own: each page of records (4 KiB) holds

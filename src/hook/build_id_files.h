@@ -2,7 +2,8 @@
  * build_id_files.h - one kept file of records (base/kept_file.h) per loaded object, named by
  * the object's GNU build ID in the cache directory (base/cache_dir.h):
  * $XDG_CACHE_HOME/tsctrace/<build-id><suffix>. What start-up learns from an object's code is
- * the same in every run of that build: xref_cache and plan_cache keep theirs here. An object
+ * the same in every run of that build: xref_cache and plan_cache keep theirs here, each record
+ * under a MAC (below). An object
  * without a build ID, or past the first 64, keeps nothing. Start-up and dlopen bookkeeping
  * only (one thread at a time, under the loader lock).
  */
