@@ -504,6 +504,9 @@ static int wait_parked(long deadline, char *why, size_t why_size)
 		int blocked = -1;
 		unsigned long run = 0;
 
+		/* Read before the states: a thread that parks after this look changes the word,
+		 * so the wait below returns at once instead of sleeping the whole slice. */
+		now = __atomic_load_n(&parked, __ATOMIC_ACQUIRE);
 		for (i = 0, expect = 0; i < count; i++) {
 			struct tt_stop_thread *t = &table[i];
 			int state = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE);
@@ -551,7 +554,6 @@ static int wait_parked(long deadline, char *why, size_t why_size)
 				 i < count ? table[i].tid : 0, STOP_BOUND_NS / 1000000);
 			return -1;
 		}
-		now = __atomic_load_n(&parked, __ATOMIC_ACQUIRE);
 		futex(&parked, FUTEX_WAIT_PRIVATE, now, &slice);
 	}
 }
