@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/kept_file.h"
+#include "base/sys.h"
 #include "base/msort.h"
 
 #define FIRST_ROOM 16 /* records of room when a file is first added to */
@@ -328,7 +329,8 @@ bool tt_kept_save(struct tt_kept_file *f, const struct tt_kept_format *fmt, cons
 		free(img);
 		return false;
 	}
-	ok = write(fd, img, l.len) == (ssize_t)l.len;
+	/* Without SIGXFSZ: a program under RLIMIT_FSIZE keeps running, the file is not kept. */
+	ok = tt_sys_write_all_nosig(fd, img, l.len) == 0;
 	free(img);
 	ok = close(fd) == 0 && ok;
 	if (!ok || rename(tmp, path) != 0) {

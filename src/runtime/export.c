@@ -95,7 +95,7 @@ int tt_export_deliver(const struct tt_buf *b)
 		say_failure(fd, "create");
 		return -1;
 	}
-	err = tt_sys_write_all((int)fd, b->data, b->len);
+	err = tt_sys_write_all_nosig((int)fd, b->data, b->len);
 	if (tt_sys_close((int)fd) < 0 && !err)
 		err = -EIO;
 	if (!err)
