@@ -137,6 +137,10 @@ extern __thread struct tt_tls tt_tls __attribute__((tls_model("initial-exec")));
 /* Some thread forbade itself the TSC (PR_SET_TSC): the first-call path checks each thread. */
 extern bool tt_clock_forbidden_seen;
 
+/* The program confined itself with seccomp (wrap/sandbox.c): the shim makes no more system
+ * calls of its own, so calls needing a new table or thread block pass through untraced. */
+extern bool tt_sandboxed;
+
 /* Enter / leave shim code in this thread: traced calls made meanwhile pass straight through.
  * Nests: returns the previous value for tt_shim_leave. */
 static inline uint8_t tt_shim_enter(void)

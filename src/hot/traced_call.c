@@ -324,7 +324,8 @@ int tt_call_first(uint32_t func, uintptr_t sp)
 	struct tt_fstat *s;
 	int answer = 1;
 
-	if (tt_tls.failed || !tt_func_words(func))
+	if (tt_tls.failed || __atomic_load_n(&tt_sandboxed, __ATOMIC_ACQUIRE) ||
+	    !tt_func_words(func))
 		goto out;
 	if (!tt_tls.thread && setup_thread() < 0) {
 		tt_tls.failed = 1;

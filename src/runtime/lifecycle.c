@@ -452,6 +452,8 @@ static int report(void)
 
 	if (!tt_follow_reports_here())
 		return -1; /* a fork child under TSC_FOLLOW=0 */
+	if (__atomic_load_n(&tt_sandboxed, __ATOMIC_ACQUIRE))
+		return -1; /* written before the sandbox: no system call of ours now */
 	tt_lifecycle_calibrate(false);
 	was = tt_shim_enter();
 	busy_lock();
@@ -502,12 +504,31 @@ void tt_lifecycle_exiting(void)
 {
 	int expected = TT_ON;
 
-	/* The pid first: a vfork child must not even change the state it shares. */
-	if (getpid() != run.pid ||
+	/* The pid before any change: a vfork child must not even change the state it shares.
+	 * The state before the pid: after a report written before a sandbox (seccomp), even
+	 * getpid may be what the filter kills the program for. */
+	if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != TT_ON || getpid() != run.pid ||
 	    !__atomic_compare_exchange_n(&state, &expected, TT_REPORTING, false, __ATOMIC_ACQ_REL,
 					 __ATOMIC_ACQUIRE))
 		return;
 	report();
+	__atomic_store_n(&state, TT_DONE, __ATOMIC_RELEASE);
+}
+
+void tt_lifecycle_sandboxing(const char *how)
+{
+	int expected = TT_ON;
+
+	if (getpid() != run.pid ||
+	    !__atomic_compare_exchange_n(&state, &expected, TT_REPORTING, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE))
+		return;
+	/* First, so that the report keeps the line among its warnings. */
+	tt_warn("%s: the program confines itself with seccomp, which may forbid the system calls "
+		"a report needs: the report is written now, and calls from now on are not reported",
+		how);
+	report();
+	__atomic_store_n(&tt_sandboxed, true, __ATOMIC_RELEASE);
 	__atomic_store_n(&state, TT_DONE, __ATOMIC_RELEASE);
 }
 
