@@ -252,6 +252,10 @@ static void fork_parent(void)
 
 static void fork_child(void)
 {
+	/* A raw clone child sharing the forking thread's block did not come along. */
+	__atomic_store_n(&tt_tls.shared_children, 0, __ATOMIC_RELAXED);
+	if (fork_was == TT_IN_SHARED)
+		fork_was = 0;
 	tt_thread_unlock();
 	tt_funcs_unlock();
 	tt_dl_fork_child();
@@ -439,6 +443,22 @@ static void note_unreachable(void)
 	}
 }
 
+/* Before a report: how many calls passed through on a block a raw clone child shared, once
+ * for each new figure (a dump's report and the final one may both say it). */
+static void warn_shared_tls(void)
+{
+	static uint64_t said;
+	uint64_t n = __atomic_load_n(&tt_shared_tls_calls, __ATOMIC_RELAXED);
+
+	if (n == said)
+		return;
+	said = n;
+	tt_warn("%llu traced calls passed through untimed, in no function's counts: a "
+		"clone(CLONE_VM) child without a TLS of its own shared the calling thread's, and "
+		"the two cannot be told apart",
+		(unsigned long long)n);
+}
+
 /*
  * Write the report (and the export, TSC_EXPORT). One at a time (busy_lock): a writer waits
  * for the other to finish (its own thread never holds the lock here: a signal handler
@@ -457,6 +477,7 @@ static int report(void)
 	tt_lifecycle_calibrate(false);
 	was = tt_shim_enter();
 	busy_lock();
+	warn_shared_tls();
 	t = tt_phase_mark();
 	tt_clock_describe(&run.clock, kept_cpu());
 	ret = tt_report_write(&run);

@@ -10,7 +10,9 @@
  * TSC stays allowed (strict mode does not forbid rdtsc here; PR_SET_TSC is notsc.c's).
  *
  * Reached by prctl(PR_SET_SECCOMP) (notsc.c's export) and by seccomp(2) through libc's
- * syscall(), which libseccomp uses; an inline `syscall` instruction is not seen.
+ * syscall(), which libseccomp uses; an inline `syscall` instruction is not seen. syscall()
+ * also carries clone(2) here, for clone.c: a child on the caller's TLS block. clone3(2)'s
+ * flags are in memory the shim would have to read unchecked: not looked at.
  */
 #include <errno.h>
 #include <linux/seccomp.h>
@@ -22,6 +24,7 @@
 #include "base/sys.h"
 #include "elf/real.h"
 #include "runtime/lifecycle.h"
+#include "wrap/clone.h"
 #include "wrap/interpose.h"
 #include "wrap/sandbox.h"
 
@@ -44,6 +47,8 @@ static void before_syscall(long nr, long a1, long a2)
 						: "seccomp(SECCOMP_SET_MODE_FILTER)");
 	else if (nr == SYS_prctl)
 		tt_sandbox_prctl((int)a1, (unsigned long)a2);
+	else if (nr == SYS_clone)
+		tt_clone_syscall_before((unsigned long)a1); /* clone.c: a child on our TLS */
 }
 
 /* syscall is variadic; the kernel takes six words, as libc's passes them on. */
