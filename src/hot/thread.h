@@ -124,9 +124,9 @@ struct tt_tls {
 	uint8_t fatal_pending;	/* a fatal signal arrived while the shim ran (signals.c) */
 	uint32_t cpu_aux;	/* TSC_AUX seen at the last exit; UINT32_MAX unknown */
 	struct tt_thread *thread;
-	const uint32_t *cpu_now; /* rseq cpu_id kept by the kernel, or tt_cpu_unknown */
-	struct tt_fstat **stats; /* thread->stats, for the trampoline */
-	uint32_t nstats;	 /* thread->nstats; 0 before setup and after the thread's exit */
+	const uint32_t *cpu_now;  /* rseq cpu_id kept by the kernel, or tt_cpu_unknown */
+	struct tt_fstat **stats;  /* thread->stats, for the trampoline */
+	uint32_t nstats;	  /* thread->nstats; 0 before setup and after the thread's exit */
 	uint32_t shared_children; /* live clone(CLONE_VM) children on this very block (clone.c):
 				   * atomic, the only field both tasks write */
 };

@@ -83,8 +83,7 @@ void tt_clone_syscall_before(unsigned long flags)
  * passed on as read (libc's reads its registers alike). */
 TT_EXPORT int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
 {
-	int (*real)(int (*)(void *), void *, int, void *, ...) =
-		tt_real_lazy(&real_clone, "clone");
+	int (*real)(int (*)(void *), void *, int, void *, ...) = tt_real_lazy(&real_clone, "clone");
 	struct child_start *c;
 	pid_t *parent_tid, *child_tid;
 	void *tls;
