@@ -218,7 +218,7 @@ void tt_cache_file_replace(const char *path, const char *buf, size_t len)
 	/* 0600 whatever the umask; one that was there (a dead process of this pid) too. */
 	ok = tt_syscall3(SYS_fchmod, fd, 0600, 0);
 	if (ok == 0)
-		ok = tt_sys_write_all((int)fd, buf, len);
+		ok = tt_sys_write_all_nosig((int)fd, buf, len);
 	tt_sys_close((int)fd);
 	if (ok < 0 || tt_sys_renameat(AT_FDCWD, tmp, AT_FDCWD, path) < 0)
 		tt_sys_unlinkat(AT_FDCWD, tmp, 0);

@@ -48,7 +48,7 @@ static bool new_key(const char *path, bool fresh, uint8_t *buf)
 		return false;
 	ok = tt_syscall3(SYS_fchmod, fd, 0600, 0); /* whatever the umask */
 	if (ok == 0)
-		ok = tt_sys_write_all((int)fd, bytes, sizeof(bytes));
+		ok = tt_sys_write_all_nosig((int)fd, bytes, sizeof(bytes));
 	tt_sys_close((int)fd);
 	if (ok >= 0)
 		ok = fresh ? tt_sys_linkat(AT_FDCWD, tmp, AT_FDCWD, path)

@@ -88,7 +88,7 @@ bool tt_held_fd_is_ours(const struct tt_held_fd *h)
 	       st.st_ino == h->ino;
 }
 
-long tt_held_fd_write_all(const struct tt_held_fd *h, const void *buf, size_t len)
+static long write_checked(const struct tt_held_fd *h, const void *buf, size_t len)
 {
 	const char *p = buf;
 
@@ -106,6 +106,19 @@ long tt_held_fd_write_all(const struct tt_held_fd *h, const void *buf, size_t le
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+/* Without SIGPIPE or SIGXFSZ raised by our own write (base/sys.h): a program under
+ * RLIMIT_FSIZE, or whose reader went away, runs on as untraced. */
+long tt_held_fd_write_all(const struct tt_held_fd *h, const void *buf, size_t len)
+{
+	struct tt_sigheld held;
+	long err;
+
+	tt_sys_sigs_hold(&held);
+	err = write_checked(h, buf, len);
+	tt_sys_sigs_release(&held, err);
+	return err;
 }
 
 long tt_held_fd_close(struct tt_held_fd *h)

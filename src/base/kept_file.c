@@ -12,6 +12,7 @@
 
 #include "base/cache_dir.h"
 #include "base/kept_file.h"
+#include "base/sys.h"
 #include "base/msort.h"
 
 #define FIRST_ROOM 16 /* records of room when a file is first added to */
@@ -332,8 +333,9 @@ bool tt_kept_save(struct tt_kept_file *f, const struct tt_kept_format *fmt, cons
 		free(img);
 		return false;
 	}
-	/* 0600 whatever the umask */
-	ok = fchmod(fd, 0600) == 0 && write(fd, img, l.len) == (ssize_t)l.len;
+	/* 0600 whatever the umask; without SIGXFSZ: a program under RLIMIT_FSIZE keeps
+	 * running, the file is not kept. */
+	ok = fchmod(fd, 0600) == 0 && tt_sys_write_all_nosig(fd, img, l.len) == 0;
 	free(img);
 	ok = close(fd) == 0 && ok;
 	if (!ok || rename(tmp, path) != 0) {

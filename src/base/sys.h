@@ -159,44 +159,53 @@ static inline long tt_sys_linkat(int olddir, const char *oldp, int newdir, const
 }
 
 /*
- * Writes without SIGPIPE: the shim writing to a pipe whose reader is gone must get EPIPE, not
- * kill the program (which would then die of a signal it never earned). SIGPIPE is blocked
- * around the write, and one the write raised is taken back (unless one was already pending
- * for the program).
+ * Writes without SIGPIPE or SIGXFSZ: the shim writing to a pipe whose reader is gone must get
+ * EPIPE, and writing past the program's RLIMIT_FSIZE must get EFBIG, not kill the program
+ * (which would then die of a signal it never earned). Both are blocked around the write, and
+ * the one the write raised is taken back (unless one was already pending for the program);
+ * the mask is then put back as it was.
  */
-struct tt_sigpipe {
+struct tt_sigheld {
 	unsigned long old, pending;
 };
 
-static inline void tt_sys_sigpipe_hold(struct tt_sigpipe *h)
+#define TT_SIG_BIT(sig) (1ul << ((sig)-1))
+#define TT_SIGHELD_BITS (TT_SIG_BIT(13 /* SIGPIPE */) | TT_SIG_BIT(25 /* SIGXFSZ */))
+
+static inline void tt_sys_sigs_hold(struct tt_sigheld *h)
 {
-	unsigned long pipe_bit = 1ul << (13 /* SIGPIPE */ - 1);
+	unsigned long bits = TT_SIGHELD_BITS;
 
 	h->old = h->pending = 0;
-	tt_syscall6(SYS_rt_sigprocmask, 0 /* SIG_BLOCK */, (long)&pipe_bit, (long)&h->old, 8, 0, 0);
+	tt_syscall6(SYS_rt_sigprocmask, 0 /* SIG_BLOCK */, (long)&bits, (long)&h->old, 8, 0, 0);
 	tt_syscall3(SYS_rt_sigpending, &h->pending, 8, 0);
 }
 
-static inline void tt_sys_sigpipe_release(struct tt_sigpipe *h, long err)
+static inline void tt_sys_sigs_release(struct tt_sigheld *h, long err)
 {
-	unsigned long pipe_bit = 1ul << (13 /* SIGPIPE */ - 1);
+	unsigned long bit = 0;
 	struct {
 		long s, ns;
 	} zero = { 0, 0 };
 
-	if (err == -32 /* EPIPE */ && !(h->pending & pipe_bit))
-		tt_syscall6(SYS_rt_sigtimedwait, (long)&pipe_bit, 0, (long)&zero, 8, 0, 0);
+	if (err == -32 /* EPIPE */)
+		bit = TT_SIG_BIT(13 /* SIGPIPE */);
+	else if (err == -27 /* EFBIG */)
+		bit = TT_SIG_BIT(25 /* SIGXFSZ */);
+	if (bit && !(h->pending & bit))
+		tt_syscall6(SYS_rt_sigtimedwait, (long)&bit, 0, (long)&zero, 8, 0, 0);
 	tt_syscall6(SYS_rt_sigprocmask, 2 /* SIG_SETMASK */, (long)&h->old, 0, 8, 0, 0);
 }
 
-static inline long tt_sys_write_all_nopipe(int fd, const void *buf, size_t len)
+/* tt_sys_write_all under tt_sys_sigs_hold: every write of a file or pipe by the shim. */
+static inline long tt_sys_write_all_nosig(int fd, const void *buf, size_t len)
 {
-	struct tt_sigpipe h;
+	struct tt_sigheld h;
 	long err;
 
-	tt_sys_sigpipe_hold(&h);
+	tt_sys_sigs_hold(&h);
 	err = tt_sys_write_all(fd, buf, len);
-	tt_sys_sigpipe_release(&h, err);
+	tt_sys_sigs_release(&h, err);
 	return err;
 }
 

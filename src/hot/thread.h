@@ -129,10 +129,12 @@ struct tt_tls {
 	uint8_t fatal_pending;	/* a fatal signal arrived while the shim ran (signals.c) */
 	uint32_t cpu_aux;	/* TSC_AUX seen at the last exit; UINT32_MAX unknown */
 	struct tt_thread *thread;
-	const uint32_t *cpu_now; /* rseq cpu_id kept by the kernel, or tt_cpu_unknown */
-	struct tt_fstat **stats; /* thread->stats, for the trampoline */
-	uint32_t nstats;	 /* thread->nstats; 0 before setup and after the thread's exit */
-	uintptr_t unwind_top;	 /* TSC_CALLERS=N>1: hot/unwind_stack.h (0 none, 1 taken) */
+	const uint32_t *cpu_now;  /* rseq cpu_id kept by the kernel, or tt_cpu_unknown */
+	struct tt_fstat **stats;  /* thread->stats, for the trampoline */
+	uint32_t nstats;	  /* thread->nstats; 0 before setup and after the thread's exit */
+	uintptr_t unwind_top;	  /* TSC_CALLERS=N>1: hot/unwind_stack.h (0 none, 1 taken) */
+	uint32_t shared_children; /* live clone(CLONE_VM) children on this very block (clone.c):
+				   * atomic, the only field both tasks write */
 };
 
 /* UINT32_MAX: what cpu_now points at when the kernel keeps no rseq area for us. */
@@ -142,6 +144,14 @@ extern __thread struct tt_tls tt_tls __attribute__((tls_model("initial-exec")));
 
 /* Some thread forbade itself the TSC (PR_SET_TSC): the first-call path checks each thread. */
 extern bool tt_clock_forbidden_seen;
+
+/* The program confined itself with seccomp (wrap/sandbox.c): the shim makes no more system
+ * calls of its own, so calls needing a new table or thread block pass through untraced. */
+extern bool tt_sandboxed;
+
+/* Traced calls made while in_shim was TT_IN_SHARED (a raw clone child shares the block):
+ * passed through untimed, in no function's counts; atomic (tt_call_first). */
+extern uint64_t tt_shared_tls_calls;
 
 /* Enter / leave shim code in this thread: traced calls made meanwhile pass straight through.
  * Nests: returns the previous value for tt_shim_leave. */
@@ -163,7 +173,7 @@ static inline void tt_shim_leave(uint8_t was)
 	__atomic_store_n(&tt_tls.in_shim, was, __ATOMIC_RELAXED);
 	/* After the store: a signal arriving from here on is handled in its handler. */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (__builtin_expect(!was && tt_tls.fatal_pending, 0))
+	if (__builtin_expect((!was || was == TT_IN_SHARED) && tt_tls.fatal_pending, 0))
 		tt_shim_deferred_fatal();
 }
 

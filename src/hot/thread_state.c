@@ -24,6 +24,8 @@ struct tt_thread *tt_thread_list;
 struct tt_fstat tt_thread_sink;
 int tt_thread_key = -1;
 bool tt_clock_forbidden_seen;
+bool tt_sandboxed;
+uint64_t tt_shared_tls_calls;
 
 static void no_deferred_fatal(void)
 {

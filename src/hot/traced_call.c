@@ -134,9 +134,11 @@ void tt_call_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fs
 	/*
 	 * The guard is set only in a vfork child returning through a traced call (vfork itself
 	 * traced): the child shares this shadow stack with its parent, which will return
-	 * through the same frame. Leave the frame and the counts to the parent.
+	 * through the same frame. Leave the frame and the counts to the parent. Not so on a
+	 * block a clone child shares (TT_IN_SHARED): the child never returns through a frame
+	 * of the thread's, whose calls in flight end here as usual.
 	 */
-	if (__builtin_expect(tt_tls.in_shim, 0))
+	if (__builtin_expect(tt_tls.in_shim, 0) && tt_tls.in_shim != TT_IN_SHARED)
 		return;
 	if (__builtin_expect(top != f + 1, 0)) {
 		drop_abandoned(f, top);
@@ -205,7 +207,7 @@ void tt_call_untimed(struct tt_frame *f)
 	struct tt_frame *top = tt_tls.top;
 	struct tt_fstat *site = site_of(f);
 
-	if (__builtin_expect(tt_tls.in_shim, 0))
+	if (__builtin_expect(tt_tls.in_shim, 0) && tt_tls.in_shim != TT_IN_SHARED)
 		return; /* a vfork child: see tt_call_finish */
 	if (top != f + 1)
 		drop_abandoned(f, top);
@@ -318,13 +320,43 @@ static void drop_left_frames(uintptr_t sp)
  * function untimed: shadow stack full, or out of memory). sp is the caller's stack pointer
  * as the function will see it (above the return address).
  */
+/*
+ * A call on a block a clone(CLONE_VM) child shares (in_shim TT_IN_SHARED, wrap/clone.c):
+ * the child and the thread cannot be told apart, so the call is counted here, atomically,
+ * and passes through (1). Nothing else of the block is written, in_shim least of all (the
+ * other task reads it), but when the last child is gone: the flag is lowered and the call
+ * takes the fast path from the top (0). A child decrements the count as its function
+ * returns, after its last traced call; one raised again meanwhile (a signal handler's clone)
+ * raises the flag again.
+ */
+static int shared_call(void)
+{
+	uint8_t shared = TT_IN_SHARED;
+
+	if (__atomic_load_n(&tt_tls.shared_children, __ATOMIC_ACQUIRE) == 0 &&
+	    __atomic_compare_exchange_n(&tt_tls.in_shim, &shared, 0, false, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE)) {
+		if (__atomic_load_n(&tt_tls.shared_children, __ATOMIC_ACQUIRE) == 0)
+			return 0;
+		__atomic_store_n(&tt_tls.in_shim, TT_IN_SHARED, __ATOMIC_RELEASE);
+	}
+	__atomic_fetch_add(&tt_shared_tls_calls, 1, __ATOMIC_RELAXED);
+	return 1;
+}
+
 int tt_call_first(uint32_t func, uintptr_t sp)
 {
-	uint8_t was = tt_shim_enter();
+	uint8_t was;
 	struct tt_fstat *s;
 	int answer = 1;
 
-	if (tt_tls.failed || !tt_func_words(func))
+	/* Before tt_shim_enter: a shared block's in_shim is not this task's to save and put
+	 * back (the other task's would be lost). */
+	if (__atomic_load_n(&tt_tls.in_shim, __ATOMIC_ACQUIRE) == TT_IN_SHARED)
+		return shared_call();
+	was = tt_shim_enter();
+	if (tt_tls.failed || __atomic_load_n(&tt_sandboxed, __ATOMIC_ACQUIRE) ||
+	    !tt_func_words(func))
 		goto out;
 	if (!tt_tls.thread && setup_thread() < 0) {
 		tt_tls.failed = 1;

@@ -21,9 +21,12 @@
 #define TT_TLS_TOP 0	  /* struct tt_frame *: next free shadow frame */
 #define TT_TLS_LIMIT 8	  /* struct tt_frame *: end of the shadow stack, NULL before setup */
 #define TT_TLS_IN_SHIM 16 /* uint8_t: set while the shim runs its own code */
-#define TT_IN_HANDLER \
-	2		  /* in_shim's value in a program's signal handler that
-				   interrupted the shim (signals.c): calls counted, not timed */
+/* in_shim's value in a program's signal handler that interrupted the shim (signals.c):
+ * calls counted, not timed. */
+#define TT_IN_HANDLER 2
+/* in_shim's value while a clone(CLONE_VM) child without a TLS of its own shares this block
+ * (wrap/clone.c): every call passes through, counted in tt_shared_tls_calls (hot/thread.h). */
+#define TT_IN_SHARED 3
 #define TT_TLS_THREAD 24  /* struct tt_thread *: this thread's block, NULL before setup */
 #define TT_TLS_CPU_NOW 32 /* const uint32_t *: the kernel's rseq cpu_id of this thread */
 #define TT_TLS_STATS 40	  /* struct tt_fstat **: this thread's counters by function index */

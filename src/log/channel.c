@@ -30,9 +30,9 @@
  * the write another thread of the program could dup2() over the number: that window is one
  * system call wide and is accepted.
  *
- * The check's fstat also says what the file is: SIGPIPE is held off around the write (three
- * more system calls, sys.h) only when it is a pipe or a socket, the only files whose write
- * raises it. Within the window above, a number dup2()ed over to a pipe whose reader is gone
+ * The check's fstat also says what the file is: SIGPIPE and SIGXFSZ are held off around the
+ * write (three more system calls, sys.h) only when it is a pipe, a socket or a regular file,
+ * the only files whose write raises them. Within the window above, a number dup2()ed over to a pipe whose reader is gone
  * would get a write unguarded; that is accepted with the rest of the window.
  */
 #include <errno.h>
@@ -132,10 +132,11 @@ long tt_channel_write(const void *buf, size_t len)
 
 	if (fd < 0)
 		return -EBADF;
-	/* Only a pipe or a socket raises SIGPIPE: the rest are written without the three
-	 * system calls that hold it off (the type was read just now, by the check above). */
-	if (S_ISFIFO(mode) || S_ISSOCK(mode))
-		return tt_sys_write_all_nopipe(fd, buf, len);
+	/* Only a pipe or a socket raises SIGPIPE, only a regular file SIGXFSZ (RLIMIT_FSIZE):
+	 * the rest are written without the three system calls that hold them off (the type was
+	 * read just now, by the check above). */
+	if (S_ISFIFO(mode) || S_ISSOCK(mode) || S_ISREG(mode))
+		return tt_sys_write_all_nosig(fd, buf, len);
 	return tt_sys_write_all(fd, buf, len);
 }
 

@@ -255,6 +255,10 @@ static void fork_parent(void)
 
 static void fork_child(void)
 {
+	/* A raw clone child sharing the forking thread's block did not come along. */
+	__atomic_store_n(&tt_tls.shared_children, 0, __ATOMIC_RELAXED);
+	if (fork_was == TT_IN_SHARED)
+		fork_was = 0;
 	tt_thread_unlock();
 	tt_funcs_unlock();
 	tt_dl_fork_child();
@@ -463,6 +467,22 @@ static void note_unreachable(void)
 	}
 }
 
+/* Before a report: how many calls passed through on a block a raw clone child shared, once
+ * for each new figure (a dump's report and the final one may both say it). */
+static void warn_shared_tls(void)
+{
+	static uint64_t said;
+	uint64_t n = __atomic_load_n(&tt_shared_tls_calls, __ATOMIC_RELAXED);
+
+	if (n == said)
+		return;
+	said = n;
+	tt_warn("%llu traced calls passed through untimed, in no function's counts: a "
+		"clone(CLONE_VM) child without a TLS of its own shared the calling thread's, and "
+		"the two cannot be told apart",
+		(unsigned long long)n);
+}
+
 /*
  * Write the report (and the export, TSC_EXPORT). One at a time (busy_lock): a writer waits
  * for the other to finish (its own thread never holds the lock here: a signal handler
@@ -476,9 +496,12 @@ static int report(void)
 
 	if (!tt_follow_reports_here())
 		return -1; /* a fork child under TSC_FOLLOW=0 */
+	if (__atomic_load_n(&tt_sandboxed, __ATOMIC_ACQUIRE))
+		return -1; /* written before the sandbox: no system call of ours now */
 	tt_lifecycle_calibrate(false);
 	was = tt_shim_enter();
 	busy_lock();
+	warn_shared_tls();
 	t = tt_phase_mark();
 	tt_clock_describe(&run.clock, kept_cpu());
 	ret = tt_report_write(&run);
@@ -526,12 +549,31 @@ void tt_lifecycle_exiting(void)
 {
 	int expected = TT_ON;
 
-	/* The pid first: a vfork child must not even change the state it shares. */
-	if (getpid() != run.pid ||
+	/* The pid before any change: a vfork child must not even change the state it shares.
+	 * The state before the pid: after a report written before a sandbox (seccomp), even
+	 * getpid may be what the filter kills the program for. */
+	if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != TT_ON || getpid() != run.pid ||
 	    !__atomic_compare_exchange_n(&state, &expected, TT_REPORTING, false, __ATOMIC_ACQ_REL,
 					 __ATOMIC_ACQUIRE))
 		return;
 	report();
+	__atomic_store_n(&state, TT_DONE, __ATOMIC_RELEASE);
+}
+
+void tt_lifecycle_sandboxing(const char *how)
+{
+	int expected = TT_ON;
+
+	if (getpid() != run.pid ||
+	    !__atomic_compare_exchange_n(&state, &expected, TT_REPORTING, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE))
+		return;
+	/* First, so that the report keeps the line among its warnings. */
+	tt_warn("%s: the program confines itself with seccomp, which may forbid the system calls "
+		"a report needs: the report is written now, and calls from now on are not reported",
+		how);
+	report();
+	__atomic_store_n(&tt_sandboxed, true, __ATOMIC_RELEASE);
 	__atomic_store_n(&state, TT_DONE, __ATOMIC_RELEASE);
 }
 

@@ -32,6 +32,10 @@ void tt_lifecycle_leaving(void);
  * report, once, as the destructor would have; not in a vfork child. */
 void tt_lifecycle_exiting(void);
 
+/* The program is about to confine itself with seccomp (`how` names the call; sandbox.c):
+ * write the report now, once, with one line saying so; from then on the shim makes no system
+ * call of its own (tt_sandboxed): no later report, new threads and functions pass through. */
+void tt_lifecycle_sandboxing(const char *how);
 /* daemon() is about to run: its parent will leave through libc's own _exit, so that _exit
  * gets its detour now if start-up did not give it one (TSC_HOOK=got, no inline hook). */
 void tt_lifecycle_before_daemon(void);

@@ -356,10 +356,10 @@ static long write_device(int fd, const struct tt_buf *b)
 {
 	const char *p = b->data;
 	size_t left = b->len;
-	struct tt_sigpipe h;
+	struct tt_sigheld h;
 	long err = 0;
 
-	tt_sys_sigpipe_hold(&h);
+	tt_sys_sigs_hold(&h);
 	while (left > 0) {
 		long n = tt_sys_write(fd, p, left);
 
@@ -385,7 +385,7 @@ static long write_device(int fd, const struct tt_buf *b)
 		p += n;
 		left -= (size_t)n;
 	}
-	tt_sys_sigpipe_release(&h, err);
+	tt_sys_sigs_release(&h, err);
 	return err;
 }
 

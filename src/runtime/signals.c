@@ -111,7 +111,8 @@ static void fatal_handler(int sig)
 		return;
 	}
 	saved = errno;
-	if (tt_tls.in_shim) {
+	/* TT_IN_SHARED: no shim code runs, the block is only shared with a clone child. */
+	if (tt_tls.in_shim && tt_tls.in_shim != TT_IN_SHARED) {
 		tt_tls.fatal_pending = (uint8_t)sig;
 		errno = saved;
 		return;

@@ -17,6 +17,7 @@
 #include "hot/func_table.h"
 #include "hot/pin.h"
 #include "hot/sample.h"
+#include "hot/thread.h"
 #include "runtime/callers_merge.h"
 #include "runtime/fstat.h"
 #include "runtime/thread_rows.h"
@@ -104,6 +105,10 @@ static void thread_exit(void *arg)
 	uint64_t sub = 0;
 	uint8_t was;
 
+	/* Under seccomp the merge's mmap and the block's munmap may be what kills the program;
+	 * the report was written before the sandbox (lifecycle.h): leave the block mapped. */
+	if (__atomic_load_n(&tt_sandboxed, __ATOMIC_ACQUIRE))
+		return;
 	/* Before the guard and the lock: the overhead may be measured now, by calls through the
 	 * trampoline on this thread, as the report would have measured it later. */
 	if (t == tt_tls.thread && rows_floor && timed_any(t))

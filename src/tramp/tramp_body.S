@@ -277,10 +277,14 @@
  * The guard is up (FRAME_ENTER jumped to `shim` with %rax = the TLS offset): the shim's own
  * call, passed through uncounted; or a call from a program's signal handler that interrupted
  * the shim (signals.c), counted, not timed (the shim's state may be mid-change), with one
- * atomic add: the interrupted code may be about to add to the same counter. Falls through
- * to the body's guarded path.
+ * atomic add: the interrupted code may be about to add to the same counter; or a call on a
+ * block a clone(CLONE_VM) child shares (TT_IN_SHARED), which the slow path's C counts and
+ * passes through, or lets in again once the child is gone. Else falls through to the
+ * body's guarded path. None of this is on the timed path: the guard's test is there anyway.
  */
-.macro SHIM_CALL
+.macro SHIM_CALL slow
+	cmpb	$TT_IN_SHARED, %fs:TT_TLS_IN_SHIM(%rax)
+	je	\slow
 	cmpb	$TT_IN_HANDLER, %fs:TT_TLS_IN_SHIM(%rax)
 	jne	1f
 	WORDS_OF_INDEX
@@ -523,7 +527,7 @@ TT_ENTRY_HERE(\name)
 	.cfi_restore_state
 
 .Lshim_\@:
-	SHIM_CALL
+	SHIM_CALL .Lslow_\@
 .Lguarded_\@:				/* the shim's own call: straight to the function */
 	WORDS_OF_INDEX
 	movq	TT_WORDS_TARGET(%rax,%rcx), %r11
@@ -668,7 +672,7 @@ TT_ENTRY(\name)
 	.cfi_restore_state
 
 .Lishim_\@:
-	SHIM_CALL
+	SHIM_CALL .Lislow_\@
 .Liguarded_\@:				/* the shim's own call: straight to the function */
 	WORDS_OF_INDEX
 	movq	TT_WORDS_TARGET(%rax,%rcx), %rax

@@ -30,6 +30,7 @@
 #include "runtime/lifecycle.h"
 #include "tramp/tramp.h"
 #include "wrap/interpose.h"
+#include "wrap/sandbox.h"
 
 static void *real_prctl;
 
@@ -120,6 +121,7 @@ TT_EXPORT int prctl(int option, ...)
 	forbid = option == PR_SET_TSC && a2 == PR_TSC_SIGSEGV && tt_lifecycle_reads_tsc() &&
 		 tt_clock_tsc_allowed_here();
 	allow = option == PR_SET_TSC && a2 == PR_TSC_ENABLE;
+	tt_sandbox_prctl(option, a2);
 	if (forbid) {
 		tt_lifecycle_calibrate(true); /* this thread's last chance to read the TSC */
 		tt_clock_forbidding();

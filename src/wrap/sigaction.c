@@ -43,7 +43,7 @@ static void handler_trampoline(int sig, siginfo_t *info, void *uc)
 	uint8_t was = tt_tls.in_shim;
 	uint64_t view = tt_sigmask_hold(__atomic_load_n(&program_act[sig].kept, __ATOMIC_RELAXED));
 
-	if (was)
+	if (was && was != TT_IN_SHARED) /* shared: the handler's calls stay passed through */
 		tt_tls.in_shim = TT_IN_HANDLER;
 	tt_signals_dump_requested(sig); /* both: the dump, and the program's handler */
 	if (flags & SA_SIGINFO)
