@@ -144,6 +144,70 @@ int tt_code_ranges_of(const struct tt_elf *o, uintptr_t seg_lo, uintptr_t seg_hi
 	return 0;
 }
 
+/* .symtab symbols of any kind (walked with functions=false): starts only, one byte each. */
+static int add_any(const char *name, uint64_t value, uint64_t size, void *arg)
+{
+	struct collect *k = arg;
+
+	(void)name, (void)size;
+	return add(k, k->base + value, 1);
+}
+
+/* Sorted, and one entry per start (the ranges' ends are not used by the symbol starts). */
+static void sort_unique(struct collect *k, uintptr_t seg_lo)
+{
+	struct tt_code_ranges *out = k->c;
+	struct tt_code_range *r = sort(out->r, out->r + k->cap, out->n, seg_lo);
+	size_t i, w;
+
+	for (i = w = 0; i < out->n; i++)
+		if (!w || out->r[w - 1].lo != r[i].lo)
+			out->r[w++] = r[i]; /* r is out->r or after it: w <= i */
+	out->n = w;
+}
+
+int tt_symbol_starts_of(const struct tt_elf *o, uintptr_t seg_lo, uintptr_t seg_hi,
+			struct tt_code_ranges *out)
+{
+	struct collect k = { out, o->base, seg_lo, seg_hi, 0, 0 };
+	size_t i;
+
+	*out = (struct tt_code_ranges){ 0 };
+	if (seg_hi - seg_lo > UINT32_MAX || reserve(&k, o->nsyms + 1024) < 0)
+		return -1;
+	for (i = 0; i < o->nsyms && !k.failed; i++) {
+		const ElfW(Sym) *s = &o->symtab[i];
+		unsigned int type = ELF64_ST_TYPE(s->st_info);
+
+		if (s->st_shndx != SHN_UNDEF && s->st_shndx != SHN_ABS && type != STT_SECTION &&
+		    type != STT_FILE && type != STT_TLS)
+			add(&k, o->base + s->st_value, 1);
+	}
+	if (!k.failed)
+		tt_symtab_each_symbol(o->name[0] ? o->name : "/proc/self/exe", add_any, &k);
+	if (k.failed) {
+		tt_code_ranges_free(out);
+		return -1;
+	}
+	sort_unique(&k, seg_lo);
+	return 0;
+}
+
+bool tt_code_ranges_start_within(const struct tt_code_ranges *c, uintptr_t lo, uintptr_t hi)
+{
+	size_t a = 0, b = c->n;
+
+	while (a < b) { /* the first entry whose start is >= lo */
+		size_t m = a + (b - a) / 2;
+
+		if (c->r[m].lo < lo)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a < c->n && c->r[a].lo < hi;
+}
+
 void tt_code_ranges_free(struct tt_code_ranges *c)
 {
 	if (c->r)

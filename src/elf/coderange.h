@@ -7,6 +7,7 @@
 #ifndef TT_CODERANGE_H
 #define TT_CODERANGE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,6 +29,17 @@ struct tt_code_ranges {
  */
 int tt_code_ranges_of(const struct tt_elf *o, uintptr_t seg_lo, uintptr_t seg_hi,
 		      struct tt_code_ranges *out);
+
+/*
+ * The start of every symbol of o in [seg_lo, seg_hi), code or data, dynamic or in its file's
+ * .symtab, each once (hi = lo + 1): what tells a constant in .text from padding. Returns 0,
+ * or -1 when no memory could be mapped (out empty).
+ */
+int tt_symbol_starts_of(const struct tt_elf *o, uintptr_t seg_lo, uintptr_t seg_hi,
+			struct tt_code_ranges *out);
+
+/* True when an entry of c starts within [lo, hi) (binary search). */
+bool tt_code_ranges_start_within(const struct tt_code_ranges *c, uintptr_t lo, uintptr_t hi);
 
 void tt_code_ranges_free(struct tt_code_ranges *c);
 

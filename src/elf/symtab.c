@@ -109,32 +109,26 @@ static int with_file(const char *path, int (*fn)(const unsigned char *map, size_
 	return ret;
 }
 
-struct range {
-	uint64_t lo, hi;
-	bool found;
+/* tt_symtab_each_symbol's walk of the mapped file. */
+struct every {
+	int (*fn)(const char *name, uint64_t value, uint64_t size, void *ctx);
+	void *ctx;
 };
 
-static int in_range(const char *name, uint64_t value, uint64_t size, void *arg)
+static int every_in(const unsigned char *map, size_t size, void *arg)
 {
-	struct range *r = arg;
+	struct every *e = arg;
 
-	(void)name, (void)size;
-	r->found = value >= r->lo && value < r->hi;
-	return r->found;
+	return walk(map, size, false, e->fn, e->ctx);
 }
 
-static int starts_within(const unsigned char *map, size_t size, void *arg)
+int tt_symtab_each_symbol(const char *path,
+			  int (*fn)(const char *name, uint64_t value, uint64_t size, void *ctx),
+			  void *ctx)
 {
-	struct range *r = arg;
+	struct every e = { fn, ctx };
 
-	return walk(map, size, false, in_range, r) < 0 ? -1 : r->found;
-}
-
-int tt_symtab_starts_within(const char *path, uint64_t lo, uint64_t hi)
-{
-	struct range r = { lo, hi, false };
-
-	return with_file(path, starts_within, &r);
+	return with_file(path, every_in, &e);
 }
 
 static int find_in(const unsigned char *map, size_t size, void *arg)

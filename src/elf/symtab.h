@@ -1,8 +1,7 @@
 /*
  * symtab.h - the functions of an object's file that its dynamic symbols do not list: static
  * and hidden functions, and a program's own functions when it was not linked with -rdynamic.
- * They are in the file's .symtab, unless the file is stripped. And whether any symbol at all
- * starts in a range of addresses.
+ * They are in the file's .symtab, unless the file is stripped. And every symbol, code or data.
  */
 #ifndef TT_SYMTAB_H
 #define TT_SYMTAB_H
@@ -25,9 +24,11 @@ int tt_symtab_find(const char *path, const char *name, bool glob,
 		   int (*fn)(const char *name, uint64_t value, uint64_t size, void *ctx),
 		   void *ctx);
 
-/* 1 when a symbol of the file at path (any type naming code or data, any binding) starts at
- * a value within [lo, hi): what follows a short function is then not padding. 0 when none
- * does, -1 when the file cannot be read or has no .symtab. */
-int tt_symtab_starts_within(const char *path, uint64_t lo, uint64_t hi);
+/* Every defined symbol of the file at path's .symtab that names code or data (any binding)
+ * to fn, until fn returns non-zero; returns how many were seen, -1 when the file cannot be
+ * read or has no .symtab. */
+int tt_symtab_each_symbol(const char *path,
+			  int (*fn)(const char *name, uint64_t value, uint64_t size, void *ctx),
+			  void *ctx);
 
 #endif /* TT_SYMTAB_H */

@@ -174,23 +174,35 @@ static size_t padding_len(const uint8_t *p, size_t avail, uintptr_t at)
 	return 0;
 }
 
-/* True when a symbol of o, dynamic or in its file's .symtab, of code or data, starts within
- * [lo, hi): bytes that look like padding there are something's (a constant in .text). */
-static bool symbol_starts_within(const struct tt_elf *o, uintptr_t lo, uintptr_t hi)
+static uint64_t name_hash(const char *s);
+
+/*
+ * True when a symbol of o, dynamic or in its file's .symtab, of code or data, starts within
+ * [lo, hi): bytes that look like padding there are something's (a constant in .text). The
+ * starts of the last object asked about are kept, sorted: a glob over a whole library asks
+ * once per short function. With no memory for them, the answer is "a symbol may be there".
+ */
+static bool symbol_starts_within(const struct tt_elf *o, uintptr_t lo, uintptr_t hi,
+				 uintptr_t seg_lo, uintptr_t seg_hi)
 {
-	size_t i;
+	static struct {
+		uintptr_t seg_lo, seg_hi, base;
+		uint64_t name_hash;
+		struct tt_code_ranges starts;
+		bool used;
+	} last;
+	uint64_t h = name_hash(o->name);
 
-	for (i = 0; i < o->nsyms; i++) {
-		const ElfW(Sym) *sym = &o->symtab[i];
-		int type = ELF64_ST_TYPE(sym->st_info);
-		uintptr_t at = o->base + sym->st_value;
-
-		if (sym->st_shndx != SHN_UNDEF && sym->st_shndx != SHN_ABS && type != STT_SECTION &&
-		    type != STT_FILE && type != STT_TLS && at >= lo && at < hi)
-			return true;
+	if (!last.used || last.seg_lo != seg_lo || last.seg_hi != seg_hi || last.base != o->base ||
+	    last.name_hash != h) {
+		tt_code_ranges_free(&last.starts);
+		last.used = tt_symbol_starts_of(o, seg_lo, seg_hi, &last.starts) == 0;
+		last.seg_lo = seg_lo;
+		last.seg_hi = seg_hi;
+		last.base = o->base;
+		last.name_hash = h;
 	}
-	return tt_symtab_starts_within(o->name[0] ? o->name : "/proc/self/exe", lo - o->base,
-				       hi - o->base) == 1;
+	return !last.used || tt_code_ranges_start_within(&last.starts, lo, hi);
 }
 
 /*
@@ -202,7 +214,7 @@ static bool symbol_starts_within(const struct tt_elf *o, uintptr_t lo, uintptr_t
  * function returns before the padding would run. Returns the size the patch may use.
  */
 static size_t with_padding(const struct tt_elf *o, const uint8_t *code, size_t size,
-			   uintptr_t seg_end)
+			   uintptr_t seg_start, uintptr_t seg_end)
 {
 	size_t need = TT_PATCH_LEN, off = size, n;
 
@@ -220,7 +232,8 @@ static size_t with_padding(const struct tt_elf *o, const uint8_t *code, size_t s
 	for (n = size + 1; n < off; n++) /* no unwind entry starts inside a long nop either */
 		if (tt_eh_extent(o, (uintptr_t)code + n) != 0)
 			return size;
-	if (symbol_starts_within(o, (uintptr_t)code + size, (uintptr_t)code + off))
+	if (symbol_starts_within(o, (uintptr_t)code + size, (uintptr_t)code + off, seg_start,
+				 seg_end))
 		return size;
 	return off;
 }
@@ -240,7 +253,7 @@ static int segment_cb(struct tt_elf *o, void *arg)
 	s->build_id = tt_elf_build_id(o, &s->build_id_len);
 	s->padded = s->size ? s->size : s->eh_size;
 	if (s->padded && s->padded < TT_PATCH_LEN + 4 && tt_disasm_ready())
-		s->padded = with_padding(o, (const uint8_t *)s->addr, s->padded, s->end);
+		s->padded = with_padding(o, (const uint8_t *)s->addr, s->padded, s->start, s->end);
 	return 1;
 }
 
