@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "base/high_fd.h"
+#include "base/sys.h"
 #include "elf/elfdyn.h"
 #include "hook/got.h"
 #include "runtime/callers_pipe.h"
@@ -131,7 +132,7 @@ static int unwind_close(int fd)
 
 static long unwind_syscall(long nr, ...)
 {
-	long a[6];
+	long a[6], ret;
 	va_list ap;
 	int i;
 
@@ -143,7 +144,13 @@ static long unwind_syscall(long nr, ...)
 		errno = EBADF;
 		return -1;
 	}
-	return syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	/* Raw, as libc's syscall() makes it: the exported one is the shim's (wrap/sandbox.c). */
+	ret = tt_syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	if (ret < 0 && ret > -4096) {
+		errno = (int)-ret;
+		return -1;
+	}
+	return ret;
 }
 
 static const char *const names[] = { "pipe2", "read", "close", "syscall" };
