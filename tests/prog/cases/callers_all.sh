@@ -9,6 +9,11 @@
 callers_all() {
 	local name=$1 funcs=$2
 	shift 2
+	if [ "$ASAN" = 1 ] && [ "$funcs" = '*' ]; then
+		# '*' then takes in the ASan runtime's ~10,000 interceptors as well: minutes.
+		skip_because "under ASan '*' traces the sanitizer runtime too (libc.so.6:* runs)"
+		return 0
+	fi
 	XENV+=(TSC_CALLERS=2)
 	run_pair "$name" "$funcs" "$@" || return 1
 	one_report || return 1
@@ -24,7 +29,7 @@ test_callers_all_libc() { callers_all callers_all_libc 'libc.so.6:*' /bin/true; 
 # A program of its own: stdio, errno, strings; its own function's calls counted exactly.
 test_callers_all_prog() {
 	callers_all callers_all_prog '*' "$B/t_callers_all" || return 1
-	check_expects "$T/t.out"
+	[ -n "$SKIP_WHY" ] || check_expects "$T/t.out"
 }
 
 run_test callers_all_libc test_callers_all_libc

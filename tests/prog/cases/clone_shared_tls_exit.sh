@@ -5,6 +5,8 @@
 # parent's during and after) are the warning's. Never a crash, 5 runs.
 test_clone_shared_tls_exit() {
 	local i shared
+	# ASan warns of the child's _exit on a stack it does not know, addresses in the text.
+	[ "$ASAN" = 1 ] && CMP_STDERR=0
 	for i in $(seq 1 5); do
 		run_pair clone_shared_tls_exit work_add "$B/t_clone_shared_tls" exit || return 1
 		one_report && check_expects "$T/t.out" || return 1

@@ -11,6 +11,8 @@ fds_above_case() {
 	printf 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+-' >"$T/in1"
 	printf 'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ#!' >"$T/in2"
 	XENV+=(TSC_DUMP_SIGNAL=USR2 TSC_CALLERS=4)
+	# LeakSanitizer's exit-time tracer thread faulted in the traced run (not yet understood).
+	[ "$ASAN" = 1 ] && XENV+=(ASAN_OPTIONS=detect_leaks=0)
 	run_pair fds_above_program work_add "$B/t_fds_above_program" "$T" || return 1
 	for f in out1 out2; do
 		cmp -s "$T/in${f#out}" "$T/$f.t" ||
