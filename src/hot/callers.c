@@ -8,6 +8,27 @@
 #include "hot/callers.h"
 
 uint32_t tt_callers_depth;
+uintptr_t tt_callers_landing_lo, tt_callers_landing_hi;
+
+const struct tt_frame *tt_callers_tail_origin(const struct tt_frame *f)
+{
+	const struct tt_frame *p, *base = tt_tls.thread ? tt_tls.thread->frames : f;
+
+	if (f->ret < tt_callers_landing_lo || f->ret >= tt_callers_landing_hi)
+		return NULL;
+	/* The body that pushed the landing moved %rsp to its caller's, f->sp: jumps keep it. */
+	for (p = f - 1; p >= base && p->sp <= f->sp; p--)
+		if (p->sp == f->sp)
+			return p;
+	return NULL;
+}
+
+uint64_t tt_callers_caller(const struct tt_frame *f)
+{
+	const struct tt_frame *p = tt_callers_tail_origin(f);
+
+	return p ? TT_TAIL_FRAME | p->func : f->ret;
+}
 
 static uint64_t path_key(const uint64_t *ips, uint32_t depth)
 {

@@ -38,6 +38,27 @@ struct tt_site_table {
 extern uint32_t tt_callers_depth;
 
 /*
+ * A frame of a path that is no return address: the traced function of index i, whose call
+ * made this one by a tail jump (TT_TAIL_FRAME | i). Bit 63: never a user-space address.
+ */
+#define TT_TAIL_FRAME (1ull << 63)
+
+/* Where the trampoline bodies lie (set at start-up by the layer that knows them): a return
+ * address in there is a body's landing after the call it made into its function. */
+extern uintptr_t tt_callers_landing_lo, tt_callers_landing_hi;
+
+/*
+ * A call entered by a tail jump from inside another traced call finds that call's landing in
+ * the body as its return address, not a caller's: its function jumped on instead of calling.
+ * The frame of that enclosing call (same stack pointer, below f), or NULL when f was called.
+ */
+const struct tt_frame *tt_callers_tail_origin(const struct tt_frame *f);
+
+/* The immediate caller of f's call for TSC_CALLERS=1: its return address, or for a tail
+ * re-entry TT_TAIL_FRAME with the index of the traced function it came from. */
+uint64_t tt_callers_caller(const struct tt_frame *f);
+
+/*
  * The counters of the site `ips` (depth return addresses) of function func in this thread,
  * created on first use; NULL when memory runs out. First-call-path rules: general registers,
  * raw syscalls only.

@@ -35,8 +35,11 @@ static struct tt_fstat *site_of(const struct tt_frame *f)
 
 	if (!tt_callers_depth || !t)
 		return NULL;
-	if (tt_callers_depth == 1)
-		return tt_callers_site(t, f->func, &f->ret, 1);
+	if (tt_callers_depth == 1) {
+		uint64_t caller = tt_callers_caller(f);
+
+		return tt_callers_site(t, f->func, &caller, 1);
+	}
 	return tt_callers_unknown(t, f->func); /* its path can no longer be taken */
 }
 
@@ -193,8 +196,11 @@ void tt_call_exit(struct tt_frame *f, uint64_t raw, uint32_t aux)
 {
 	struct tt_fstat *site = NULL;
 
-	if (__builtin_expect(tt_callers_depth == 1, 0) && tt_tls.thread)
-		site = tt_callers_site(tt_tls.thread, f->func, &f->ret, 1);
+	if (__builtin_expect(tt_callers_depth == 1, 0) && tt_tls.thread) {
+		uint64_t caller = tt_callers_caller(f);
+
+		site = tt_callers_site(tt_tls.thread, f->func, &caller, 1);
+	}
 	tt_call_finish(f, raw, aux, site);
 }
 

@@ -81,8 +81,9 @@ void tt_unwind_stack_release(uintptr_t top)
 void tt_callers_exit_nostack(struct tt_frame *f, uint64_t raw, uint32_t aux)
 {
 	struct tt_fstat *site = NULL;
+	uint64_t caller = tt_callers_caller(f);
 
 	if (tt_tls.thread && !tt_tls.in_shim)
-		site = tt_callers_site(tt_tls.thread, f->func, &f->ret, 1);
+		site = tt_callers_site(tt_tls.thread, f->func, &caller, 1);
 	tt_call_finish(f, raw, aux, site);
 }

@@ -162,7 +162,8 @@ static void locations(struct tt_buf *out, const struct tt_report_caller *c)
 			tt_buf_puts(out, "null");
 		else
 			tt_buf_printf(out, "%" PRId64, c->locations[k].object);
-		tt_buf_printf(out, ", \"address\": \"0x%" PRIx64 "\"}", c->locations[k].address);
+		tt_buf_printf(out, ", \"address\": \"0x%" PRIx64 "\"%s}", c->locations[k].address,
+			      c->locations[k].tail ? ", \"tail\": true" : "");
 	}
 }
 

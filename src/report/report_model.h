@@ -43,6 +43,7 @@ struct tt_report_object {
 struct tt_report_location {
 	int64_t object;
 	uint64_t address;
+	bool tail; /* a tail call's frame: the function's entry, no return address */
 };
 
 /* 95% bounds of a percentile estimated from a sample (order statistics): lo <= hi. */

@@ -91,6 +91,8 @@ static void start(unsigned int depth, bool mono)
 	void *h;
 
 	tt_callers_depth = depth;
+	tt_callers_landing_lo = (uintptr_t)tt_bodies_start;
+	tt_callers_landing_hi = (uintptr_t)tt_bodies_end;
 	if (depth <= 1)
 		return;
 	clock_mono = mono;
@@ -169,24 +171,36 @@ static int restart(unw_cursor_t *c, unw_context_t *uc, const struct tt_frame *p)
 }
 
 /*
- * The path of f's call with the cursor, into path[0..depth): from f->ret on, each body of an
+ * The path of f's call with the cursor, into path[n..depth): from f->ret on, each body of an
  * enclosing traced call left out and unwinding restarted past it from its shadow frame.
- * Returns the frames taken.
+ * A tail re-entry (path[0..n) its tail frames) returns to a body's landing: where the cursor
+ * meets it, unwinding restarts from `from`, the call the re-entries came from, whose
+ * callee-saved registers the landing still has (every jump restored them). Returns the
+ * frames in path.
  */
-static int walk_cursor(struct tt_frame *f, uint64_t *path, int depth)
+static int walk_cursor(struct tt_frame *f, struct tt_frame *from, uint64_t *path, int n, int depth)
 {
 	unw_context_t uc[2]; /* the one the cursor reads from, and the next one */
 	unw_cursor_t c;
 	unw_word_t ip;
-	int n = 0, which = 0, steps = 0;
+	int which = 0, steps = 0;
 	bool started = false;
 
 	if (unwind_getcontext(&uc[0]) < 0 || unwind_init(&c, &uc[0]) < 0)
-		return 0;
+		return n;
 	for (;;) {
 		if (unwind_get_reg(&c, UNW_REG_IP, &ip) < 0)
 			break;
-		started |= ip == f->ret;
+		if (!started && ip == f->ret) {
+			started = true;
+			if (from != f) {
+				which ^= 1;
+				if (restart(&c, &uc[which], from) < 0)
+					break;
+				f = from; /* the cursor is at from's caller */
+				continue;
+			}
+		}
 		if (started && n && own_code(ip)) {
 			struct tt_frame *p;
 
@@ -212,12 +226,40 @@ static int walk_cursor(struct tt_frame *f, uint64_t *path, int depth)
 	return n;
 }
 
+/*
+ * A tail re-entry's frames (see tt_callers_tail_origin) into path: one per traced call it
+ * came from, innermost first, until a call that was called. *from: that call (f when f was
+ * called). The frame count, at most max.
+ */
+static int tail_frames(struct tt_frame *f, uint64_t *path, int max, struct tt_frame **from)
+{
+	const struct tt_frame *p;
+	int n = 0;
+
+	*from = f;
+	while (n < max && (p = tt_callers_tail_origin(*from))) {
+		path[n++] = TT_TAIL_FRAME | p->func;
+		*from = (struct tt_frame *)p;
+	}
+	return n;
+}
+
 /* The path of f's call into path (at most tt_callers_depth frames); the frame count. */
 static int take_path(struct tt_frame *f, uint64_t *path)
 {
 	void *ips[TT_PATH_MAX + 8];
-	int n, k, depth = 0;
+	struct tt_frame *from;
+	int n, k, depth = tail_frames(f, path, (int)tt_callers_depth, &from);
 
+	if (from != f) { /* beyond the landing, only the cursor unwinds right (see above) */
+		int tails = depth;
+
+		if (depth < (int)tt_callers_depth && unwind_getcontext)
+			depth = walk_cursor(f, from, path, depth, (int)tt_callers_depth);
+		if (depth == tails && depth < (int)tt_callers_depth)
+			path[depth++] = from->ret; /* no unwinding: the real caller at least */
+		return depth;
+	}
 	n = unwind_backtrace(ips, (int)(sizeof(ips) / sizeof(ips[0])));
 	for (k = 0; k < n && (uint64_t)ips[k] != f->ret; k++)
 		;
@@ -226,7 +268,7 @@ static int take_path(struct tt_frame *f, uint64_t *path)
 		 * shim's: its calibration calls traced functions. */
 		if (depth && own_code((uint64_t)ips[k])) {
 			if (unwind_getcontext)
-				depth = walk_cursor(f, path, (int)tt_callers_depth);
+				depth = walk_cursor(f, f, path, 0, (int)tt_callers_depth);
 			break;
 		}
 		path[depth++] = (uint64_t)ips[k];

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "elf/symbolize.h"
+#include "hook/funcs.h"
 #include "report/stats.h"
 #include "runtime/callers_merge.h"
 #include "runtime/callers_report.h"
@@ -89,6 +90,38 @@ static int64_t object_of(uint64_t addr, struct tt_callers_objects *objs, tt_allo
 	return (int64_t)objs->n++;
 }
 
+/*
+ * Frame ip's name into out; the address it stands at. A tail frame (TT_TAIL_FRAME | index)
+ * made its call with a jump, from no instruction of its own: it is named by its function,
+ * "f [tail call] (app)", and located at the function's entry.
+ */
+static uint64_t name_frame(uint64_t ip, char *out, size_t size)
+{
+	const struct tt_func *fn;
+	char entry[160];
+	const char *obj, *off;
+
+	if (!(ip & TT_TAIL_FRAME)) {
+		tt_symbolize(ip, out, size);
+		return ip;
+	}
+	fn = tt_funcs_get((uint32_t)(ip & ~TT_TAIL_FRAME));
+	if (!fn || !fn->addr) {
+		snprintf(out, size, "? [tail call]");
+		return 0;
+	}
+	tt_symbolize((uint64_t)(uintptr_t)fn->addr, entry, sizeof(entry));
+	obj = strstr(entry, " (");
+	off = strstr(entry, "+0x");
+	if (!obj || !off || off > obj) /* no symbol: "app+0x1f0", the marker after it */
+		obj = off = entry + strlen(entry);
+	/* "f+0x0 (app)": no offset (no instruction there made the call), the marker before
+	 * the object, which is where tsctrace's commands look for it */
+	snprintf(out, size, "%.*s [tail call]%.*s", (int)(off - entry), entry, (int)(size / 2),
+		 obj);
+	return (uint64_t)(uintptr_t)fn->addr;
+}
+
 /* "a+0x1 (x) <- b+0x2 (y)": the site's frames, innermost first, their joined name and where
  * each is (object and address, for symbolizers that read debug files). */
 static void name_site(const struct tt_site *s, struct tt_report_caller *row, tt_alloc_fn alloc,
@@ -99,6 +132,7 @@ static void name_site(const struct tt_site *s, struct tt_report_caller *row, tt_
 	char *joined = alloc(ctx, (s->depth + 1) * (frame_bytes + 4));
 	struct tt_report_location *locs = alloc(ctx, (s->depth + 1) * sizeof(*locs));
 	size_t i, len = 0;
+	uint64_t at;
 
 	if (!frames || !joined || !locs) {
 		row->site = "?";
@@ -113,8 +147,9 @@ static void name_site(const struct tt_site *s, struct tt_report_caller *row, tt_
 		frames[i] = alloc(ctx, frame_bytes);
 		if (!frames[i])
 			break;
-		tt_symbolize(s->ips[i], frames[i], frame_bytes);
-		locs[i].object = object_of(s->ips[i], objs, alloc, ctx, &locs[i].address);
+		at = name_frame(s->ips[i], frames[i], frame_bytes);
+		locs[i].object = object_of(at, objs, alloc, ctx, &locs[i].address);
+		locs[i].tail = (s->ips[i] & TT_TAIL_FRAME) != 0;
 		len += (size_t)snprintf(joined + len, frame_bytes + 4, "%s%s", i ? " <- " : "",
 					frames[i]);
 	}
