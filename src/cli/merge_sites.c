@@ -349,6 +349,7 @@ static int locate(const struct site_row *row, struct cli_report *const *reps,
 		if (locs[k].object == -2)
 			return -1;
 		locs[k].address = addr ? strtoull(addr, NULL, 16) : 0;
+		locs[k].tail = json_is_true(json_object_get(l, "tail"));
 	}
 	return 0;
 }

@@ -216,8 +216,11 @@ static void resolve_caller(struct tt_sites *s, json_t *jc, struct tt_report_call
 		l = json_array_get(locs, k);
 		obj = json_object_get(l, "object");
 		addr = json_object_get(l, "address");
+		/* A tail call's frame is at its function's entry, not after a call: the shim's
+		 * name, which says so, stays. */
 		if (!json_is_integer(obj) || json_integer_value(obj) < 0 ||
-		    (size_t)json_integer_value(obj) >= s->nobjs || !json_is_string(addr))
+		    (size_t)json_integer_value(obj) >= s->nobjs || !json_is_string(addr) ||
+		    json_is_true(json_object_get(l, "tail")))
 			continue;
 		a = strtoull(json_string_value(addr), &end, 16);
 		if (*end ||
