@@ -363,25 +363,34 @@ static int foreach_cb(struct dl_phdr_info *info, size_t size, void *arg)
 
 typedef int (*iterate_fn)(int (*)(struct dl_phdr_info *, size_t, void *), void *);
 
-/* The definition of `name` in the object of link map l, whose ELF header is at its load
- * bias (a shared library's first segment maps offset 0 at address 0); NULL if not found. */
-static void *map_lookup(const struct link_map *l, const char *name)
+/* The object of link map l as dl_iterate_phdr would show it, read from its ELF header at
+ * its load bias (a shared library's first segment maps offset 0 at address 0): 0, or -1
+ * for the program (bias 0) or no ELF header there. */
+static int map_info(const struct link_map *l, struct dl_phdr_info *info)
 {
 	const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)l->l_addr;
-	struct dl_phdr_info info = { 0 };
-	const ElfW(Sym) *s;
-	struct tt_elf o;
 
 	if (!l->l_addr || eh->e_ident[EI_MAG0] != ELFMAG0 || eh->e_ident[EI_MAG1] != ELFMAG1 ||
 	    eh->e_ident[EI_MAG2] != ELFMAG2 || eh->e_ident[EI_MAG3] != ELFMAG3 ||
 	    eh->e_phentsize != sizeof(ElfW(Phdr)))
-		return NULL;
-	info.dlpi_addr = l->l_addr;
-	info.dlpi_name = l->l_name;
-	info.dlpi_phdr = (const ElfW(Phdr) *)(l->l_addr + eh->e_phoff);
-	info.dlpi_phnum = eh->e_phnum;
-	if (tt_elf_open(&info, &o) < 0 || !(s = tt_elf_lookup(&o, name, NULL)) ||
-	    ELF64_ST_TYPE(s->st_info) != STT_FUNC)
+		return -1;
+	*info = (struct dl_phdr_info){ 0 };
+	info->dlpi_addr = l->l_addr;
+	info->dlpi_name = l->l_name;
+	info->dlpi_phdr = (const ElfW(Phdr) *)(l->l_addr + eh->e_phoff);
+	info->dlpi_phnum = eh->e_phnum;
+	return 0;
+}
+
+/* The definition of `name` in the object of link map l; NULL if not found. */
+static void *map_lookup(const struct link_map *l, const char *name)
+{
+	struct dl_phdr_info info;
+	const ElfW(Sym) *s;
+	struct tt_elf o;
+
+	if (map_info(l, &info) < 0 || tt_elf_open(&info, &o) < 0 ||
+	    !(s = tt_elf_lookup(&o, name, NULL)) || ELF64_ST_TYPE(s->st_info) != STT_FUNC)
 		return NULL;
 	return (void *)(o.base + s->st_value);
 }
@@ -419,11 +428,67 @@ static iterate_fn libc_iterate(void)
 	return f;
 }
 
+/*
+ * The namespaces dlmopen made: dl_iterate_phdr shows only its caller's (the base one, ours).
+ * Since glibc 2.35, _r_debug heads a list of struct r_debug_extended, one per namespace, and
+ * says so with r_version 2 once a second one exists; each r_map heads that namespace's
+ * objects. Walked inside a dl_iterate_phdr callback: under the loader's dl_load_write_lock,
+ * which every change to those lists (and to r_map) holds. Namespace k counts from 1.
+ */
+struct other_ns {
+	struct foreach_ctx *c;
+	int ret;
+};
+
+#define MAX_NAMESPACES 64 /* glibc's DL_NNS is 16: a bound against a list gone bad */
+#define MAX_NS_OBJECTS 65536
+
+static int other_ns_objects(const struct link_map *l, unsigned int ns, struct foreach_ctx *c)
+{
+	struct dl_phdr_info info;
+	struct tt_elf o;
+	unsigned int n;
+	int ret;
+
+	for (n = 0; l && n < MAX_NS_OBJECTS; l = l->l_next, n++) {
+		if (map_info(l, &info) < 0 || tt_elf_open(&info, &o) < 0)
+			continue;
+		o.ns = ns;
+		ret = c->fn(&o, c->ctx);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int other_ns_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct other_ns *x = arg;
+	const struct r_debug_extended *r;
+	unsigned int ns;
+
+	(void)info;
+	(void)size;
+	if (_r_debug.r_version < 2)
+		return 1;
+	/* _r_debug is declared as the shorter struct r_debug: the compiler must not reason
+	 * about its size when r_next, past it, is read. */
+	__asm__("" : "=r"(r) : "0"(&_r_debug));
+	for (r = r->r_next, ns = 1; r && ns <= MAX_NAMESPACES && !x->ret; r = r->r_next, ns++)
+		x->ret = other_ns_objects(r->base.r_map, ns, x->c);
+	return 1; /* the first callback walked them all */
+}
+
 int tt_elf_foreach(int (*fn)(struct tt_elf *o, void *ctx), void *ctx)
 {
 	struct foreach_ctx c = { fn, ctx };
+	struct other_ns x = { &c, 0 };
+	int ret = libc_iterate()(foreach_cb, &c);
 
-	return libc_iterate()(foreach_cb, &c);
+	if (ret)
+		return ret;
+	libc_iterate()(other_ns_cb, &x);
+	return x.ret;
 }
 
 bool tt_elf_is_vdso(const struct tt_elf *o)

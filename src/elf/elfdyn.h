@@ -32,6 +32,7 @@ struct tt_elf {
 	const ElfW(Rela) *jmprel; /* DT_JMPREL: JUMP_SLOT */
 	size_t njmprel;
 	uintptr_t relro_start, relro_end; /* PT_GNU_RELRO, 0 when none */
+	unsigned int ns; /* link-map namespace: 0 the base one, k the k-th dlmopen made */
 };
 
 /* The exported definition of name in o: a function (FUNC or IFUNC) or any other defined
@@ -80,10 +81,11 @@ bool tt_elf_is_shim(const struct tt_elf *o);
 /* First byte 0xc3 (`ret`) in o's executable segments, or NULL. */
 void *tt_elf_find_ret(const struct tt_elf *o);
 
-/* Iterate loaded objects in load order: fn(o, ctx) returns nonzero to stop (and that value
- * is returned). Objects without a dynamic section are skipped. Through libc's own
- * dl_iterate_phdr, whatever a sanitizer interposes: fn runs under the loader's
- * dl_load_write_lock, so it must not call dlopen, dlclose, dlsym or dladdr. */
+/* Iterate loaded objects in load order, the base namespace's, then those of each namespace
+ * dlmopen made (o->ns): fn(o, ctx) returns nonzero to stop (and that value is returned).
+ * Objects without a dynamic section are skipped. Through libc's own dl_iterate_phdr,
+ * whatever a sanitizer interposes: fn runs under the loader's dl_load_write_lock, so it must
+ * not call dlopen, dlclose, dlsym or dladdr. */
 int tt_elf_foreach(int (*fn)(struct tt_elf *o, void *ctx), void *ctx);
 
 /* True if an object of that file name (as the loader has it; "(program)" for the program)

@@ -43,6 +43,7 @@ struct tt_func {
 	char *symbol;		/* symbol found at the address */
 	char *object;		/* file of the defining object */
 	uintptr_t object_base;	/* its load bias: with the name, tells a reloaded object apart */
+	unsigned int ns;	/* its object's link-map namespace (struct tt_elf) */
 	void *addr;		/* the real function */
 	char *version;		/* version of the definition (GLIBC_2.14), NULL if none */
 	uint64_t slots;		/* GOT slots redirected to it so far */

@@ -113,6 +113,10 @@ static struct tt_func *lazy_target(const struct tt_elf *o, size_t symidx, void *
 
 	if (!f || !tt_route_uses_got(f->route)) /* inline: the call reaches the patched entry */
 		return NULL;
+	/* A name binds within its own namespace (dlmopen): another's definition of it, its
+	 * libc's malloc above all, is never what this slot will reach. */
+	if (f->ns != o->ns)
+		return NULL;
 	/* Already bound to the object's own definition (a local copy): not ours to change. */
 	own = tt_elf_lookup(o, name, NULL);
 	if (own && ELF64_ST_TYPE(own->st_info) != STT_GNU_IFUNC &&

@@ -49,6 +49,7 @@ static unsigned char *state; /* per cfg->funcs entry */
 struct found {
 	void *addr;	    /* for an IFUNC, its resolver's choice */
 	uintptr_t base;	    /* the object's load bias */
+	unsigned int ns;    /* and its link-map namespace */
 	unsigned char type; /* STT_FUNC or STT_GNU_IFUNC */
 	uint64_t size;	    /* st_size */
 	bool in_shim;	    /* defined by the shim itself (a wrapper) */
@@ -138,6 +139,7 @@ static void take(struct find *f, const struct tt_elf *o, const ElfW(Sym) *s, siz
 
 	d->addr = tt_elf_sym_addr(o, s);
 	d->base = o->base;
+	d->ns = o->ns;
 	d->type = ELF64_ST_TYPE(s->st_info);
 	d->size = s->st_size;
 	d->in_shim = tt_elf_is_shim(o);
@@ -227,6 +229,8 @@ static int add_found(struct find *f, bool from_glob)
 		tt_warn("%s: no memory for another traced function, not traced", f->name);
 		return -1;
 	}
+	if (!alias && fn->addr == addr)
+		fn->ns = d->ns;
 	/* An IFUNC symbol's size is its resolver's: the implementation's length is unknown. */
 	if (!fn->size && d->type == STT_FUNC)
 		fn->size = d->size;
@@ -317,6 +321,8 @@ static int add_static(const char *name, uint64_t value, uint64_t size, void *arg
 		return 1;
 	}
 	if (!alias) {
+		if (fn->addr == addr)
+			fn->ns = st->obj.ns;
 		fn->local = true;
 		fn->size = size;
 	}

@@ -17,9 +17,10 @@ struct tt_func_words {
 	void *target;		/* the real function behind stub i (read by tramp_body.S) */
 	uint64_t first;		/* raw ticks + 1 of the process's very first completed call; 0 if
 			  * none (zero, so a chunk costs no page until it is written) */
-	uint64_t handler_calls; /* calls made by a program's signal handler that interrupted the
-				 * shim's own code (tramp_body.S adds them atomically): counted,
-				 * not timed, in no thread's counters */
+	uint64_t handler_calls; /* calls counted, not timed, in no thread's counters, added
+				 * atomically: a program's signal handler's that interrupted the
+				 * shim's own code (tramp_body.S), a thread's that could map no
+				 * counters (tt_call_first) */
 	uint64_t count_only;	/* nonzero: its calls cannot be bracketed (hook/unbracketable.h):
 				 * every one is counted, none timed (tt_fstat_new) */
 };

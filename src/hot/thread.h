@@ -135,6 +135,7 @@ struct tt_tls {
 	uintptr_t unwind_top;	  /* TSC_CALLERS=N>1: hot/unwind_stack.h (0 none, 1 taken) */
 	uint32_t shared_children; /* live clone(CLONE_VM) children on this very block (clone.c):
 				   * atomic, the only field both tasks write */
+	uint8_t tableless;	  /* a call found no counters and none could be mapped */
 };
 
 /* UINT32_MAX: what cpu_now points at when the kernel keeps no rseq area for us. */
@@ -152,6 +153,15 @@ extern bool tt_sandboxed;
 /* Traced calls made while in_shim was TT_IN_SHARED (a raw clone child shares the block):
  * passed through untimed, in no function's counts; atomic (tt_call_first). */
 extern uint64_t tt_shared_tls_calls;
+
+/* Traced calls that found no counters of their thread's and could not map them (out of
+ * address space: RLIMIT_AS, or memory), and the threads that made them: atomic
+ * (tt_call_first). Each call is also in its function's handler_calls, counted untimed. */
+extern uint64_t tt_tableless_calls, tt_tableless_threads;
+
+/* Map a thread block for the first thread to make a traced call (start-up): the address
+ * space the program leaves may be too small for one by then. */
+void tt_thread_reserve(void);
 
 /* Enter / leave shim code in this thread: traced calls made meanwhile pass straight through.
  * Nests: returns the previous value for tt_shim_leave. */

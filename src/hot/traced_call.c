@@ -276,9 +276,31 @@ static bool inherited_notsc(void)
 	return tt_syscall3(SYS_prctl, PR_GET_TSC, &mode, 0) == 0 && mode == PR_TSC_SIGSEGV;
 }
 
-static int setup_thread(void)
+/* A thread block mapped at start-up, taken by the first thread that makes a traced call: a
+ * program that caps its address space (RLIMIT_AS) right after start-up still has the main
+ * thread's calls timed. NULL once taken, or when it could not be mapped. */
+static struct tt_thread *reserved_block;
+
+void tt_thread_reserve(void)
 {
 	struct tt_thread *t = map_thread_block();
+	struct tt_thread *none = NULL;
+
+	if (t && !__atomic_compare_exchange_n(&reserved_block, &none, t, false, __ATOMIC_RELEASE,
+					      __ATOMIC_RELAXED))
+		tt_sys_munmap(t, TT_THREAD_ALIGN); /* a thread had one already */
+}
+
+static struct tt_thread *take_thread_block(void)
+{
+	struct tt_thread *t = __atomic_exchange_n(&reserved_block, NULL, __ATOMIC_ACQUIRE);
+
+	return t ? t : map_thread_block();
+}
+
+static int setup_thread(void)
+{
+	struct tt_thread *t = take_thread_block();
 
 	if (!t)
 		return -1;
@@ -350,6 +372,23 @@ static int shared_call(void)
 	return 1;
 }
 
+uint64_t tt_tableless_calls, tt_tableless_threads;
+
+/*
+ * A call of func that this thread has no counters for and could not map them (out of
+ * address space or memory): counted with the calls no thread holds (handler_calls: the
+ * report adds them, untimed), and apart for the report's warning; the thread once.
+ */
+static void count_tableless(uint32_t func)
+{
+	__atomic_fetch_add(&tt_func_words(func)->handler_calls, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&tt_tableless_calls, 1, __ATOMIC_RELAXED);
+	if (!tt_tls.tableless) {
+		tt_tls.tableless = 1;
+		__atomic_fetch_add(&tt_tableless_threads, 1, __ATOMIC_RELAXED);
+	}
+}
+
 int tt_call_first(uint32_t func, uintptr_t sp)
 {
 	uint8_t was;
@@ -361,23 +400,22 @@ int tt_call_first(uint32_t func, uintptr_t sp)
 	if (__atomic_load_n(&tt_tls.in_shim, __ATOMIC_ACQUIRE) == TT_IN_SHARED)
 		return shared_call();
 	was = tt_shim_enter();
-	if (tt_tls.failed || __atomic_load_n(&tt_sandboxed, __ATOMIC_ACQUIRE) ||
-	    !tt_func_words(func))
+	if (__atomic_load_n(&tt_sandboxed, __ATOMIC_ACQUIRE) || !tt_func_words(func))
 		goto out;
-	if (!tt_tls.thread && setup_thread() < 0) {
+	if (tt_tls.failed || (!tt_tls.thread && setup_thread() < 0)) {
 		tt_tls.failed = 1;
-		goto out;
+		goto tableless;
 	}
 	/* A function added after this thread's table was sized (or its first call). */
 	if (func >= tt_tls.thread->nstats && tt_thread_grow(tt_tls.thread, func) < 0)
-		goto out;
+		goto tableless;
 	if (func != 0) /* not for the overhead calibration */
 		tt_pin_thread(tt_tls.thread);
 	s = tt_tls.thread->stats[func];
 	if (!s) {
 		s = tt_fstat_new(func);
 		if (!s)
-			goto out;
+			goto tableless;
 		__atomic_store_n(&tt_tls.thread->stats[func], s, __ATOMIC_RELEASE);
 	}
 	if (tt_tls.notsc) {
@@ -397,6 +435,10 @@ int tt_call_first(uint32_t func, uintptr_t sp)
 		goto out;
 	}
 	answer = 0;
+	goto out;
+tableless:
+	if (func != 0) /* the calibration's own calls are no program's */
+		count_tableless(func);
 out:
 	tt_shim_leave(was);
 	return answer;

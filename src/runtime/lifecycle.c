@@ -483,6 +483,22 @@ static void warn_shared_tls(void)
 		(unsigned long long)n);
 }
 
+/* Before a report: the calls of threads that could map no counters (RLIMIT_AS), once for
+ * each new figure. They are in their functions' calls, untimed (hot/thread.h). */
+static void warn_tableless(void)
+{
+	static uint64_t said;
+	uint64_t n = __atomic_load_n(&tt_tableless_calls, __ATOMIC_RELAXED);
+
+	if (n == said)
+		return;
+	said = n;
+	tt_warn("%llu traced calls counted, not timed: %llu thread(s) could not map the "
+		"shim's counters (address space or memory exhausted, RLIMIT_AS)",
+		(unsigned long long)n,
+		(unsigned long long)__atomic_load_n(&tt_tableless_threads, __ATOMIC_RELAXED));
+}
+
 /*
  * Write the report (and the export, TSC_EXPORT). One at a time (busy_lock): a writer waits
  * for the other to finish (its own thread never holds the lock here: a signal handler
@@ -502,6 +518,7 @@ static int report(void)
 	was = tt_shim_enter();
 	busy_lock();
 	warn_shared_tls();
+	warn_tableless();
 	t = tt_phase_mark();
 	tt_clock_describe(&run.clock, kept_cpu());
 	ret = tt_report_write(&run);
@@ -641,6 +658,7 @@ static enum state start(void)
 	}
 	if (tt_thread_init(rows_floor) < 0)
 		tt_warn("no pthread key: threads are merged at report time only");
+	tt_thread_reserve();
 	identify_process();
 	tt_phase_add(TT_PHASE_STUBS, t);
 	tt_inline_start(run.cfg.hook);

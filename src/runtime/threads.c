@@ -183,6 +183,8 @@ void tt_thread_after_fork_child(void)
 			w->handler_calls = 0;
 		}
 	}
+	tt_tableless_calls = tt_tableless_threads = 0; /* the parent's threads' */
+	tt_tls.tableless = 0;
 	tt_callers_after_fork_child(self);
 	if (!self)
 		return;
