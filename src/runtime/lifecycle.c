@@ -273,6 +273,10 @@ static void fork_child(void)
 	tt_pin_after_fork_child();
 	tt_signals_after_fork_child();
 	tt_stop_after_fork_child();
+	/* Another thread was writing the report at exit: it does not exist here, and nothing
+	 * may wait for it (wait_exit_report). The child writes none, as before. */
+	if (__atomic_load_n(&state, __ATOMIC_RELAXED) == TT_REPORTING)
+		__atomic_store_n(&state, TT_DONE, __ATOMIC_RELAXED);
 	/* Another thread was calibrating: it does not exist here. */
 	if (__atomic_load_n(&calibration_taken, __ATOMIC_RELAXED) == 1)
 		calibration_taken = 0;
