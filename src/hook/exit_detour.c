@@ -203,7 +203,7 @@ static int tried;
 static void said(const char *err)
 {
 	tt_info("libc's _exit: no detour (%s): a report is lost where libc itself ends the "
-		"process (daemon())",
+		"process (daemon(), quick_exit(), two threads in exit() at once)",
 		err);
 }
 
@@ -216,11 +216,14 @@ static bool attempt(void (*before)(void), bool (*load)(void), bool defer)
 		return tried > 0;
 	err = install(before, defer, why, sizeof(why));
 	if (err == need_decoder) {
-		if (!load())
+		if (!load()) {
+			if (!defer) /* late: its line said why, once; not again at each call */
+				__atomic_store_n(&tried, -1, __ATOMIC_RELEASE);
 			return false;
+		}
 		err = install(before, defer, why, sizeof(why));
 	}
-	tried = err ? -1 : 1;
+	__atomic_store_n(&tried, err ? -1 : 1, __ATOMIC_RELEASE);
 	if (err)
 		said(err);
 	return !err;
@@ -256,8 +259,8 @@ static bool load_late(void)
 	const char *why = tt_disasm_load();
 
 	if (why) {
-		tt_info("libc's _exit: no detour (%s): the report of the process that daemon() "
-			"ends is lost",
+		tt_info("libc's _exit: no detour (%s): a report is lost where libc itself ends "
+			"the process (daemon(), quick_exit(), two threads in exit() at once)",
 			why);
 		return false;
 	}
@@ -267,4 +270,9 @@ static bool load_late(void)
 bool tt_exit_detour_late(void (*before)(void))
 {
 	return attempt(before, load_late, false);
+}
+
+bool tt_exit_detour_tried(void)
+{
+	return __atomic_load_n(&tried, __ATOMIC_ACQUIRE) != 0;
 }

@@ -20,9 +20,12 @@ bool tt_exit_detour_install(void (*before)(void));
  * batch did not take it (no hook made), and one line if it could not be. */
 void tt_exit_detour_settle(void);
 
-/* The same later, whatever the hook mode (TSC_HOOK=got too). For daemon(), whose parent
- * leaves through libc's _exit: the cost (~0.3 ms when the decoder must be mapped) is paid
+/* The same later, whatever the hook mode (TSC_HOOK=got too). For daemon() and quick_exit(),
+ * which end in libc's _exit, and a program's first thread (two may run exit() at once): the cost (~0.3 ms when the decoder must be mapped) is paid
  * by the process that calls it, not at start-up. Call with the loader lock held. */
 bool tt_exit_detour_late(void (*before)(void));
+
+/* Whether the detour was tried already (in, or refused with its line): no lock needed. */
+bool tt_exit_detour_tried(void);
 
 #endif /* TT_EXIT_DETOUR_H */

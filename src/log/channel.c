@@ -36,7 +36,9 @@
  * would get a write unguarded; that is accepted with the rest of the window.
  */
 #include <errno.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <termios.h>
 
 #include "base/high_fd.h"
 #include "base/sys.h"
@@ -145,6 +147,20 @@ bool tt_channel_alive(void)
 	mode_t mode;
 
 	return channel_fd(&mode) >= 0;
+}
+
+bool tt_channel_read(void)
+{
+	struct termios tio;
+	mode_t mode = 0;
+	int fd = channel_fd(&mode);
+
+	if (fd < 0)
+		return false;
+	if (S_ISREG(mode) || S_ISFIFO(mode) || S_ISSOCK(mode))
+		return true;
+	/* Of the character devices, only a terminal answers TCGETS. */
+	return S_ISCHR(mode) && tt_syscall3(SYS_ioctl, fd, TCGETS, (long)&tio) == 0;
 }
 
 bool tt_channel_is_stderr(dev_t dev, ino_t ino)

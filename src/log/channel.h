@@ -30,4 +30,9 @@ bool tt_channel_is_stderr(dev_t dev, ino_t ino);
 /* Whether a write now would reach the original stderr (it may re-take the duplicate). */
 bool tt_channel_alive(void);
 
+/* Whether the original stderr is still there and leads where someone reads: a terminal, a
+ * regular file, a pipe or a socket (a journal). Not /dev/null, nor any other device, where
+ * daemons' stderr goes: a report that must fall back is not written there. */
+bool tt_channel_read(void);
+
 #endif /* TT_CHANNEL_H */

@@ -91,7 +91,8 @@ int tt_export_deliver(const struct tt_buf *b)
 		snprintf(tmp, sizeof(tmp), "%.*s.%s.tmp.%lld.%llu", dir_len, path, base,
 			 (long long)owner, (unsigned long long)++serial);
 		fd = tt_sys_openat(AT_FDCWD, tmp,
-				   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+				   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+				   0644); /* never writable by others, even under umask 0 */
 	}
 	if (fd < 0) {
 		say_failure(fd, "create");

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -67,6 +68,11 @@
  * least reading, a tenth of the burst's cost. */
 #define CHECK_CALLS 256
 
+/* How long a thread leaving through _exit waits for another thread's report at exit: far
+ * longer than any report takes (milliseconds), short enough that a writer stuck on a hung
+ * file system does not keep the process alive for ever. */
+#define REPORT_WAIT_NS (30 * 1000000000ull)
+
 enum state { TT_UNINIT, TT_STARTING, TT_OFF, TT_ON, TT_REPORTING, TT_DONE };
 
 extern char **environ;
@@ -78,6 +84,7 @@ static long calibration_tid;  /* the thread taking it, while taken is 1 */
  * --sort-section=alignment), not on a page of its own. */
 static struct tt_run run __attribute__((aligned(8)));
 static int busy;		   /* a report or an export is being written (report()) */
+static long reporter_tid;	   /* the thread that set TT_REPORTING, 0 before it stored it */
 static const char *cache_dir = ""; /* calib_cache.h: "" when none (TSC_CACHE=0, no HOME) */
 /* cpu_cache.h, read at the first need. 8-byte aligned like `run`: among the small variables,
  * whose page start-up touched, not across two pages of its own (two faults at exit). */
@@ -266,6 +273,10 @@ static void fork_child(void)
 	tt_pin_after_fork_child();
 	tt_signals_after_fork_child();
 	tt_stop_after_fork_child();
+	/* Another thread was writing the report at exit: it does not exist here, and nothing
+	 * may wait for it (wait_exit_report). The child writes none, as before. */
+	if (__atomic_load_n(&state, __ATOMIC_RELAXED) == TT_REPORTING)
+		__atomic_store_n(&state, TT_DONE, __ATOMIC_RELAXED);
 	/* Another thread was calibrating: it does not exist here. */
 	if (__atomic_load_n(&calibration_taken, __ATOMIC_RELAXED) == 1)
 		calibration_taken = 0;
@@ -562,28 +573,75 @@ void tt_lifecycle_leaving(void)
 	report();
 }
 
-void tt_lifecycle_exiting(void)
+/* The report at exit: this thread takes it (TT_ON to TT_REPORTING), false when another
+ * state was there. */
+static bool take_exit_report(void)
 {
 	int expected = TT_ON;
+
+	if (!__atomic_compare_exchange_n(&state, &expected, TT_REPORTING, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE))
+		return false;
+	__atomic_store_n(&reporter_tid, tt_sys_gettid(), __ATOMIC_RELEASE);
+	return true;
+}
+
+/* The report at exit is written: threads waiting in wait_exit_report go on. */
+static void end_exit_report(void)
+{
+	__atomic_store_n(&state, TT_DONE, __ATOMIC_RELEASE);
+	tt_syscall6(SYS_futex, (long)&state, FUTEX_WAKE_PRIVATE, INT_MAX, 0, 0, 0);
+}
+
+/*
+ * Another thread is writing the report at exit (glibc 2.36 lets two threads run exit() at
+ * once: the one that finds the handlers all taken goes on to _exit while the other is still
+ * in the destructors, ours among them). This one is about to end the process: it waits until
+ * the report is written, within REPORT_WAIT_NS. Never for itself (a handler of a signal that
+ * interrupted its own report).
+ */
+static void wait_exit_report(void)
+{
+	struct timespec step = { 0, 100 * 1000000 };
+	uint64_t t0 = tt_clock_ns(CLOCK_MONOTONIC);
+	long tid = tt_sys_gettid();
+
+	while (__atomic_load_n(&state, __ATOMIC_ACQUIRE) == TT_REPORTING) {
+		long who = __atomic_load_n(&reporter_tid, __ATOMIC_ACQUIRE);
+
+		if (who == tid)
+			return;
+		if (tt_clock_ns(CLOCK_MONOTONIC) - t0 > REPORT_WAIT_NS) {
+			tt_warn("thread %ld is still writing the report after %llu s: the process "
+				"ends without waiting for it",
+				who, REPORT_WAIT_NS / 1000000000ull);
+			return;
+		}
+		tt_syscall6(SYS_futex, (long)&state, FUTEX_WAIT_PRIVATE, TT_REPORTING, (long)&step,
+			    0, 0);
+	}
+}
+
+void tt_lifecycle_exiting(void)
+{
+	int s = __atomic_load_n(&state, __ATOMIC_ACQUIRE);
 
 	/* The pid before any change: a vfork child must not even change the state it shares.
 	 * The state before the pid: after a report written before a sandbox (seccomp), even
 	 * getpid may be what the filter kills the program for. */
-	if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != TT_ON || getpid() != run.pid ||
-	    !__atomic_compare_exchange_n(&state, &expected, TT_REPORTING, false, __ATOMIC_ACQ_REL,
-					 __ATOMIC_ACQUIRE))
+	if ((s != TT_ON && s != TT_REPORTING) || getpid() != run.pid)
 		return;
+	if (!take_exit_report()) {
+		wait_exit_report();
+		return;
+	}
 	report();
-	__atomic_store_n(&state, TT_DONE, __ATOMIC_RELEASE);
+	end_exit_report();
 }
 
 void tt_lifecycle_sandboxing(const char *how)
 {
-	int expected = TT_ON;
-
-	if (getpid() != run.pid ||
-	    !__atomic_compare_exchange_n(&state, &expected, TT_REPORTING, false, __ATOMIC_ACQ_REL,
-					 __ATOMIC_ACQUIRE))
+	if (getpid() != run.pid || !take_exit_report())
 		return;
 	/* First, so that the report keeps the line among its warnings. */
 	tt_warn("%s: the program confines itself with seccomp, which may forbid the system calls "
@@ -591,13 +649,13 @@ void tt_lifecycle_sandboxing(const char *how)
 		how);
 	report();
 	__atomic_store_n(&tt_sandboxed, true, __ATOMIC_RELEASE);
-	__atomic_store_n(&state, TT_DONE, __ATOMIC_RELEASE);
+	end_exit_report();
 }
 
 /*
  * libc's _exit detoured (exit_detour.h) when the first inline hook is about to be made:
  * before that hook. A process that makes none (no asked-for function found, TSC_HOOK=got)
- * gets no detour: a report is then lost only where libc itself ends the process (daemon()).
+ * gets it later, where it is needed (tt_lifecycle_before_libc_exit, _before_thread).
  */
 static void exit_detour(void)
 {
@@ -606,17 +664,29 @@ static void exit_detour(void)
 	tt_exit_detour_install(tt_lifecycle_exiting);
 }
 
-void tt_lifecycle_before_daemon(void)
+/* The detour now, if no earlier attempt was made: under the loader lock (the pool and the
+ * decoder, as a dlopen's hooks use them). */
+static void late_exit_detour(void)
 {
 	uint8_t was;
 
-	if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != TT_ON)
+	if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != TT_ON || tt_exit_detour_tried())
 		return;
 	was = tt_shim_enter();
-	tt_dl_lock(); /* the pool and the decoder, as a dlopen's hooks use them */
+	tt_dl_lock();
 	tt_exit_detour_late(tt_lifecycle_exiting);
 	tt_dl_unlock();
 	tt_shim_leave(was);
+}
+
+void tt_lifecycle_before_libc_exit(void)
+{
+	late_exit_detour();
+}
+
+void tt_lifecycle_before_thread(void)
+{
+	late_exit_detour();
 }
 
 static enum state start(void)
@@ -766,13 +836,10 @@ __attribute__((constructor)) static void tt_constructor(int argc, char **argv)
 
 __attribute__((destructor)) static void tt_destructor(void)
 {
-	int expected = TT_ON;
-
-	if (!__atomic_compare_exchange_n(&state, &expected, TT_REPORTING, false, __ATOMIC_ACQ_REL,
-					 __ATOMIC_ACQUIRE))
+	if (!take_exit_report())
 		return;
 	report();
-	__atomic_store_n(&state, TT_DONE, __ATOMIC_RELEASE);
+	end_exit_report();
 }
 
 const char *tsctrace_version(void)

@@ -36,9 +36,15 @@ void tt_lifecycle_exiting(void);
  * write the report now, once, with one line saying so; from then on the shim makes no system
  * call of its own (tt_sandboxed): no later report, new threads and functions pass through. */
 void tt_lifecycle_sandboxing(const char *how);
-/* daemon() is about to run: its parent will leave through libc's own _exit, so that _exit
- * gets its detour now if start-up did not give it one (TSC_HOOK=got, no inline hook). */
-void tt_lifecycle_before_daemon(void);
+/* daemon() or quick_exit() is about to run: the process will end in libc's own _exit, so
+ * that _exit gets its detour now if start-up did not give it one (TSC_HOOK=got, no inline
+ * hook). */
+void tt_lifecycle_before_libc_exit(void);
+
+/* The program starts a thread: from now on two threads may run exit() at once, and the one
+ * that reaches libc's _exit first must wait for the other's report (tt_lifecycle_exiting),
+ * so _exit gets its detour now if it has none; tried once. */
+void tt_lifecycle_before_thread(void);
 
 /* Measure the overhead and the TSC's granularity on this thread if no thread has yet (once
  * per image): before a report, or (always) before this thread forbids itself the TSC. A

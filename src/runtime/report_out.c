@@ -20,7 +20,11 @@
  *    anything (then fixed.1234-2.json, -3, ...).
  *  - when the name cannot be written (no such directory, no permission, full disk), or
  *    stderr is wanted and gone: one line, and the report to the private stderr; when that is
- *    gone too, to a new file in $TMPDIR (else /tmp), tsctrace.EXE.PID.RANDOM.EXT, mode 0600.
+ *    gone too, or leads nowhere anyone reads (/dev/null), to a new file in $TMPDIR (else
+ *    /tmp), tsctrace.EXE.PID.RANDOM.EXT, mode 0600 whatever the umask.
+ *
+ * Files are created 0644 less the umask: never writable by group or others, even under the
+ * umask 0 some daemons set.
  *
  * A name with the pid in it (the default's %p) is tried first without a look: the temporary
  * file is made and renamed onto it with RENAME_NOREPLACE, which never replaces anything; only
@@ -163,9 +167,10 @@ static long open_report(const char *name, int flags, int mode)
 }
 
 /* Write b to a new file at `name` (exclusive create, never through a link); 0 or -errno.
- * Nothing is left behind on failure. */
-static long create_and_write(const char *name, const struct tt_buf *b, int mode, dev_t *dev,
-			     ino_t *ino)
+ * exact: the mode is `mode` whatever the umask (else the umask takes bits away, as for any
+ * file). Nothing is left behind on failure. */
+static long create_and_write(const char *name, const struct tt_buf *b, int mode, bool exact,
+			     dev_t *dev, ino_t *ino)
 {
 	long fd = open_report(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode),
 	     err;
@@ -173,6 +178,11 @@ static long create_and_write(const char *name, const struct tt_buf *b, int mode,
 
 	if (fd < 0)
 		return fd;
+	if (exact && tt_syscall3(SYS_fchmod, fd, mode, 0) != 0) {
+		tt_sys_close((int)fd);
+		tt_sys_unlinkat(AT_FDCWD, name, 0);
+		return -EPERM;
+	}
 	/* Other threads of the program run on (a dump, a report at exit from one thread): it
 	 * may close the number and open its own file there. Checked before each write. */
 	if (!tt_held_fd_take(&held, (int)fd))
@@ -199,7 +209,9 @@ static long make_tmp(const struct tt_run *run, const struct tt_buf *b, dev_t *de
 		if ((size_t)snprintf(tmp, tmp_bytes, "%s.tmp.%lld.%08llx", path,
 				     (long long)run->pid, random32()) >= tmp_bytes)
 			return -ENAMETOOLONG;
-		err = create_and_write(tmp, b, 0666, dev, ino);
+		/* 0644 at most: a program that sets umask 0 (nginx) must not leave its
+		 * report writable by everyone; a stricter umask still takes bits away. */
+		err = create_and_write(tmp, b, 0644, false, dev, ino);
 	}
 	return err;
 }
@@ -219,22 +231,25 @@ static long to_tmpdir(const struct tt_run *run, const struct tt_buf *b)
 				     run->cfg.format == TT_FMT_JSON ? "json" : "txt") >=
 		    sizeof(where))
 			return -ENAMETOOLONG;
-		/* 0600: /tmp is shared, and a report holds the program's argv */
-		err = create_and_write(where, b, 0600, &dev, &ino);
+		/* 0600 whatever the umask: /tmp is shared, and a report holds the program's
+		 * argv; owned by the effective user, who alone can then read it */
+		err = create_and_write(where, b, 0600, true, &dev, &ino);
 	}
 	return err;
 }
 
 /*
  * The report did not go where TSC_OUTPUT says, for the reason in `why`: to the private
- * stderr (unless that is what failed), else to $TMPDIR, with one line either way (which
- * reaches the user only if the private stderr is still there).
+ * stderr when someone reads it (unless that is what failed), else to $TMPDIR, with one line
+ * either way (which reaches the user only if the private stderr is still there). A daemon's
+ * stderr is /dev/null (nginx's workers, started so, cannot write into their root-owned
+ * report directory once they are `nobody`): a report written there would vanish unsaid.
  */
 static void fallback(const struct tt_run *run, const struct tt_buf *b, bool try_stderr)
 {
 	long err;
 
-	if (try_stderr && tt_channel_alive()) {
+	if (try_stderr && tt_channel_read()) {
 		tt_warn("%s; writing the report to stderr", why);
 		if (tt_channel_write(b->data, b->len) == 0)
 			return;

@@ -4,7 +4,8 @@
  *     the inherited LD_PRELOAD, writes its own later), and the new image starts with the
  *     thread's own CPU mask, not our pin;
  *   - _exit/_Exit run no atexit handler or destructor, so only a wrapper can write the report;
- *     daemon's parent leaves through libc's own _exit, detoured before daemon runs;
+ *     daemon's parent and quick_exit leave through libc's own _exit, detoured before they run,
+ *     and so is exit() once a second thread exists (two may run it at once);
  *   - posix_spawn*, system, popen and pthread_create start their child (or thread) while the
  *     calling thread has its own CPU mask back, so nothing inherits our pin (TSC_PIN).
  *
@@ -32,7 +33,8 @@
 #include "wrap/interpose.h"
 
 static void *real_execve, *real_execvpe, *real_fexecve, *real__exit, *real__Exit, *real_daemon,
-	*real_posix_spawn, *real_posix_spawnp, *real_system, *real_popen, *real_pthread_create;
+	*real_quick_exit, *real_posix_spawn, *real_posix_spawnp, *real_system, *real_popen,
+	*real_pthread_create;
 
 /* Report, unpin, exec; if exec fails, pin again and return what it returned. */
 #define EXEC(call)                            \
@@ -213,8 +215,17 @@ TT_EXPORT void _exit(int status)
  * _exit is detoured first (lifecycle.h), then daemon runs as it would have. */
 TT_EXPORT int daemon(int nochdir, int noclose)
 {
-	tt_lifecycle_before_daemon();
+	tt_lifecycle_before_libc_exit();
 	return TT_REAL(daemon)(nochdir, noclose);
+}
+
+/* quick_exit() runs the at_quick_exit handlers, then libc's own _exit: detoured first, so
+ * that the report comes after the handlers' calls, as exit()'s comes after atexit's. */
+TT_EXPORT void quick_exit(int status)
+{
+	tt_lifecycle_before_libc_exit();
+	TT_REAL(quick_exit)(status);
+	__builtin_unreachable();
 }
 
 TT_EXPORT void _Exit(int status)
@@ -257,6 +268,7 @@ TT_EXPORT FILE *popen(const char *command, const char *type)
 TT_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *),
 			     void *arg)
 {
+	tt_lifecycle_before_thread(); /* two threads may call exit() at once from now on */
 	return UNPINNED(int, TT_REAL(pthread_create)(thread, attr, start, arg));
 }
 
