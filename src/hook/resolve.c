@@ -33,6 +33,7 @@
 #include "elf/elfdyn.h"
 #include "elf/symtab.h"
 #include "hook/funcs.h"
+#include "hook/go_runtime.h"
 #include "hook/inline.h"
 #include "hook/resolve.h"
 #include "hook/unbracketable.h"
@@ -279,6 +280,7 @@ struct statics {
 	char *glob_first; /* globs: struct find's list of names, continued */
 	size_t glob_first_size;
 	unsigned int glob_before; /* names the glob added before the statics */
+	unsigned int go;	  /* Go functions passed over (go_runtime.h) */
 };
 
 static int add_static(const char *name, uint64_t value, uint64_t size, void *arg)
@@ -292,6 +294,10 @@ static int add_static(const char *name, uint64_t value, uint64_t size, void *arg
 
 	if (!tt_elf_in_exec(&st->obj, (uintptr_t)addr))
 		return 0;
+	if (tt_go_refuses(name, (uintptr_t)addr)) {
+		st->go++;
+		return 0;
+	}
 	if (st->count_only) {
 		st->added++;
 		return 0;
@@ -347,12 +353,14 @@ static void describe(const struct tt_func_spec *sp, char *out, size_t n)
 		 sp->name, sp->version ? "@" : "", sp->version ? sp->version : "");
 }
 
-/* Not exported anywhere: static or hidden functions of that name, every one of them. */
-static bool find_statics(const struct tt_func_spec *sp, const char *what)
+/* Not exported anywhere: static or hidden functions of that name, every one of them. *go
+ * counts the Go functions of that name passed over. */
+static bool find_statics(const struct tt_func_spec *sp, const char *what, unsigned int *go)
 {
 	struct statics st = { .spec = sp, .count_only = !tt_inline_enabled() };
 
 	tt_elf_foreach(statics_cb, &st);
+	*go = st.go;
 	if (st.count_only && st.added) { /* no GOT slot can reach them */
 		tt_warn("%s is not exported (%u static or hidden function%s of that name): only "
 			"inline hooks can trace it, %s",
@@ -576,6 +584,8 @@ static void try_entry(size_t i, bool first)
 					      .glob_before = f.glob_added };
 
 			tt_elf_foreach(statics_cb, &st);
+			if (st.go)
+				tt_go_refused(what);
 			f.glob_added += st.added;
 			f.glob_capped = st.capped;
 		}
@@ -601,6 +611,7 @@ static void try_entry(size_t i, bool first)
 static int try_plain(const struct tt_func_spec *sp, const char *what, bool first)
 {
 	struct find f;
+	unsigned int go = 0;
 
 	memset(&f, 0, sizeof(f));
 	f.spec = sp;
@@ -623,6 +634,10 @@ static int try_plain(const struct tt_func_spec *sp, const char *what, bool first
 		return REFUSED;
 	}
 	tt_elf_foreach(find_cb, &f);
+	if (f.have_def && tt_go_refuses(sp->name, (uintptr_t)f.def.addr)) {
+		tt_go_refused(what);
+		return REFUSED;
+	}
 	if (f.have_def && f.def.in_shim)
 		tt_info("%s is wrapped by tsctrace: its times include the wrapper's own work",
 			what);
@@ -634,8 +649,11 @@ static int try_plain(const struct tt_func_spec *sp, const char *what, bool first
 		return REFUSED;
 	} else if (f.have_def) {
 		return add_found(&f, false) == 0 ? DONE : REFUSED;
-	} else if (!sp->version && find_statics(sp, what)) {
+	} else if (!sp->version && find_statics(sp, what, &go)) {
 		return tt_inline_enabled() ? DONE : REFUSED;
+	} else if (go || tt_go_refuses(sp->name, 0)) {
+		tt_go_refused(what); /* a Go name found nowhere too: no dlopen brings Go code */
+		return REFUSED;
 	} else if (first) {
 		char hint[160] = "";
 
@@ -657,6 +675,7 @@ void tt_resolve_all(const struct tt_config *cfg)
 		return;
 	for (i = 0; i < cfg->nfuncs; i++)
 		try_entry(i, true);
+	tt_go_say();
 }
 
 unsigned int tt_resolve_pending(void)

@@ -1,0 +1,66 @@
+# A Go program with cgo (dynamically linked: LD_PRELOAD applies) leaves by the Go runtime's raw
+# exit_group, never by libc's exit: the shim hooks runtime.exit so that the report is written
+# (hook/go_runtime.c). Its C function go_work is traced with exact counts however it leaves;
+# Go functions are refused in one line saying why, and the program runs on as untraced.
+# Skipped without `go`.
+
+GO_CGO_CALLS=1000
+
+# go_cgo_build: build the program once per run into $WORK (offline, its caches there too:
+# only the standard library is needed); GO_CGO is its path.
+go_cgo_build() {
+	local src=${BASH_SOURCE[0]%.sh}
+	GO_CGO=$WORK/go_cgo.bin
+	[ -x "$GO_CGO" ] && return 0
+	(cd "$src" && GOFLAGS=-mod=mod GOPROXY=off GOCACHE=$WORK/gocache GOPATH=$WORK/gopath \
+		CGO_ENABLED=1 go build -o "$GO_CGO" .) >"$T/build.log" 2>&1 ||
+		fail_because "go build: $(head -c 300 "$T/build.log")"
+}
+
+# go_cgo_case HOW STATUS: leave by HOW (main.go), expecting STATUS untraced.
+go_cgo_case() {
+	command -v go >/dev/null || { skip_because "go is not installed (Debian: golang-go)"; return; }
+	go_cgo_build || return 1
+	WANT_STATUS=$2
+	[ "$1" = panic ] && CMP_STDERR=0 # the panic's trace names goroutine addresses
+	run_pair "go_cgo_$1" go_work "$GO_CGO" $GO_CGO_CALLS "$1" || return 1
+	one_report || return 1
+	ck "go_work: calls == $GO_CGO_CALLS" "fn(\"go_work\").calls == $GO_CGO_CALLS" \
+		'fn("go_work") | counts' || return 1
+	ck "go_work: calls == timed + dropped" \
+		'fn("go_work") | .calls == .timed + .dropped' 'fn("go_work") | counts' || return 1
+	grep -q '^tsctrace: a Go program: its C functions' "$T/t.said" ||
+		fail_because "no line saying this is a Go program: $(head -3 "$T/t.said")"
+}
+test_go_cgo_return() { go_cgo_case return 0; }
+test_go_cgo_exit3() { go_cgo_case exit3 3; }
+test_go_cgo_panic() { go_cgo_case panic 2; }
+run_test go_cgo_return test_go_cgo_return
+run_test go_cgo_exit3 test_go_cgo_exit3
+run_test go_cgo_panic test_go_cgo_panic
+
+# Go functions named: runtime.memmove (found in .symtab; patched inline it crashed the
+# program), runtime.mallocgc, runtime.nanotime1 (its symbol is runtime.nanotime1.abi0: found
+# nowhere). One line names all three and says why; go_work is traced all the same.
+test_go_cgo_names() {
+	local n
+	command -v go >/dev/null || { skip_because "go is not installed (Debian: golang-go)"; return; }
+	go_cgo_build || return 1
+	run_pair go_cgo_names go_work,runtime.memmove,runtime.mallocgc,runtime.nanotime1 \
+		"$GO_CGO" $GO_CGO_CALLS return || return 1
+	n=$(grep -c 'Go functions cannot be traced' "$T/t.said")
+	[ "$n" = 1 ] || fail_because "$n lines on Go functions, expected 1: $(head -3 "$T/t.said")" ||
+		return 1
+	grep -q '^tsctrace: runtime.memmove, runtime.mallocgc, runtime.nanotime1: Go functions' \
+		"$T/t.said" || fail_because "the line names not the three: $(grep Go "$T/t.said")" ||
+		return 1
+	! grep -q 'later dlopen' "$T/t.said" ||
+		fail_because "a Go name promised to a later dlopen: $(grep dlopen "$T/t.said")" || return 1
+	[ "$(wc -l <"$T/t.said")" = 2 ] ||
+		fail_because "more lines than the Go line and the report's: $(cat "$T/t.said")" || return 1
+	one_report || return 1
+	ck "only go_work traced" '[.functions[].name] == ["go_work"]' '[.functions[].name]' || return 1
+	ck "go_work: calls == $GO_CGO_CALLS" "fn(\"go_work\").calls == $GO_CGO_CALLS" \
+		'fn("go_work") | counts'
+}
+run_test go_cgo_names test_go_cgo_names
