@@ -81,6 +81,8 @@ static void probe(void)
 	prog.is_go = tt_elf_note(&o, "Go", GO_NOTE_BUILDID, &len) != NULL;
 	if (!prog.is_go)
 		return;
+	/* runtime/cgo exports it for the C side: a program without cgo exports nothing. */
+	prog.cgo = tt_elf_lookup(&o, "_cgo_topofstack", NULL) != NULL;
 	s.base = o.base;
 	prog.has_symtab = tt_symtab_each_symbol("/proc/self/exe", take_symbol, &s) >= 0;
 	if (!prog.text_start || !prog.text_end)

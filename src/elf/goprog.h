@@ -19,8 +19,9 @@
 #define TT_GO_EXIT_LEN 12
 
 struct tt_go_prog {
-	bool is_go;			/* the Go linker's build ID note is there */
-	bool has_symtab;		/* else Go's functions have no names to look up */
+	bool is_go;	 /* the Go linker's build ID note is there */
+	bool cgo;	 /* linked with cgo: libc runs its threads (else Go sets %fs itself) */
+	bool has_symtab; /* else Go's functions have no names to look up */
 	uintptr_t text_start, text_end; /* Go's code, [runtime.text, runtime.etext); 0 unknown */
 	uint8_t *exit_fn;		/* runtime.exit's code as TT_GO_EXIT_CODE has it, or NULL */
 	int exit_prot;			/* PROT_* of the segment holding it */

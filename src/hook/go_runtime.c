@@ -16,6 +16,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <asm/prctl.h>
 #include <sys/syscall.h>
 
 #include "base/altstack.h"
@@ -55,6 +56,13 @@ void tt_go_say(void)
 {
 	if (!tt_go_prog()->is_go)
 		return;
+	if (!tt_go_prog()->cgo) {
+		tt_warn("a Go program without cgo: the Go runtime gives its threads a thread "
+			"pointer of its own, not libc's, so nothing in it is traced and no report "
+			"is "
+			"written");
+		return;
+	}
 	if (!nrefused) {
 		tt_info("a Go program: its C functions (cgo's, shared libraries') can be traced, "
 			"its Go functions cannot");
@@ -72,11 +80,24 @@ static void before_on_altstack(void *arg)
 	exit_before();
 }
 
+/* True if %fs points at a thread block of libc's, whose first word points at itself (x86-64
+ * glibc's tcbhead_t): Go's own thread pointer (m.tls, set where no cgo runs the threads)
+ * would have the report's thread-local state and errno land in Go's memory. */
+static bool libc_thread(void)
+{
+	uintptr_t fs = 0;
+
+	if (tt_syscall3(SYS_arch_prctl, ARCH_GET_FS, &fs, 0) != 0 || !fs)
+		return false;
+	return *(const uintptr_t *)fs == fs;
+}
+
 /* Reached from runtime.exit with the exit code in %edi, on the calling goroutine's stack
  * (aligned as Go left it: realigned here). */
 __attribute__((noreturn, force_align_arg_pointer)) static void entry(int code)
 {
-	tt_altstack_run(before_on_altstack, NULL);
+	if (libc_thread())
+		tt_altstack_run(before_on_altstack, NULL);
 	for (;;)
 		tt_syscall3(SYS_exit_group, code, 0, 0);
 }
@@ -89,7 +110,7 @@ bool tt_go_exit_hook(void (*before)(void))
 	uint8_t patch[16] = { 0x8b, 0x7c, 0x24, 0x08, 0x48, 0xb8 }; /* mov 8(%rsp),%edi; movabs */
 	int err;
 
-	if (!g->is_go)
+	if (!g->is_go || !g->cgo) /* without cgo: tt_go_say said why no report */
 		return false;
 	if (!g->exit_fn || memcmp(g->exit_fn, code, sizeof(code)) != 0 ||
 	    memcmp(g->exit_fn + sizeof(code), (const uint8_t[4]){ PAD, PAD, PAD, PAD }, 4) != 0) {

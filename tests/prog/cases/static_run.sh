@@ -35,7 +35,7 @@ test_static_run_go() {
 	printf 'module puregostatic\n\ngo 1.19\n' >"$T/src/go.mod"
 	printf 'package main\n\nimport "os"\n\nfunc main() {\n\tos.Stdout.WriteString("pure go\\n")\n\tos.Exit(5)\n}\n' \
 		>"$T/src/main.go"
-	(cd "$T/src" && GOFLAGS=-mod=mod GOPROXY=off GOCACHE=$WORK/gocache GOPATH=$WORK/gopath \
+	(cd "$T/src" && GOFLAGS=-mod=mod GOPROXY=off GOCACHE=$B/gocache GOPATH=$B/gopath \
 		CGO_ENABLED=0 go build -o "$T/static_go" .) >"$T/build.log" 2>&1 ||
 		fail_because "go build: $(head -c 300 "$T/build.log")" || return 1
 	static_run_check "$T/static_go"
