@@ -31,6 +31,7 @@
 #include "base/demangle.h"
 #include "base/edit_distance.h"
 #include "elf/elfdyn.h"
+#include "elf/goprog.h"
 #include "elf/symtab.h"
 #include "hook/funcs.h"
 #include "hook/go_runtime.h"
@@ -575,6 +576,8 @@ static void try_entry(size_t i, bool first)
 		return;
 	}
 	if (sp->glob) {
+		bool go = false;
+
 		tt_elf_foreach(glob_cb, &f);
 		if (!f.glob_capped && tt_inline_enabled()) { /* static functions too */
 			struct statics st = { .spec = sp,
@@ -584,7 +587,8 @@ static void try_entry(size_t i, bool first)
 					      .glob_before = f.glob_added };
 
 			tt_elf_foreach(statics_cb, &st);
-			if (st.go)
+			go = st.go > 0;
+			if (go)
 				tt_go_refused(what);
 			f.glob_added += st.added;
 			f.glob_capped = st.capped;
@@ -600,7 +604,7 @@ static void try_entry(size_t i, bool first)
 			tt_info("%s: %u function%s (%s)", what, f.glob_added,
 				f.glob_added > 1 ? "s" : "", f.glob_first);
 		/* A glob stays pending: later dlopens may bring more matches. */
-		if (first && !f.glob_added)
+		if (first && !f.glob_added && !go)
 			tt_warn("%s matches no function in the loaded objects yet", what);
 		return;
 	}
@@ -670,6 +674,7 @@ void tt_resolve_all(const struct tt_config *cfg)
 	size_t i;
 
 	config = cfg;
+	tt_go_prog(); /* probed here, not inside the dl_iterate_phdr callbacks that ask */
 	state = calloc(cfg->nfuncs ? cfg->nfuncs : 1, 1);
 	if (!state)
 		return;

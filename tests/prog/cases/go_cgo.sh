@@ -61,7 +61,14 @@ test_go_cgo_names() {
 	one_report || return 1
 	ck "only go_work traced" '[.functions[].name] == ["go_work"]' '[.functions[].name]' || return 1
 	ck "go_work: calls == $GO_CGO_CALLS" "fn(\"go_work\").calls == $GO_CGO_CALLS" \
-		'fn("go_work") | counts'
+		'fn("go_work") | counts' || return 1
+	# A glob matching Go functions only: the same one line, and no "matches no function".
+	rm -f "$T"/r.*
+	run_pair go_cgo_names go_work,'runtime.mallocg*' "$GO_CGO" $GO_CGO_CALLS return || return 1
+	[ "$(cat "$T/t.said")" = "$(printf '%s\n%s' \
+		"tsctrace: runtime.mallocg*: Go functions cannot be traced: Go's calls keep no register the trampoline needs, and goroutines change stack and thread mid-call; only C functions can (cgo's, libraries')" \
+		"tsctrace: report written to $T/$(basename "$REPORT")")" ] ||
+		fail_because "a glob of Go functions: $(head -c 300 "$T/t.said")"
 }
 run_test go_cgo_names test_go_cgo_names
 
