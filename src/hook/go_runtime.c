@@ -1,11 +1,11 @@
 /*
  * go_runtime.c - see go_runtime.h.
  *
- * Why Go functions cannot be traced (docs/inline-hooks.md, Limits): Go's calling convention
- * keeps no register across a call, and the trampoline keeps its frame pointer in %rbx over
- * the callee (runtime.memmove traced crashed the program in the body, %rbx gone); a goroutine
- * may resume on another thread inside the call, away from the thread's shadow frame; and Go's
- * own stack walks (growth, GC, panics) stop at a return address that is not Go's.
+ * Why Go functions cannot be traced (docs/report-delivery.md, A Go program): Go's calling
+ * convention keeps no register across a call, and the trampoline keeps its frame pointer in
+ * %rbx over the callee (runtime.memmove traced crashed the program in the body, %rbx gone);
+ * a goroutine may resume on another thread inside the call, away from the thread's shadow
+ * frame; and Go's own stack walks (growth, GC, panics) stop at a return address not Go's.
  *
  * The exit hook: runtime.exit is 12 bytes (goprog.h) followed by int3 padding. Its first
  * instruction (the exit code into %edi) stays; the next 12 bytes become `movabs $entry,
