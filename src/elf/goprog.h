@@ -10,18 +10,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* runtime.exit on linux/amd64 (Go 1.x, runtime/sys_linux_amd64.s): the exit code from the
- * stack, exit_group, ret. Go aligns functions to 32 bytes and pads with int3. */
+/* runtime.exit on linux/amd64 as Go 1.19 links it (runtime/sys_linux_amd64.s): the exit
+ * code from the stack, exit_group, ret. Go aligns functions to 32 bytes and pads with int3.
+ * Other code there is left alone (hook/go_runtime.c says so in one line). */
 #define TT_GO_EXIT_CODE                                                                \
 	{                                                                              \
 		0x8b, 0x7c, 0x24, 0x08, 0xb8, 0xe7, 0x00, 0x00, 0x00, 0x0f, 0x05, 0xc3 \
 	}
-#define TT_GO_EXIT_LEN 12
 
 struct tt_go_prog {
-	bool is_go;	 /* the Go linker's build ID note is there */
-	bool cgo;	 /* linked with cgo: libc runs its threads (else Go sets %fs itself) */
-	bool has_symtab; /* else Go's functions have no names to look up */
+	bool is_go; /* the Go linker's build ID note is there */
+	bool cgo;   /* linked with cgo: libc runs its threads (else Go sets %fs itself) */
 	uintptr_t text_start, text_end; /* Go's code, [runtime.text, runtime.etext); 0 unknown */
 	uint8_t *exit_fn;		/* runtime.exit's code as TT_GO_EXIT_CODE has it, or NULL */
 	int exit_prot;			/* PROT_* of the segment holding it */

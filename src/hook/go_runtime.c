@@ -58,9 +58,8 @@ void tt_go_say(void)
 		return;
 	if (!tt_go_prog()->cgo) {
 		tt_warn("a Go program without cgo: the Go runtime gives its threads a thread "
-			"pointer of its own, not libc's, so nothing in it is traced and no report "
-			"is "
-			"written");
+			"pointer of its own, not libc's, so nothing in it is traced and no "
+			"report is written");
 		return;
 	}
 	if (!nrefused) {
@@ -115,8 +114,7 @@ bool tt_go_exit_hook(void (*before)(void))
 	if (!g->exit_fn || memcmp(g->exit_fn, code, sizeof(code)) != 0 ||
 	    memcmp(g->exit_fn + sizeof(code), (const uint8_t[4]){ PAD, PAD, PAD, PAD }, 4) != 0) {
 		tt_warn("this Go program's runtime.exit is %s: no report at its exit "
-			"(TSC_DUMP_SIGNAL "
-			"can write one while it runs)",
+			"(TSC_DUMP_SIGNAL can write one while it runs)",
 			g->exit_fn ? "not the code tsctrace knows" : "not found");
 		return false;
 	}

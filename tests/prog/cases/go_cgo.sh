@@ -95,3 +95,17 @@ test_go_nocgo_pie() {
 	[ -z "$REPORT" ] || fail_because "a report was written"
 }
 run_test go_nocgo_pie test_go_nocgo_pie
+
+# The same program stripped: no .symtab, so runtime.exit is found by its bytes (goprog.c), and
+# go_work through the dynamic symbols cgo's external link exports.
+test_go_cgo_stripped() {
+	command -v go >/dev/null || { skip_because "go is not installed (Debian: golang-go)"; return; }
+	go_cgo_build || return 1
+	strip -o "$T/go_cgo_s" "$GO_CGO" || fail_because "test setup: strip failed" || return 1
+	WANT_STATUS=3
+	run_pair go_cgo_stripped go_work "$T/go_cgo_s" $GO_CGO_CALLS exit3 || return 1
+	one_report || return 1
+	ck "go_work: calls == $GO_CGO_CALLS" "fn(\"go_work\").calls == $GO_CGO_CALLS" \
+		'fn("go_work") | counts'
+}
+run_test go_cgo_stripped test_go_cgo_stripped
