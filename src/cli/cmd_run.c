@@ -15,6 +15,9 @@
  * the order the shim is tested in (tests/prog/run.sh); its hooks are GOT patches, which do not
  * depend on the order. LD_PRELOAD separates entries with spaces and colons, so a path holding
  * either cannot be passed and is refused.
+ *
+ * A statically linked program (no PT_INTERP: static_exe.h) is run all the same, after one
+ * line saying that nothing in it can be traced: no loader runs there to honour LD_PRELOAD.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -26,6 +29,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "static_exe.h"
 
 #define LIBNAME "libtsctrace.so"
 
@@ -189,6 +193,12 @@ int tt_cli_run(int argc, char **argv)
 	if (set_env(funcs, output, format_of(output, format), no_follow) < 0 || find_lib(lib) < 0 ||
 	    set_preload(lib) < 0)
 		return CLI_EXIT_BAD;
+	/* Run all the same: the program is the user's, only the tracing is lost. */
+	if (tt_cli_is_static(argv[optind]))
+		tt_cli_err("run: %s is statically linked (no dynamic loader: a Go program without "
+			   "cgo is one): LD_PRELOAD cannot reach it, nothing is traced and no "
+			   "report will be written",
+			   argv[optind]);
 	execvp(argv[optind], argv + optind);
 	tt_cli_err("run: cannot run %s: %s", argv[optind], strerror(errno));
 	return CLI_EXIT_BAD;

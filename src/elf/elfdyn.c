@@ -268,7 +268,23 @@ void *tt_elf_sym_addr(const struct tt_elf *o, const ElfW(Sym) *sym)
 	return (void *)addr;
 }
 
-const uint8_t *tt_elf_build_id(const struct tt_elf *o, size_t *len)
+/* Whether the note's owner field (namesz bytes) spells owner, NUL-padded: the Go linker
+ * writes "Go\0\0" with namesz 4. No libc here. */
+static bool owner_is(const uint8_t *field, uint32_t namesz, const char *owner)
+{
+	uint32_t i;
+
+	for (i = 0; i < namesz && owner[i] && field[i] == (uint8_t)owner[i]; i++)
+		;
+	if (owner[i] || i == namesz)
+		return false;
+	for (; i < namesz; i++)
+		if (field[i])
+			return false;
+	return true;
+}
+
+const uint8_t *tt_elf_note(const struct tt_elf *o, const char *owner, uint32_t type, size_t *len)
 {
 	size_t i, off;
 
@@ -286,8 +302,8 @@ const uint8_t *tt_elf_build_id(const struct tt_elf *o, size_t *len)
 
 			if (off + sizeof(*n) + name + desc > ph->p_memsz)
 				break;
-			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
-			    !__builtin_memcmp(p + off + sizeof(*n), "GNU", 4) && n->n_descsz) {
+			if (n->n_type == type && n->n_descsz &&
+			    owner_is(p + off + sizeof(*n), n->n_namesz, owner)) {
 				*len = n->n_descsz;
 				return d;
 			}
@@ -295,6 +311,11 @@ const uint8_t *tt_elf_build_id(const struct tt_elf *o, size_t *len)
 		}
 	}
 	return NULL;
+}
+
+const uint8_t *tt_elf_build_id(const struct tt_elf *o, size_t *len)
+{
+	return tt_elf_note(o, "GNU", NT_GNU_BUILD_ID, len);
 }
 
 bool tt_elf_is_shim(const struct tt_elf *o)

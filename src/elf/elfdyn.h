@@ -72,6 +72,10 @@ static inline const char *tt_elf_name(const struct tt_elf *o)
 	return o->name[0] ? o->name : TT_ELF_PROGRAM;
 }
 
+/* The descriptor of o's first note of that owner ("GNU", "Go") and type, *len bytes, or NULL:
+ * read from its PT_NOTE segments in memory. */
+const uint8_t *tt_elf_note(const struct tt_elf *o, const char *owner, uint32_t type, size_t *len);
+
 /* o's GNU build ID (the bytes of its NT_GNU_BUILD_ID note, *len of them), or NULL. */
 const uint8_t *tt_elf_build_id(const struct tt_elf *o, size_t *len);
 

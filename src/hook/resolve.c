@@ -31,8 +31,10 @@
 #include "base/demangle.h"
 #include "base/edit_distance.h"
 #include "elf/elfdyn.h"
+#include "elf/goprog.h"
 #include "elf/symtab.h"
 #include "hook/funcs.h"
+#include "hook/go_runtime.h"
 #include "hook/inline.h"
 #include "hook/resolve.h"
 #include "hook/unbracketable.h"
@@ -283,6 +285,7 @@ struct statics {
 	char *glob_first; /* globs: struct find's list of names, continued */
 	size_t glob_first_size;
 	unsigned int glob_before; /* names the glob added before the statics */
+	unsigned int go;	  /* Go functions passed over (go_runtime.h) */
 };
 
 static int add_static(const char *name, uint64_t value, uint64_t size, void *arg)
@@ -296,6 +299,10 @@ static int add_static(const char *name, uint64_t value, uint64_t size, void *arg
 
 	if (!tt_elf_in_exec(&st->obj, (uintptr_t)addr))
 		return 0;
+	if (tt_go_refuses(name, (uintptr_t)addr)) {
+		st->go++;
+		return 0;
+	}
 	if (st->count_only) {
 		st->added++;
 		return 0;
@@ -353,12 +360,14 @@ static void describe(const struct tt_func_spec *sp, char *out, size_t n)
 		 sp->name, sp->version ? "@" : "", sp->version ? sp->version : "");
 }
 
-/* Not exported anywhere: static or hidden functions of that name, every one of them. */
-static bool find_statics(const struct tt_func_spec *sp, const char *what)
+/* Not exported anywhere: static or hidden functions of that name, every one of them. *go
+ * counts the Go functions of that name passed over. */
+static bool find_statics(const struct tt_func_spec *sp, const char *what, unsigned int *go)
 {
 	struct statics st = { .spec = sp, .count_only = !tt_inline_enabled() };
 
 	tt_elf_foreach(statics_cb, &st);
+	*go = st.go;
 	if (st.count_only && st.added) { /* no GOT slot can reach them */
 		tt_warn("%s is not exported (%u static or hidden function%s of that name): only "
 			"inline hooks can trace it, %s",
@@ -573,6 +582,8 @@ static void try_entry(size_t i, bool first)
 		return;
 	}
 	if (sp->glob) {
+		bool go = false;
+
 		tt_elf_foreach(glob_cb, &f);
 		if (!f.glob_capped && tt_inline_enabled()) { /* static functions too */
 			struct statics st = { .spec = sp,
@@ -582,6 +593,9 @@ static void try_entry(size_t i, bool first)
 					      .glob_before = f.glob_added };
 
 			tt_elf_foreach(statics_cb, &st);
+			go = st.go > 0;
+			if (go)
+				tt_go_refused(what);
 			f.glob_added += st.added;
 			f.glob_capped = st.capped;
 		}
@@ -596,7 +610,7 @@ static void try_entry(size_t i, bool first)
 			tt_info("%s: %u function%s (%s)", what, f.glob_added,
 				f.glob_added > 1 ? "s" : "", f.glob_first);
 		/* A glob stays pending: later dlopens may bring more matches. */
-		if (first && !f.glob_added)
+		if (first && !f.glob_added && !go)
 			tt_warn("%s matches no function in the loaded objects yet", what);
 		return;
 	}
@@ -607,6 +621,7 @@ static void try_entry(size_t i, bool first)
 static int try_plain(const struct tt_func_spec *sp, const char *what, bool first)
 {
 	struct find f;
+	unsigned int go = 0;
 
 	memset(&f, 0, sizeof(f));
 	f.spec = sp;
@@ -629,6 +644,10 @@ static int try_plain(const struct tt_func_spec *sp, const char *what, bool first
 		return REFUSED;
 	}
 	tt_elf_foreach(find_cb, &f);
+	if (f.have_def && tt_go_refuses(sp->name, (uintptr_t)f.def.addr)) {
+		tt_go_refused(what);
+		return REFUSED;
+	}
 	if (f.have_def && f.def.in_shim)
 		tt_info("%s is wrapped by tsctrace: its times include the wrapper's own work",
 			what);
@@ -640,8 +659,11 @@ static int try_plain(const struct tt_func_spec *sp, const char *what, bool first
 		return REFUSED;
 	} else if (f.have_def) {
 		return add_found(&f, false) == 0 ? DONE : REFUSED;
-	} else if (!sp->version && find_statics(sp, what)) {
+	} else if (!sp->version && find_statics(sp, what, &go)) {
 		return tt_inline_enabled() ? DONE : REFUSED;
+	} else if (go || tt_go_refuses(sp->name, 0)) {
+		tt_go_refused(what); /* a Go name found nowhere too: no dlopen brings Go code */
+		return REFUSED;
 	} else if (first) {
 		char hint[160] = "";
 
@@ -658,11 +680,13 @@ void tt_resolve_all(const struct tt_config *cfg)
 	size_t i;
 
 	config = cfg;
+	tt_go_prog(); /* probed here, not inside the dl_iterate_phdr callbacks that ask */
 	state = calloc(cfg->nfuncs ? cfg->nfuncs : 1, 1);
 	if (!state)
 		return;
 	for (i = 0; i < cfg->nfuncs; i++)
 		try_entry(i, true);
+	tt_go_say();
 }
 
 unsigned int tt_resolve_pending(void)

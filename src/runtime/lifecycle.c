@@ -27,6 +27,7 @@
 #include "elf/elfdyn.h"
 #include "hook/exit_detour.h"
 #include "hook/funcs.h"
+#include "hook/go_runtime.h"
 #include "hook/got.h"
 #include "hook/inline.h"
 #include "hook/resolve.h"
@@ -742,6 +743,7 @@ static enum state start(void)
 	t = tt_phase_mark();
 	tt_inline_hook_new();
 	tt_exit_detour_settle();
+	tt_go_exit_hook(tt_lifecycle_exiting); /* a Go program leaves by runtime.exit alone */
 	tt_phase_add(TT_PHASE_INLINE, t);
 	t = tt_phase_mark();
 	tt_shim_leave(0); /* the cost of a timed call is measured through the traced path */
