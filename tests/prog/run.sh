@@ -1136,9 +1136,10 @@ mono_checks() {
 	ck "clock.tsc_hz == 0" '.clock.tsc_hz == 0' '.clock' || return 1
 	ck "no function has an ns block (cycles are already ns)" \
 		'all(.functions[]; has("ns") | not)' '[.functions[] | {name, ns}]' || return 1
-	ck "sw_nap (1 ms nanosleep): cycles.median within 0.9e6..20e6 ns" \
-		'fn("sw_nap").cycles.median >= 900000 and fn("sw_nap").cycles.median <= 20000000' \
-		'fn("sw_nap").cycles' || return 1
+	# nanosleep sleeps at least its 1 ms; how much longer is the machine's business (a busy
+	# one wakes the thread late), held to the program's own figure of the same calls below.
+	ck "sw_nap (1 ms nanosleep): cycles.median at least 0.9e6 ns" \
+		'fn("sw_nap").cycles.median >= 900000' 'fn("sw_nap").cycles' || return 1
 	# Ticks of a ~2-3 GHz TSC would be 2-3 times the program's own clock_gettime figure.
 	nap=$(side nap_ns)
 	ck "sw_nap cycles.median within 0.8..1.25 x the program's own measure ($nap ns)" \
