@@ -257,8 +257,9 @@ delivery_daemon_case() {
 	[ -z "${1:-}" ] || XENV+=("TSC_HOOK=$1")
 	OUTTPL="$T/r.%p.json"
 	run_pair delivery_daemon work_add "$B/t_daemon" >/dev/null 2>&1
-	# The child may still be running: wait for its report.
-	for i in $(seq 50); do
+	# The child may still be running: wait for its report, as long as a run may take (a busy
+	# machine can keep the daemon from running for seconds).
+	for i in $(seq $((TIMEOUT * 10))); do
 		n=$(r_files | wc -l)
 		[ "$n" -ge 2 ] && break
 		sleep 0.1

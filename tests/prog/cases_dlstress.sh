@@ -24,8 +24,10 @@ dlstress() {
 		"all(.functions[]; .hook == \"$hook\")" '[.functions[] | {name, hook}]' || return 1
 	cycles=$(side iterations)
 	NOTE="$cycles dlopen/dlclose cycles traced in $nt threads"
+	# The threads stop at a deadline: a machine too busy to run them gives too few cycles to
+	# stress anything (the counts, exact, were checked all the same).
 	[ "${cycles:-0}" -ge "$nt" ] ||
-		fail_because "test setup: only ${cycles:-0} cycles traced in $DLSTRESS_MS ms"
+		skip_because "only ${cycles:-0} dlopen/dlclose cycles ran in $DLSTRESS_MS ms in $nt threads: the machine is too busy to stage the stress"
 }
 
 test_dlstress_diff() { dlstress dlstress_diff diff 2; }

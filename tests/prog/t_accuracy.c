@@ -4,10 +4,11 @@
  * through the PLT and, in the same run, timed by the program itself, for run.sh to compare
  * with what tsctrace reports.
  *
- * Each round calls the function once through the PLT (a plain call, untimed here) and once
- * through a pointer from dlsym at run time (the same target: under the shim's GOT hook its
- * stub; an address the program took itself would stay the function's own, and its calls
- * through that pointer untraced), bracketed inline by hand:
+ * The rounds of the four functions alternate in passes, so that every figure is taken over
+ * the same stretch of the machine's load. Each round calls the function once through the PLT
+ * (a plain call, untimed here) and once through a pointer from dlsym at run time (the same
+ * target: under the shim's GOT hook its stub; an address the program took itself would stay
+ * the function's own, and its calls through that pointer untraced), bracketed inline by hand:
  *   - with rdtscp announced by CPUID 0x80000001 EDX[27]: `lfence; rdtsc` ... `rdtscp; lfence`;
  *   - without it: `lfence; rdtsc; lfence` at both ends, and rdtscp is never executed.
  *
@@ -40,6 +41,13 @@
 #define N_10K 1000
 #define N_100K 300
 #define N_MAX N_EMPTY
+/* The rounds of the four functions alternate in this many passes (each N a multiple), so
+ * that the empty call's median, the reference's overhead, is measured over the same stretch
+ * of the machine's load as the spins it is subtracted from. */
+#define PASSES 10
+_Static_assert(N_MAX % PASSES == 0 && N_EMPTY % PASSES == 0 && N_1K % PASSES == 0 &&
+		       N_10K % PASSES == 0 && N_100K % PASSES == 0,
+	       "each function's rounds split evenly into the passes");
 
 typedef void (*fn_t)(void);
 
@@ -64,7 +72,8 @@ static fn_t lookup(const char *name)
 	return f;
 }
 
-static uint64_t s_empty[N_EMPTY], s_1k[N_1K], s_10k[N_10K], s_100k[N_100K], s_bracket[N_MAX];
+static uint64_t s_empty[N_EMPTY], s_1k[N_1K], s_10k[N_10K], s_100k[N_100K], s_bracket[N_MAX],
+	s_period[N_MAX];
 static int rdtscp_ok;
 
 static inline uint64_t delta(uint64_t t0, uint64_t t1)
@@ -95,11 +104,12 @@ static inline __attribute__((always_inline)) uint64_t bracket_lfence(fn_t volati
 	return delta(t0, t1);
 }
 
-/* N rounds: FN() through the PLT, then one bracketed call through the pointer p_FN. */
-#define ROUNDS(FN, N, S)                                                                         \
+/* Pass P of PASSES over FN's N rounds: FN() through the PLT, then one bracketed call through
+ * the pointer p_FN, into S's P-th slice. */
+#define ROUNDS(FN, N, S, P)                                                                      \
 	do {                                                                                     \
 		long i_;                                                                         \
-		for (i_ = 0; i_ < (N); i_++) {                                                   \
+		for (i_ = (P) * ((N) / PASSES); i_ < ((P) + 1) * ((N) / PASSES); i_++) {         \
 			FN();                                                                    \
 			(S)[i_] = rdtscp_ok ? bracket_rdtscp(&p_##FN) : bracket_lfence(&p_##FN); \
 		}                                                                                \
@@ -166,6 +176,7 @@ int main(int argc, char **argv)
 {
 	FILE *side = tp_side_open(argc, argv, 1);
 	uint64_t over, over_bracket, m;
+	long pass;
 
 	rdtscp_ok = tp_rdtscp_announced();
 	pin_here();
@@ -175,10 +186,13 @@ int main(int argc, char **argv)
 	p_spin_empty = lookup("spin_empty");
 
 	empty_brackets(s_bracket, N_MAX);
-	ROUNDS(spin_empty, N_EMPTY, s_empty);
-	ROUNDS(spin_1k, N_1K, s_1k);
-	ROUNDS(spin_10k, N_10K, s_10k);
-	ROUNDS(spin_100k, N_100K, s_100k);
+	for (pass = 0; pass < PASSES; pass++) {
+		ROUNDS(spin_empty, N_EMPTY, s_empty, pass);
+		ROUNDS(spin_1k, N_1K, s_1k, pass);
+		ROUNDS(spin_10k, N_10K, s_10k, pass);
+		ROUNDS(spin_100k, N_100K, s_100k, pass);
+		read_periods(s_period + pass * (N_MAX / PASSES), N_MAX / PASSES);
+	}
 
 	over = median(s_empty, N_EMPTY);
 	over_bracket = median(s_bracket, N_MAX);
@@ -187,8 +201,7 @@ int main(int argc, char **argv)
 	/* How far its own calibration may be off: the empty call's median above its minimum. */
 	fprintf(side, "overhead_empty_call_spread %" PRIu64 "\n", over - s_empty[0]);
 	fprintf(side, "overhead_empty_bracket %" PRIu64 "\n", over_bracket);
-	read_periods(s_bracket, N_MAX);
-	fprintf(side, "spin_iteration %" PRIu64 "\n", median(s_bracket, N_MAX));
+	fprintf(side, "spin_iteration %" PRIu64 "\n", median(s_period, N_MAX));
 	fprintf(side, "ref_spin_empty 0\n");
 	m = median(s_1k, N_1K);
 	fprintf(side, "ref_spin_1k %" PRIu64 "\n", m > over ? m - over : 0);
