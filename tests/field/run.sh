@@ -34,6 +34,9 @@ RESULTS=${RESULTS:-/dev/null}
 WORK=$B/field
 # Every case's workload is bounded; this is the bound of any one command in it.
 TIMEOUT=${FIELD_TIMEOUT:-120}
+# Debian's Python (with python3-jsonschema), not whatever python3 comes first on PATH.
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
 
 unset LD_PRELOAD LD_LIBRARY_PATH
 for v in $(compgen -e); do
@@ -83,7 +86,7 @@ need() {
 
 # free_port: a loopback TCP port nobody listens on, from the ephemeral range.
 free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+	"$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
 # wait_for SECONDS CMD...: retry CMD every 0.1 s until it succeeds; 1 if it never did.
@@ -142,7 +145,7 @@ ratio() {
 check_reports() {
 	local out
 	[ $# -gt 0 ] || fail_because "no report to check" || return 1
-	out=$(python3 "$HERE/invariants.py" "$SCHEMA" "$@" 2>&1) ||
+	out=$("$PY" "$HERE/invariants.py" "$SCHEMA" "$@" 2>&1) ||
 		fail_because "invariants: $(printf '%s\n' "$out" | sed "s|$T/||g" | head -3)"
 }
 
