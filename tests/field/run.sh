@@ -20,6 +20,7 @@ if [ -z "${BASH_VERSION:-}" ]; then
 	exec bash "$0" "$@"
 fi
 set -u
+shopt -s nullglob	# a glob that matches nothing is no word: counts of reports stay right
 
 B=${1:?usage: run.sh BUILD_DIR [CASE...]}
 shift

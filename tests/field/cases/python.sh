@@ -32,7 +32,7 @@ field_python() {
 	cmp -s "$T/u.st" "$T/t.st" || fail_because "exit status $(cat "$T/t.st") traced, $(cat "$T/u.st") untraced" || return 1
 	cmp -s "$T/u.out" "$T/t.out" || fail_because "output differs: $(diff "$T/u.out" "$T/t.out" | head -3)" || return 1
 	local reps=("$T"/r.*.json)
-	[ -f "${reps[0]}" ] && [ ${#reps[@]} -eq 1 ] ||
+	[ -f "${reps[0]:-}" ] && [ ${#reps[@]} -eq 1 ] ||
 		fail_because "${#reps[@]} reports, expected 1: $(grep tsctrace: "$T/t.err" | head -2)" || return 1
 	r=${reps[0]}
 	got=$(fcalls "$r" crc32)

@@ -30,9 +30,9 @@ field_sqlite() {
 	cmp -s "$T/u.out" "$T/t.out" || fail_because "output differs: $(diff "$T/u.out" "$T/t.out" | head -3)" || return 1
 	cmp -s "$T/t.db" "$T/t.db.orig" || fail_because "the database file changed" || return 1
 	local reps=("$T"/r.*.json)
-	[ -f "${reps[0]}" ] && [ ${#reps[@]} -eq 1 ] ||
+	[ -f "${reps[0]:-}" ] && [ ${#reps[@]} -eq 1 ] ||
 		fail_because "${#reps[@]} reports, expected 1: $(grep tsctrace: "$T/t.err" | head -2)" || return 1
-	got=$(fcalls "${reps[0]}" $fn)
+	got=$(fcalls "${reps[0]:-}" $fn)
 	if [ $fn = sqlite3BtreeNext ]; then
 		want=$((rows + leaves - 1 + schema))
 	else
