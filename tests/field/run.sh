@@ -5,7 +5,7 @@
 #
 # Each case is tests/field/cases/NAME.sh defining field_NAME (found by glob; CASE names or
 # globs select some). A case runs its workload untraced first and traced second in $T (a fresh
-# directory under BUILD_DIR/field), compares what the program did (output, exit status, files,
+# directory under BUILD_DIR/field, or $FIELD_WORK), compares what the program did (output, exit status, files,
 # the server's replies), finds every process's report, checks exact counts against a count the
 # program keeps itself, and applies tests/field/invariants.py to every report.
 # Each case appends one `PASS NAME`, `FAIL NAME: why` or `SKIP NAME: why` line to $RESULTS
@@ -32,14 +32,15 @@ LIB=$B/libtsctrace.so
 CLI=$B/tsctrace
 SCHEMA=$TOP/docs/report.schema.json
 RESULTS=${RESULTS:-/dev/null}
-WORK=$B/field
+WORK=${FIELD_WORK:-$B/field}
 # Every case's workload is bounded; this is the bound of any one command in it.
 TIMEOUT=${FIELD_TIMEOUT:-120}
 # Debian's Python (with python3-jsonschema), not whatever python3 comes first on PATH.
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 
-unset LD_PRELOAD LD_LIBRARY_PATH
+# No shim, no TSC_* of the caller, and no make of ours around the builds a case runs.
+unset LD_PRELOAD LD_LIBRARY_PATH MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 for v in $(compgen -e); do
 	case $v in TSC_*) unset "$v" ;; esac
 done

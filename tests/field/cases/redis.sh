@@ -58,10 +58,12 @@ redis_session() {
 	t0=$(now_ns)
 	redis-benchmark -p "$port" -n 10000 -c 4 -t set,get -q >/dev/null 2>&1 ||
 		fail_because "redis-benchmark set,get ($m) failed" || return 1
+	record "$m.bench1" $(($(now_ns) - t0)) 0
 	[ "$m" = t ] && { redis_dump "$pid" "$port" 1 || return 1; }
+	t0=$(now_ns)
 	redis-benchmark -p "$port" -n 2000 -c 4 -t lrange_100 -q >/dev/null 2>&1 ||
 		fail_because "redis-benchmark lrange_100 ($m) failed" || return 1
-	record "$m.bench" $(($(now_ns) - t0)) 0
+	record "$m.bench2" $(($(now_ns) - t0)) 0
 	[ "$m" = t ] && { redis_dump "$pid" "$port" 2 || return 1; }
 	printf '%s\n' "$REDIS_SCRIPT" | redis-cli -p "$port" >"$T/$m.replies" 2>&1
 	echo $(($(redis_commands "$port") + 1)) >"$T/$m.count"
