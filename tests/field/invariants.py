@@ -8,8 +8,8 @@ and for each function, and for each of its call sites (TSC_CALLERS):
   - the histogram's buckets hold exactly the timed calls;
   - min <= median <= p90 <= p99 <= max for cycles, raw, ns and self;
   - self time never above the time: self median <= median, self total <= total;
-  - the call sites add up to the function: calls, timed, cycles total;
-  - the threads add up to the function: calls, timed;
+  - the call sites, and the threads, add up to the function: calls, timed, cycles and self
+    totals;
   - no frame of a call path inside libtsctrace, and no path ending in a 0x0 frame.
 Prints one line per broken invariant, `FILE: function: what (numbers)`, at most 5 per file,
 and exits 1 if any broke, 0 if none, 2 on bad usage or a missing module.
@@ -58,15 +58,20 @@ def timing_problems(name, entry):
     return out
 
 
-def sum_of(rows, key):
-    return sum(r.get(key, 0) for r in rows)
+def total(row, key):
+    """A count (calls, timed), or the total of a block of times (cycles, self); a thread's
+    row holds those totals as plain numbers."""
+    val = row.get(key, 0)
+    return val.get("total", 0) if isinstance(val, dict) else val
 
 
 def adds_up(name, entry, rows, what, keys):
     out = []
     for key in keys:
-        part = sum_of(rows, key) if key != "cycles" else sum(r["cycles"]["total"] for r in rows)
-        whole = entry.get(key) if key != "cycles" else entry["cycles"]["total"]
+        if key not in entry or any(key not in r for r in rows):
+            continue
+        part = sum(total(r, key) for r in rows)
+        whole = total(entry, key)
         if part != whole:
             out.append(f"{name}: {what} {key} add up to {part}, function has {whole}")
     return out
@@ -89,14 +94,14 @@ def function_problems(fn, objects):
     out = timing_problems(name, fn)
     sites = fn.get("callers")
     if sites:
-        out += adds_up(name, fn, sites, "call sites'", ("calls", "timed", "cycles"))
+        out += adds_up(name, fn, sites, "call sites'", ("calls", "timed", "cycles", "self"))
         for site in sites:
             label = f"{name} <- {site.get('site', '?')}"
             out += timing_problems(label, site)
             out += path_problems(name, site, objects)
     threads = fn.get("threads")
     if threads:
-        out += adds_up(name, fn, threads, "threads'", ("calls", "timed"))
+        out += adds_up(name, fn, threads, "threads'", ("calls", "timed", "cycles", "self"))
     return out
 
 

@@ -1,5 +1,5 @@
 # The checks every other case relies on can fail: a clean report of sort (call paths 2 deep)
-# passes tests/field/invariants.py, and each of nine broken copies of it is caught with its
+# passes tests/field/invariants.py, and each of ten broken copies of it is caught with its
 # own message (schema, counts, histogram, order, self time, call sites, threads, paths).
 INV_BREAKS='.functions[0].calls = "1"	schema:
 .functions[0].dropped += 1	!= timed+skipped
@@ -8,6 +8,7 @@ INV_BREAKS='.functions[0].calls = "1"	schema:
 .functions[0].self.median = .functions[0].cycles.median + 1	self median
 .functions[0].callers[0].cycles.total += 1	call sites. cycles add up
 .functions[0].threads[0].calls += 1	threads. calls add up
+.functions[0].threads[0].self += 1	threads. self add up
 .functions[0].callers[0].frames[0] = "tt_ibody_lfence+0x10c (libtsctrace.so)"	a frame of the shim
 .functions[0].callers[0].frames += ["0x0"]	ends in a 0x0 frame'
 
