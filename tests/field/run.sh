@@ -188,10 +188,6 @@ table_row() {
 	fi
 }
 
-# traced_env: the environment every traced run starts from (a case adds its TSC_*).
-traced_env() {
-	printf '%s\n' "LD_PRELOAD=$LIB" TSC_FORMAT=json "TSC_OUTPUT=$T/r.%p.json"
-}
 
 selected() {
 	local p
@@ -213,6 +209,8 @@ run_case() {
 	mkdir -p "$T"
 	: >"$T/times"
 	WHY="" SKIP_WHY="" NOTE=""
+	# The environment every traced run starts from (a case adds its TSC_*): `env "${TRACED[@]}"`.
+	TRACED=("LD_PRELOAD=$LIB" TSC_FORMAT=json "TSC_OUTPUT=$T/r.%p.json")
 	if [ ! -f "$LIB" ]; then
 		fail_because "shim $LIB not built"
 	elif ! "field_$CASE"; then

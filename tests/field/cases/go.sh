@@ -33,7 +33,7 @@ func main() {
 
 field_go() {
 	need go gcc || return 0
-	local gob=$WORK/go r got
+	local gob=$WORK/go got
 	mkdir -p "$gob/src"
 	printf '%s\n' "$GO_PROG" >"$gob/src/main.go"
 	(cd "$gob/src" && GOCACHE=$gob/cache GOPATH=$gob/path GOFLAGS=-mod=mod GO111MODULE=off \
@@ -41,7 +41,7 @@ field_go() {
 		fail_because "go build failed: $(tail -2 "$T/build.log")" || return 1
 	(cd "$T" && measure u.run timeout "$TIMEOUT" ./gomix >u.out 2>u.err)
 	echo $? >"$T/u.st"
-	(cd "$T" && measure t.run timeout "$TIMEOUT" env $(traced_env) TSC_FUNCS=tt_go_mix \
+	(cd "$T" && measure t.run timeout "$TIMEOUT" env "${TRACED[@]}" TSC_FUNCS=tt_go_mix \
 		./gomix >t.out 2>t.err)
 	echo $? >"$T/t.st"
 	cmp -s "$T/u.st" "$T/t.st" || fail_because "exit status $(cat "$T/t.st") traced, $(cat "$T/u.st") untraced" || return 1

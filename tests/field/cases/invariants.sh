@@ -16,7 +16,7 @@ field_invariants() {
 	local r out expr want n=0
 	awk 'BEGIN { x = 7; for (i = 0; i < 5000; i++) { x = (x * 1103515245 + 12345) % 2147483648;
 		printf "%010d\n", x } }' >"$T/in.txt"
-	(cd "$T" && env $(traced_env) TSC_FUNCS=memcmp,malloc TSC_CALLERS=2 TSC_QUIET=1 \
+	(cd "$T" && env "${TRACED[@]}" TSC_FUNCS=memcmp,malloc TSC_CALLERS=2 TSC_QUIET=1 \
 		LC_ALL=C sort -o sorted.txt in.txt 2>t.err) || fail_because "traced sort failed" || return 1
 	r=$(echo "$T"/r.*.json)
 	[ -f "$r" ] || fail_because "no report: $(head -2 "$T/t.err")" || return 1

@@ -26,7 +26,7 @@ field_python() {
 	printf '%s\n' "$PY_PROG" >"$T/threads.py"
 	(cd "$T" && measure u.run timeout "$TIMEOUT" "$py" threads.py $n >u.out 2>u.err)
 	echo $? >"$T/u.st"
-	(cd "$T" && measure t.run timeout "$TIMEOUT" env $(traced_env) \
+	(cd "$T" && measure t.run timeout "$TIMEOUT" env "${TRACED[@]}" \
 		TSC_FUNCS=crc32,PyObject_Hash,PyUnicode_New "$py" threads.py $n >t.out 2>t.err)
 	echo $? >"$T/t.st"
 	cmp -s "$T/u.st" "$T/t.st" || fail_because "exit status $(cat "$T/t.st") traced, $(cat "$T/u.st") untraced" || return 1

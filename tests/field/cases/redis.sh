@@ -45,8 +45,8 @@ redis_session() {
 	local m=$1 port pid t0 ticks st
 	local -a envs=()
 	port=$(free_port)
-	[ "$m" = t ] && mapfile -t envs < <(traced_env; printf '%s\n' \
-		TSC_FUNCS=processCommand,memcpy,malloc,free TSC_CALLERS=1 TSC_DUMP_SIGNAL=USR2)
+	[ "$m" = t ] && envs=("${TRACED[@]}" TSC_FUNCS=processCommand,memcpy,malloc,free \
+		TSC_CALLERS=1 TSC_DUMP_SIGNAL=USR2)
 	# Exported in the subshell, not through env(1): the server is the traced process itself.
 	(cd "$T" && { [ ${#envs[@]} -eq 0 ] || export "${envs[@]}"; } &&
 		exec redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \

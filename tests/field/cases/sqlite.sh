@@ -23,7 +23,7 @@ field_sqlite() {
 
 	(cd "$T" && measure u.scan timeout "$TIMEOUT" sqlite3 t.db "$q" >u.out 2>u.err)
 	echo $? >"$T/u.st"
-	(cd "$T" && measure t.scan timeout "$TIMEOUT" env $(traced_env) TSC_FUNCS=$fn TSC_CALLERS=4 \
+	(cd "$T" && measure t.scan timeout "$TIMEOUT" env "${TRACED[@]}" TSC_FUNCS=$fn TSC_CALLERS=4 \
 		sqlite3 t.db "$q" >t.out 2>t.err)
 	echo $? >"$T/t.st"
 	cmp -s "$T/u.st" "$T/t.st" || fail_because "exit status $(cat "$T/t.st") traced, $(cat "$T/u.st") untraced" || return 1
