@@ -51,11 +51,24 @@ TABLE=$WORK/programs.tsv
 NPASS=0 NFAIL=0 NSKIP=0
 PIDS_TO_KILL=()
 
-# Servers a case started are killed whatever happens (their process groups too).
-kill_started() {
+# start_time PID: the process's start time (clock ticks since boot), empty once it is gone.
+start_time() {
+	sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | awk '{ print $20 }'
+}
+
+# own PID...: servers this suite started, killed at the end of the case whatever happens.
+# Each is kept with its start time: a pid the system has given to another process since is
+# never signalled.
+own() {
 	local p
-	for p in "${PIDS_TO_KILL[@]}"; do
-		kill -KILL "$p" 2>/dev/null
+	for p in "$@"; do PIDS_TO_KILL+=("$p:$(start_time "$p")"); done
+}
+
+kill_started() {
+	local e
+	for e in "${PIDS_TO_KILL[@]}"; do
+		[ -n "${e#*:}" ] && [ "$(start_time "${e%%:*}")" = "${e#*:}" ] &&
+			kill -KILL "${e%%:*}" 2>/dev/null
 	done
 	PIDS_TO_KILL=()
 }

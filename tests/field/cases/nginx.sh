@@ -56,10 +56,12 @@ nginx_session() {
 	echo $? >"$d/start.status"
 	wait_for 20 test -s "$d/nginx.pid" || fail_because "nginx ($m) wrote no pid file" || return 1
 	master=$(cat "$d/nginx.pid")
-	PIDS_TO_KILL+=("$master")
+	own "$master"
 	wait_for 20 sh -c "[ \$(pgrep -c -P $master) -ge 2 ]" ||
 		fail_because "nginx ($m): fewer than 2 workers" || return 1
 	pgrep -P "$master" >"$d/workers"
+	# shellcheck disable=SC2046	# pids: words
+	own $(cat "$d/workers")
 	echo "$master" >"$d/master"
 	wait_for 20 curl -sf -o /dev/null "http://127.0.0.1:$port/index.html"
 	curl -s -o "$d/page" -w '%{http_code}\n' "http://127.0.0.1:$port/index.html" >"$d/code"

@@ -52,16 +52,16 @@ redis_session() {
 		exec redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
 		--dir "$T" --logfile '' --loglevel warning >"$T/$m.out" 2>"$T/$m.err") &
 	pid=$!
-	PIDS_TO_KILL+=("$pid")
+	own "$pid"
 	wait_for 20 sh -c "redis-cli -p $port ping | grep -q PONG" ||
 		fail_because "redis-server ($m) did not answer on port $port" || return 1
 	t0=$(now_ns)
-	redis-benchmark -p "$port" -n 10000 -c 4 -t set,get -q >/dev/null 2>&1 ||
+	timeout "$TIMEOUT" redis-benchmark -p "$port" -n 10000 -c 4 -t set,get -q >/dev/null 2>&1 ||
 		fail_because "redis-benchmark set,get ($m) failed" || return 1
 	record "$m.bench1" $(($(now_ns) - t0)) 0
 	[ "$m" = t ] && { redis_dump "$pid" "$port" 1 || return 1; }
 	t0=$(now_ns)
-	redis-benchmark -p "$port" -n 2000 -c 4 -t lrange_100 -q >/dev/null 2>&1 ||
+	timeout "$TIMEOUT" redis-benchmark -p "$port" -n 2000 -c 4 -t lrange_100 -q >/dev/null 2>&1 ||
 		fail_because "redis-benchmark lrange_100 ($m) failed" || return 1
 	record "$m.bench2" $(($(now_ns) - t0)) 0
 	[ "$m" = t ] && { redis_dump "$pid" "$port" 2 || return 1; }
