@@ -6,6 +6,7 @@
 #                   with "N passed, N failed, N skipped"
 #   make check SANITIZE=address,undefined   the same with ASan/UBSan
 #   make check-tsan the tests that run threads, with ThreadSanitizer
+#   make check-field real Debian programs (redis, nginx, python3, sqlite3, make, Go) traced
 #   make bench      overhead benchmarks (ratios against a reference from the same run)
 #   make install    PREFIX=/usr/local DESTDIR= LIBDIR= INCLUDEDIR=
 
@@ -26,6 +27,9 @@ BUILD_PKGS = gcc make libc6-dev uthash-dev libunwind-dev libzydis-dev libiberty-
 CHECK_PKGS = $(BUILD_PKGS) libcmocka-dev libjansson-dev jq g++ binutils python3 python3-jsonschema \
 	clang-format libsqlite3-0 protobuf-compiler prometheus prometheus-node-exporter \
 	python3-prometheus-client golang-go
+# The field suite's programs, and what drives them (tests/field/).
+FIELD_PKGS = redis-server redis-tools nginx-light apache2-utils sqlite3 python3 golang-go ltrace \
+	strace curl
 NEED       := sh tests/need-packages.sh
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -209,6 +213,15 @@ check-tsan: check-deps
 		HOOK_ALL=inline sh tests/prog/run.sh $(abspath $(TSAN_B))/prog \
 			$(abspath $(TSAN_B))/libtsctrace.so $(TSAN_TESTS); \
 		sh tests/summary.sh $(TSAN_B)/results.txt
+
+# The field suite: real programs, untraced then traced, exact counts, every report's
+# invariants, and the table of programs it has been run on (tests/field/run.sh).
+.PHONY: check-field
+check-field: check-deps all
+	$(Q)$(NEED) $(FIELD_PKGS)
+	$(Q)rm -f $(B)/field-results.txt; touch $(B)/field-results.txt
+	$(Q)RESULTS=$(abspath $(B))/field-results.txt sh tests/field/run.sh $(abspath $(B)); \
+		sh tests/summary.sh $(B)/field-results.txt
 
 # ---- demo, bench --------------------------------------------------------------------------
 demo: all

@@ -21,6 +21,8 @@
 #   median and p90 of memcmp under the budget against every call timed (within 3% or a bucket).
 # parallel (parallel.sh): sort (two threads) and 4 CPU-bound threads, traced with the default
 #   pin, TSC_PIN=none and first, wall and CPU time against untraced (goal: wall within CPU + 0.05).
+# field (field.sh): the slowdown of real programs (redis, nginx, python3, sqlite3, make, Go)
+#   under tracing, wall and CPU, as the field suite runs them (reported).
 # inline coverage (coverage.sh): of every function of libc, libz, libsqlite3 and of three test
 #   programs at -O0 and -O2, how many TSC_HOOK=inline traces inline, through GOT slots only or
 #   not at all, and why (target 100% traced, >= 99% inline of the functions of 5 bytes or more).
@@ -816,6 +818,11 @@ SAMP_ROWS=$W/rows.tsv sh "$HERE/sampling.sh" "$B" "$LIB" ||
 echo
 PAR_ROWS=$W/rows.tsv sh "$HERE/parallel.sh" "$B" "$LIB" ||
 	fail "parallel: a traced run broke (see its BROKEN lines)"
+
+# ---- real programs -------------------------------------------------------------------------
+# The field suite's workloads, traced/untraced (bench/field.sh; the checks are check-field's).
+echo
+FIELD_ROWS=$W/rows.tsv sh "$HERE/field.sh" "$B" "$LIB"
 
 # ---- inline coverage ------------------------------------------------------------------------
 # Its own script, so that it can be run alone after each change to the inline hooks.

@@ -1,0 +1,67 @@
+# A build of many processes: `tsctrace run -- make -j2` of a generated C project (12 sources,
+# a library, a program), malloc, free and strlen traced. The build's output, the objects and
+# the program it links must be byte for byte those of the untraced build; every process must
+# leave a report: as many reports as processes, counted independently by strace in a third
+# build (every process that exits calls exit_group or dies).
+MAKE_SRCS=12
+
+# make_project DIR: the generated project.
+make_project() {
+	local d=$1 i
+	mkdir -p "$d"
+	for i in $(seq 1 $MAKE_SRCS); do
+		printf 'int f%d(int x);\nint f%d(int x) { int s = 0; for (int i = 0; i < x; i++) s += i * %d; return s; }\n' \
+			"$i" "$i" "$i" >"$d/f$i.c"
+	done
+	{
+		echo '#include <stdio.h>'
+		for i in $(seq 1 $MAKE_SRCS); do echo "int f$i(int x);"; done
+		echo 'int main(void) { long s = 0;'
+		for i in $(seq 1 $MAKE_SRCS); do echo "s += f$i($i);"; done
+		echo 'printf("%ld\n", s); return 0; }'
+	} >"$d/main.c"
+	printf '%s\n' 'OBJS := $(patsubst %.c,%.o,$(wildcard f*.c))' \
+		'prog: main.o libf.a' '	$(CC) -o $@ main.o libf.a' \
+		'libf.a: $(OBJS)' '	ar rcD $@ $^' \
+		'%.o: %.c' '	$(CC) -O2 -c -o $@ $<' >"$d/Makefile"
+}
+
+# make_build LABEL DIR CMD...: the build, timed, its output and status kept beside DIR.
+make_build() {
+	local l=$1 d=$2
+	shift 2
+	make_project "$d"
+	(cd "$d" && measure "$l" timeout "$TIMEOUT" "$@" >"$d.out" 2>"$d.err")
+	echo $? >"$d.st"
+}
+
+field_make() {
+	need make gcc ar strace || return 0
+	[ -x "$CLI" ] || fail_because "$CLI not built" || return 1
+	mkdir -p "$T/r"
+	make_build u.build "$T/u" make -j2
+	make_build t.build "$T/t" "$CLI" run -f malloc,free,strlen -o "$T/r/r.%p.json" -- make -j2
+	make_build count "$T/s" strace -f -qq -e trace=exit_group -e signal=none -o "$T/s.strace" make -j2
+	local f n reps
+	for f in st out; do
+		cmp -s "$T/u.$f" "$T/t.$f" ||
+			fail_because "build $f differs traced: $(diff "$T/u.$f" "$T/t.$f" | head -3)" || return 1
+	done
+	grep -v '^tsctrace: ' "$T/t.err" | cmp -s "$T/u.err" - ||
+		fail_because "build stderr differs: $(grep -v '^tsctrace: ' "$T/t.err" | head -2)" || return 1
+	for f in "$T"/u/*.o "$T"/u/libf.a "$T"/u/prog; do
+		cmp -s "$f" "$T/t/${f##*/}" || fail_because "${f##*/} differs traced" || return 1
+	done
+	"$T/u/prog" >"$T/u.prog" && "$T/t/prog" >"$T/t.prog" && cmp -s "$T/u.prog" "$T/t.prog" ||
+		fail_because "the program built traced says otherwise" || return 1
+	# One line per process that ended: exit_group (or killed by a signal: no such line).
+	n=$(awk '{ print $1 }' "$T/s.strace" | sort -u | wc -l)
+	reps=("$T"/r/r.*.json)
+	table_row "make -j2 (gcc, 12 files)" "make $(make --version | head -1 | awk '{ print $3 }'), gcc $(gcc -dumpversion)" \
+		malloc,free,strlen "$(sum_calls malloc "${reps[@]}") (malloc)"
+	[ ${#reps[@]} = "$n" ] ||
+		fail_because "${#reps[@]} reports, $n processes (strace): $(grep tsctrace: "$T/t.err" | grep -v rdtscp | head -2)" ||
+		return 1
+	check_reports "${reps[@]}" || return 1
+	not_open_to_others "${reps[@]}" || return 1
+}
