@@ -79,12 +79,10 @@ static int object_cb(struct tt_elf *o, void *arg)
 		if (tt_reloc_plan((const uint8_t *)addr, s->st_size, addr, addr + 0x100000, &r, why,
 				  sizeof(why)))
 			continue;
-		ranges[nranges++] = (struct tt_xref_range){ addr + r.patch_at + 1,
-							    addr + r.patch_at + r.displaced,
-							    addr,
-							    addr + s->st_size,
-							    false,
-							    0 };
+		ranges[nranges++] = (struct tt_xref_range){ .lo = addr + r.patch_at + 1,
+							    .hi = addr + r.patch_at + r.displaced,
+							    .own_lo = addr,
+							    .own_hi = addr + s->st_size };
 	}
 	return 1;
 }

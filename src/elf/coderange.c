@@ -37,26 +37,41 @@ static int reserve(struct collect *k, size_t cap)
 	return 0;
 }
 
-static int add(struct collect *k, uintptr_t lo, uint64_t len)
+/*
+ * While collecting, hi also says what an entry is: an instruction start whose end the tables
+ * give (hi > lo), one whose end they do not (a function symbol of size 0: END_UNKNOWN), or
+ * only where something else begins (a data object, a label: STOP). Real ends are > seg_lo.
+ */
+#define END_UNKNOWN 0
+#define STOP 1
+
+static int put(struct collect *k, uintptr_t lo, uintptr_t hi)
 {
 	struct tt_code_ranges *c = k->c;
 
-	if (!len || lo < k->seg_lo || lo >= k->seg_hi)
+	if (lo < k->seg_lo || lo >= k->seg_hi)
 		return 0;
 	if (c->n == k->cap && reserve(k, 2 * k->cap) < 0)
 		return 1;
 	c->r[c->n].lo = lo;
-	c->r[c->n].hi = len > k->seg_hi - lo ? k->seg_hi : lo + len;
+	c->r[c->n].hi = hi;
 	c->n++;
 	return 0;
 }
 
-static int add_static(const char *name, uint64_t value, uint64_t size, void *arg)
+/* Code from lo, len bytes of it (0: the tables do not say how many). */
+static int add(struct collect *k, uintptr_t lo, uint64_t len)
+{
+	if (!len)
+		return put(k, lo, END_UNKNOWN);
+	return put(k, lo, len > k->seg_hi - lo ? k->seg_hi : lo + len);
+}
+
+static int add_static(uint64_t value, uint64_t size, bool code, void *arg)
 {
 	struct collect *k = arg;
 
-	(void)name;
-	return add(k, k->base + value, size);
+	return code ? add(k, k->base + value, size) : put(k, k->base + value, STOP);
 }
 
 static int add_fde(uintptr_t addr, size_t len, void *arg)
@@ -99,6 +114,51 @@ static struct tt_code_range *sort(struct tt_code_range *r, struct tt_code_range 
 	return from;
 }
 
+/* The dynamic symbols of o: functions as code, any other defined symbol as a stop. */
+static void add_dynamic(const struct tt_elf *o, struct collect *k)
+{
+	size_t i;
+
+	for (i = 0; i < o->nsyms && !k->failed; i++) {
+		const ElfW(Sym) *s = &o->symtab[i];
+		unsigned int type = ELF64_ST_TYPE(s->st_info);
+
+		if (s->st_shndx == SHN_UNDEF || s->st_shndx == SHN_ABS || type == STT_SECTION ||
+		    type == STT_FILE || type == STT_TLS)
+			continue;
+		if (type == STT_FUNC || type == STT_GNU_IFUNC)
+			add(k, o->base + s->st_value, s->st_size);
+		else
+			put(k, o->base + s->st_value, STOP);
+	}
+}
+
+/* Sorted entries of one start merged into out->r[w - 1]: a known end wins (the longest),
+ * then an unknown one, then a stop. */
+static void merge(struct tt_code_range *into, const struct tt_code_range *e)
+{
+	if (into->hi == STOP || (e->hi != STOP && e->hi > into->hi))
+		into->hi = e->hi;
+}
+
+/* A start of unknown end ends where the next entry of any kind starts, or the segment
+ * does; then the stops go. Returns how many are left. */
+static size_t close_ranges(struct tt_code_range *r, size_t n, uintptr_t seg_hi)
+{
+	uintptr_t next = seg_hi;
+	size_t i, w;
+
+	for (i = n; i-- > 0;) {
+		if (r[i].hi == END_UNKNOWN)
+			r[i].hi = next;
+		next = r[i].lo;
+	}
+	for (i = w = 0; i < n; i++)
+		if (r[i].hi != STOP)
+			r[w++] = r[i];
+	return w;
+}
+
 int tt_code_ranges_of(const struct tt_elf *o, uintptr_t seg_lo, uintptr_t seg_hi,
 		      struct tt_code_ranges *out)
 {
@@ -112,31 +172,23 @@ int tt_code_ranges_of(const struct tt_elf *o, uintptr_t seg_lo, uintptr_t seg_hi
 	    reserve(&k, o->nsyms + (fdes > 0 ? (size_t)fdes : 0) + 1024) < 0)
 		return -1;
 	tt_eh_each(o, add_fde, &k);
-	for (i = 0; i < o->nsyms && !k.failed; i++) {
-		const ElfW(Sym) *s = &o->symtab[i];
-		unsigned int type = ELF64_ST_TYPE(s->st_info);
-
-		if ((type == STT_FUNC || type == STT_GNU_IFUNC) && s->st_shndx != SHN_UNDEF)
-			add(&k, o->base + s->st_value, s->st_size);
-	}
+	add_dynamic(o, &k);
 	if (!k.failed)
-		tt_symtab_find(o->name[0] ? o->name : "/proc/self/exe", NULL, false, add_static,
-			       &k);
+		tt_symtab_each_start(o->name[0] ? o->name : "/proc/self/exe", add_static, &k);
 	if (k.failed) {
 		tt_code_ranges_free(out);
 		return -1;
 	}
 	r = sort(out->r, out->r + k.cap, out->n, seg_lo);
-	for (i = w = 0; i < out->n; i++) { /* one per start, the longest */
+	for (i = w = 0; i < out->n; i++) { /* one entry per start */
 		if (w && out->r[w - 1].lo == r[i].lo) {
-			if (r[i].hi > out->r[w - 1].hi)
-				out->r[w - 1].hi = r[i].hi;
+			merge(&out->r[w - 1], &r[i]);
 			continue;
 		}
 		out->r[w++] = r[i]; /* r is out->r or after it: w <= i */
 	}
-	out->n = w;
-	keep = (w * sizeof(*r) + 4095) & ~(size_t)4095; /* the scratch and the spare room */
+	out->n = close_ranges(out->r, w, seg_hi);
+	keep = (out->n * sizeof(*r) + 4095) & ~(size_t)4095; /* the scratch and the spare room */
 	if (keep && keep < out->bytes) {
 		tt_sys_munmap((char *)out->r + keep, out->bytes - keep);
 		out->bytes = keep;

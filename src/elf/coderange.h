@@ -1,8 +1,8 @@
 /*
  * coderange.h - the stretches of a loaded object's code that its own tables say begin with an
- * instruction: function symbols (dynamic and .symtab) and unwind entries (FDEs, present even
- * in stripped libraries). Decoding one from its start follows the instructions the CPU runs;
- * between them (padding, data, code no table names) nothing is known.
+ * instruction: function symbols (dynamic and .symtab, of any size) and unwind entries (FDEs,
+ * present even in stripped libraries). Decoding one from its start follows the instructions
+ * the CPU runs; between them (padding, data, code no table names) nothing is known.
  */
 #ifndef TT_CODERANGE_H
 #define TT_CODERANGE_H
@@ -25,7 +25,10 @@ struct tt_code_ranges {
 
 /*
  * The ranges of o inside [seg_lo, seg_hi) (one executable segment). Reads o's .symtab from
- * its file when it has one. Returns 0, or -1 when no memory could be mapped (out empty).
+ * its file when it has one. A range ends where its symbol's size or its FDE's length says;
+ * one whose symbol has size 0 (the C runtime's crtstuff functions) where the next symbol of
+ * any kind (a function, data in .text) or FDE starts, or the segment ends. Returns 0, or -1
+ * when no memory could be mapped (out empty).
  */
 int tt_code_ranges_of(const struct tt_elf *o, uintptr_t seg_lo, uintptr_t seg_hi,
 		      struct tt_code_ranges *out);

@@ -12,10 +12,24 @@
 
 #include "elf/symtab.h"
 
-/* Every defined symbol of the .symtab that names code or data (functions only with
- * `functions`) to fn. */
-static int walk(const unsigned char *map, size_t size, bool functions,
-		int (*fn)(const char *name, uint64_t value, uint64_t size, void *ctx), void *ctx)
+/* Which symbols a walk passes on, and to what. */
+struct walker {
+	bool functions; /* only STT_FUNC; else every symbol of code or data */
+	int (*fn)(const Elf64_Sym *sym, const char *name, void *ctx);
+	void *ctx;
+};
+
+static bool wanted(const Elf64_Sym *sym, bool functions)
+{
+	int type = ELF64_ST_TYPE(sym->st_info);
+
+	if (functions)
+		return type == STT_FUNC;
+	return type != STT_SECTION && type != STT_FILE && type != STT_TLS;
+}
+
+/* Every defined symbol of the .symtab that w wants to w->fn. */
+static int walk(const unsigned char *map, size_t size, const struct walker *w)
 {
 	const Elf64_Ehdr *eh = (const void *)map;
 	const Elf64_Shdr *sh;
@@ -44,27 +58,39 @@ static int walk(const unsigned char *map, size_t size, bool functions,
 		for (k = 0; k < n; k++) {
 			const char *sname = (const char *)map + strs->sh_offset + sym[k].st_name;
 
-			int type = ELF64_ST_TYPE(sym[k].st_info);
-
-			if ((functions ? type != STT_FUNC
-				       : type == STT_SECTION || type == STT_FILE ||
-						 type == STT_TLS) ||
-			    sym[k].st_shndx == SHN_UNDEF || sym[k].st_shndx == SHN_ABS ||
-			    !sym[k].st_value || sym[k].st_name >= strs->sh_size ||
+			if (!wanted(&sym[k], w->functions) || sym[k].st_shndx == SHN_UNDEF ||
+			    sym[k].st_shndx == SHN_ABS || !sym[k].st_value ||
+			    sym[k].st_name >= strs->sh_size ||
 			    !memchr(sname, 0, strs->sh_size - sym[k].st_name))
 				continue;
 			seen++;
-			if (fn(sname, sym[k].st_value, sym[k].st_size, ctx))
+			if (w->fn(&sym[k], sname, w->ctx))
 				return seen;
 		}
 	}
 	return seen;
 }
 
+/* The callers' callbacks, which take a symbol's name, value and size. */
+struct named_fn {
+	int (*fn)(const char *name, uint64_t value, uint64_t size, void *ctx);
+	void *ctx;
+};
+
+static int call_named(const Elf64_Sym *sym, const char *name, void *arg)
+{
+	struct named_fn *f = arg;
+
+	return f->fn(name, sym->st_value, sym->st_size, f->ctx);
+}
+
 int tt_symtab_each(const unsigned char *map, size_t size,
 		   int (*fn)(const char *name, uint64_t value, uint64_t size, void *ctx), void *ctx)
 {
-	return walk(map, size, true, fn, ctx);
+	struct named_fn f = { fn, ctx };
+	struct walker w = { true, call_named, &f };
+
+	return walk(map, size, &w);
 }
 
 /* tt_symtab_find's filter in front of the caller's callback. */
@@ -109,26 +135,45 @@ static int with_file(const char *path, int (*fn)(const unsigned char *map, size_
 	return ret;
 }
 
-/* tt_symtab_each_symbol's walk of the mapped file. */
-struct every {
-	int (*fn)(const char *name, uint64_t value, uint64_t size, void *ctx);
-	void *ctx;
-};
-
+/* A walk of every symbol of the mapped file (w's). */
 static int every_in(const unsigned char *map, size_t size, void *arg)
 {
-	struct every *e = arg;
-
-	return walk(map, size, false, e->fn, e->ctx);
+	return walk(map, size, arg);
 }
 
 int tt_symtab_each_symbol(const char *path,
 			  int (*fn)(const char *name, uint64_t value, uint64_t size, void *ctx),
 			  void *ctx)
 {
-	struct every e = { fn, ctx };
+	struct named_fn f = { fn, ctx };
+	struct walker w = { false, call_named, &f };
 
-	return with_file(path, every_in, &e);
+	return with_file(path, every_in, &w);
+}
+
+/* The callers' callbacks of tt_symtab_each_start. */
+struct start_fn {
+	int (*fn)(uint64_t value, uint64_t size, bool code, void *ctx);
+	void *ctx;
+};
+
+static int call_start(const Elf64_Sym *sym, const char *name, void *arg)
+{
+	struct start_fn *f = arg;
+	int type = ELF64_ST_TYPE(sym->st_info);
+
+	(void)name;
+	return f->fn(sym->st_value, sym->st_size, type == STT_FUNC || type == STT_GNU_IFUNC,
+		     f->ctx);
+}
+
+int tt_symtab_each_start(const char *path,
+			 int (*fn)(uint64_t value, uint64_t size, bool code, void *ctx), void *ctx)
+{
+	struct start_fn f = { fn, ctx };
+	struct walker w = { false, call_start, &f };
+
+	return with_file(path, every_in, &w);
 }
 
 static int find_in(const unsigned char *map, size_t size, void *arg)

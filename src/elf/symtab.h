@@ -31,4 +31,10 @@ int tt_symtab_each_symbol(const char *path,
 			  int (*fn)(const char *name, uint64_t value, uint64_t size, void *ctx),
 			  void *ctx);
 
+/* The same walk as tt_symtab_each_symbol, telling fn whether each symbol names code (a
+ * function: its value is where an instruction starts) or not (data, a label: only where
+ * something else begins). */
+int tt_symtab_each_start(const char *path,
+			 int (*fn)(uint64_t value, uint64_t size, bool code, void *ctx), void *ctx);
+
 #endif /* TT_SYMTAB_H */

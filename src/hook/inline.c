@@ -609,6 +609,7 @@ static bool cached_answer(struct planned *p)
 	if (!tt_xref_cache_get(p->build_id, p->build_id_len, &a))
 		return false;
 	p->xref.hit = a.hit;
+	p->xref.unproven = a.hit && a.unproven;
 	p->xref.from = a.from + p->base;
 	return true;
 }
@@ -618,9 +619,15 @@ static void keep_answer(const struct planned *p)
 	struct tt_xref_answer a = question_of(p);
 
 	a.hit = p->xref.hit;
+	a.unproven = p->xref.hit && p->xref.unproven;
 	a.from = p->xref.hit ? p->xref.from - p->base : 0;
 	tt_xref_cache_put(p->build_id, p->build_id_len, &a);
 }
+
+/* Said of a jump read from bytes that neither a symbol nor an unwind entry shows to be
+ * code (stripped code without unwind tables, or data): it may be no jump at all. */
+static const char unproven_note[] =
+	", read byte by byte where no symbol or unwind entry shows where instructions start";
 
 /*
  * Jumps from other code of the same objects into the patched bytes: one scan per segment,
@@ -631,7 +638,7 @@ static unsigned int check_foreign_jumps(unsigned int n)
 {
 	struct tt_xref_range *ranges = batch_ranges;
 	unsigned int i, j, k, kept = 0;
-	char why[160];
+	char why[200];
 
 	for (i = 0; i < n; i++) {
 		uintptr_t lo = batch[i].seg_lo, hi = batch[i].seg_hi;
@@ -667,8 +674,9 @@ static unsigned int check_foreign_jumps(unsigned int n)
 		if (p->f && !p->trap && p->xref.hit) {
 			snprintf(why, sizeof(why),
 				 "a jump from %+lld bytes away lands inside its "
-				 "first instructions",
-				 (long long)(p->xref.from - (uintptr_t)p->entry));
+				 "first instructions%s",
+				 (long long)(p->xref.from - (uintptr_t)p->entry),
+				 p->xref.unproven ? unproven_note : "");
 			tt_pool_release(p->slot);
 			refused(p->f, why);
 			continue;

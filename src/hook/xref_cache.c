@@ -28,9 +28,10 @@ _Static_assert(offsetof(struct tt_xref_answer, from) == 32, "xref key");
 /* The MAC last: build_id_files.h writes and checks it there. */
 _Static_assert(offsetof(struct tt_xref_answer, mac) + 8 == sizeof(struct tt_xref_answer), "mac");
 
-/* TTXREF4: each answer ends in its MAC (base/kept_mac.h); older files are rebuilt. */
+/* TTXREF4: each answer ends in its MAC (base/kept_mac.h); TTXREF5: code after function
+ * symbols of size 0 decoded, and `unproven` kept; older files are rebuilt. */
 static const struct tt_kept_format format = {
-	.magic = "TTXREF4",
+	.magic = "TTXREF5",
 	.record = sizeof(struct tt_xref_answer),
 	.max = 65536, /* per object: a whole library's functions, and more */
 	.key = 32,
@@ -56,6 +57,7 @@ bool tt_xref_cache_get(const uint8_t *build_id, size_t len, struct tt_xref_answe
 	if (!found)
 		return false;
 	a->hit = found->hit;
+	a->unproven = found->unproven;
 	a->from = found->from;
 	return true;
 }

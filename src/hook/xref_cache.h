@@ -22,12 +22,13 @@ struct tt_xref_answer {
 	uint64_t lo, hi, own_lo, own_hi;
 	uint64_t from;
 	uint32_t hit;
-	uint32_t pad;
+	/* The jump was read from bytes no table says are code (x86/xref.h). */
+	uint32_t unproven;
 	uint64_t mac; /* written and checked by build_id_files.h */
 };
 
 /* Look the question of a up in the answers of the object with that build ID; true when
- * known (then a->hit and a->from are set). */
+ * known (then a->hit, a->unproven and a->from are set). */
 bool tt_xref_cache_get(const uint8_t *build_id, size_t len, struct tt_xref_answer *a);
 
 /* Keep an answer (written out by tt_xref_cache_flush). */

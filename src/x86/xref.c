@@ -88,14 +88,20 @@ static enum verdict decode_at(struct sweep *s, uint64_t p, uint64_t *from, uint6
 	return BRANCH;
 }
 
-/* A range that a branch from `from` to t would hit, not yet hit: worth decoding for. */
+/* A range that a branch from `from` to t would hit, not yet hit by a branch decoding proved:
+ * worth decoding for (a proved hit replaces a byte-read one in what the user is told). */
+HOT bool open_to(const struct tt_xref_range *r, uint64_t t, uint64_t from)
+{
+	return t >= r->lo && t < r->hi && (!r->hit || r->unproven) &&
+	       (from < r->own_lo || from >= r->own_hi);
+}
+
 HOT bool wanted(uint64_t t, uint64_t from, const struct tt_xref_range *r, size_t n)
 {
 	size_t k;
 
 	for (k = 0; k < n; k++)
-		if (t >= r[k].lo && t < r[k].hi && !r[k].hit &&
-		    (from < r[k].own_lo || from >= r[k].own_hi))
+		if (open_to(&r[k], t, from))
 			return true;
 	return false;
 }
@@ -110,12 +116,14 @@ HOT void mark(struct sweep *s, uint64_t t, uint64_t from, uint64_t lo, uint64_t 
 		return;
 	/* The decoded destination, not the one read: the same for every real branch, but a
 	 * prefix the byte scan does not know could change it. */
-	if (decode_at(s, from, &from, &t) == NOT_BRANCH)
+	enum verdict v = decode_at(s, from, &from, &t);
+
+	if (v == NOT_BRANCH)
 		return;
 	for (k = 0; k < n; k++)
-		if (t >= r[k].lo && t < r[k].hi && !r[k].hit &&
-		    (from < r[k].own_lo || from >= r[k].own_hi)) {
+		if (open_to(&r[k], t, from) && !(r[k].hit && v == UNKNOWN)) {
 			r[k].hit = true;
+			r[k].unproven = v == UNKNOWN;
 			r[k].from = from;
 		}
 }

@@ -24,6 +24,23 @@ __asm__(".text\n"
 	".size tt_coderange_probe, 16\n");
 void tt_coderange_probe(void);
 
+/* A function symbol of size 0 (as the C runtime's register_tm_clones has), no unwind entry,
+ * then data in .text (an object symbol): the code is known from the function's start up to
+ * where the data starts, 8 bytes. */
+__asm__(".text\n"
+	".p2align 4\n"
+	".type tt_coderange_bare, @function\n"
+	"tt_coderange_bare:\n"
+	"xorl %eax, %eax\n"
+	"ret\n"
+	".fill 5, 1, 0x90\n"
+	".type tt_coderange_datum, @object\n"
+	"tt_coderange_datum:\n"
+	".long 0xe9e9e9e9\n"
+	".size tt_coderange_datum, 4\n");
+void tt_coderange_bare(void);
+extern const char tt_coderange_datum[];
+
 struct want {
 	uintptr_t addr; /* a function in the object */
 	struct tt_code_ranges c;
@@ -88,6 +105,17 @@ static void test_own_symtab(void **state)
 	assert_int_equal(w.hi, w.addr + 16);
 }
 
+static void test_size_zero_ends_at_next_symbol(void **state)
+{
+	struct want w = { .addr = (uintptr_t)tt_coderange_bare };
+	uintptr_t datum = (uintptr_t)tt_coderange_datum;
+
+	(void)state;
+	assert_int_equal(datum, w.addr + 8);
+	check(&w);
+	assert_int_equal(w.hi, datum);
+}
+
 static void test_libc(void **state)
 {
 	struct want w = { .addr = (uintptr_t)abort }; /* a plain function (no IFUNC) */
@@ -112,6 +140,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_own_symtab),
+		cmocka_unit_test(test_size_zero_ends_at_next_symbol),
 		cmocka_unit_test(test_libc),
 		cmocka_unit_test(test_refused_segment),
 	};

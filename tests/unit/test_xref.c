@@ -453,12 +453,37 @@ static void test_real_branches_decoded(void **state)
 		memset(seg + 0x7b, 0x90, 5);
 		plant(enc[i].at, enc[i].op, enc[i].op_len, enc[i].rel_size, FN + 3);
 		scan_known(known, 3, &r, 1);
-		if (!r.hit || r.from != enc[i].at)
-			fail_msg("encoding %zu (%02x, rel%zu at +0x%llx): hit %d from 0x%llx", i,
+		if (!r.hit || r.from != enc[i].at || r.unproven)
+			fail_msg("encoding %zu (%02x, rel%zu at +0x%llx): hit %d from 0x%llx%s", i,
 				 enc[i].op[0], enc[i].rel_size * 8,
 				 (unsigned long long)(enc[i].at - SEG), r.hit,
-				 (unsigned long long)r.from);
+				 (unsigned long long)r.from, r.unproven ? ", unproven" : "");
 	}
+}
+
+static void test_proven_hit_replaces_byte_read(void **state)
+{
+	/* the mov al / jmp *%rax lookalikes lie in a gap (found first: short jumps are looked
+	 * for first), a real jmp rel32 in a known range after them: the hit named is the real
+	 * one, proven */
+	const struct tt_code_range known[] = { { SEG, SEG + 0x40 },
+					       { FN, FN + FN_LEN },
+					       { SEG + 0x180, SEG + SEG_LEN } };
+	struct tt_xref_range r = range_of(FN, DISP, FN_LEN);
+
+	(void)state;
+	plant_lookalikes();
+	plant(SEG + 0x1c0, JMP, 1, 4, FN + 2);
+	scan_known(known, 3, &r, 1);
+	assert_hit(&r, SEG + 0x1c0);
+	assert_false(r.unproven);
+
+	/* without the real jump, the byte-read one stands */
+	r = range_of(FN, DISP, FN_LEN);
+	plant_lookalikes();
+	scan_known(known, 3, &r, 1);
+	assert_hit(&r, SEG + 0x71);
+	assert_true(r.unproven);
 }
 
 static void test_prefixed_branch_from_its_start(void **state)
@@ -493,6 +518,7 @@ static void test_gap_keeps_byte_scan(void **state)
 	plant_lookalikes(); /* movabs, mov, mov in the known part; mov al and jmp *%rax not */
 	scan_known(known, 2, &r, 1);
 	assert_hit(&r, SEG + 0x71);
+	assert_true(r.unproven); /* the line says it was read byte by byte */
 
 	/* a candidate past the end of the nearest ranges below it, inside an earlier one that
 	 * holds them (nested symbols): decoded from the holding range's start */
@@ -555,6 +581,7 @@ int main(void)
 		cmocka_unit_test(test_lookalike_bytes_count),
 		cmocka_unit_test(test_lookalikes_decoded_away),
 		cmocka_unit_test(test_real_branches_decoded),
+		cmocka_unit_test(test_proven_hit_replaces_byte_read),
 		cmocka_unit_test(test_prefixed_branch_from_its_start),
 		cmocka_unit_test(test_gap_keeps_byte_scan),
 		cmocka_unit_test(test_undecodable_keeps_byte_scan),
