@@ -8,10 +8,16 @@
  * second array (`whole`) with the same buckets: leaf calls = the full histogram, coarsened,
  * less `whole`, bucket by bucket (exact: every full bucket lies inside one coarse bucket).
  *
+ * Each self bucket also sums the traced calls its calls made (`nested`): what a traced call
+ * costs its caller beyond its own reading (overhead.nested) is known only at report time, and
+ * it is removed from each bucket at that bucket's own mean, not at the function's. A function
+ * whose calls make 1 or 300 traced calls by turns (a server's command loop) would otherwise
+ * have the cost of 150 removed from each, its short calls' self read as 0.
+ *
  * Buckets: exact below 64 ticks, then 8 per power of two (a bucket is at most 12.5% of its
  * low edge wide) up to 2^48 ticks (a day at 3 GHz), above which one last bucket holds all
- * (max stays exact). 400 buckets of two counts and the header: 6,456 bytes per function per
- * thread of address space. The two counts of a bucket lie side by side, so that a function
+ * (max stays exact). 400 buckets of three counts and the header: 9,656 bytes per function
+ * per thread of address space. The counts of a bucket lie side by side, so that a function
  * whose calls are short touches one page here, not one per array; and nothing here is written
  * until a call made traced calls (`min` is meaningful only once `count` is not 0), so a leaf
  * function touches none of it. Self time is a difference
@@ -44,8 +50,9 @@ struct tt_self_hist {
 	uint64_t lost;	      /* timed calls whose self time is unknown: a traced call they made
 			       * migrated or was left by longjmp (their totals are in whole) */
 	struct tt_self_bucket {
-		uint64_t self;	/* recorded calls whose self ticks fall here */
-		uint64_t whole; /* recorded and lost calls whose total ticks fall here */
+		uint64_t self;	 /* recorded calls whose self ticks fall here */
+		uint64_t whole;	 /* recorded and lost calls whose total ticks fall here */
+		uint64_t nested; /* traced calls made by the calls counted in `self` */
 	} b[TT_SELF_BUCKETS];
 };
 
@@ -74,6 +81,7 @@ static inline void tt_self_record(struct tt_self_hist *h, uint64_t raw, uint64_t
 	TT_OWNER_ADD(h->b[tt_self_index(raw)].whole, 1);
 	TT_OWNER_ADD(h->whole_total, raw);
 	TT_OWNER_ADD(h->b[tt_self_index(self)].self, 1);
+	TT_OWNER_ADD(h->b[tt_self_index(self)].nested, nested);
 	/* min first: a reader that sees the count sees a min of a recorded call. */
 	if (before == 0 || self < __atomic_load_n(&h->min, __ATOMIC_RELAXED))
 		__atomic_store_n(&h->min, self, __ATOMIC_RELAXED);
@@ -104,6 +112,7 @@ static inline void tt_self_record_weighted(struct tt_self_hist *h, uint64_t raw,
 	TT_OWNER_ADD(h->b[tt_self_index(raw)].whole, w);
 	TT_OWNER_ADD(h->whole_total, raw * w);
 	TT_OWNER_ADD(h->b[tt_self_index(self)].self, w);
+	TT_OWNER_ADD(h->b[tt_self_index(self)].nested, nested * w);
 	if (before == 0 || self < __atomic_load_n(&h->min, __ATOMIC_RELAXED))
 		__atomic_store_n(&h->min, self, __ATOMIC_RELAXED);
 	TT_OWNER_ADD(h->count, w);
@@ -129,8 +138,9 @@ void tt_self_merge(struct tt_self_hist *dst, const struct tt_self_hist *src);
 
 /*
  * The self time of every timed call of a function, as a full histogram `out` (emptied
- * first) of raw ticks less, for calls that made traced calls, `nested_cost` times their mean
- * number of traced calls: summarise it with `sub` (the overhead of a call's own reading)
+ * first) of raw ticks less, for calls that made traced calls, `nested_cost` times the mean
+ * number of traced calls made by the calls of their coarse bucket (exact when those made as
+ * many each): summarise it with `sub` (the overhead of a call's own reading)
  * subtracted, as cycles are. Leaf calls (all less self's whole) keep the full histogram's
  * buckets where no call that made traced calls fell (all of them, for a function that made
  * none: its self is its cycles exactly), else the middle of their coarse bucket; recorded

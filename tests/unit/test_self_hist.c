@@ -33,7 +33,7 @@ static void test_index_matches_edges(void **state)
 			assert_int_equal(tt_self_bucket_low(i + 1), hi + 1);
 	}
 	assert_int_equal(tt_self_index(UINT64_MAX), TT_SELF_BUCKETS - 1);
-	assert_true(sizeof(struct tt_self_hist) <= 8192);
+	assert_true(sizeof(struct tt_self_hist) <= 3 * 4096);
 }
 
 static void test_full_buckets_nest(void **state)
@@ -176,6 +176,44 @@ static void test_leaf_floor_beside_nested(void **state)
 	free(out);
 }
 
+/*
+ * Calls that made 1 traced call beside calls that made 200 (a server's short and long
+ * commands), every one with 20,000 ticks of its own: each keeps about that, its bucket's
+ * nested cost removed, not the function's mean (which took 100.5 x 90 from every call and
+ * put the first 300 near 11,000). The first group's min stays exact; the per-bucket sums of
+ * traced calls survive a merge.
+ */
+static void test_nested_counts_differ(void **state)
+{
+	struct tt_hist *all = new_hist(), *out = new_hist();
+	struct tt_self_hist *self = calloc(1, sizeof(*self)), *merged = calloc(1, sizeof(*merged));
+	struct tt_summary s;
+	uint64_t i, sub = 40, nested = 90, own = 20000 - sub;
+
+	(void)state;
+	assert_non_null(self);
+	assert_non_null(merged);
+	self->min = merged->min = UINT64_MAX;
+	for (i = 0; i < 300; i++) {
+		tt_hist_record(all, 30000 + nested + i);
+		tt_self_record(self, 30000 + nested + i, 10000, 1);
+		tt_hist_record(all, 30000 + 200 * nested + i);
+		tt_self_record(self, 30000 + 200 * nested + i, 10000, 200);
+	}
+	tt_self_merge(merged, self);
+	tt_self_distribution(all, merged, sub, nested, out);
+	tt_stats_summarise(out, sub, &s);
+	assert_int_equal(out->count, 600);
+	assert_int_equal(s.min, own);
+	/* Each group within half its coarse bucket (of 20,090 and 38,000 ticks) of its own. */
+	assert_true(s.median >= own && s.median <= own + 299 + 20480 / 16);
+	assert_true(s.p90 >= own && s.p90 <= own + 299 + 40960 / 16);
+	free(all);
+	free(out);
+	free(self);
+	free(merged);
+}
+
 static void test_merge_adds(void **state)
 {
 	struct tt_self_hist a, b;
@@ -257,6 +295,7 @@ int main(void)
 		cmocka_unit_test(test_leaf_floor_beside_nested),
 		cmocka_unit_test(test_weighted_is_scaled),
 		cmocka_unit_test(test_merge_adds),
+		cmocka_unit_test(test_nested_counts_differ),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
