@@ -153,6 +153,11 @@ extern bool tt_sandboxed;
  * passed through untimed, in no function's counts; atomic (tt_call_first). */
 extern uint64_t tt_shared_tls_calls;
 
+/* What a traced call costs its traced caller beyond its reading (overhead.nested), once the
+ * first calibration measured it, else 0: the self time a call records is then its own less
+ * that, placed for good (report/self_hist.h). Set once, by runtime/lifecycle.c. */
+extern uint64_t tt_self_nested_cost;
+
 /* Enter / leave shim code in this thread: traced calls made meanwhile pass straight through.
  * Nests: returns the previous value for tt_shim_leave. */
 static inline uint8_t tt_shim_enter(void)

@@ -42,6 +42,8 @@ void tt_self_merge(struct tt_self_hist *dst, const struct tt_self_hist *src)
 			dst->b[i].self += v;
 		if ((v = load(&src->b[i].whole)))
 			dst->b[i].whole += v;
+		if ((v = load(&src->b[i].early)))
+			dst->b[i].early += v;
 		if ((v = load(&src->b[i].nested)))
 			dst->b[i].nested += v;
 	}
@@ -50,6 +52,13 @@ void tt_self_merge(struct tt_self_hist *dst, const struct tt_self_hist *src)
 			dst->min = load(&src->min);
 		if (load(&src->max) > dst->max)
 			dst->max = load(&src->max);
+	}
+	if ((v = load(&src->early))) {
+		if (dst->early == 0 || load(&src->early_min) < dst->early_min)
+			dst->early_min = load(&src->early_min);
+		if (load(&src->early_max) > dst->early_max)
+			dst->early_max = load(&src->early_max);
+		dst->early += v;
 	}
 	dst->count += n;
 	dst->total += load(&src->total);
@@ -121,36 +130,54 @@ static void put(struct tt_hist *h, uint64_t v, uint64_t count)
 		h->max = v;
 }
 
-/* What the traced calls made by the calls of self bucket i cost them beyond their readings,
- * per call: at the mean number those calls made (a sum of weights over a sum of weights
- * alike when weighted). */
+/* What the traced calls made by the early calls of self bucket i cost them beyond their
+ * readings, per call: at the mean number those calls made (a sum of weights over a sum of
+ * weights alike when weighted). */
 static uint64_t bucket_shift(const struct tt_self_hist *self, uint32_t i, uint64_t nested_cost)
 {
-	uint64_t calls = load(&self->b[i].self);
+	uint64_t calls = load(&self->b[i].early);
 
 	return calls ? (load(&self->b[i].nested) * nested_cost + calls / 2) / calls : 0;
 }
 
-/* The recorded calls of self bucket i at the middle of the bucket (within 6.25% either way),
- * clamped to the extremes known exactly, less their bucket's nested cost. exact_max: one call
- * of the largest's bucket at its exact value. */
+static uint64_t clamp(uint64_t v, uint64_t lo, uint64_t hi)
+{
+	return v > hi ? hi : v < lo ? lo : v;
+}
+
+/* The calls of self bucket i at the middle of the bucket (within 6.25% either way), clamped
+ * to the extremes known exactly (the early ones to their own, which stay put once the cost is
+ * known), the early ones less their bucket's nested cost. The largest is known exactly: with
+ * exact_max, one call of its bucket there (weighted: the extreme alone, as its call's weight
+ * is not known). */
 static void put_recorded(const struct tt_self_hist *self, uint32_t i, uint64_t nested_cost,
 			 bool exact_max, struct tt_hist *out)
 {
 	uint64_t lo = tt_self_bucket_low(i), hi = tt_self_bucket_high(i), mid = lo + (hi - lo) / 2;
-	uint64_t smin = load(&self->min), smax = load(&self->max), v = load(&self->b[i].self);
+	uint64_t smax = load(&self->max), emax = load(&self->early_max);
+	uint64_t placed = load(&self->b[i].self), early = load(&self->b[i].early);
 	uint64_t shift = bucket_shift(self, i, nested_cost);
-	uint64_t x = mid > smax ? smax : mid < smin ? smin : mid;
 
-	if (!v)
+	if (!placed && !early)
 		return;
-	if (i == tt_self_index(smax) && exact_max) {
-		put(out, sub_floor(smax, shift), 1);
-		v--;
-	} else if (i == tt_self_index(smax) && sub_floor(smax, shift) > out->max) {
-		out->max = sub_floor(smax, shift);
+	if (i == tt_self_index(smax)) {
+		/* The largest key is an early call's, or one placed for good. */
+		bool is_early = early && emax == smax;
+		uint64_t top = is_early ? sub_floor(smax, shift) : smax;
+
+		/* (a snapshot of a live thread's counts may not have the call yet) */
+		if (exact_max && (is_early ? early : placed)) {
+			put(out, top, 1);
+			if (is_early)
+				early--;
+			else
+				placed--;
+		} else if (!exact_max && top > out->max) {
+			out->max = top;
+		}
 	}
-	put(out, sub_floor(x, shift), v);
+	put(out, clamp(mid, load(&self->min), smax), placed);
+	put(out, sub_floor(clamp(mid, load(&self->early_min), emax), shift), early);
 }
 
 /* exact_max: one call of the largest's bucket at its exact value; not for weighted
@@ -210,12 +237,17 @@ static uint64_t distribution(const struct tt_hist *all, const struct tt_self_his
 	}
 	/* The smallest self is the smaller of the recorded calls' least and, when leaf calls
 	 * exist, the least of all calls (a call that made traced calls has self below its
-	 * total): exact either way, unless another bucket's calls, less their own nested cost,
-	 * were placed below it (then that placement stands: min stays below every call). */
+	 * total): exact either way, unless early calls of another bucket, less their nested
+	 * cost, were placed below it (then that placement stands: min stays below every call). */
 	if (out->count) {
-		uint64_t lo = n ? sub_floor(smin,
-					    bucket_shift(self, tt_self_index(smin), nested_cost))
-				: UINT64_MAX;
+		uint32_t k = tt_self_index(smin);
+		uint64_t lo = UINT64_MAX;
+
+		/* the least: an early call's less its bucket's cost, or one placed for good */
+		if (n && load(&self->early) && load(&self->early_min) == smin)
+			lo = sub_floor(smin, bucket_shift(self, k, nested_cost));
+		else if (n)
+			lo = smin;
 
 		if (any_leaf && amin < lo)
 			lo = amin;

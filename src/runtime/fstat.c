@@ -78,6 +78,8 @@ void tt_fstat_weigh_fixed(struct tt_fstat *s)
 			ws->b[i].self = sh->b[i].self * n;
 		if (sh->b[i].whole)
 			ws->b[i].whole = sh->b[i].whole * n;
+		if (sh->b[i].early)
+			ws->b[i].early = sh->b[i].early * n;
 		if (sh->b[i].nested)
 			ws->b[i].nested = sh->b[i].nested * n;
 	}

@@ -33,8 +33,22 @@ self_dump_in() {
 		 ([\$b[] | select(.[1] < $2) | .[2]] | add // 0)] | join(\" \")" "$1"
 }
 
+# self_dump_fell PREV REPORT: sd_outer's self buckets of PREV whose count is lower in REPORT,
+# but those holding PREV's self.min or self.max: the extremes are exact, and calls placed at
+# them move when a later call goes beyond.
+self_dump_fell() {
+	jq -c -n --slurpfile p "$1" --slurpfile r "$2" "$JQDEFS
+		def outer(\$x): \$x[0] | fn(\"sd_outer\");
+		outer(\$p) as \$a | outer(\$r) as \$z |
+		([\$z.self_histogram.buckets[] | {key: \"\\(.[0])-\\(.[1])\", value: .[2]}] | from_entries) as \$now |
+		[\$a.self_histogram.buckets[] |
+		 select((.[0] <= \$a.self.min and \$a.self.min <= .[1]) or
+			(.[0] <= \$a.self.max and \$a.self.max <= .[1]) | not) |
+		 select((\$now[\"\\(.[0])-\\(.[1])\"] // 0) < .[2])]"
+}
+
 test_self_dump() {
-	local d b lo hi in below prev_in=0 prev_below=0 want notes=""
+	local d b lo hi in below fell prev_in=0 prev_below=0 want notes=""
 	XENV+=(TSC_DUMP_SIGNAL=USR2 TSC_CLOCK=tsc)
 	run_pair self_dump sd_outer,sd_inner,sd_leaf "$B/t_self_dump" "$T" "$T/side" || return 1
 	one_report && check_expects "$T/t.out" || sub_failed "final report" || return 1
@@ -69,6 +83,10 @@ test_self_dump() {
 		# move them out (to 0, as they were when later calls made many traced calls).
 		[ "$d" -eq 1 ] || { [ "$in" -ge "$prev_in" ] && [ "$below" -le "$prev_below" ]; } ||
 			fail_because "dump$d: sd_outer calls with self in [$lo, $hi] $in (dump$((d - 1)): $prev_in), below it $below (was $prev_below)" ||
+			return 1
+		fell=$([ "$d" -eq 1 ] || self_dump_fell "$T/dump$((d - 1)).json" "$REPORT")
+		[ "$d" -eq 1 ] || [ "$fell" = "[]" ] ||
+			fail_because "dump$d: sd_outer self buckets [lo, hi, count] of dump$((d - 1)) that lost calls: $fell" ||
 			return 1
 		prev_in=$in prev_below=$below
 	done
