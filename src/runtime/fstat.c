@@ -90,4 +90,7 @@ void tt_fstat_weigh_fixed(struct tt_fstat *s)
 	ws->nested = sh->nested * n;
 	ws->whole_total = sh->whole_total * n;
 	ws->lost = sh->lost * n;
+	ws->early = sh->early * n;
+	ws->early_min = sh->early_min;
+	ws->early_max = sh->early_max;
 }
