@@ -254,7 +254,8 @@ static void record_self_weighted(struct tt_fstat *s, uint64_t raw, uint64_t chil
 	if (nested & TT_CHILD_UNKNOWN)
 		tt_self_lose_weighted(&s->wself, raw, w);
 	else
-		tt_self_record_weighted(&s->wself, raw, child, nested, w);
+		tt_self_record_weighted(&s->wself, raw, child, nested,
+					__atomic_load_n(&tt_self_nested_cost, __ATOMIC_RELAXED), w);
 }
 
 /* a * mul / div without overflow, for mul < 2^24 (a budget in ppm, a count cost). */

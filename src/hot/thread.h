@@ -163,6 +163,11 @@ extern uint64_t tt_tableless_calls, tt_tableless_threads;
  * space the program leaves may be too small for one by then. */
 void tt_thread_reserve(void);
 
+/* What a traced call costs its traced caller beyond its reading (overhead.nested), once the
+ * first calibration measured it, else 0: the self time a call records is then its own less
+ * that, placed for good (report/self_hist.h). Set once, by runtime/lifecycle.c. */
+extern uint64_t tt_self_nested_cost;
+
 /* Enter / leave shim code in this thread: traced calls made meanwhile pass straight through.
  * Nests: returns the previous value for tt_shim_leave. */
 static inline uint8_t tt_shim_enter(void)

@@ -26,6 +26,7 @@ int tt_thread_key = -1;
 bool tt_clock_forbidden_seen;
 bool tt_sandboxed;
 uint64_t tt_shared_tls_calls;
+uint64_t tt_self_nested_cost;
 
 static void no_deferred_fatal(void)
 {

@@ -98,7 +98,9 @@ static void apply(struct tt_fstat *s, enum outcome o, uint64_t raw, uint64_t chi
 			if (nested & TT_CHILD_UNKNOWN)
 				tt_self_lose(&s->self, raw);
 			else
-				tt_self_record(&s->self, raw, child, nested);
+				tt_self_record(&s->self, raw, child, nested,
+					       __atomic_load_n(&tt_self_nested_cost,
+							       __ATOMIC_RELAXED));
 		}
 	} else if (o == MIGRATED)
 		TT_OWNER_ADD(s->migrated, 1);

@@ -42,12 +42,23 @@ void tt_self_merge(struct tt_self_hist *dst, const struct tt_self_hist *src)
 			dst->b[i].self += v;
 		if ((v = load(&src->b[i].whole)))
 			dst->b[i].whole += v;
+		if ((v = load(&src->b[i].early)))
+			dst->b[i].early += v;
+		if ((v = load(&src->b[i].nested)))
+			dst->b[i].nested += v;
 	}
 	if (n) {
 		if (dst->count == 0 || load(&src->min) < dst->min)
 			dst->min = load(&src->min);
 		if (load(&src->max) > dst->max)
 			dst->max = load(&src->max);
+	}
+	if ((v = load(&src->early))) {
+		if (dst->early == 0 || load(&src->early_min) < dst->early_min)
+			dst->early_min = load(&src->early_min);
+		if (load(&src->early_max) > dst->early_max)
+			dst->early_max = load(&src->early_max);
+		dst->early += v;
 	}
 	dst->count += n;
 	dst->total += load(&src->total);
@@ -119,6 +130,56 @@ static void put(struct tt_hist *h, uint64_t v, uint64_t count)
 		h->max = v;
 }
 
+/* What the traced calls made by the early calls of self bucket i cost them beyond their
+ * readings, per call: at the mean number those calls made (a sum of weights over a sum of
+ * weights alike when weighted). */
+static uint64_t bucket_shift(const struct tt_self_hist *self, uint32_t i, uint64_t nested_cost)
+{
+	uint64_t calls = load(&self->b[i].early);
+
+	return calls ? (load(&self->b[i].nested) * nested_cost + calls / 2) / calls : 0;
+}
+
+static uint64_t clamp(uint64_t v, uint64_t lo, uint64_t hi)
+{
+	return v > hi ? hi : v < lo ? lo : v;
+}
+
+/* The calls of self bucket i at the middle of the bucket (within 6.25% either way), clamped
+ * to the extremes known exactly (the early ones to their own, which stay put once the cost is
+ * known), the early ones less their bucket's nested cost. The largest is known exactly: with
+ * exact_max, one call of its bucket there (weighted: the extreme alone, as its call's weight
+ * is not known). */
+static void put_recorded(const struct tt_self_hist *self, uint32_t i, uint64_t nested_cost,
+			 bool exact_max, struct tt_hist *out)
+{
+	uint64_t lo = tt_self_bucket_low(i), hi = tt_self_bucket_high(i), mid = lo + (hi - lo) / 2;
+	uint64_t smax = load(&self->max), emax = load(&self->early_max);
+	uint64_t placed = load(&self->b[i].self), early = load(&self->b[i].early);
+	uint64_t shift = bucket_shift(self, i, nested_cost);
+
+	if (!placed && !early)
+		return;
+	if (i == tt_self_index(smax)) {
+		/* The largest key is an early call's, or one placed for good. */
+		bool is_early = early && emax == smax;
+		uint64_t top = is_early ? sub_floor(smax, shift) : smax;
+
+		/* (a snapshot of a live thread's counts may not have the call yet) */
+		if (exact_max && (is_early ? early : placed)) {
+			put(out, top, 1);
+			if (is_early)
+				early--;
+			else
+				placed--;
+		} else if (!exact_max && top > out->max) {
+			out->max = top;
+		}
+	}
+	put(out, clamp(mid, load(&self->min), smax), placed);
+	put(out, sub_floor(clamp(mid, load(&self->early_min), emax), shift), early);
+}
+
 /* exact_max: one call of the largest's bucket at its exact value; not for weighted
  * histograms, where a count is a sum of weights and the largest call's is not known. */
 static uint64_t distribution(const struct tt_hist *all, const struct tt_self_hist *self,
@@ -126,8 +187,8 @@ static uint64_t distribution(const struct tt_hist *all, const struct tt_self_his
 			     bool exact_max)
 {
 	uint64_t leaf[TT_SELF_BUCKETS]; /* 3.2 KiB of stack */
-	uint64_t n = load(&self->count), shift_inner = 0, amin = load(&all->min);
-	uint64_t amax = load(&all->max), smin = load(&self->min), smax = load(&self->max);
+	uint64_t n = load(&self->count), amin = load(&all->min);
+	uint64_t amax = load(&all->max), smin = load(&self->min);
 	uint32_t i, first = 0, last = 0;
 	bool any_leaf = false;
 
@@ -164,42 +225,33 @@ static uint64_t distribution(const struct tt_hist *all, const struct tt_self_his
 		put(out, v, c);
 		leaf[k] = 0;
 	}
-	if (n)
-		shift_inner = (load(&self->nested) * nested_cost + n / 2) / n;
 	/* The rest at the middle of their coarse buckets (within 6.25% either way), clamped to
 	 * the extremes known exactly. */
 	for (i = 0; i < TT_SELF_BUCKETS; i++) {
 		uint64_t lo = tt_self_bucket_low(i), hi = tt_self_bucket_high(i);
-		uint64_t mid = lo + (hi - lo) / 2, v;
+		uint64_t mid = lo + (hi - lo) / 2;
 
-		if (leaf[i]) {
-			v = mid > amax ? amax : mid < amin ? amin : mid;
-			put(out, v, leaf[i]);
-		}
-		if ((v = load(&self->b[i].self))) {
-			uint64_t x = mid > smax ? smax : mid < smin ? smin : mid;
-
-			/* The largest is known exactly: one call of its bucket there (weighted:
-			 * the extreme alone, as its call's weight is not known). */
-			if (i == tt_self_index(smax) && exact_max) {
-				put(out, sub_floor(smax, shift_inner), 1);
-				v--;
-			} else if (i == tt_self_index(smax) &&
-				   sub_floor(smax, shift_inner) > out->max) {
-				out->max = sub_floor(smax, shift_inner);
-			}
-			put(out, sub_floor(x, shift_inner), v);
-		}
+		if (leaf[i])
+			put(out, mid > amax ? amax : mid < amin ? amin : mid, leaf[i]);
+		put_recorded(self, i, nested_cost, exact_max, out);
 	}
 	/* The smallest self is the smaller of the recorded calls' least and, when leaf calls
 	 * exist, the least of all calls (a call that made traced calls has self below its
-	 * total): exact either way. */
+	 * total): exact either way, unless early calls of another bucket, less their nested
+	 * cost, were placed below it (then that placement stands: min stays below every call). */
 	if (out->count) {
-		uint64_t lo = n ? sub_floor(smin, shift_inner) : UINT64_MAX;
+		uint32_t k = tt_self_index(smin);
+		uint64_t lo = UINT64_MAX;
+
+		/* the least: an early call's less its bucket's cost, or one placed for good */
+		if (n && load(&self->early) && load(&self->early_min) == smin)
+			lo = sub_floor(smin, bucket_shift(self, k, nested_cost));
+		else if (n)
+			lo = smin;
 
 		if (any_leaf && amin < lo)
 			lo = amin;
-		if (lo != UINT64_MAX)
+		if (lo < out->min)
 			out->min = lo;
 	}
 	return tt_self_total(load(&all->count), load(&all->total), self, sub, nested_cost,

@@ -78,6 +78,10 @@ void tt_fstat_weigh_fixed(struct tt_fstat *s)
 			ws->b[i].self = sh->b[i].self * n;
 		if (sh->b[i].whole)
 			ws->b[i].whole = sh->b[i].whole * n;
+		if (sh->b[i].early)
+			ws->b[i].early = sh->b[i].early * n;
+		if (sh->b[i].nested)
+			ws->b[i].nested = sh->b[i].nested * n;
 	}
 	ws->count = sh->count * n;
 	ws->min = sh->min;
@@ -86,4 +90,7 @@ void tt_fstat_weigh_fixed(struct tt_fstat *s)
 	ws->nested = sh->nested * n;
 	ws->whole_total = sh->whole_total * n;
 	ws->lost = sh->lost * n;
+	ws->early = sh->early * n;
+	ws->early_min = sh->early_min;
+	ws->early_max = sh->early_max;
 }

@@ -450,6 +450,9 @@ void tt_lifecycle_calibrate(bool always)
 	tt_altstack_run(calibrate_on_altstack, &burst);
 	tt_phase_add(TT_PHASE_CALIBRATE, t);
 	tt_shim_leave(was);
+	/* From now on each call's self time is recorded less its traced calls' cost. */
+	if (burst)
+		__atomic_store_n(&tt_self_nested_cost, run.overhead.nested, __ATOMIC_RELEASE);
 	/* Without the burst, a later report that has samples (a dump, then exit) takes it. */
 	__atomic_store_n(&calibration_tid, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(taken, burst ? 2 : 0, __ATOMIC_RELEASE);

@@ -301,7 +301,9 @@ static void fill_threads(const struct tt_run *run, uint32_t func, struct arena *
 	if (!rows || !th)
 		return;
 	for (i = 0; i < n; i++) {
-		struct tt_self_hist h;
+		/* Only its header is read: kept off the stack (9 KiB, and a report may be made
+		 * on a small one), as build's sum is, one report at a time. */
+		static struct tt_self_hist h;
 		char *name = arena_alloc(a, sizeof(rows[i].name));
 
 		tt_thread_rows_weigh_fixed(&rows[i]); /* TSC_SAMPLE=N: each weighs N */

@@ -33,7 +33,7 @@ static void test_index_matches_edges(void **state)
 			assert_int_equal(tt_self_bucket_low(i + 1), hi + 1);
 	}
 	assert_int_equal(tt_self_index(UINT64_MAX), TT_SELF_BUCKETS - 1);
-	assert_true(sizeof(struct tt_self_hist) <= 8192);
+	assert_true(sizeof(struct tt_self_hist) <= 4 * 4096);
 }
 
 static void test_full_buckets_nest(void **state)
@@ -94,7 +94,7 @@ static void test_nested_and_leaves(void **state)
 	self.min = UINT64_MAX;
 	for (i = 0; i < 300; i++) {
 		tt_hist_record(all, 30000 + i);
-		tt_self_record(&self, 30000 + i, 10000, 1);
+		tt_self_record(&self, 30000 + i, 10000, 1, 0);
 	}
 	for (i = 0; i < 100; i++)
 		tt_hist_record(all, 5000);
@@ -161,10 +161,10 @@ static void test_leaf_floor_beside_nested(void **state)
 	for (i = 0; i < 3; i++)
 		tt_hist_record(all, 96);
 	tt_hist_record(all, 101);
-	tt_self_record(&self, 101, 1, 1); /* 101 ticks, of which a traced call's 1 */
+	tt_self_record(&self, 101, 1, 1, 0); /* 101 ticks, of which a traced call's 1 */
 	for (i = 0; i < 5; i++) {
 		tt_hist_record(all, 5000);
-		tt_self_record(&self, 5000, 1000, 2);
+		tt_self_record(&self, 5000, 1000, 2, 0);
 	}
 	assert_int_equal(tt_self_index(96), tt_self_index(101));
 	assert_int_equal(tt_self_leaf_back(all, &self, sub), 3 * 4);
@@ -176,6 +176,84 @@ static void test_leaf_floor_beside_nested(void **state)
 	free(out);
 }
 
+/*
+ * Calls that made 1 traced call beside calls that made 200 (a server's short and long
+ * commands), every one with 20,000 ticks of its own: each keeps about that, its bucket's
+ * nested cost removed, not the function's mean (which took 100.5 x 90 from every call and
+ * put the first 300 near 11,000). The first group's min stays exact; the per-bucket sums of
+ * traced calls survive a merge.
+ */
+static void test_nested_counts_differ(void **state)
+{
+	struct tt_hist *all = new_hist(), *out = new_hist();
+	struct tt_self_hist *self = calloc(1, sizeof(*self)), *merged = calloc(1, sizeof(*merged));
+	struct tt_summary s;
+	uint64_t i, sub = 40, nested = 90, own = 20000 - sub;
+
+	(void)state;
+	assert_non_null(self);
+	assert_non_null(merged);
+	self->min = merged->min = UINT64_MAX;
+	for (i = 0; i < 300; i++) {
+		tt_hist_record(all, 30000 + nested + i);
+		tt_self_record(self, 30000 + nested + i, 10000, 1, 0);
+		tt_hist_record(all, 30000 + 200 * nested + i);
+		tt_self_record(self, 30000 + 200 * nested + i, 10000, 200, 0);
+	}
+	tt_self_merge(merged, self);
+	tt_self_distribution(all, merged, sub, nested, out);
+	tt_stats_summarise(out, sub, &s);
+	assert_int_equal(out->count, 600);
+	assert_int_equal(s.min, own);
+	/* Each group within half its coarse bucket (of 20,090 and 38,000 ticks) of its own. */
+	assert_true(s.median >= own && s.median <= own + 299 + 20480 / 16);
+	assert_true(s.p90 >= own && s.p90 <= own + 299 + 40960 / 16);
+	free(all);
+	free(out);
+	free(self);
+	free(merged);
+}
+
+/*
+ * Calls recorded once the nested cost is known are placed for good, each less its own
+ * traced calls' cost: 300 early calls of 1 traced call keep their place when 300 calls of
+ * 200 follow (a dump between), and those land at their own 20,000, not at the middle of the
+ * coarse bucket their 38,000 ticks of raw self fall in.
+ */
+static void test_known_cost_places_for_good(void **state)
+{
+	struct tt_hist *all = new_hist(), *out = new_hist(), *first = new_hist();
+	struct tt_self_hist *self = calloc(1, sizeof(*self));
+	struct tt_summary s;
+	uint64_t i, sub = 40, nested = 90, own = 20000 - sub;
+
+	(void)state;
+	assert_non_null(self);
+	self->min = UINT64_MAX;
+	for (i = 0; i < 300; i++) {
+		tt_hist_record(all, 30000 + nested + i);
+		tt_self_record(self, 30000 + nested + i, 10000, 1, 0);
+	}
+	tt_self_distribution(all, self, sub, nested, first);
+	for (i = 0; i < 300; i++) {
+		tt_hist_record(all, 30000 + 200 * nested + i);
+		tt_self_record(self, 30000 + 200 * nested + i, 10000, 200, nested);
+	}
+	tt_self_distribution(all, self, sub, nested, out);
+	for (i = 0; i < TT_HIST_BUCKETS; i++)
+		if (first->counts[i] && tt_hist_bucket_low(i) < 20000 + 299)
+			assert_true(out->counts[i] >= first->counts[i]);
+	tt_stats_summarise(out, sub, &s);
+	assert_int_equal(out->count, 600);
+	assert_int_equal(s.min, own);
+	assert_int_equal(s.max, own + 299);
+	assert_true(s.p90 >= own && s.p90 <= own + 299);
+	free(all);
+	free(out);
+	free(first);
+	free(self);
+}
+
 static void test_merge_adds(void **state)
 {
 	struct tt_self_hist a, b;
@@ -184,8 +262,8 @@ static void test_merge_adds(void **state)
 	memset(&a, 0, sizeof(a));
 	memset(&b, 0, sizeof(b));
 	a.min = b.min = UINT64_MAX;
-	tt_self_record(&a, 500, 100, 2);
-	tt_self_record(&b, 900, 100, 1);
+	tt_self_record(&a, 500, 100, 2, 0);
+	tt_self_record(&b, 900, 100, 1, 0);
 	tt_self_lose(&b, 700);
 	tt_self_merge(&a, &b);
 	assert_int_equal(a.count, 2);
@@ -214,8 +292,8 @@ static void test_weighted_is_scaled(void **state)
 	for (i = 0; i < 300; i++) {
 		tt_hist_record(all, 30000 + 7 * i);
 		tt_hist_record_weighted(wall, 30000 + 7 * i, 4);
-		tt_self_record(self, 30000 + 7 * i, 10000, 1);
-		tt_self_record_weighted(wself, 30000 + 7 * i, 10000, 1, 4);
+		tt_self_record(self, 30000 + 7 * i, 10000, 1, 0);
+		tt_self_record_weighted(wself, 30000 + 7 * i, 10000, 1, 0, 4);
 	}
 	for (i = 0; i < 100; i++) {
 		tt_hist_record(all, 5000 + i);
@@ -257,6 +335,8 @@ int main(void)
 		cmocka_unit_test(test_leaf_floor_beside_nested),
 		cmocka_unit_test(test_weighted_is_scaled),
 		cmocka_unit_test(test_merge_adds),
+		cmocka_unit_test(test_nested_counts_differ),
+		cmocka_unit_test(test_known_cost_places_for_good),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
