@@ -1,7 +1,7 @@
 # A Go program with cgo (standard library only, no network, built here with GOCACHE in the
 # build directory): 4 goroutines call a C function of its own 5,000 times each, tt_go_mix,
 # traced: exactly 20,000 calls in the report. Output and exit status as untraced.
-# Known to fail until the Go fix lands: a Go program gets no report (and no line saying why).
+# Before the shim caught runtime.exit, a Go program got no report and no line saying why.
 GO_PROG='package main
 
 /*
@@ -51,7 +51,7 @@ field_go() {
 	[ -f "${reps[0]:-}" ] && got=$(sum_calls tt_go_mix "${reps[@]}")
 	table_row "Go program with cgo (4 goroutines)" "$(go version | awk '{ print $3 }')" tt_go_mix "$got"
 	[ -f "${reps[0]:-}" ] && [ ${#reps[@]} -eq 1 ] ||
-		fail_because "${#reps[@]} reports, expected 1 (known: Go programs get no report until that fix); shim said: $(grep tsctrace: "$T/t.err" | grep -v rdtscp | head -2)" ||
+		fail_because "${#reps[@]} reports, expected 1; shim said: $(grep tsctrace: "$T/t.err" | grep -v rdtscp | head -2)" ||
 		return 1
 	[ "$got" = 20000 ] || fail_because "tt_go_mix: $got calls, the program made 20000" || return 1
 	check_reports "${reps[@]}" || return 1

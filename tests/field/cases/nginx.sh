@@ -5,9 +5,9 @@
 # ab's completed requests + 2 (curl's and the probe's that found it ready), and the lines of nginx's access log. Every process leaves a
 # report: the one started (it exits once the daemon is forked), the master, each worker;
 # where TSC_OUTPUT says or, when that cannot be written, in $TMPDIR (a 1777 directory here).
-# Known to fail until the report-delivery fix lands: the workers (nobody) cannot write into
-# the root-owned directory and their stderr is /dev/null, so their reports are lost; and
-# reports are created mode 0666 under nginx's umask 0.
+# Before the fallback to $TMPDIR, the workers (nobody) could not write into the root-owned
+# directory and their stderr was /dev/null, so their reports were lost; reports were also
+# created mode 0666 under nginx's umask 0.
 NGINX_REQS=2000
 
 # nginx_conf DIR PORT: the configuration of one run, everything under DIR.

@@ -4,8 +4,8 @@
 # the end), once more per leaf page it leaves (btreeNext calls sqlite3BtreeNext again after
 # climbing to the parent page: leaf pages - 1, from the dbstat table), and once per row of
 # sqlite_schema when the CLI reads the schema.
-# Known to fail until the tail-call fix lands: the calls btreeNext makes by a tail jump are
-# blamed on the trampoline (a libtsctrace frame, then 0x0) in their call paths.
+# It caught the calls btreeNext makes by a tail jump being blamed on the trampoline (a
+# libtsctrace frame, then 0x0) in their call paths.
 field_sqlite() {
 	local rows=200000 q='select count(*), sum(x), max(y) from t;' leaves schema want got
 	need sqlite3 || return 0
