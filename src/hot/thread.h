@@ -116,6 +116,9 @@ struct tt_thread {
 	char *unwind_map;      /* TSC_CALLERS=N>1: its unwind stack, NULL until needed */
 	uint64_t unwind_mask;  /* the signal mask to restore after an unwind... */
 	uint8_t unwind_masked; /* ...when it blocked signals (hot/unwind_stack.c) */
+	uint8_t alt_known;     /* alt_lo/alt_size hold the kernel's answer (unwind_stack.h) */
+	uintptr_t alt_lo;      /* the signal stack's lowest address */
+	size_t alt_size;       /* and its size; 0 when there is none */
 	char name[16];	       /* comm, read at report time (threads.c); the hot path never does */
 };
 

@@ -32,14 +32,43 @@ static uintptr_t map_stack(struct tt_thread *t)
 	return (uintptr_t)base + TT_UNWIND_GUARD_BYTES + TT_UNWIND_STACK_BYTES;
 }
 
+bool tt_altstack_ask_always;
+
+void tt_unwind_altstack_forget(void)
+{
+	struct tt_thread *t = tt_tls.thread;
+
+	if (t)
+		__atomic_store_n(&t->alt_known, 0, __ATOMIC_RELAXED);
+}
+
+/* Whether sp is on the thread's signal stack, as the kernel decides it (on_sig_stack). */
+static bool on_altstack(struct tt_thread *t, uintptr_t sp)
+{
+	stack_t ss;
+
+	if (__atomic_load_n(&t->alt_known, __ATOMIC_RELAXED) && !tt_altstack_ask_always)
+		return sp > t->alt_lo && sp - t->alt_lo <= t->alt_size;
+	if (tt_syscall3(SYS_sigaltstack, 0, &ss, 0) < 0)
+		return false;
+	/* Inside a handler of an SS_AUTODISARM stack it reads as disabled: nested signals then
+	 * do not go to it, and none can land over the running handler. */
+	t->alt_lo = (uintptr_t)ss.ss_sp;
+	t->alt_size = (ss.ss_flags & SS_DISABLE) ? 0 : ss.ss_size;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->alt_known = 1;
+	return (ss.ss_flags & SS_ONSTACK) != 0;
+}
+
 /* On a sigaltstack: block the asynchronous signals, keeping the mask to restore. */
 static void block_if_on_altstack(struct tt_thread *t)
 {
-	stack_t ss;
 	uint64_t block = ~SYNC_SIGNALS;
+	uintptr_t sp;
 
+	__asm__ volatile("mov %%rsp, %0" : "=r"(sp));
 	t->unwind_masked = 0;
-	if (tt_syscall3(SYS_sigaltstack, 0, &ss, 0) < 0 || !(ss.ss_flags & SS_ONSTACK))
+	if (!on_altstack(t, sp))
 		return;
 	if (tt_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, (long)&block, (long)&t->unwind_mask, 8, 0,
 			0) == 0)

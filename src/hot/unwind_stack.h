@@ -12,6 +12,7 @@
 #ifndef TT_UNWIND_STACK_H
 #define TT_UNWIND_STACK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "hot/thread.h"
@@ -27,6 +28,16 @@ uintptr_t tt_unwind_stack_claim(void);
 
 /* Give back what tt_unwind_stack_claim took (top), once off that stack. */
 void tt_unwind_stack_release(uintptr_t top);
+
+/*
+ * Whether the thread runs on its signal stack is asked of the kernel once, and its range kept
+ * (struct tt_thread alt_*): a sigaltstack system call on every unwind cost about 1.5 us a
+ * call. The program's sigaltstack() and syscall(SYS_sigaltstack) go through wrap/, which
+ * forgets the range before and after; a runtime that sets it by raw system calls (Go) makes
+ * tt_altstack_ask_always true, and every unwind asks.
+ */
+extern bool tt_altstack_ask_always;
+void tt_unwind_altstack_forget(void);
 
 /* The end of a call whose path cannot be taken (no unwind stack): its return address only. */
 void tt_callers_exit_nostack(struct tt_frame *f, uint64_t raw, uint32_t aux);

@@ -25,6 +25,7 @@
 #include "base/sys.h"
 #include "config/variant.h"
 #include "elf/elfdyn.h"
+#include "elf/goprog.h"
 #include "hook/exit_detour.h"
 #include "hook/funcs.h"
 #include "hook/go_runtime.h"
@@ -40,6 +41,7 @@
 #include "hot/pin.h"
 #include "hot/thread.h"
 #include "hot/tramp_layout.h"
+#include "hot/unwind_stack.h"
 #include "log/cache_refusal.h"
 #include "log/channel.h"
 #include "log/log.h"
@@ -739,6 +741,8 @@ static enum state start(void)
 	tt_dl_lock(); /* a dlopen or dlclose in another thread waits for this */
 	t = tt_phase_mark();
 	tt_resolve_all(&run.cfg);
+	/* Go sets its threads' signal stacks by raw system calls, unseen by wrap/altstack.c. */
+	tt_altstack_ask_always = tt_go_prog()->is_go;
 	tt_phase_add(TT_PHASE_RESOLVE, t);
 	t = tt_phase_mark();
 	exit_detour();

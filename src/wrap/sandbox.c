@@ -23,6 +23,7 @@
 
 #include "base/sys.h"
 #include "elf/real.h"
+#include "hot/unwind_stack.h"
 #include "runtime/lifecycle.h"
 #include "wrap/clone.h"
 #include "wrap/interpose.h"
@@ -49,6 +50,8 @@ static void before_syscall(long nr, long a1, long a2)
 		tt_sandbox_prctl((int)a1, (unsigned long)a2);
 	else if (nr == SYS_clone)
 		tt_clone_syscall_before((unsigned long)a1); /* clone.c: a child on our TLS */
+	else if (nr == SYS_sigaltstack && a1)
+		tt_unwind_altstack_forget();
 }
 
 /* syscall is variadic; the kernel takes six words, as libc's passes them on. */
@@ -65,11 +68,15 @@ TT_EXPORT long syscall(long nr, ...)
 	va_end(ap);
 	before_syscall(nr, a[0], a[1]);
 	if (fn)
-		return fn(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
-	ret = tt_syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
-	if (ret < 0 && ret > -4096) {
-		errno = (int)-ret;
-		return -1;
+		ret = fn(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	else {
+		ret = tt_syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+		if (ret < 0 && ret > -4096) {
+			errno = (int)-ret;
+			ret = -1;
+		}
 	}
+	if (nr == SYS_sigaltstack && a[0])
+		tt_unwind_altstack_forget(); /* its range, as kept by hot/ (unwind_stack.h) */
 	return ret;
 }
