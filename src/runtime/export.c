@@ -157,13 +157,16 @@ static void *outside_pthread_create;
 
 static int start_thread(void)
 {
+	uint64_t old;
 	pthread_attr_t attr;
 	pthread_t t;
 	int err;
 
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	old = tt_signals_block_before_shim_thread();
 	err = TT_OUTSIDE(pthread_create)(&t, &attr, export_thread, NULL);
+	tt_signals_restore_after_shim_thread(old);
 	pthread_attr_destroy(&attr);
 	return err;
 }

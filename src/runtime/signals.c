@@ -175,10 +175,10 @@ void tt_signals_check_dump(void)
 			dump_sig);
 }
 
-void tt_signals_block_for_shim_thread(void)
+/* Every signal below the real-time ones (the stop's, hook/stop.c, must get through) but the
+ * faults, which the kernel delivers to the thread that caused them anyway. */
+static uint64_t shim_thread_blocked(void)
 {
-	/* Every signal below the real-time ones (the stop's, hook/stop.c, must get through)
-	 * but the faults, which the kernel delivers to the thread that caused them anyway. */
 	static const int faults[] = { SIGILL, SIGTRAP, SIGBUS, SIGFPE, SIGSEGV, SIGSYS };
 	uint64_t set = (1ull << (SIGRTMIN_KERNEL - 1)) - 1;
 	size_t i;
@@ -187,8 +187,28 @@ void tt_signals_block_for_shim_thread(void)
 		set &= ~(1ull << (faults[i] - 1));
 	if (dump_sig > 0)
 		set |= 1ull << (dump_sig - 1); /* TSC_DUMP_SIGNAL=RTMIN+n */
+	return set;
+}
+
+void tt_signals_block_for_shim_thread(void)
+{
+	uint64_t set = shim_thread_blocked();
+
 	/* Raw: the exported pthread_sigmask is the program's (wrap/sigmask.c). */
 	tt_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, (long)&set, 0, 8, 0, 0);
+}
+
+uint64_t tt_signals_block_before_shim_thread(void)
+{
+	uint64_t set = shim_thread_blocked(), old = 0;
+
+	tt_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, (long)&set, (long)&old, 8, 0, 0);
+	return old;
+}
+
+void tt_signals_restore_after_shim_thread(uint64_t old)
+{
+	tt_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
 }
 
 static void *dump_thread(void *arg)
@@ -215,13 +235,16 @@ static void *outside_pthread_create;
 
 static int start_dump_thread(void)
 {
+	uint64_t old;
 	pthread_attr_t attr;
 	pthread_t t;
 	int err;
 
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	old = tt_signals_block_before_shim_thread();
 	err = TT_OUTSIDE(pthread_create)(&t, &attr, dump_thread, NULL);
+	tt_signals_restore_after_shim_thread(old);
 	pthread_attr_destroy(&attr);
 	return err;
 }

@@ -24,6 +24,12 @@ void tt_signals_after_fork_child(void);
  * handler may end the process on a thread it does not know. */
 void tt_signals_block_for_shim_thread(void);
 
+/* Around the creation of a shim thread, in its creator: the thread starts with these
+ * signals blocked (a new thread inherits the mask), so no process-directed signal can pick
+ * it before it blocks them itself. Returns the mask to restore. */
+uint64_t tt_signals_block_before_shim_thread(void);
+void tt_signals_restore_after_shim_thread(uint64_t old);
+
 /* For sigaction.c: the shim's handler standing in for sig's default action (and the
  * flags it is installed with), or NULL when the shim manages no handler for sig. */
 void (*tt_signals_stand_in(int sig, int *flags))(int);
