@@ -100,9 +100,11 @@ $(HOT_SRCS:src/%.c=$(B)/%.o): $(B)/%.o: src/%.c
 
 # elfdyn.o runs before libc may be usable (see its header): no calls gcc invents either.
 # The dl* wrappers (and elfdyn.o and dllock.o under them) run inside a sanitizer runtime's
-# own start-up, which calls dlsym: nothing there may be instrumented.
+# own start-up, which calls dlsym, and so does the sigaltstack wrapper (a sanitizer sets up
+# its signal stack before its thread state exists): nothing there may be instrumented.
 $(B)/elf/elfdyn.o: CFLAGS += -fno-tree-loop-distribute-patterns
-$(B)/elf/elfdyn.o $(B)/elf/real.o $(B)/wrap/interpose.o $(B)/runtime/dllock.o: SAN_FLAGS :=
+$(B)/elf/elfdyn.o $(B)/elf/real.o $(B)/wrap/interpose.o $(B)/runtime/dllock.o \
+$(B)/wrap/altstack.o: SAN_FLAGS :=
 # ThreadSanitizer's own start-up also calls sigaction, which sigaction.c wraps (and stop.c and
 # trap.c under it, whose signal handlers also interrupt the runtime itself); and patch.c's
 # stores into code would go to shadow memory ThreadSanitizer keeps only for data.
