@@ -5,17 +5,17 @@
  * the shim's prctl, around the real one:
  *   - before: takes a last (TSC, time) pair, so the report can still give the TSC rate, and
  *     has the shim's own time reads go through the kernel in such threads (clock.c);
- *   - after it succeeded: sends this thread's traced calls down the slow path, which counts
- *     them as `dropped` (counted, not timed) and never reads the TSC; threads it starts later
- *     inherit the ban and are treated alike (traced_call.c); and re-aims the return of every traced
- *     call still in flight in this thread, whose end read would fault, to
- *     tt_untimed_return, which counts it without reading.
+ *   - after it succeeded: stops this thread's traced calls reading the TSC (tsc_ban.c).
+ * Seccomp's strict mode bans the TSC too (the kernel sets the same per-thread flag): after a
+ * successful prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT) the thread is treated alike, with no
+ * line of its own (sandbox.c said one) and no system call.
  * One line says so, and the report keeps it among its warnings. Other threads are not
  * affected: the ban is per thread. PR_TSC_ENABLE lifts it for the calling thread.
  *
  * Only calls of prctl that bind to our export are seen (a raw syscall is not): see README.
  */
 #include <errno.h>
+#include <linux/seccomp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <sys/prctl.h>
@@ -31,55 +31,9 @@
 #include "tramp/tramp.h"
 #include "wrap/interpose.h"
 #include "wrap/sandbox.h"
+#include "wrap/tsc_ban.h"
 
 static void *real_prctl;
-
-static bool in_bodies(uint64_t addr)
-{
-	return addr >= (uintptr_t)tt_bodies_start && addr < (uintptr_t)tt_bodies_end;
-}
-
-/*
- * The return address of a live traced call sits just below its frame's sp: the body `call`ed
- * the function from there. When the function tail-called another traced one, that second
- * frame has the same sp and holds the first one's return into its body in its `ret` field:
- * both places are re-aimed. Frames left by longjmp are skipped: a live frame lies at or above
- * every frame pushed after it, and above the caller of prctl. Values are checked too, so
- * nothing but a return into a body is ever rewritten.
- */
-static void untime_calls_in_flight(uintptr_t here)
-{
-	struct tt_thread *t = tt_tls.thread;
-	struct tt_frame *f;
-	uintptr_t below = here;
-
-	if (!t || !tt_tls.top)
-		return;
-	for (f = tt_tls.top; f-- > t->frames;) {
-		uint64_t *ret = (uint64_t *)(uintptr_t)(f->sp - 8);
-
-		if (f->sp < below)
-			continue;
-		below = f->sp;
-		if (in_bodies(*ret))
-			*ret = (uintptr_t)tt_untimed_return;
-		if (in_bodies(f->ret))
-			f->ret = (uintptr_t)tt_untimed_return;
-	}
-}
-
-static void forbid_in_this_thread(void)
-{
-	uint8_t was = tt_shim_enter();
-
-	untime_calls_in_flight((uintptr_t)__builtin_frame_address(0));
-	tt_tls.notsc = 1;
-	__atomic_store_n(&tt_tls.limit, NULL, __ATOMIC_RELAXED);
-	tt_warn("thread %ld forbade itself the TSC (prctl PR_SET_TSC): its traced calls from "
-		"now on are counted as dropped, not timed",
-		(long)tt_sys_gettid());
-	tt_shim_leave(was);
-}
 
 static void allow_in_this_thread(void)
 {
@@ -108,7 +62,7 @@ static long call_real(int option, unsigned long a2, unsigned long a3, unsigned l
 TT_EXPORT int prctl(int option, ...)
 {
 	unsigned long a2, a3, a4, a5;
-	bool forbid, allow;
+	bool forbid, allow, strict;
 	va_list ap;
 	int ret, saved;
 
@@ -121,6 +75,7 @@ TT_EXPORT int prctl(int option, ...)
 	forbid = option == PR_SET_TSC && a2 == PR_TSC_SIGSEGV && tt_lifecycle_reads_tsc() &&
 		 tt_clock_tsc_allowed_here();
 	allow = option == PR_SET_TSC && a2 == PR_TSC_ENABLE;
+	strict = option == PR_SET_SECCOMP && a2 == SECCOMP_MODE_STRICT;
 	tt_sandbox_prctl(option, a2);
 	if (forbid) {
 		tt_lifecycle_calibrate(true); /* this thread's last chance to read the TSC */
@@ -128,8 +83,16 @@ TT_EXPORT int prctl(int option, ...)
 	}
 	ret = (int)call_real(option, a2, a3, a4, a5);
 	saved = errno;
-	if (ret == 0 && forbid)
-		forbid_in_this_thread();
+	if (ret == 0 && forbid) {
+		uint8_t was = tt_shim_enter();
+
+		tt_tsc_ban_here();
+		tt_warn("thread %ld forbade itself the TSC (prctl PR_SET_TSC): its traced calls "
+			"from now on are counted as dropped, not timed",
+			(long)tt_sys_gettid());
+		tt_shim_leave(was);
+	} else if (ret == 0 && strict)
+		tt_tsc_ban_here(); /* the sandboxing line said it; no system call may follow */
 	else if (ret == 0 && allow)
 		allow_in_this_thread();
 	errno = saved;

@@ -6,8 +6,9 @@
  * SIGSYS or SIGKILL, or fail with the filter's errno and lose the report unsaid. So, before
  * the real call: the report is written now, with one line saying that later calls are not
  * reported, and the shim makes no system call of its own afterwards (tt_sandboxed): calls
- * already set up keep their fast path, which makes none; others pass through untraced. The
- * TSC stays allowed (strict mode does not forbid rdtsc here; PR_SET_TSC is notsc.c's).
+ * already set up keep their fast path, which makes none; others pass through untraced. A
+ * filter leaves the TSC allowed; strict mode forbids it in the calling thread (the kernel's
+ * disable_TSC), whose calls then stop reading it (tsc_ban.c).
  *
  * Reached by prctl(PR_SET_SECCOMP) (notsc.c's export) and by seccomp(2) through libc's
  * syscall(), which libseccomp uses; an inline `syscall` instruction is not seen. syscall()
@@ -28,6 +29,7 @@
 #include "wrap/clone.h"
 #include "wrap/interpose.h"
 #include "wrap/sandbox.h"
+#include "wrap/tsc_ban.h"
 
 static void *real_syscall;
 
@@ -78,5 +80,7 @@ TT_EXPORT long syscall(long nr, ...)
 	}
 	if (nr == SYS_sigaltstack && a[0])
 		tt_unwind_altstack_forget(); /* its range, as kept by hot/ (unwind_stack.h) */
+	else if (nr == SYS_seccomp && a[0] == SECCOMP_SET_MODE_STRICT && ret == 0)
+		tt_tsc_ban_here();
 	return ret;
 }

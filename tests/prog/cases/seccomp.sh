@@ -1,8 +1,10 @@
-# seccomp_allow, seccomp_errno, seccomp_strict: a program confines itself with seccomp after
+# seccomp_allow, seccomp_errno, seccomp_strict{,_syscall}: a program confines itself with seccomp after
 # 50 traced calls, makes 50 more, and exits as the sandbox lets it (t_seccomp.c). The traced
 # run must end as the untraced one (the shim making a system call the filter forbids killed
 # it), the report of the 50 calls made before the filter must be there, and one line must say
-# that later calls are not reported (an ERRNO filter used to lose the report silently).
+# that later calls are not reported (an ERRNO filter used to lose the report silently). Strict
+# mode also forbids the TSC where the kernel can: the calls after it must not read it (they
+# died of SIGSEGV in the trampoline).
 
 # seccomp_can MODE: the kernel lets this program install the sandbox (else the test skips).
 seccomp_can() {
@@ -31,7 +33,9 @@ test_seccomp_allow() { seccomp_case allow; }
 test_seccomp_errno() { seccomp_case errno; }
 test_seccomp_strict() { seccomp_case strict; }
 test_seccomp_syscall() { seccomp_case syscall; }
+test_seccomp_strict_syscall() { seccomp_case strict_syscall; }
 run_test seccomp_allow test_seccomp_allow
 run_test seccomp_errno test_seccomp_errno
 run_test seccomp_strict test_seccomp_strict
 run_test seccomp_syscall test_seccomp_syscall
+run_test seccomp_strict_syscall test_seccomp_strict_syscall

@@ -4,7 +4,9 @@
  *   allow   a filter allowing read, write and exit only (anything else: SIGSYS), then exit();
  *   errno   a filter failing anything but read, write and exit with EPERM, then exit();
  *   syscall the allow filter through syscall(SYS_seccomp, ...), as libseccomp installs it;
- *   strict  SECCOMP_MODE_STRICT (read, write, _exit, sigreturn), then the raw exit system call.
+ *   strict  SECCOMP_MODE_STRICT (read, write, _exit, sigreturn), then the raw exit system call;
+ *   strict_syscall  the same through syscall(SYS_seccomp, SECCOMP_SET_MODE_STRICT, ...).
+ * Strict mode also forbids the thread the TSC where the kernel can (its disable_TSC).
  * After the filter it writes with write(2) only. Exit status 0 untraced.
  */
 #include <errno.h>
@@ -67,6 +69,8 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	if (strcmp(mode, "strict") == 0)
 		err = prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT, 0, 0, 0);
+	else if (strcmp(mode, "strict_syscall") == 0)
+		err = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_STRICT, 0, NULL);
 	else
 		err = install_filter(strcmp(mode, "errno") == 0 ? SECCOMP_RET_ERRNO | EPERM
 								: SECCOMP_RET_KILL_PROCESS,
@@ -79,7 +83,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < 50; i++)
 		sum = work_add(sum, i);
 	say(sum == 2450 ? "after ok\n" : "after wrong\n");
-	if (strcmp(mode, "strict") == 0)
+	if (strncmp(mode, "strict", 6) == 0)
 		syscall(SYS_exit, 0);
 	return 0;
 }
