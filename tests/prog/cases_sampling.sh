@@ -369,7 +369,10 @@ test_sample_budget_counting() {
 # the unweighted histogram (its buckets) does not (so this test fails without the weights).
 # On a machine so busy that the short calls' wall time, and with it the budget, grows
 # several times, the budget times enough short calls for the unweighted p90 to be short as
-# well: the note says so, the weighted figures are checked all the same.
+# well: the note says so, the weighted figures are checked all the same. The intervals must
+# hold the estimates and admit every call timed's answer; how narrow they are depends on how
+# many calls the budget could time (under load a p99 interval of [90, 9181575] was seen with
+# 11,647 timed), so it is not asserted.
 test_sample_budget_weighted() {
 	local full biased
 	XENV=()
@@ -387,8 +390,9 @@ test_sample_budget_weighted() {
 		([.histogram.buckets[] | select(.[0] < 1000) | .[2]] | add) < 0.9 * $n' "$REPORT")
 	ck "budget: weighted percentiles agree with every call timed (p90 short, p99 long), inside their ci95" \
 		'fn("work_spin") | .sampling.weighted and .cycles.p90 < 1000 and .cycles.p99 >= 1000 and
-		 .sampling.ci95.p90[1] < 1000 and .sampling.ci95.p99[0] >= 1000 and
-		 .sampling.ci95.p90[0] <= .cycles.p90 and .cycles.p90 <= .sampling.ci95.p90[1]' \
+		 .sampling.ci95.p90[0] < 1000 and .sampling.ci95.p99[1] >= 1000 and
+		 .sampling.ci95.p90[0] <= .cycles.p90 and .cycles.p90 <= .sampling.ci95.p90[1] and
+		 .sampling.ci95.p99[0] <= .cycles.p99 and .cycles.p99 <= .sampling.ci95.p99[1]' \
 		'fn("work_spin") | {cycles, sampling}' || return 1
 	ck "budget: the mean weighted too: weighted_total over the weights, between the weighted buckets' low and high edges" \
 		'fn("work_spin") | (.weighted_histogram.buckets | map(.[2]) | add) as $w |

@@ -75,7 +75,7 @@ calib_run() {
 # is never used; TSC_CACHE=0 reads and writes none; a directory that cannot be made, or no
 # HOME, only costs the burst.
 test_calib_cache() {
-	local c=$T/cache f mode sig min med
+	local c=$T/cache f mode sig min med try
 	if [ -n "$CPU_ALL" ]; then
 		skip_because "TSC_CPU=$CPU_ALL: an emulated CPU's calibration is never kept"
 		return
@@ -95,8 +95,18 @@ test_calib_cache() {
 	# could write but no run measured (a least reading of 1) are held to the check burst.
 	min=$(jq '.overhead.min' "$REPORT") && med=$(jq '.overhead.median' "$REPORT") || return 1
 	[ "$min" -gt 1 ] || skip_because "run 1's least reading is $min" || return 1
-	calib_forge "$f" $((min - 1)) "$med" && calib_run "run 2, kept figures agree" cache ||
-		return 1
+	# On a busy machine the short check burst's least reading may sit above the kept one by
+	# more than the bound, and the shim then rightly measures again: up to 3 tries, each forged
+	# anew; any other failure is final.
+	for try in 1 2 3; do
+		WHY=""
+		calib_forge "$f" $((min - 1)) "$med" && calib_run "run 2, kept figures agree" cache &&
+			break
+		case $WHY in
+		*"overhead.source is cache"*) [ "$try" -lt 3 ] || return 1 ;;
+		*) return 1 ;;
+		esac
+	done
 	ck "run 2: the kept figures were used" \
 		".overhead.min == $((min - 1)) and .overhead.subtracted == $((min - 1))" \
 		'.overhead' || return 1
