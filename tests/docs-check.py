@@ -7,6 +7,9 @@
                is described; each of those names a variable the code has, and so does every
                TSC_* name README.md mentions; the same for the command's own TSCTRACE_*
                variables (src/cli) in tsctrace(1) and docs/environment.md
+  values       for each variable whose values are a fixed list (choose() in config.c), every
+               value is in its rows of docs/environment.md and on its libtsctrace(7) line, and
+               its default (the value a bad one falls back to) is in those rows' default cell
   commands     every subcommand of src/cli/main.c has its section in tsctrace(1), a line in
                `tsctrace --help` (help.c) and a row in README.md's command table (or an
                indented example); every section is one
@@ -101,6 +104,40 @@ problems += both_ways(shim_vars,
                                      else "", re.M)),
                       "shim variable", "libtsctrace(7)'s ENVIRONMENT")
 result("shim-variables", problems)
+
+# A variable with a fixed list of values: `case V_X: i = choose(p, v, val, x_names, ...,
+# "using D")`. Its documented values and default must be the code's.
+var_of = dict(re.findall(r'\[(V_[A-Z_]+)\]\s*=\s*"(TSC_[A-Z_]+)"', config))
+value_lists = {}
+for m in re.finditer(r"static const char \*const (\w+)\[[^\]]*\]\s*=\s*\{([^}]*)\}", config):
+    value_lists[m.group(1)] = re.findall(r'"([^"]*)"', m.group(2))
+problems = []
+choices = re.findall(r'case (V_[A-Z_]+):\s*i = choose\(p, v, val, (\w+),[^;]*?"using ([^"]+)"\)',
+                     config)
+if not choices:
+    problems.append("no choose() of a fixed list of values found in src/config/config.c")
+for enum, array, default in choices:
+    var = var_of.get(enum)
+    values = value_lists.get(array)
+    if not var or values is None:
+        problems.append(f"{enum}: its variable or the values of {array} not found in config.c")
+        continue
+    rows = re.findall(rf"^\| `{var}` \|([^|]*)\|([^|]*)\|", envmd, re.M)
+    if not rows:
+        problems.append(f"{var} has no row in docs/environment.md")
+    for values_cell, default_cell in rows:
+        problems += [f"{var}={v} (a value the code takes) is not in its docs/environment.md row"
+                     for v in values if f"`{v}`" not in values_cell]
+        if f"`{default}`" not in default_cell:
+            problems.append(f"{var}: docs/environment.md's row does not give the default "
+                            f"`{default}` (config.c falls back to it)")
+    line = re.search(rf"^\.BR {var} =(.*)$", man7_env.group(1) if man7_env else "", re.M)
+    if not line:
+        problems.append(f"{var} has no .BR line in libtsctrace(7)'s ENVIRONMENT")
+        continue
+    problems += [f"{var}={v} (a value the code takes) is not on its libtsctrace(7) line"
+                 for v in values if f"\\fB{v}\\fR" not in line.group(1)]
+result("variable-values", problems)
 
 cli_src = "".join(read(os.path.join("src/cli", f)) for f in sorted(os.listdir(
     os.path.join(top, "src/cli"))) if f.endswith(".c"))
