@@ -1,12 +1,18 @@
 #!/usr/bin/env python3
 """docs-check.py TOP - the documentation against the code, both ways.
 
-  variables    every TSC_* variable of the shim's table (src/config/config.c) has its row in
-               README.md's and docs/environment.md's tables and its entry in libtsctrace(7),
-               and each of those names a variable the table has; the same for the command's
-               own TSCTRACE_* variables (src/cli) in tsctrace(1) and docs/environment.md
+  variables    every TSC_* variable the shim reads - its table (src/config/config.c) and any
+               other TSC_* name in a string literal or getenv() of src/ - has its row in
+               docs/environment.md's tables and its entry in libtsctrace(7), the one place each
+               is described; each of those names a variable the code has, and so does every
+               TSC_* name README.md mentions; the same for the command's own TSCTRACE_*
+               variables (src/cli) in tsctrace(1) and docs/environment.md
+  values       for each variable whose values are a fixed list (choose() in config.c), every
+               value is in its rows of docs/environment.md and on its libtsctrace(7) line, and
+               its default (the value a bad one falls back to) is in those rows' default cell
   commands     every subcommand of src/cli/main.c has its section in tsctrace(1), a line in
-               `tsctrace --help` (help.c) and an example in README.md; every section is one
+               `tsctrace --help` (help.c) and a row in README.md's command table (or an
+               indented example); every section is one
   options      every long option of a subcommand (its struct option table in
                src/cli/cmd_<name>.c), and its short form when getopt's string has one, is in
                that command's section of tsctrace(1) and in its --help text (help.c); every
@@ -60,18 +66,78 @@ man7 = read("docs/man/libtsctrace.7")
 man1 = read("docs/man/tsctrace.1")
 
 problems = [] if shim_vars else ["no var_names table found in src/config/config.c"]
+
+
+def shim_sources():
+    """The shim's C and assembly sources and headers (src/ but the command's src/cli/)."""
+    for folder, _, files in os.walk(os.path.join(top, "src")):
+        if os.path.relpath(folder, top).split(os.sep)[:2] == ["src", "cli"]:
+            continue
+        for f in sorted(files):
+            if f.endswith((".c", ".h", ".S")):
+                yield os.path.join(folder, f)
+
+
+# A variable read outside the table (a getenv of its own, a name built into a message) is
+# read all the same: every TSC_ name in a string literal of the shim counts. A message names
+# a variable as "TSC_X=..." or "TSC_X: ...", so the name ends where a letter, digit or _ does.
+literal_vars = set()
+for path in shim_sources():
+    with open(path, encoding="utf-8") as f:
+        for lit in re.findall(r'"((?:[^"\\\n]|\\.)*)"', f.read()):
+            literal_vars |= set(re.findall(r"\b(TSC_[A-Z][A-Z0-9_]*)", lit))
+problems += [f"{v} is read by the shim (a string literal in src/) but not in var_names[] of "
+             "src/config/config.c, so an unknown-variable line would be printed for it"
+             for v in sorted(literal_vars - shim_vars)]
+shim_vars |= literal_vars
 # A table row starts with the variable in backquotes; libtsctrace(7) gives each a .TP entry
-# ".BR TSC_X =...".
-problems += both_ways(shim_vars, set(re.findall(r"^\| `(TSC_[A-Z_]+)` \|", readme, re.M)),
-                      "shim variable", "README.md's variable table")
+# ".BR TSC_X =...". README.md describes none: it links these two, and may only name
+# variables the shim has.
 problems += both_ways(shim_vars, set(re.findall(r"^\| `(TSC_[A-Z_]+)` \|", envmd, re.M)),
                       "shim variable", "docs/environment.md's table")
+readme_vars = set(re.findall(r"\b(TSC_[A-Z][A-Z0-9_]*)", readme))
+problems += [f"README.md names {v}, which the code does not have"
+             for v in sorted(readme_vars - shim_vars)]
 man7_env = re.search(r"^\.SH ENVIRONMENT$(.*?)^\.SH ", man7, re.M | re.S)
 problems += both_ways(shim_vars,
                       set(re.findall(r"^\.BR (TSC_[A-Z_]+) =", man7_env.group(1) if man7_env
                                      else "", re.M)),
                       "shim variable", "libtsctrace(7)'s ENVIRONMENT")
 result("shim-variables", problems)
+
+# A variable with a fixed list of values: `case V_X: i = choose(p, v, val, x_names, ...,
+# "using D")`. Its documented values and default must be the code's.
+var_of = dict(re.findall(r'\[(V_[A-Z_]+)\]\s*=\s*"(TSC_[A-Z_]+)"', config))
+value_lists = {}
+for m in re.finditer(r"static const char \*const (\w+)\[[^\]]*\]\s*=\s*\{([^}]*)\}", config):
+    value_lists[m.group(1)] = re.findall(r'"([^"]*)"', m.group(2))
+problems = []
+choices = re.findall(r'case (V_[A-Z_]+):\s*i = choose\(p, v, val, (\w+),[^;]*?"using ([^"]+)"\)',
+                     config)
+if not choices:
+    problems.append("no choose() of a fixed list of values found in src/config/config.c")
+for enum, array, default in choices:
+    var = var_of.get(enum)
+    values = value_lists.get(array)
+    if not var or values is None:
+        problems.append(f"{enum}: its variable or the values of {array} not found in config.c")
+        continue
+    rows = re.findall(rf"^\| `{var}` \|([^|]*)\|([^|]*)\|", envmd, re.M)
+    if not rows:
+        problems.append(f"{var} has no row in docs/environment.md")
+    for values_cell, default_cell in rows:
+        problems += [f"{var}={v} (a value the code takes) is not in its docs/environment.md row"
+                     for v in values if f"`{v}`" not in values_cell]
+        if f"`{default}`" not in default_cell:
+            problems.append(f"{var}: docs/environment.md's row does not give the default "
+                            f"`{default}` (config.c falls back to it)")
+    line = re.search(rf"^\.BR {var} =(.*)$", man7_env.group(1) if man7_env else "", re.M)
+    if not line:
+        problems.append(f"{var} has no .BR line in libtsctrace(7)'s ENVIRONMENT")
+        continue
+    problems += [f"{var}={v} (a value the code takes) is not on its libtsctrace(7) line"
+                 for v in values if f"\\fB{v}\\fR" not in line.group(1)]
+result("variable-values", problems)
 
 cli_src = "".join(read(os.path.join("src/cli", f)) for f in sorted(os.listdir(
     os.path.join(top, "src/cli"))) if f.endswith(".c"))
@@ -112,8 +178,8 @@ problems = [] if names else ["no command table found in src/cli/main.c"]
 problems += both_ways(names, set(sections), "subcommand", "tsctrace(1)'s COMMANDS")
 problems += both_ways(names, set(re.findall(r'"  ([a-z]+) {2,}', top_help)), "subcommand",
                       "tsctrace --help")
-problems += [f"{c} (subcommand) has no example in README.md" for c in sorted(names)
-             if not re.search(rf"^ +tsctrace {c} ", readme, re.M)]
+problems += [f"{c} (subcommand) has no row in README.md's command table" for c in sorted(names)
+             if not re.search(rf"^(?: +tsctrace {c} |\| `{c}` \| `tsctrace {c} )", readme, re.M)]
 result("commands", problems)
 
 # ---- options --------------------------------------------------------------------------------

@@ -259,7 +259,7 @@ for f in "$HERE"/cases/*.sh; do
 	run_case "$n"
 done
 
-# The table README's "Programs it has been run on" is made from.
+# The table of docs/field.md ("Programs it has been run on") is made from.
 {
 	echo "| program | version | functions | calls | slowdown wall | slowdown CPU |"
 	echo "|---|---|---|---|---|---|"
