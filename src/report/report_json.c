@@ -132,13 +132,18 @@ static void field_bool(struct tt_buf *out, const char *ind, const char *k, bool 
 	tt_buf_printf(out, "%s\"%s\": %s,\n", ind, k, v ? "true" : "false");
 }
 
-/* A statistic block on one line: seven numbers read better side by side than stacked. */
+/* A statistic block on one line: its numbers read better side by side than stacked. p99.9
+ * and p99.99 only where known (a report read back from before them has none to write). */
 static void summary_obj(struct tt_buf *out, const struct tt_summary *s)
 {
 	tt_buf_printf(out,
 		      "{\"min\": %" PRIu64 ", \"median\": %" PRIu64 ", \"p90\": %" PRIu64
-		      ", \"p99\": %" PRIu64 ", \"max\": %" PRIu64 ", \"mean\": ",
-		      s->min, s->median, s->p90, s->p99, s->max);
+		      ", \"p99\": %" PRIu64,
+		      s->min, s->median, s->p90, s->p99);
+	if (s->has_tail)
+		tt_buf_printf(out, ", \"p999\": %" PRIu64 ", \"p9999\": %" PRIu64, s->p999,
+			      s->p9999);
+	tt_buf_printf(out, ", \"max\": %" PRIu64 ", \"mean\": ", s->max);
 	put_double(out, s->mean);
 	tt_buf_printf(out, ", \"total\": %" PRIu64 "}", s->total);
 }
@@ -276,14 +281,16 @@ static void threads(struct tt_buf *out, const char *ind, const struct tt_report_
 
 static void summary_ns(struct tt_buf *out, const struct tt_summary_ns *s)
 {
-	const double v[] = { s->min, s->median, s->p90, s->p99, s->max, s->mean, s->total };
-	static const char *const names[] = {
-		"min", "median", "p90", "p99", "max", "mean", "total"
-	};
+	const double v[] = { s->min,  s->median, s->p90,  s->p99,  s->p999,
+			     s->p9999, s->max,	  s->mean, s->total };
+	static const char *const names[] = { "min",   "median", "p90",	"p99",	"p999",
+					     "p9999", "max",	"mean", "total" };
 	size_t i;
 
 	tt_buf_puts(out, "      \"ns\": {");
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		if ((i == 4 || i == 5) && !s->has_tail)
+			continue;
 		tt_buf_printf(out, "%s\"%s\": ", i ? ", " : "", names[i]);
 		put_double(out, v[i]);
 	}
@@ -429,6 +436,7 @@ static void function(struct tt_buf *out, const struct tt_report_func *f, bool la
 			  f->nweighted_buckets);
 		tt_buf_puts(out, ",\n");
 	}
+	tt_report_json_tail(out, ind, f);
 	histogram(out, "histogram", "cycles", f->buckets, f->nbuckets);
 	if (f->has_callers)
 		callers(out, f);

@@ -37,10 +37,12 @@ enum col {
 	C_MEDIAN,
 	C_P90,
 	C_P99,
+	C_P999,
+	C_P9999,
 	C_MAX,
 	C_MEAN,
 	C_SHARE,
-	C_NS_MIN,
+	C_NS_MIN, /* the second table from here: the first stays within 100 columns */
 	C_NS_MEDIAN,
 	C_TIMED,
 	C_UNWOUND,
@@ -53,8 +55,9 @@ enum col {
 };
 
 static const char *const heads[C_END] = {
-	"calls",  "min",   "median",  "p90",	  "p99",     "max",   "mean", "total%", "min ns",
-	"med ns", "timed", "unwound", "migrated", "dropped", "first", "hook", "symbol",
+	"calls",  "min",   "median", "p90",	 "p99",	    "p99.9",   "p99.99", "max",  "mean",
+	"total%", "min ns", "med ns", "timed", "unwound", "migrated", "dropped", "first", "hook",
+	"symbol",
 };
 
 static void pad(struct tt_buf *out, size_t n)
@@ -124,6 +127,8 @@ static const char *cell(char *buf, const struct tt_report_func *f, enum col c, d
 	case C_MEDIAN: return u64(buf, s->median);
 	case C_P90: return u64(buf, s->p90);
 	case C_P99: return u64(buf, s->p99);
+	case C_P999: return s->has_tail ? u64(buf, s->p999) : "-";
+	case C_P9999: return s->has_tail ? u64(buf, s->p9999) : "-";
 	case C_MAX: return u64(buf, s->max);
 	case C_MEAN: return dbl(buf, s->mean, 1);
 	case C_SHARE: /* of the sum over all functions (weighted under a budget) */
@@ -449,9 +454,9 @@ void tt_report_text_rows(struct tt_buf *out, const struct tt_report *r, bool all
 			      r->overhead.subtracted, r->clock.tsc_hz ? "; ns at " : "",
 			      r->clock.tsc_hz ? dbl(buf, (double)r->clock.tsc_hz / 1e6, 1) : "",
 			      r->clock.tsc_hz ? " MHz" : "");
-	table(out, r, C_CALLS, C_TIMED, sum, all);
+	table(out, r, C_CALLS, C_NS_MIN, sum, all);
 	tt_buf_puts(out, "\n");
-	table(out, r, C_TIMED, C_END, sum, all);
+	table(out, r, C_NS_MIN, C_END, sum, all);
 	if (!all && uncalled)
 		tt_buf_printf(out, "(%zu traced function%s never called %s not listed)\n", uncalled,
 			      uncalled == 1 ? "" : "s", uncalled == 1 ? "is" : "are");
@@ -473,6 +478,12 @@ void tt_report_text_rows(struct tt_buf *out, const struct tt_report *r, bool all
 	if (r->text_threads)
 		for (i = 0; i < r->nfuncs; i++)
 			tt_report_text_threads(out, &r->funcs[i]);
+	if (r->text_slowest)
+		for (i = 0; i < r->nfuncs; i++)
+			tt_report_text_slowest(out, r, &r->funcs[i]);
+	if (r->text_by_arg)
+		for (i = 0; i < r->nfuncs; i++)
+			tt_report_text_by_arg(out, r, &r->funcs[i]);
 }
 
 void tt_report_text(struct tt_buf *out, const struct tt_report *r)
