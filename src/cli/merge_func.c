@@ -396,6 +396,7 @@ void tt_merge_func_free(struct tt_report_func *f)
 	free((void *)f->self_weighted_buckets);
 	free((void *)f->threads);
 	tt_merge_sites_free(f);
+	tt_merge_tail_free(f);
 	f->buckets = NULL;
 	f->weighted_buckets = NULL;
 	f->self_buckets = NULL;

@@ -24,16 +24,23 @@ static const char *int_cell(char *buf, int64_t v)
 	return buf;
 }
 
-/* Seconds since the report's start, to the microsecond: "+1.234567". */
-static const char *since(char *buf, const struct tt_report *r, uint64_t ns)
+/* Seconds since its run's start, to the microsecond: "+1.234567" (a merged report's call is
+ * timed from the start of the run its pid names). */
+static const char *since(char *buf, const struct tt_report *r, const struct tt_report_slow_call *c)
 {
-	uint64_t d;
+	uint64_t start = r->start_unix_ns, d;
+	size_t i;
 
-	if (ns < r->start_unix_ns) { /* out of contract (a merged run's call): its own time */
+	for (i = 0; c->has_pid && i < r->nmerged; i++)
+		if (r->merged[i].pid == c->pid) {
+			start = r->merged[i].start_unix_ns;
+			break;
+		}
+	if (c->start_ns < start) { /* out of contract */
 		snprintf(buf, CELL, "-");
 		return buf;
 	}
-	d = ns - r->start_unix_ns;
+	d = c->start_ns - start;
 	snprintf(buf, CELL, "+%" PRIu64 ".%06" PRIu64, d / 1000000000u, d % 1000000000u / 1000u);
 	return buf;
 }
@@ -57,7 +64,7 @@ void tt_report_text_slowest(struct tt_buf *out, const struct tt_report *r,
 			tt_buf_printf(out, ", every one above %" PRIu64 ": %" PRIu64 " not kept",
 				      s->slower_than, s->not_kept);
 	}
-	tt_buf_printf(out, "; s after the start)\n  %12s %12s %10s %4s %12s %14s  %s\n", "cycles",
+	tt_buf_printf(out, "; when: s after its run's start)\n  %12s %12s %10s %4s %12s %14s  %s\n", "cycles",
 		      "when s", "tid", "cpu", "offcpu ns", "ret", "args; path");
 	for (i = 0; i < f->nslowest; i++) {
 		const struct tt_report_slow_call *c = &f->slowest[i];
@@ -68,7 +75,7 @@ void tt_report_text_slowest(struct tt_buf *out, const struct tt_report *r,
 			snprintf(off, sizeof(off), "-");
 		tt_buf_printf(out,
 			      "  %12" PRIu64 " %12s %10" PRId64 " %4" PRId64 " %12s %14s  ",
-			      c->cycles, since(when, r, c->start_ns), c->tid, c->cpu, off,
+			      c->cycles, since(when, r, c), c->tid, c->cpu, off,
 			      int_cell(num, c->ret));
 		for (k = 0; k < 6; k++) {
 			tt_buf_puts(out, k ? ", " : "");
