@@ -339,7 +339,7 @@ static void sampling(struct tt_buf *out, const char *ind, const struct tt_report
 		      ind, m->period_min, m->period_max);
 	if (m->weighted)
 		tt_buf_puts(out, ", \"weighted\": true, \"weighted_stats\": [\"median\", \"p90\", "
-				 "\"p99\", \"mean\"]");
+				 "\"p99\", \"p999\", \"p9999\", \"mean\"]");
 	if (m->weighted && m->has_weights)
 		tt_buf_printf(out,
 			      ", \"weights_sq\": %" PRIu64 ", \"weighted_total\": %" PRIu64

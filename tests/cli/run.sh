@@ -1170,6 +1170,9 @@ t_help() {
 . "$HERE/paths.sh"
 . "$HERE/cases_symbols.sh"
 . "$HERE/cases_paths_trust.sh"
+# p99.9, slowest calls, latency by argument, perfetto and exemplars (cases_tail.sh)
+# shellcheck source=tests/cli/cases_tail.sh
+. "$HERE/cases_tail.sh"
 
 # ---- main ---------------------------------------------------------------------------------
 
@@ -1201,6 +1204,7 @@ t_run_format
 t_plot_axes
 t_report_uncalled
 t_merge_sites
+t_tail
 t_help
 
 echo "  cli     $NPASS passed, $NFAIL failed${NSKIP:+, $NSKIP skipped}"
