@@ -164,7 +164,8 @@ int tt_cli_export(int argc, char **argv)
 	n = (size_t)(argc - optind);
 	if (!a.format) {
 		tt_cli_err("export: say which format: --format "
-			   "prometheus|openmetrics|folded|pprof|perfetto (see tsctrace export --help)");
+			   "prometheus|openmetrics|folded|pprof|perfetto (see tsctrace export "
+			   "--help)");
 		goto out_args;
 	}
 	f = find_format(a.format);

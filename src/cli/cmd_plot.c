@@ -18,10 +18,14 @@
 #define HEADER 44 /* px above the first panel */
 
 static const struct option plot_opts[] = {
-	{ "function", required_argument, NULL, 'f' }, { "output", required_argument, NULL, 'o' },
-	{ "log-y", no_argument, NULL, 'L' },	      { "flame", no_argument, NULL, 'F' },
-	{ "weight", required_argument, NULL, 'w' },   { "title", required_argument, NULL, 't' },
-	{ "by-arg", no_argument, NULL, 'A' },	      { "help", no_argument, NULL, 'h' },
+	{ "function", required_argument, NULL, 'f' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "log-y", no_argument, NULL, 'L' },
+	{ "flame", no_argument, NULL, 'F' },
+	{ "weight", required_argument, NULL, 'w' },
+	{ "title", required_argument, NULL, 't' },
+	{ "by-arg", no_argument, NULL, 'A' },
+	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 

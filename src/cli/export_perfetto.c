@@ -55,7 +55,8 @@ static void slow_event(struct tt_buf *out, const struct tt_report *r,
 	put_us(out, c->start_ns > base ? c->start_ns - base : 0);
 	tt_buf_puts(out, ", \"dur\": ");
 	put_us(out, cycles_ns(r, c->cycles));
-	tt_buf_printf(out, ", \"args\": {\"cycles\": %" PRIu64 ", \"cpu\": %" PRId64 ", \"args\": [",
+	tt_buf_printf(out,
+		      ", \"args\": {\"cycles\": %" PRIu64 ", \"cpu\": %" PRId64 ", \"args\": [",
 		      c->cycles, c->cpu);
 	for (k = 0; k < 6; k++)
 		tt_buf_printf(out, "%s%" PRId64, k ? ", " : "", c->args[k]);
@@ -79,8 +80,7 @@ static void slow_event(struct tt_buf *out, const struct tt_report *r,
 }
 
 /* A metadata event naming process pid or its thread tid (tid < 0: the process). */
-static void name_event(struct tt_buf *out, int64_t pid, int64_t tid, const char *name,
-		       bool *first)
+static void name_event(struct tt_buf *out, int64_t pid, int64_t tid, const char *name, bool *first)
 {
 	event_sep(out, first);
 	if (tid < 0)

@@ -29,7 +29,8 @@ static int load_tail(const struct jloc *l, json_t *obj, struct tt_summary *s)
 		return tt_jbad(l, a ? "p9999" : "p999", "missing beside the other tail percentile");
 	if (!a)
 		return 0;
-	if (tt_jget_u64(l, obj, "p999", &s->p999) < 0 || tt_jget_u64(l, obj, "p9999", &s->p9999) < 0)
+	if (tt_jget_u64(l, obj, "p999", &s->p999) < 0 ||
+	    tt_jget_u64(l, obj, "p9999", &s->p9999) < 0)
 		return -1;
 	if (!(s->p99 <= s->p999 && s->p999 <= s->p9999 && s->p9999 <= s->max))
 		return tt_jbad(l, NULL, "p99 <= p999 <= p9999 <= max does not hold");
@@ -58,7 +59,8 @@ static int load_tail_ns(const struct jloc *l, json_t *obj, struct tt_summary_ns 
 	if (!json_object_get(obj, "p999") && !json_object_get(obj, "p9999"))
 		return 0;
 	ns->has_tail = true;
-	return tt_jget_num(l, obj, "p999", &ns->p999) < 0 || tt_jget_num(l, obj, "p9999", &ns->p9999) < 0
+	return tt_jget_num(l, obj, "p999", &ns->p999) < 0 ||
+			       tt_jget_num(l, obj, "p9999", &ns->p9999) < 0
 		       ? -1
 		       : 0;
 }
@@ -329,8 +331,8 @@ static int load_counts(const struct jloc *l, json_t *obj, struct tt_report_func 
 		return -1;
 	/* TSC_ARGS's filter: the calls it left untimed may be among calls or beside them */
 	if (filtered && filtered <= f->calls && adds_up(obj, f->calls - filtered))
-		return load_split(l, obj, f->calls - filtered, &f->timed, &f->skipped,
-				  &f->unwound, &f->migrated, &f->dropped);
+		return load_split(l, obj, f->calls - filtered, &f->timed, &f->skipped, &f->unwound,
+				  &f->migrated, &f->dropped);
 	return load_split(l, obj, f->calls, &f->timed, &f->skipped, &f->unwound, &f->migrated,
 			  &f->dropped);
 }

@@ -143,9 +143,9 @@ static int load_arg_bucket(const struct jloc *l, json_t *v, const struct tt_repo
 	if (!json_is_object(v))
 		return tt_jbad(l, NULL, "expected an object");
 	if (tt_jget_u64(l, v, "lo", &b->lo) < 0 || tt_jget_u64(l, v, "hi", &b->hi) < 0 ||
-	    tt_jget_u64(l, v, "calls", &b->calls) < 0 || tt_jget_u64(l, v, "timed", &b->timed) < 0 ||
-	    tt_jget_u64(l, v, "min", &b->min) < 0 || tt_jget_u64(l, v, "median", &b->median) < 0 ||
-	    tt_jget_u64(l, v, "p99", &b->p99) < 0)
+	    tt_jget_u64(l, v, "calls", &b->calls) < 0 ||
+	    tt_jget_u64(l, v, "timed", &b->timed) < 0 || tt_jget_u64(l, v, "min", &b->min) < 0 ||
+	    tt_jget_u64(l, v, "median", &b->median) < 0 || tt_jget_u64(l, v, "p99", &b->p99) < 0)
 		return -1;
 	if (b->lo > b->hi || (prev && b->lo <= prev->hi))
 		return tt_jbad(l, NULL, "argument ranges are not ascending and apart");

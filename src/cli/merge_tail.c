@@ -74,8 +74,8 @@ static void merge_info(const struct tt_group_member *m, size_t nm, struct tt_rep
 	s->kept = *keep;
 }
 
-static int merge_slowest(struct cli_report *const *reps, const struct tt_group_member *m,
-			 size_t nm, struct tt_report_func *out)
+static int merge_slowest(struct cli_report *const *reps, const struct tt_group_member *m, size_t nm,
+			 struct tt_report_func *out)
 {
 	struct slow_ref *all;
 	struct tt_report_slow_call *kept;
@@ -121,7 +121,8 @@ static int merge_slowest(struct cli_report *const *reps, const struct tt_group_m
 }
 
 /* Whether every member with a by_arg times the same argument through the same filter. */
-static bool same_by_arg(const struct tt_group_member *m, size_t nm, const struct tt_report_by_arg **a)
+static bool same_by_arg(const struct tt_group_member *m, size_t nm,
+			const struct tt_report_by_arg **a)
 {
 	size_t i;
 

@@ -75,13 +75,14 @@ static void series(struct tt_buf *out, const struct axis *x, const struct axis *
 	for (i = 0; i < a->nbuckets; i++)
 		if (a->buckets[i].timed)
 			tt_svg_poly_point(out, at(x, lg(a->buckets[i].lo)),
-					  at(v, lg(p99 ? a->buckets[i].p99 : a->buckets[i].median)));
+					  at(v,
+					     lg(p99 ? a->buckets[i].p99 : a->buckets[i].median)));
 	tt_svg_poly_end(out);
 	for (i = 0; i < a->nbuckets; i++)
 		if (a->buckets[i].timed)
 			tt_svg_circle(out, at(x, lg(a->buckets[i].lo)),
-				      at(v, lg(p99 ? a->buckets[i].p99 : a->buckets[i].median)), 3.5,
-				      color);
+				      at(v, lg(p99 ? a->buckets[i].p99 : a->buckets[i].median)),
+				      3.5, color);
 }
 
 void tt_plot_by_arg(struct tt_buf *out, double y, const struct tt_report_func *f, bool in_ns)
@@ -97,8 +98,9 @@ void tt_plot_by_arg(struct tt_buf *out, double y, const struct tt_report_func *f
 		      y + 22);
 	tt_svg_escape(out, tt_cli_display_name(f->name, name, sizeof(name)));
 	tt_buf_puts(out, "</text>\n");
-	snprintf(label, sizeof(label), "by argument %u%s%s%s", a->arg, a->filter ? " (timed where " : "",
-		 a->filter ? a->filter : "", a->filter ? ")" : "");
+	snprintf(label, sizeof(label), "by argument %u%s%s%s", a->arg,
+		 a->filter ? " (timed where " : "", a->filter ? a->filter : "",
+		 a->filter ? ")" : "");
 	tt_svg_text(out, TT_PLOT_WIDTH - 20, y + 22, "end", 12, label);
 	for (i = 0; i < a->nbuckets; i++) {
 		if (!a->buckets[i].timed)
@@ -138,7 +140,7 @@ void tt_plot_by_arg(struct tt_buf *out, double y, const struct tt_report_func *f
 		 in_ns ? "ns" : "cycles",
 		 a->merged_estimate ? "; merged: timed-weighted means of the runs'" : "");
 	tt_svg_text(out, X0, y + TOP - 10, "start", 12, label);
-	snprintf(label, sizeof(label), "argument %u, low edge of its power-of-two bucket (log scale)",
-		 a->arg);
+	snprintf(label, sizeof(label),
+		 "argument %u, low edge of its power-of-two bucket (log scale)", a->arg);
 	tt_svg_text(out, (X0 + X1) / 2.0, bottom + 34, "middle", 12, label);
 }

@@ -281,7 +281,7 @@ static void threads(struct tt_buf *out, const char *ind, const struct tt_report_
 
 static void summary_ns(struct tt_buf *out, const struct tt_summary_ns *s)
 {
-	const double v[] = { s->min,  s->median, s->p90,  s->p99,  s->p999,
+	const double v[] = { s->min,   s->median, s->p90,  s->p99,  s->p999,
 			     s->p9999, s->max,	  s->mean, s->total };
 	static const char *const names[] = { "min",   "median", "p90",	"p99",	"p999",
 					     "p9999", "max",	"mean", "total" };

@@ -78,11 +78,11 @@ static void by_arg(struct tt_buf *out, const char *ind, const struct tt_report_b
 		const struct tt_report_arg_bucket *b = &a->buckets[i];
 
 		tt_buf_printf(out,
-			      "%s\n%s  {\"lo\": %" PRIu64 ", \"hi\": %" PRIu64 ", \"calls\": %" PRIu64
-			      ", \"timed\": %" PRIu64 ", \"min\": %" PRIu64 ", \"median\": %" PRIu64
-			      ", \"p99\": %" PRIu64 "}",
-			      i ? "," : "", ind, b->lo, b->hi, b->calls, b->timed, b->min, b->median,
-			      b->p99);
+			      "%s\n%s  {\"lo\": %" PRIu64 ", \"hi\": %" PRIu64
+			      ", \"calls\": %" PRIu64 ", \"timed\": %" PRIu64 ", \"min\": %" PRIu64
+			      ", \"median\": %" PRIu64 ", \"p99\": %" PRIu64 "}",
+			      i ? "," : "", ind, b->lo, b->hi, b->calls, b->timed, b->min,
+			      b->median, b->p99);
 	}
 	tt_buf_printf(out, "%s%s]},\n", a->nbuckets ? "\n" : "", a->nbuckets ? ind : "");
 }

@@ -19,7 +19,7 @@ struct tt_summary {
 	uint64_t min, median, p90, p99, max;
 	double mean;
 	uint64_t total;
-	bool has_tail;	     /* p999 and p9999 are known (reports read back from before: no) */
+	bool has_tail;	      /* p999 and p9999 are known (reports read back from before: no) */
 	uint64_t p999, p9999; /* p99.9 and p99.99 */
 };
 
@@ -123,7 +123,7 @@ struct tt_report_slow_call {
 	uint64_t cycles;   /* after overhead subtraction, as cycles.max */
 	uint64_t start_ns; /* unix ns of its entry */
 	int64_t tid, cpu;
-	int64_t args[6], ret; /* integer argument registers at entry, rax at exit */
+	int64_t args[6], ret;	 /* integer argument registers at entry, rax at exit */
 	const char *const *path; /* call path, innermost caller first; NULL: none ("path": null) */
 	size_t npath;
 	bool has_offcpu; /* false: "offcpu_ns": null (the warnings say why) */
@@ -134,8 +134,8 @@ struct tt_report_slow_call {
 
 /* What "slowest" is ("slowest_info"). */
 struct tt_report_slowest_info {
-	uint64_t kept;	  /* K: the most calls kept per function */
-	bool timed_only;  /* only timed calls can be kept (sampling passes over some) */
+	uint64_t kept;	 /* K: the most calls kept per function */
+	bool timed_only; /* only timed calls can be kept (sampling passes over some) */
 	bool has_slower_than;
 	uint64_t slower_than; /* TSC_SLOWER_THAN in cycles (has_slower_than) */
 	uint64_t not_kept;    /* calls above it that the full list left out */

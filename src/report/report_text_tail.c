@@ -64,8 +64,8 @@ void tt_report_text_slowest(struct tt_buf *out, const struct tt_report *r,
 			tt_buf_printf(out, ", every one above %" PRIu64 ": %" PRIu64 " not kept",
 				      s->slower_than, s->not_kept);
 	}
-	tt_buf_printf(out, "; when: s after its run's start)\n  %12s %12s %10s %4s %12s %14s  %s\n", "cycles",
-		      "when s", "tid", "cpu", "offcpu ns", "ret", "args; path");
+	tt_buf_printf(out, "; when: s after its run's start)\n  %12s %12s %10s %4s %12s %14s  %s\n",
+		      "cycles", "when s", "tid", "cpu", "offcpu ns", "ret", "args; path");
 	for (i = 0; i < f->nslowest; i++) {
 		const struct tt_report_slow_call *c = &f->slowest[i];
 
@@ -73,8 +73,7 @@ void tt_report_text_slowest(struct tt_buf *out, const struct tt_report *r,
 			snprintf(off, sizeof(off), "%" PRIu64, c->offcpu_ns);
 		else
 			snprintf(off, sizeof(off), "-");
-		tt_buf_printf(out,
-			      "  %12" PRIu64 " %12s %10" PRId64 " %4" PRId64 " %12s %14s  ",
+		tt_buf_printf(out, "  %12" PRIu64 " %12s %10" PRId64 " %4" PRId64 " %12s %14s  ",
 			      c->cycles, since(when, r, c), c->tid, c->cpu, off,
 			      int_cell(num, c->ret));
 		for (k = 0; k < 6; k++) {
