@@ -112,14 +112,14 @@ t_merge_sites_known() {
 		  {"site": "p+0x10 (app)", "frames": ["p+0x10 (app)"],
 		   "locations": [{"object": 0, "address": "0x1010"}], "calls": 10, "timed": 9,
 		   "unwound": 0, "migrated": 0, "dropped": 1,
-		   "cycles": {"min": 10, "median": 20, "p90": 30, "p99": 30, "max": 30,
-			      "mean": 20, "total": 180},
+		   "cycles": {"min": 10, "median": 20, "p90": 30, "p99": 30, "p999": 30,
+			      "p9999": 30, "max": 30, "mean": 20, "total": 180},
 		   "histogram": {"of": "cycles", "buckets": [[10, 10, 4], [20, 20, 1], [30, 30, 4]]}},
 		  {"site": "app+0x1020", "frames": ["app+0x1020"],
 		   "locations": [{"object": 0, "address": "0x1020"}], "calls": 1, "timed": 1,
 		   "unwound": 0, "migrated": 0, "dropped": 0,
-		   "cycles": {"min": 7, "median": 7, "p90": 7, "p99": 7, "max": 7,
-			      "mean": 7, "total": 7},
+		   "cycles": {"min": 7, "median": 7, "p90": 7, "p99": 7, "p999": 7, "p9999": 7,
+			      "max": 7, "mean": 7, "total": 7},
 		   "histogram": {"of": "cycles", "buckets": [[7, 7, 1]]}}]' "$d/k.json" >/dev/null; then
 		why="$(jq -c '[.objects, .functions[1].callers]' "$d/k.json")"
 	fi

@@ -839,7 +839,7 @@ t_errors() {
 		report "$in/caller-cycles.json"
 	bad errors/duplicate-name "functions[2].name: listed twice" report "$in/dupname.json"
 	bad errors/report-no-file "no report given" report
-	bad errors/report-sort "--sort takes total, calls, median, p99, name or self, not 'size'" \
+	bad errors/report-sort "--sort takes total, calls, median, p99, p999, name or self, not 'size'" \
 		report --sort size basic.json
 	bad errors/report-top "--top takes a positive count, not '0'" report --top 0 basic.json
 	bad errors/report-top-missing "option '--top' needs a value" report basic.json --top
