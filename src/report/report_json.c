@@ -8,7 +8,7 @@
  *
  * The output must always be valid JSON whatever the program did before exiting:
  *  - strings come from the program (argv, symbol and object names) and may be any bytes: they
- *    are escaped, and bytes that are not well-formed UTF-8 become U+FFFD;
+ *    are escaped, and bytes that are not well-formed UTF-8 become U+FFFD (json_string.c);
  *  - the program may have called setlocale(LC_NUMERIC, "de_DE"), which makes printf write
  *    "15,2": the radix character is put back to '.' after formatting;
  *  - a non-finite double (a NaN mean of nothing) has no JSON spelling: it is written null.
@@ -25,59 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/utf8.h"
 #include "report/report_names.h"
-
-#define REPLACEMENT "\xef\xbf\xbd" /* U+FFFD in UTF-8 */
-
-/* The two-character escape of c, or NULL when it has none (then \u00XX, or no escape). */
-static const char *short_escape(unsigned char c)
-{
-	switch (c) {
-	case '"': return "\\\"";
-	case '\\': return "\\\\";
-	case '\b': return "\\b";
-	case '\f': return "\\f";
-	case '\n': return "\\n";
-	case '\r': return "\\r";
-	case '\t': return "\\t";
-	default: return NULL;
-	}
-}
-
-void tt_json_string(struct tt_buf *out, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s, *run;
-	unsigned int n, skip = 1;
-
-	if (!s) { /* the model forbids it, but an exit path must not crash on it */
-		tt_buf_puts(out, "null");
-		return;
-	}
-	tt_buf_puts(out, "\"");
-	run = p; /* plain bytes are copied in runs, not one append each */
-	while (*p) {
-		n = tt_utf8_len(p, &skip);
-		if (n > 1 || (n == 1 && *p >= 0x20 && *p != '"' && *p != '\\')) {
-			p += n;
-			continue;
-		}
-		tt_buf_append(out, (const char *)run, (size_t)(p - run));
-		if (n == 0) {
-			tt_buf_puts(out, REPLACEMENT);
-			p += skip;
-		} else {
-			if (short_escape(*p))
-				tt_buf_puts(out, short_escape(*p));
-			else
-				tt_buf_printf(out, "\\u%04x", *p);
-			p++;
-		}
-		run = p;
-	}
-	tt_buf_append(out, (const char *)run, (size_t)(p - run));
-	tt_buf_puts(out, "\"");
-}
 
 /*
  * A double as a JSON number with `decimals` digits after the point, or null when it has none.
