@@ -7,7 +7,7 @@
  * its thread), named by the function, with ts its entry and dur its cycles at the report's
  * clock rate, both in microseconds; its arguments, result, CPU, time off the CPU and call path
  * in "args". Thread names ("ph": "M", "thread_name") come from the reports' per-thread rows,
- * process names from their programs. ts counts from the earliest run's start, written in
+ * process names from their programs (a merge's other runs: their argv[0]). ts counts from the earliest run's start, written in
  * "otherData" as a string (a unix time as a double would lose its microseconds).
  */
 #include <inttypes.h>
@@ -120,6 +120,11 @@ static void names_of(struct tt_buf *out, const struct tt_report *r, struct named
 
 	if (!seen_before(seen, nseen, r->pid, -1))
 		name_event(out, r->pid, -1, tt_base_name(r->program ? r->program : ""), first);
+	for (i = 0; i < r->nmerged; i++) /* a merge's other runs, by their argv[0] */
+		if (!seen_before(seen, nseen, r->merged[i].pid, -1))
+			name_event(out, r->merged[i].pid, -1,
+				   tt_base_name(r->merged[i].argc ? r->merged[i].argv[0] : ""),
+				   first);
 	for (i = 0; i < r->nfuncs; i++) {
 		for (k = 0; k < r->funcs[i].nthreads; k++) {
 			const struct tt_report_thread *t = &r->funcs[i].threads[k];
@@ -145,7 +150,7 @@ int tt_export_perfetto(struct tt_buf *out, struct cli_report **reps, size_t n,
 		const struct tt_report *r = &reps[i]->r;
 
 		base = r->start_unix_ns < base ? r->start_unix_ns : base;
-		rows++;
+		rows += 1 + r->nmerged;
 		for (j = 0; j < r->nfuncs; j++) {
 			rows += r->funcs[j].nthreads;
 			calls += r->funcs[j].nslowest;

@@ -131,6 +131,22 @@ if any(abs(a[0] - b[0]) > 0.0015 or a[1] != b[1] for a, b in zip(xs, want)):
 		verdict export/perfetto "$why"
 	fi
 
+	# A merge's calls sit on their own runs' tracks, each process named.
+	if selected export/perfetto-merged; then
+		why=""
+		tsc merge -o "$o/ab.json" tail-a.json tail-b.json
+		tsc export --format perfetto "$o/ab.json"
+		if [ $RC -ne 0 ] || [ -s "$WORK/err" ]; then
+			why="status $RC: $(cat "$WORK/err")"
+		elif ! jq -e '([.traceEvents[] | select(.ph == "X") | .pid] | unique) == [1722, 2035]
+				and ([.traceEvents[] | select(.name == "process_name") | .pid] | sort)
+				== [1722, 2035] and ([.traceEvents[] | select(.ph == "X")] | length) == 16' \
+				"$WORK/out" >/dev/null; then
+			why="$(jq -c '[.traceEvents[] | select(.ph == "M")]' "$WORK/out")"
+		fi
+		verdict export/perfetto-merged "$why"
+	fi
+
 	# OpenMetrics exemplars: each bucket's slowest kept call, as the parser reads them.
 	if selected export/exemplars; then
 		if [ -z "$PYPROM" ]; then
