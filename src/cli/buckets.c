@@ -46,8 +46,8 @@ uint64_t tt_buckets_value_at_rank(const struct tt_bucket *b, size_t n, uint64_t 
 	return max;
 }
 
-uint64_t tt_buckets_percentile(const struct tt_bucket *b, size_t n, unsigned int p, uint64_t min,
-			       uint64_t max)
+uint64_t tt_buckets_permyriad(const struct tt_bucket *b, size_t n, unsigned int pm, uint64_t min,
+			      uint64_t max)
 {
 	unsigned __int128 x;
 	uint64_t total, rank;
@@ -56,11 +56,24 @@ uint64_t tt_buckets_percentile(const struct tt_bucket *b, size_t n, unsigned int
 		total = UINT64_MAX;
 	if (total == 0)
 		return 0;
-	if (p > 100)
-		p = 100;
-	x = ((unsigned __int128)total * p + 99) / 100; /* ceil(p * total / 100) <= total */
+	if (pm > 10000)
+		pm = 10000;
+	x = ((unsigned __int128)total * pm + 9999) / 10000; /* ceil(pm * total / 10000) <= total */
 	rank = (uint64_t)x;
 	return tt_buckets_value_at_rank(b, n, rank ? rank : 1, min, max);
+}
+
+uint64_t tt_buckets_percentile(const struct tt_bucket *b, size_t n, unsigned int p, uint64_t min,
+			       uint64_t max)
+{
+	return tt_buckets_permyriad(b, n, p > 100 ? 10000 : p * 100, min, max);
+}
+
+void tt_buckets_tail(const struct tt_bucket *b, size_t n, struct tt_summary *s)
+{
+	s->p999 = tt_buckets_permyriad(b, n, 9990, s->min, s->max);
+	s->p9999 = tt_buckets_permyriad(b, n, 9999, s->min, s->max);
+	s->has_tail = true;
 }
 
 double tt_buckets_mean_var(const struct tt_bucket *b, size_t n, uint64_t wsq, double mean)

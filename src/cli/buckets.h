@@ -28,6 +28,13 @@ uint64_t tt_buckets_value_at_rank(const struct tt_bucket *b, size_t n, uint64_t 
 uint64_t tt_buckets_percentile(const struct tt_bucket *b, size_t n, unsigned int p, uint64_t min,
 			       uint64_t max);
 
+/* The same in ten-thousandths (9990: p99.9): rank ceil(pm * total / 10000), at least 1. */
+uint64_t tt_buckets_permyriad(const struct tt_bucket *b, size_t n, unsigned int pm, uint64_t min,
+			      uint64_t max);
+
+/* s's p99.9 and p99.99 from b (s's min and max clamp them), has_tail set. */
+void tt_buckets_tail(const struct tt_bucket *b, size_t n, struct tt_summary *s);
+
 /*
  * The sampling variance of the mean of a sample whose histogram is b, each count a sum of
  * weights (all 1 for a plain sample), wsq the sum of the squared weights and mean its

@@ -57,9 +57,10 @@
 #define DEFAULT_THRESHOLD 5.0 /* percent */
 #define CLI_EXIT_SLOWER 1     /* --fail-on-slower and a function is slower */
 
-enum stat { ST_MIN, ST_MEDIAN, ST_P90, ST_P99, ST_MEAN, ST_END };
+enum stat { ST_MIN, ST_MEDIAN, ST_P90, ST_P99, ST_P999, ST_MEAN, ST_END };
 
-static const char *const stat_names[ST_END] = { "min", "median", "p90", "p99", "mean" };
+/* p99.9 rows only where the reports have it (not those from before it); --stat p999 too. */
+static const char *const stat_names[ST_END] = { "min", "median", "p90", "p99", "p99.9", "mean" };
 
 enum verdict { V_FASTER, V_SLOWER, V_SAME, V_FEW, V_ZERO, V_ONLY_BASE, V_ONLY_NEW, V_END };
 
@@ -94,6 +95,7 @@ static double stat_of(const struct tt_report_func *f, enum stat st)
 	case ST_MEDIAN: return (double)f->cycles.median;
 	case ST_P90: return (double)f->cycles.p90;
 	case ST_P99: return (double)f->cycles.p99;
+	case ST_P999: return (double)f->cycles.p999;
 	default: return f->cycles.mean;
 	}
 }
@@ -189,7 +191,7 @@ static void collect(const struct tt_report_func *const *entry, size_t from, size
 	double sv = 0;
 
 	for (i = from; i < to; i++) {
-		if (entry[i] && entry[i]->timed) {
+		if (entry[i] && entry[i]->timed && (st != ST_P999 || entry[i]->cycles.has_tail)) {
 			x[n++] = stat_of(entry[i], st);
 			sv += sample_var(entry[i], st);
 		}
@@ -207,7 +209,7 @@ static enum verdict rows(struct tt_table *t, const char *name,
 			 const struct tt_report_func *const *entry, const struct sides *s,
 			 const struct opts *o, double *x)
 {
-	bool runs = s->na > 1 && s->nb > 1, any = false, one_side;
+	bool runs = s->na > 1 && s->nb > 1, any = false, tail = false, one_side;
 	char shown[TT_CLI_NAME_BYTES];
 	enum verdict v = V_END, vs;
 	struct tt_runs a, b;
@@ -216,9 +218,13 @@ static enum verdict rows(struct tt_table *t, const char *name,
 	size_t i;
 	int st;
 
-	for (i = 0; i < s->na + s->nb; i++)
+	for (i = 0; i < s->na + s->nb; i++) {
 		any |= entry[i] && entry[i]->timed;
+		tail |= entry[i] && entry[i]->timed && entry[i]->cycles.has_tail;
+	}
 	for (st = 0; st < ST_END && (any || st == 0); st++) {
+		if (st == ST_P999 && !tail)
+			continue;
 		collect(entry, 0, s->na, (enum stat)st, x, &a);
 		collect(entry, s->na, s->na + s->nb, (enum stat)st, x, &b);
 		tt_runs_change(&a, &b, &c);
@@ -453,13 +459,15 @@ static int parse_stat(const char *s, enum stat *out)
 {
 	int i;
 
+	if (strcmp(s, "p999") == 0)
+		s = "p99.9";
 	for (i = 0; i < ST_END; i++) {
 		if (strcmp(s, stat_names[i]) == 0) {
 			*out = (enum stat)i;
 			return 0;
 		}
 	}
-	tt_cli_err("diff: --stat takes min, median, p90, p99 or mean, not '%s'", s);
+	tt_cli_err("diff: --stat takes min, median, p90, p99, p999 or mean, not '%s'", s);
 	return -1;
 }
 

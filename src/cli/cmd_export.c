@@ -5,6 +5,7 @@
  *
  *   prometheus, openmetrics   export_metrics.c (series of all the reports added by label set)
  *   folded, pprof             export_paths.c (the reports' call paths)
+ *   perfetto                  export_perfetto.c (the kept slow calls as a timeline)
  *
  * --openmetrics and --folded are other spellings of --format openmetrics and --format folded.
  * Each format says which of the other options it takes; the rest are refused, not ignored.
@@ -30,6 +31,7 @@ static const struct format {
 	{ "openmetrics", tt_export_metrics, true, false, false },
 	{ "folded", tt_export_folded, false, true, false },
 	{ "pprof", tt_export_pprof, false, false, true },
+	{ "perfetto", tt_export_perfetto, false, false, false },
 };
 
 /* Long-only options have values that are not in getopt's string. */
@@ -161,13 +163,15 @@ int tt_cli_export(int argc, char **argv)
 	}
 	n = (size_t)(argc - optind);
 	if (!a.format) {
-		tt_cli_err("export: say which format: --format prometheus|openmetrics|folded|pprof "
-			   "(see tsctrace export --help)");
+		tt_cli_err("export: say which format: --format "
+			   "prometheus|openmetrics|folded|pprof|perfetto (see tsctrace export "
+			   "--help)");
 		goto out_args;
 	}
 	f = find_format(a.format);
 	if (!f) {
-		tt_cli_err("export: unknown format %s (prometheus, openmetrics, folded, pprof)",
+		tt_cli_err("export: unknown format %s (prometheus, openmetrics, folded, pprof, "
+			   "perfetto)",
 			   a.format);
 		goto out_args;
 	}

@@ -61,6 +61,7 @@ struct merged {
 	bool unweighted; /* note_unweighted has said it */
 	struct tt_merge_objects objects; /* of the merged sites' frames */
 	bool sites_dropped;		 /* some function's callers could not be merged */
+	bool by_arg_dropped;		 /* some function's by_arg could not be merged */
 };
 
 static const struct option merge_opts[] = {
@@ -250,6 +251,15 @@ static int merge_funcs(struct merged *m, struct cli_report *const *reps, size_t 
 			     "(written before them): its callers are not merged",
 			     m->groups[i].name);
 		m->sites_dropped |= dropped;
+		if (tt_merge_tail(reps, m->groups[i].members, m->groups[i].nmembers, &m->funcs[i],
+				  &dropped) < 0)
+			return -1;
+		if (dropped && !m->by_arg_dropped)
+			note(m,
+			     "%s (and maybe others): reports time different arguments or filters "
+			     "(TSC_ARGS): its latency by argument is not merged",
+			     m->groups[i].name);
+		m->by_arg_dropped |= dropped;
 	}
 	m->r.objects = m->objects.v;
 	m->r.nobjects = m->objects.n;

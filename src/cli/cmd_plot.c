@@ -2,7 +2,8 @@
  * cmd_plot.c - `tsctrace plot [-f NAME] [--log-y] -o OUT.svg FILE`: a report drawn as a
  * standalone SVG image (no gnuplot or other helper), one panel per function (plot.c), in the
  * report's order; `tsctrace plot --flame [--weight W] [--title T] -o OUT.svg FILE...`: the
- * reports' call paths as a flame graph (plot_flame.c).
+ * reports' call paths as a flame graph (plot_flame.c); `tsctrace plot --by-arg [-f NAME] -o
+ * OUT.svg FILE`: the latency by argument of the functions that have one (plot_by_arg.c).
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -17,10 +18,15 @@
 #define HEADER 44 /* px above the first panel */
 
 static const struct option plot_opts[] = {
-	{ "function", required_argument, NULL, 'f' }, { "output", required_argument, NULL, 'o' },
-	{ "log-y", no_argument, NULL, 'L' },	      { "flame", no_argument, NULL, 'F' },
-	{ "weight", required_argument, NULL, 'w' },   { "title", required_argument, NULL, 't' },
-	{ "help", no_argument, NULL, 'h' },	      { NULL, 0, NULL, 0 },
+	{ "function", required_argument, NULL, 'f' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "log-y", no_argument, NULL, 'L' },
+	{ "flame", no_argument, NULL, 'F' },
+	{ "weight", required_argument, NULL, 'w' },
+	{ "title", required_argument, NULL, 't' },
+	{ "by-arg", no_argument, NULL, 'A' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
 };
 
 /* only: the entry -f named (by any of its names), NULL for all. */
@@ -29,13 +35,15 @@ static bool wanted(const struct tt_report_func *f, const struct tt_report_func *
 	return !only || f == only;
 }
 
-static double panel_height(const struct tt_report_func *f)
+static double panel_height(const struct tt_report_func *f, bool by_arg)
 {
+	if (by_arg)
+		return f->has_by_arg ? TT_PLOT_PANEL : 0;
 	return f->timed && f->nbuckets ? TT_PLOT_PANEL : TT_PLOT_EMPTY;
 }
 
 static void draw(struct tt_buf *out, const struct cli_report *rep,
-		 const struct tt_report_func *only, bool log_y)
+		 const struct tt_report_func *only, bool log_y, bool by_arg)
 {
 	double h = HEADER, y = HEADER;
 	char line[96];
@@ -43,7 +51,7 @@ static void draw(struct tt_buf *out, const struct cli_report *rep,
 
 	for (i = 0; i < rep->r.nfuncs; i++)
 		if (wanted(&rep->funcs[i], only))
-			h += panel_height(&rep->funcs[i]);
+			h += panel_height(&rep->funcs[i], by_arg);
 	tt_svg_begin(out, TT_PLOT_WIDTH, h);
 	tt_buf_puts(out, "<title>tsctrace: ");
 	tt_svg_escape(out, rep->r.program);
@@ -58,11 +66,14 @@ static void draw(struct tt_buf *out, const struct cli_report *rep,
 	tt_svg_escape(out, rep->r.program);
 	tt_buf_puts(out, "</text>\n");
 	for (i = 0; i < rep->r.nfuncs; i++) {
-		if (!wanted(&rep->funcs[i], only))
+		if (!wanted(&rep->funcs[i], only) || !panel_height(&rep->funcs[i], by_arg))
 			continue;
 		tt_svg_line(out, 10, y, TT_PLOT_WIDTH - 10, y, "#999999");
-		tt_plot_function(out, y, &rep->funcs[i], tt_load_in_ns(&rep->r), log_y);
-		y += panel_height(&rep->funcs[i]);
+		if (by_arg)
+			tt_plot_by_arg(out, y, &rep->funcs[i], tt_load_in_ns(&rep->r));
+		else
+			tt_plot_function(out, y, &rep->funcs[i], tt_load_in_ns(&rep->r), log_y);
+		y += panel_height(&rep->funcs[i], by_arg);
 	}
 	tt_svg_end(out);
 }
@@ -90,7 +101,8 @@ int tt_cli_plot(int argc, char **argv)
 	const struct tt_report_func *only = NULL;
 	struct tt_buf out = TT_BUF_INIT;
 	struct cli_report *rep;
-	bool log_y = false, flames = false;
+	bool log_y = false, flames = false, by_arg = false;
+	size_t i, shown = 0;
 	int c, rc = CLI_EXIT_BAD;
 
 	opterr = 0;
@@ -100,15 +112,17 @@ int tt_cli_plot(int argc, char **argv)
 		case 'o': output = optarg; break;
 		case 'L': log_y = true; break;
 		case 'F': flames = true; break;
+		case 'A': by_arg = true; break;
 		case 'w': weight = optarg; break;
 		case 't': title = optarg; break;
 		case 'h': tt_cli_help("plot"); return CLI_EXIT_OK;
 		default: return tt_cli_opt_error("plot", c, argv);
 		}
 	}
-	if (flames ? name || log_y : weight || title) {
-		tt_cli_err("plot: %s", flames ? "-f and --log-y are for histograms, not --flame"
-					      : "--weight and --title are for --flame");
+	if (flames ? name || log_y || by_arg : weight || title || (by_arg && log_y)) {
+		tt_cli_err("plot: %s", flames	? "-f, --log-y and --by-arg are not for --flame"
+				       : by_arg ? "--log-y is for histograms (--by-arg is log-log)"
+						: "--weight and --title are for --flame");
 		return CLI_EXIT_BAD;
 	}
 	if (!output || !*output || argc == optind || (!flames && argc - optind != 1)) {
@@ -127,7 +141,14 @@ int tt_cli_plot(int argc, char **argv)
 		tt_cli_err("plot: %s has no function named %s", rep->file, name);
 		goto out_free;
 	}
-	draw(&out, rep, only, log_y);
+	for (i = 0; by_arg && i < rep->r.nfuncs; i++)
+		shown += wanted(&rep->funcs[i], only) && rep->funcs[i].has_by_arg;
+	if (by_arg && !shown) {
+		tt_cli_err("plot: %s has no latency by argument%s%s (taken without TSC_ARGS)",
+			   rep->file, only ? " of " : "", only ? name : "");
+		goto out_free;
+	}
+	draw(&out, rep, only, log_y, by_arg);
 	if (out.failed)
 		tt_cli_err("plot: out of memory");
 	else if (tt_outfile_write(output, out.data, out.len) == 0)

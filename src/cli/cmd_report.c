@@ -26,10 +26,23 @@
 #include "sites.h"
 #include "table.h"
 
-enum sort_key { SORT_FILE, SORT_TOTAL, SORT_CALLS, SORT_MEDIAN, SORT_P99, SORT_NAME, SORT_SELF };
+enum sort_key {
+	SORT_FILE,
+	SORT_TOTAL,
+	SORT_CALLS,
+	SORT_MEDIAN,
+	SORT_P99,
+	SORT_P999,
+	SORT_NAME,
+	SORT_SELF
+};
 
-static const char *const sort_names[] = {
-	"file", "total", "calls", "median", "p99", "name", "self"
+static const char *const sort_names[] = { "file", "total", "calls", "median",
+					  "p99",  "p999",  "name",  "self" };
+
+/* What the options add to the text: tables left out by default, rows never called. */
+struct view {
+	bool callers, all, threads, slowest, by_arg;
 };
 
 struct order {
@@ -45,6 +58,8 @@ static const struct option report_opts[] = {
 	{ "debug-dir", required_argument, NULL, 'd' },
 	{ "self", no_argument, NULL, 'S' },
 	{ "threads", no_argument, NULL, 'T' },
+	{ "slowest", no_argument, NULL, 'W' },
+	{ "by-arg", no_argument, NULL, 'A' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -67,6 +82,7 @@ static int by_key(const void *pa, const void *pb, void *pkey)
 	case SORT_CALLS: c = cmp_u64_desc(a->f->calls, b->f->calls); break;
 	case SORT_MEDIAN: c = cmp_u64_desc(a->f->cycles.median, b->f->cycles.median); break;
 	case SORT_P99: c = cmp_u64_desc(a->f->cycles.p99, b->f->cycles.p99); break;
+	case SORT_P999: c = cmp_u64_desc(a->f->cycles.p999, b->f->cycles.p999); break;
 	case SORT_NAME: c = strcmp(a->f->name, b->f->name); break;
 	case SORT_SELF: c = cmp_u64_desc(a->f->self.total, b->f->self.total); break;
 	case SORT_FILE: break;
@@ -86,10 +102,23 @@ static bool any_callers(const struct cli_report *rep)
 	return false;
 }
 
+/* Whether some function has slow calls kept (by_arg false) or a by_arg table (true). */
+static bool any_tail(const struct cli_report *rep, bool by_arg)
+{
+	size_t i;
+
+	for (i = 0; i < rep->r.nfuncs; i++)
+		if (by_arg ? rep->funcs[i].has_by_arg && rep->funcs[i].by_arg.nbuckets
+			   : rep->funcs[i].nslowest > 0)
+			return true;
+	return false;
+}
+
 /* One report as text into out; -1 when out of memory. */
 static int one(struct tt_buf *out, const struct cli_report *rep, enum sort_key key, size_t top,
-	       bool callers, bool all, bool threads)
+	       const struct view *v)
 {
+	bool callers = v->callers, threads = v->threads;
 	size_t n = rep->r.nfuncs, shown = top < n ? top : n, i;
 	struct order *ord = calloc(n ? n : 1, sizeof(*ord));
 	struct tt_report_func *funcs = calloc(n ? n : 1, sizeof(*funcs));
@@ -110,7 +139,9 @@ static int one(struct tt_buf *out, const struct cli_report *rep, enum sort_key k
 	r.funcs = funcs;
 	r.nfuncs = shown;
 	r.text_threads = threads;
-	tt_report_text_rows(out, &r, all);
+	r.text_slowest = v->slowest;
+	r.text_by_arg = v->by_arg;
+	tt_report_text_rows(out, &r, v->all);
 	if (shown < n)
 		tt_buf_printf(out, "\n(%zu of %zu functions shown, by %s; total%% is of those)\n",
 			      shown, n, sort_names[key == SORT_FILE ? SORT_TOTAL : key]);
@@ -122,6 +153,12 @@ static int one(struct tt_buf *out, const struct cli_report *rep, enum sort_key k
 	if (threads && n && !rep->funcs[0].has_threads)
 		tt_buf_puts(out, "\nno per-thread rows in this report (written before tsctrace "
 				 "kept them, or merged)\n");
+	if (v->slowest && !any_tail(rep, false))
+		tt_buf_puts(out, "\nno slowest calls in this report (taken with TSC_SLOWEST=0, or "
+				 "before tsctrace kept them)\n");
+	if (v->by_arg && !any_tail(rep, true))
+		tt_buf_puts(out, "\nno latency by argument in this report (taken without "
+				 "TSC_ARGS)\n");
 	free(ord);
 	free(funcs);
 	return 0;
@@ -137,7 +174,8 @@ static int parse_sort(const char *s, enum sort_key *key)
 			return 0;
 		}
 	}
-	tt_cli_err("report: --sort takes total, calls, median, p99, name or self, not '%s'", s);
+	tt_cli_err("report: --sort takes total, calls, median, p99, p999, name or self, not '%s'",
+		   s);
 	return -1;
 }
 
@@ -145,7 +183,7 @@ int tt_cli_report(int argc, char **argv)
 {
 	struct tt_buf out = TT_BUF_INIT;
 	enum sort_key key = SORT_FILE;
-	bool callers = false, all = false, threads = false;
+	struct view v = { false };
 	struct cli_report **reps;
 	struct tt_sites **sites = NULL;
 	const char **dirs = calloc((size_t)argc + 1, sizeof(*dirs));
@@ -171,10 +209,12 @@ int tt_cli_report(int argc, char **argv)
 				goto out_dirs;
 			}
 			break;
-		case 'c': callers = true; break;
+		case 'c': v.callers = true; break;
 		case 'S': key = SORT_SELF; break;
-		case 'T': threads = true; break;
-		case 'a': all = true; break;
+		case 'T': v.threads = true; break;
+		case 'W': v.slowest = true; break;
+		case 'A': v.by_arg = true; break;
+		case 'a': v.all = true; break;
 		case 'd':
 			if (!optarg[0]) {
 				tt_cli_err("report: --debug-dir takes a directory, not ''");
@@ -198,7 +238,7 @@ int tt_cli_report(int argc, char **argv)
 	if (!reps)
 		goto out_dirs;
 	sites = calloc(nfiles, sizeof(*sites));
-	for (i = 0; callers && sites && i < nfiles; i++)
+	for (i = 0; v.callers && sites && i < nfiles; i++)
 		if (tt_sites_resolve(reps[i], dirs, ndirs, &sites[i]) < 0)
 			goto out;
 	if (!sites) {
@@ -211,7 +251,7 @@ int tt_cli_report(int argc, char **argv)
 			tt_table_clean(&out, reps[i]->file);
 			tt_buf_puts(&out, " <==\n");
 		}
-		if (one(&out, reps[i], key, top, callers, all, threads) < 0)
+		if (one(&out, reps[i], key, top, &v) < 0)
 			out.failed = true;
 	}
 	if (out.failed)

@@ -35,4 +35,8 @@ int tt_export_folded(struct tt_buf *out, struct cli_report **reps, size_t n,
 int tt_export_pprof(struct tt_buf *out, struct cli_report **reps, size_t n,
 		    const struct export_args *a);
 
+/* The kept slow calls as Chrome trace-event JSON for Perfetto (export_perfetto.c). */
+int tt_export_perfetto(struct tt_buf *out, struct cli_report **reps, size_t n,
+		       const struct export_args *a);
+
 #endif /* TT_CLI_EXPORT_H */

@@ -78,6 +78,11 @@ int tt_load_sampling_header(const char *file, json_t *root, struct tt_report *r)
 int tt_load_sampling_func(const char *file, const char *path, json_t *obj,
 			  struct tt_report_func *f);
 
+/* A function's optional tail (issue 34): "slowest", "slowest_info", "by_arg", "filtered"
+ * (load_tail.c); tt_load_tail_free frees what it allocated. */
+int tt_load_tail(const char *file, const char *path, json_t *obj, struct tt_report_func *f);
+void tt_load_tail_free(struct tt_report_func *f);
+
 /* Free what tt_load_func allocated for f (buckets, callers and their frames). */
 void tt_load_func_free(struct tt_report_func *f);
 

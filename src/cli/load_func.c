@@ -20,6 +20,24 @@
 #define PATH2 96
 #define PATH3 160
 
+/* p999 and p9999, both or neither (reports from before them), between p99 and max. */
+static int load_tail(const struct jloc *l, json_t *obj, struct tt_summary *s)
+{
+	bool a = json_object_get(obj, "p999") != NULL, b = json_object_get(obj, "p9999") != NULL;
+
+	if (a != b)
+		return tt_jbad(l, a ? "p9999" : "p999", "missing beside the other tail percentile");
+	if (!a)
+		return 0;
+	if (tt_jget_u64(l, obj, "p999", &s->p999) < 0 ||
+	    tt_jget_u64(l, obj, "p9999", &s->p9999) < 0)
+		return -1;
+	if (!(s->p99 <= s->p999 && s->p999 <= s->p9999 && s->p9999 <= s->max))
+		return tt_jbad(l, NULL, "p99 <= p999 <= p9999 <= max does not hold");
+	s->has_tail = true;
+	return 0;
+}
+
 int tt_load_summary(const char *file, const char *path, json_t *obj, struct tt_summary *s)
 {
 	struct jloc l = { file, path };
@@ -33,7 +51,18 @@ int tt_load_summary(const char *file, const char *path, json_t *obj, struct tt_s
 		return -1;
 	if (!(s->min <= s->median && s->median <= s->p90 && s->p90 <= s->p99 && s->p99 <= s->max))
 		return tt_jbad(&l, NULL, "min <= median <= p90 <= p99 <= max does not hold");
-	return 0;
+	return load_tail(&l, obj, s);
+}
+
+static int load_tail_ns(const struct jloc *l, json_t *obj, struct tt_summary_ns *ns)
+{
+	if (!json_object_get(obj, "p999") && !json_object_get(obj, "p9999"))
+		return 0;
+	ns->has_tail = true;
+	return tt_jget_num(l, obj, "p999", &ns->p999) < 0 ||
+			       tt_jget_num(l, obj, "p9999", &ns->p9999) < 0
+		       ? -1
+		       : 0;
 }
 
 static int load_ns(const struct jloc *l, json_t *obj, struct tt_summary_ns *ns)
@@ -48,7 +77,8 @@ static int load_ns(const struct jloc *l, json_t *obj, struct tt_summary_ns *ns)
 			       tt_jget_num(&ln, obj, "p99", &ns->p99) < 0 ||
 			       tt_jget_num(&ln, obj, "max", &ns->max) < 0 ||
 			       tt_jget_num(&ln, obj, "mean", &ns->mean) < 0 ||
-			       tt_jget_num(&ln, obj, "total", &ns->total) < 0
+			       tt_jget_num(&ln, obj, "total", &ns->total) < 0 ||
+			       load_tail_ns(&ln, obj, ns) < 0
 		       ? -1
 		       : 0;
 }
@@ -189,6 +219,24 @@ static int load_split(const struct jloc *l, json_t *obj, uint64_t calls, uint64_
 	return 0;
 }
 
+/* Whether timed, skipped, unwound, migrated and dropped add up to calls (no message). */
+static bool adds_up(json_t *obj, uint64_t calls)
+{
+	static const char *const keys[] = { "timed", "skipped", "unwound", "migrated", "dropped" };
+	uint64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < 5; i++) {
+		json_t *v = json_object_get(obj, keys[i]);
+
+		if (v && (!json_is_integer(v) || json_integer_value(v) < 0))
+			return false; /* load_split says what is wrong */
+		if (v)
+			sum += (uint64_t)json_integer_value(v);
+	}
+	return sum == calls;
+}
+
 /* A caller's counts: all four, adding up to calls, or none (then every call was timed). */
 static int load_caller_counts(const struct jloc *l, json_t *obj, struct tt_report_caller *c)
 {
@@ -276,8 +324,15 @@ static int load_callers(const struct jloc *l, json_t *obj, struct tt_report_func
  * (libtsctrace(7), REPORT). */
 static int load_counts(const struct jloc *l, json_t *obj, struct tt_report_func *f)
 {
-	if (tt_jget_u64(l, obj, "calls", &f->calls) < 0)
+	uint64_t filtered = 0;
+
+	if (tt_jget_u64(l, obj, "calls", &f->calls) < 0 ||
+	    (json_object_get(obj, "filtered") && tt_jget_u64(l, obj, "filtered", &filtered) < 0))
 		return -1;
+	/* TSC_ARGS's filter: the calls it left untimed may be among calls or beside them */
+	if (filtered && filtered <= f->calls && adds_up(obj, f->calls - filtered))
+		return load_split(l, obj, f->calls - filtered, &f->timed, &f->skipped, &f->unwound,
+				  &f->migrated, &f->dropped);
 	return load_split(l, obj, f->calls, &f->timed, &f->skipped, &f->unwound, &f->migrated,
 			  &f->dropped);
 }
@@ -382,7 +437,7 @@ int tt_load_func(const char *file, size_t index, json_t *obj, struct tt_report_f
 	    tt_jget_opt(&l, obj, "ns", JSON_OBJECT, &ns) < 0 ||
 	    (ns && load_ns(&l, ns, &f->ns) < 0) || load_histogram(&l, obj, f) < 0 ||
 	    load_callers(&l, obj, f) < 0 || tt_load_sampling_func(file, path, obj, f) < 0 ||
-	    load_weighted_histogram(&l, obj, f) < 0)
+	    load_weighted_histogram(&l, obj, f) < 0 || tt_load_tail(file, path, obj, f) < 0)
 		goto out_free;
 	f->has_ns = ns != NULL;
 	if (load_offset(&l, obj, f) < 0 ||
@@ -404,6 +459,7 @@ void tt_load_func_free(struct tt_report_func *f)
 		free((void *)f->callers[i].buckets);
 		free((void *)f->callers[i].weighted_buckets);
 	}
+	tt_load_tail_free(f);
 	free((void *)f->callers);
 	free((void *)f->buckets);
 	free((void *)f->weighted_buckets);

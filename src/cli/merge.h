@@ -5,6 +5,7 @@
 #ifndef TT_MERGE_H
 #define TT_MERGE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,7 +54,18 @@ int tt_merge_sites(struct cli_report *const *reps, const struct tt_group *g,
 
 void tt_merge_sites_free(struct tt_report_func *f);
 
-/* Free what tt_merge_func, tt_merge_self and tt_merge_sites allocated for f. */
+/*
+ * The slowest calls, latency by argument and filtered counts of the same entries into *out
+ * (merge_tail.c), after tt_merge_func: out->slowest and out->by_arg.buckets are malloc'd
+ * (tt_merge_func_free frees them). *by_arg_dropped: the entries time different arguments or
+ * filters, and out has no by_arg. Returns 0, or -1 after a "tsctrace:" line.
+ */
+int tt_merge_tail(struct cli_report *const *reps, const struct tt_group_member *m, size_t nm,
+		  struct tt_report_func *out, bool *by_arg_dropped);
+
+void tt_merge_tail_free(struct tt_report_func *f);
+
+/* Free what tt_merge_func, tt_merge_self, tt_merge_sites and tt_merge_tail allocated for f. */
 void tt_merge_func_free(struct tt_report_func *f);
 
 #endif /* TT_MERGE_H */

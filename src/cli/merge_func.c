@@ -96,6 +96,7 @@ static void summarise(struct tt_summary *s, const struct extremes *e, const stru
 	s->median = tt_buckets_percentile(b, n, 50, e->min, e->max);
 	s->p90 = tt_buckets_percentile(b, n, 90, e->min, e->max);
 	s->p99 = tt_buckets_percentile(b, n, 99, e->min, e->max);
+	tt_buckets_tail(b, n, s);
 	s->mean = count ? (double)e->total / (double)count : 0;
 }
 
@@ -110,6 +111,9 @@ static void to_ns(struct tt_report_func *f, const struct extremes *e, uint64_t c
 	f->ns.median = (double)f->cycles.median * scale;
 	f->ns.p90 = (double)f->cycles.p90 * scale;
 	f->ns.p99 = (double)f->cycles.p99 * scale;
+	f->ns.p999 = (double)f->cycles.p999 * scale;
+	f->ns.p9999 = (double)f->cycles.p9999 * scale;
+	f->ns.has_tail = true;
 	f->ns.mean = count ? e->ntotal / (double)count : 0;
 	if (f->sampling.weighted) /* the weighted one, at the merged rate as the percentiles */
 		f->ns.mean = f->cycles.mean * scale;
@@ -281,10 +285,12 @@ static int weigh(struct cli_report *const *reps, const struct tt_group_member *m
 	out->cycles.median = tt_buckets_percentile(b, nb, 50, out->cycles.min, out->cycles.max);
 	out->cycles.p90 = tt_buckets_percentile(b, nb, 90, out->cycles.min, out->cycles.max);
 	out->cycles.p99 = tt_buckets_percentile(b, nb, 99, out->cycles.min, out->cycles.max);
+	tt_buckets_tail(b, nb, &out->cycles);
 	out->cycles.mean = sum ? (double)t.cycles / (double)sum : 0;
 	out->raw.median = tt_buckets_percentile(rb, nrb, 50, out->raw.min, out->raw.max);
 	out->raw.p90 = tt_buckets_percentile(rb, nrb, 90, out->raw.min, out->raw.max);
 	out->raw.p99 = tt_buckets_percentile(rb, nrb, 99, out->raw.min, out->raw.max);
+	tt_buckets_tail(rb, nrb, &out->raw);
 	out->raw.mean = sum ? (double)t.raw / (double)sum : 0;
 	free(rb);
 	out->has_sampling = true;
@@ -390,6 +396,7 @@ void tt_merge_func_free(struct tt_report_func *f)
 	free((void *)f->self_weighted_buckets);
 	free((void *)f->threads);
 	tt_merge_sites_free(f);
+	tt_merge_tail_free(f);
 	f->buckets = NULL;
 	f->weighted_buckets = NULL;
 	f->self_buckets = NULL;

@@ -133,6 +133,7 @@ static int percentiles_of_union(struct tt_bucket_list *lists, size_t nm, struct 
 	s->median = tt_buckets_percentile(*b, *nb, 50, s->min, s->max);
 	s->p90 = tt_buckets_percentile(*b, *nb, 90, s->min, s->max);
 	s->p99 = tt_buckets_percentile(*b, *nb, 99, s->min, s->max);
+	tt_buckets_tail(*b, *nb, s);
 	return 0;
 }
 

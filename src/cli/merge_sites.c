@@ -194,6 +194,7 @@ static int read_union(struct tt_bucket_list *lists, size_t n, struct tt_summary 
 	s->median = tt_buckets_percentile(u, *nb, 50, s->min, s->max);
 	s->p90 = tt_buckets_percentile(u, *nb, 90, s->min, s->max);
 	s->p99 = tt_buckets_percentile(u, *nb, 99, s->min, s->max);
+	tt_buckets_tail(u, *nb, s);
 	*b = u;
 	return 0;
 }

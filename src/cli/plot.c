@@ -284,7 +284,14 @@ static void title(struct tt_buf *out, double y, const struct tt_report_func *f, 
 		      y + 22);
 	tt_svg_escape(out, tt_cli_display_name(f->name, name, sizeof(name)));
 	tt_buf_puts(out, "</text>\n");
-	if (f->timed)
+	if (f->timed && f->cycles.has_tail)
+		snprintf(stats, sizeof(stats),
+			 "%" PRIu64 " calls, %" PRIu64 " timed: min %" PRIu64 ", median %" PRIu64
+			 ", p90 %" PRIu64 ", p99 %" PRIu64 ", p99.9 %" PRIu64 ", max %" PRIu64
+			 " %s",
+			 f->calls, f->timed, f->cycles.min, f->cycles.median, f->cycles.p90,
+			 f->cycles.p99, f->cycles.p999, f->cycles.max, unit);
+	else if (f->timed)
 		snprintf(stats, sizeof(stats),
 			 "%" PRIu64 " calls, %" PRIu64 " timed: min %" PRIu64 ", median %" PRIu64
 			 ", p90 %" PRIu64 ", p99 %" PRIu64 ", max %" PRIu64 " %s",

@@ -20,6 +20,10 @@
 void tt_plot_function(struct tt_buf *out, double y, const struct tt_report_func *f, bool in_ns,
 		      bool log_y);
 
+/* plot --by-arg: f's latency by argument (f->has_by_arg) in the panel whose top edge is at y
+ * (plot_by_arg.c), TT_PLOT_PANEL high. */
+void tt_plot_by_arg(struct tt_buf *out, double y, const struct tt_report_func *f, bool in_ns);
+
 /* plot --flame: the call paths of reps[0..n) as a flame graph into out (plot_flame.c); weight
  * and title as given, NULL for the defaults. 0, or -1 after a "tsctrace:" line. */
 int tt_plot_flame(struct tt_buf *out, struct cli_report **reps, size_t n, const char *weight,

@@ -15,17 +15,27 @@
 #include "report/expo.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/basename.h"
 #include "base/utf8.h"
 #include "report/report_names.h"
 
+/* The slowest kept call (TSC_SLOWEST) that falls in one bucket: its OpenMetrics exemplar. */
+struct exemplar {
+	bool has;
+	uint64_t value, start_ns; /* in the family's clock unit; unix ns */
+	int64_t tid;
+	const char *function;
+};
+
 /* One labelled series: a function's calls and, per clock unit, its histogram. */
 struct hpart {
 	bool used;
 	uint64_t cum[TT_EXPO_NEDGES];
 	uint64_t count, sum;
+	struct exemplar ex[TT_EXPO_NEDGES + 1]; /* per bucket, the last one +Inf's */
 };
 
 struct series {
@@ -176,6 +186,31 @@ static struct series *find_or_add(struct table *t, const struct series *k)
 	return row(t, t->n - 1);
 }
 
+/* The bucket a value is counted in: the first edge at or above it (NEDGES: +Inf). */
+static unsigned int bucket_of(uint64_t v)
+{
+	unsigned int i;
+
+	for (i = 0; i < TT_EXPO_NEDGES && tt_expo_edge(i) < v; i++)
+		;
+	return i;
+}
+
+/* f's kept slow calls into the exemplars of p: the slowest of each bucket. */
+static void add_exemplars(struct hpart *p, const struct tt_report_func *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nslowest; i++) {
+		const struct tt_report_slow_call *c = &f->slowest[i];
+		struct exemplar *e = &p->ex[bucket_of(c->cycles)];
+
+		if (e->has && e->value >= c->cycles)
+			continue;
+		*e = (struct exemplar){ true, c->cycles, c->start_ns, c->tid, f->name };
+	}
+}
+
 /*
  * f's histogram into s. Sampled, each timed call counts as the calls it stands for (the
  * adjusted count of OpenTelemetry's probability sampling): under a budget its weight, the
@@ -210,6 +245,7 @@ static void add_func(struct series *s, const struct tt_report *r, const struct t
 	}
 	for (i = 0; i < TT_EXPO_NEDGES; i++)
 		p->cum[i] += cum[i];
+	add_exemplars(p, f);
 }
 
 static int fill(struct table *t, const struct tt_report *const *reps, size_t n)
@@ -331,6 +367,40 @@ static void header(struct tt_buf *out, const char *family, const char *sample_na
 	}
 }
 
+/*
+ * OpenMetrics: " # {tid="..",function=".."} VALUE TIMESTAMP" after a bucket's count, for the
+ * slowest kept call in it. An exemplar's labels may hold 128 characters in all: the function
+ * is cut to fit (its series' labels name it in full).
+ */
+static void exemplar(struct tt_buf *out, const struct exemplar *e, bool ns,
+		     const struct tt_expo_opts *o)
+{
+	char shown[512], cut[512], tid[24];
+	const unsigned char *p;
+	const char *name;
+	unsigned int n, skip;
+	size_t room, len = 0;
+
+	if (!e->has || o->format != TT_EXPO_OPENMETRICS)
+		return;
+	snprintf(tid, sizeof(tid), "%" PRId64, e->tid);
+	room = 128 - strlen("tid") - strlen(tid) - strlen("function");
+	name = tt_report_demangled(e->function, shown, sizeof(shown));
+	for (p = (const unsigned char *)name; *p && room; room--, p += n ? n : skip)
+		n = tt_utf8_len(p, &skip);
+	len = (size_t)((const char *)p - name);
+	if (len >= sizeof(cut))
+		len = sizeof(cut) - 1;
+	memcpy(cut, name, len);
+	cut[len] = '\0';
+	tt_buf_printf(out, " # {tid=\"%s\",function=\"", tid);
+	label_value(out, cut);
+	tt_buf_puts(out, "\"} ");
+	number(out, e->value, ns);
+	tt_buf_printf(out, " %" PRIu64 ".%09" PRIu64, e->start_ns / 1000000000u,
+		      e->start_ns % 1000000000u);
+}
+
 static void histogram(struct tt_buf *out, const struct family *fam, const struct series *s,
 		      const struct tt_expo_opts *o)
 {
@@ -342,11 +412,15 @@ static void histogram(struct tt_buf *out, const struct family *fam, const struct
 		labels(out, s, o);
 		tt_buf_puts(out, ",le=\"");
 		number(out, tt_expo_edge(i), fam->ns);
-		tt_buf_printf(out, "\"} %" PRIu64 "\n", p->cum[i]);
+		tt_buf_printf(out, "\"} %" PRIu64, p->cum[i]);
+		exemplar(out, &p->ex[i], fam->ns, o);
+		tt_buf_puts(out, "\n");
 	}
 	tt_buf_printf(out, "%s_bucket", fam->name);
 	labels(out, s, o);
-	tt_buf_printf(out, ",le=\"+Inf\"} %" PRIu64 "\n%s_count", p->count, fam->name);
+	tt_buf_printf(out, ",le=\"+Inf\"} %" PRIu64, p->count);
+	exemplar(out, &p->ex[TT_EXPO_NEDGES], fam->ns, o);
+	tt_buf_printf(out, "\n%s_count", fam->name);
 	labels(out, s, o);
 	tt_buf_printf(out, "} %" PRIu64 "\n%s_sum", p->count, fam->name);
 	labels(out, s, o);

@@ -159,6 +159,18 @@ uint64_t tt_hist_percentile(const struct tt_hist *h, double p)
 	return tt_hist_value_at_rank(h, rank ? rank : 1);
 }
 
+uint64_t tt_hist_permyriad(const struct tt_hist *h, uint32_t pm)
+{
+	uint64_t count = load(&h->count), rank;
+
+	if (count == 0)
+		return 0;
+	if (pm > 10000)
+		pm = 10000;
+	rank = (uint64_t)(((unsigned __int128)count * pm + 9999) / 10000);
+	return tt_hist_value_at_rank(h, rank ? rank : 1);
+}
+
 static uint64_t gcd(uint64_t a, uint64_t b)
 {
 	uint64_t t;

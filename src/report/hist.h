@@ -91,6 +91,10 @@ uint64_t tt_hist_value_at_rank(const struct tt_hist *h, uint64_t rank);
 /* Nearest-rank percentile: value at rank ceil(p / 100 * count), at least rank 1. p in [0, 100]. */
 uint64_t tt_hist_percentile(const struct tt_hist *h, double p);
 
+/* Nearest-rank percentile in ten-thousandths (9990: p99.9): rank ceil(pm * count / 10000),
+ * at least 1, in integers, so that p99.9 of 1,000 samples is exactly rank 999. pm <= 10000. */
+uint64_t tt_hist_permyriad(const struct tt_hist *h, uint32_t pm);
+
 /* Greatest common divisor of all recorded values below 1024 (exact buckets); 0 if none. */
 uint64_t tt_hist_gcd_exact(const struct tt_hist *h);
 

@@ -33,6 +33,19 @@ void tt_report_text_threads(struct tt_buf *out, const struct tt_report_func *f);
 /* Append the sampling lines (TSC_SAMPLE, TSC_BUDGET): "timed 1 in ~N" per function. */
 void tt_report_text_sampling(struct tt_buf *out, const struct tt_report *r);
 
+/* Append f's "slowest", "slowest_info", "by_arg" and "filtered" members, where it has them,
+ * each at indentation ind and ending in ",\n" (report_json_tail.c). */
+void tt_report_json_tail(struct tt_buf *out, const char *ind, const struct tt_report_func *f);
+
+/* Append f's slowest calls as a table, if it has any (report_text_tail.c); r gives the clock
+ * and the start time their times are shown against. */
+void tt_report_text_slowest(struct tt_buf *out, const struct tt_report *r,
+			    const struct tt_report_func *f);
+
+/* Append f's latency by argument as a table, if it has one (report_text_tail.c). */
+void tt_report_text_by_arg(struct tt_buf *out, const struct tt_report *r,
+			   const struct tt_report_func *f);
+
 /* Append s as a JSON string literal, quotes included; bytes that are not valid UTF-8 become
  * U+FFFD so the output is always valid JSON. */
 void tt_json_string(struct tt_buf *out, const char *s);

@@ -8,7 +8,7 @@
  *
  * The output must always be valid JSON whatever the program did before exiting:
  *  - strings come from the program (argv, symbol and object names) and may be any bytes: they
- *    are escaped, and bytes that are not well-formed UTF-8 become U+FFFD;
+ *    are escaped, and bytes that are not well-formed UTF-8 become U+FFFD (json_string.c);
  *  - the program may have called setlocale(LC_NUMERIC, "de_DE"), which makes printf write
  *    "15,2": the radix character is put back to '.' after formatting;
  *  - a non-finite double (a NaN mean of nothing) has no JSON spelling: it is written null.
@@ -25,59 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/utf8.h"
 #include "report/report_names.h"
-
-#define REPLACEMENT "\xef\xbf\xbd" /* U+FFFD in UTF-8 */
-
-/* The two-character escape of c, or NULL when it has none (then \u00XX, or no escape). */
-static const char *short_escape(unsigned char c)
-{
-	switch (c) {
-	case '"': return "\\\"";
-	case '\\': return "\\\\";
-	case '\b': return "\\b";
-	case '\f': return "\\f";
-	case '\n': return "\\n";
-	case '\r': return "\\r";
-	case '\t': return "\\t";
-	default: return NULL;
-	}
-}
-
-void tt_json_string(struct tt_buf *out, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s, *run;
-	unsigned int n, skip = 1;
-
-	if (!s) { /* the model forbids it, but an exit path must not crash on it */
-		tt_buf_puts(out, "null");
-		return;
-	}
-	tt_buf_puts(out, "\"");
-	run = p; /* plain bytes are copied in runs, not one append each */
-	while (*p) {
-		n = tt_utf8_len(p, &skip);
-		if (n > 1 || (n == 1 && *p >= 0x20 && *p != '"' && *p != '\\')) {
-			p += n;
-			continue;
-		}
-		tt_buf_append(out, (const char *)run, (size_t)(p - run));
-		if (n == 0) {
-			tt_buf_puts(out, REPLACEMENT);
-			p += skip;
-		} else {
-			if (short_escape(*p))
-				tt_buf_puts(out, short_escape(*p));
-			else
-				tt_buf_printf(out, "\\u%04x", *p);
-			p++;
-		}
-		run = p;
-	}
-	tt_buf_append(out, (const char *)run, (size_t)(p - run));
-	tt_buf_puts(out, "\"");
-}
 
 /*
  * A double as a JSON number with `decimals` digits after the point, or null when it has none.
@@ -132,13 +80,18 @@ static void field_bool(struct tt_buf *out, const char *ind, const char *k, bool 
 	tt_buf_printf(out, "%s\"%s\": %s,\n", ind, k, v ? "true" : "false");
 }
 
-/* A statistic block on one line: seven numbers read better side by side than stacked. */
+/* A statistic block on one line: its numbers read better side by side than stacked. p99.9
+ * and p99.99 only where known (a report read back from before them has none to write). */
 static void summary_obj(struct tt_buf *out, const struct tt_summary *s)
 {
 	tt_buf_printf(out,
 		      "{\"min\": %" PRIu64 ", \"median\": %" PRIu64 ", \"p90\": %" PRIu64
-		      ", \"p99\": %" PRIu64 ", \"max\": %" PRIu64 ", \"mean\": ",
-		      s->min, s->median, s->p90, s->p99, s->max);
+		      ", \"p99\": %" PRIu64,
+		      s->min, s->median, s->p90, s->p99);
+	if (s->has_tail)
+		tt_buf_printf(out, ", \"p999\": %" PRIu64 ", \"p9999\": %" PRIu64, s->p999,
+			      s->p9999);
+	tt_buf_printf(out, ", \"max\": %" PRIu64 ", \"mean\": ", s->max);
 	put_double(out, s->mean);
 	tt_buf_printf(out, ", \"total\": %" PRIu64 "}", s->total);
 }
@@ -276,14 +229,16 @@ static void threads(struct tt_buf *out, const char *ind, const struct tt_report_
 
 static void summary_ns(struct tt_buf *out, const struct tt_summary_ns *s)
 {
-	const double v[] = { s->min, s->median, s->p90, s->p99, s->max, s->mean, s->total };
-	static const char *const names[] = {
-		"min", "median", "p90", "p99", "max", "mean", "total"
-	};
+	const double v[] = { s->min,   s->median, s->p90,  s->p99,  s->p999,
+			     s->p9999, s->max,	  s->mean, s->total };
+	static const char *const names[] = { "min",   "median", "p90",	"p99",	"p999",
+					     "p9999", "max",	"mean", "total" };
 	size_t i;
 
 	tt_buf_puts(out, "      \"ns\": {");
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		if ((i == 4 || i == 5) && !s->has_tail)
+			continue;
 		tt_buf_printf(out, "%s\"%s\": ", i ? ", " : "", names[i]);
 		put_double(out, v[i]);
 	}
@@ -332,7 +287,7 @@ static void sampling(struct tt_buf *out, const char *ind, const struct tt_report
 		      ind, m->period_min, m->period_max);
 	if (m->weighted)
 		tt_buf_puts(out, ", \"weighted\": true, \"weighted_stats\": [\"median\", \"p90\", "
-				 "\"p99\", \"mean\"]");
+				 "\"p99\", \"p999\", \"p9999\", \"mean\"]");
 	if (m->weighted && m->has_weights)
 		tt_buf_printf(out,
 			      ", \"weights_sq\": %" PRIu64 ", \"weighted_total\": %" PRIu64
@@ -429,6 +384,7 @@ static void function(struct tt_buf *out, const struct tt_report_func *f, bool la
 			  f->nweighted_buckets);
 		tt_buf_puts(out, ",\n");
 	}
+	tt_report_json_tail(out, ind, f);
 	histogram(out, "histogram", "cycles", f->buckets, f->nbuckets);
 	if (f->has_callers)
 		callers(out, f);

@@ -19,11 +19,15 @@ struct tt_summary {
 	uint64_t min, median, p90, p99, max;
 	double mean;
 	uint64_t total;
+	bool has_tail;	      /* p999 and p9999 are known (reports read back from before: no) */
+	uint64_t p999, p9999; /* p99.9 and p99.99 */
 };
 
 /* The same statistics converted to nanoseconds with clock.tsc_hz. */
 struct tt_summary_ns {
 	double min, median, p90, p99, max, mean, total;
+	bool has_tail;
+	double p999, p9999;
 };
 
 /* One non-empty histogram bucket: count samples with low <= value <= high. */
@@ -114,6 +118,43 @@ struct tt_report_thread {
 	uint64_t self_weighted;
 };
 
+/* TSC_SLOWEST: one of a function's slowest timed calls ("slowest"), as the shim kept it. */
+struct tt_report_slow_call {
+	uint64_t cycles;   /* after overhead subtraction, as cycles.max */
+	uint64_t start_ns; /* unix ns of its entry */
+	int64_t tid, cpu;
+	int64_t args[6], ret;	 /* integer argument registers at entry, rax at exit */
+	const char *const *path; /* call path, innermost caller first; NULL: none ("path": null) */
+	size_t npath;
+	bool has_offcpu; /* false: "offcpu_ns": null (the warnings say why) */
+	uint64_t offcpu_ns;
+	bool has_pid; /* merged reports: the process it ran in */
+	int64_t pid;
+};
+
+/* What "slowest" is ("slowest_info"). */
+struct tt_report_slowest_info {
+	uint64_t kept;	 /* K: the most calls kept per function */
+	bool timed_only; /* only timed calls can be kept (sampling passes over some) */
+	bool has_slower_than;
+	uint64_t slower_than; /* TSC_SLOWER_THAN in cycles (has_slower_than) */
+	uint64_t not_kept;    /* calls above it that the full list left out */
+};
+
+/* TSC_ARGS: one log2 bucket of the argument's unsigned value ([0, 0], then [2^k, 2^(k+1)-1]). */
+struct tt_report_arg_bucket {
+	uint64_t lo, hi, calls, timed, min, median, p99;
+};
+
+/* TSC_ARGS: a function's latency by one integer argument ("by_arg"). */
+struct tt_report_by_arg {
+	unsigned int arg;   /* K = 1..6 */
+	const char *filter; /* ">=N", "==N" or NULL */
+	const struct tt_report_arg_bucket *buckets;
+	size_t nbuckets;
+	bool merged_estimate; /* merge: some bucket's median and p99 are timed-weighted means */
+};
+
 struct tt_report_func {
 	const char *name;	  /* as the user named it; "a|b" when two names share one address */
 	const char *const *names; /* every name of the entry, in the order given ("a", "b"):
@@ -167,6 +208,17 @@ struct tt_report_func {
 	bool has_callers;			/* TSC_CALLERS was set */
 	const struct tt_report_caller *callers; /* most calls first; counts add up to calls */
 	size_t ncallers;
+	/* TSC_SLOWEST (issue 34): the slowest timed calls, slowest first, and what they are */
+	bool has_slowest;
+	const struct tt_report_slow_call *slowest;
+	size_t nslowest;
+	bool has_slowest_info;
+	struct tt_report_slowest_info slowest_info;
+	/* TSC_ARGS: latency by argument, and calls the filter left untimed ("filtered") */
+	bool has_by_arg;
+	struct tt_report_by_arg by_arg;
+	bool has_filtered;
+	uint64_t filtered;
 };
 
 /* The function's cycles over all its calls as the report estimates them: under a budget with
@@ -231,6 +283,8 @@ struct tt_report {
 	const char *const *warnings;
 	size_t nwarnings;
 	bool text_threads; /* the text report prints each function's threads (report --threads) */
+	bool text_slowest; /* ... each function's slowest calls (report --slowest) */
+	bool text_by_arg;  /* ... each function's latency by argument (report --by-arg) */
 	const struct tt_report_func *funcs; /* sorted by cycles.total, largest first */
 	size_t nfuncs;
 	const struct tt_report_run *merged; /* a merged report's runs (nmerged > 0; the header

@@ -37,24 +37,29 @@ enum col {
 	C_MEDIAN,
 	C_P90,
 	C_P99,
+	C_P999,
+	C_P9999,
 	C_MAX,
 	C_MEAN,
 	C_SHARE,
-	C_NS_MIN,
-	C_NS_MEDIAN,
-	C_TIMED,
+	C_TIMED, /* the second table */
 	C_UNWOUND,
 	C_MIGRATED,
 	C_DROPPED,
 	C_FIRST,
 	C_HOOK,
 	C_SYMBOL,
+	C_NS_MIN, /* the third, with ns: each stays within 100 columns */
+	C_NS_MEDIAN,
+	C_NS_P99,
+	C_NS_P999,
 	C_END
 };
 
 static const char *const heads[C_END] = {
-	"calls",  "min",   "median",  "p90",	  "p99",     "max",   "mean", "total%", "min ns",
-	"med ns", "timed", "unwound", "migrated", "dropped", "first", "hook", "symbol",
+	"calls", "min",	 "median", "p90",    "p99",	"p99.9",    "p99.99",
+	"max",	 "mean", "total%", "timed",  "unwound", "migrated", "dropped",
+	"first", "hook", "symbol", "min ns", "med ns",	"p99 ns",   "p99.9 ns",
 };
 
 static void pad(struct tt_buf *out, size_t n)
@@ -116,7 +121,7 @@ static const char *cell(char *buf, const struct tt_report_func *f, enum col c, d
 	const struct tt_summary *s = &f->cycles;
 
 	/* Statistics over no timed call are zeros by convention; "-" says there are none. */
-	if (!f->timed && c >= C_MIN && c <= C_NS_MEDIAN)
+	if (!f->timed && ((c >= C_MIN && c <= C_SHARE) || c >= C_NS_MIN))
 		return "-";
 	switch (c) {
 	case C_CALLS: return u64(buf, f->calls);
@@ -124,6 +129,8 @@ static const char *cell(char *buf, const struct tt_report_func *f, enum col c, d
 	case C_MEDIAN: return u64(buf, s->median);
 	case C_P90: return u64(buf, s->p90);
 	case C_P99: return u64(buf, s->p99);
+	case C_P999: return s->has_tail ? u64(buf, s->p999) : "-";
+	case C_P9999: return s->has_tail ? u64(buf, s->p9999) : "-";
 	case C_MAX: return u64(buf, s->max);
 	case C_MEAN: return dbl(buf, s->mean, 1);
 	case C_SHARE: /* of the sum over all functions (weighted under a budget) */
@@ -133,6 +140,8 @@ static const char *cell(char *buf, const struct tt_report_func *f, enum col c, d
 		return strcat(buf, "%");
 	case C_NS_MIN: return f->has_ns ? dbl(buf, f->ns.min, 1) : "-";
 	case C_NS_MEDIAN: return f->has_ns ? dbl(buf, f->ns.median, 1) : "-";
+	case C_NS_P99: return f->has_ns ? dbl(buf, f->ns.p99, 1) : "-";
+	case C_NS_P999: return f->has_ns && f->ns.has_tail ? dbl(buf, f->ns.p999, 1) : "-";
 	case C_TIMED: return u64(buf, f->timed);
 	case C_UNWOUND: return u64(buf, f->unwound);
 	case C_MIGRATED: return u64(buf, f->migrated);
@@ -180,7 +189,7 @@ static void table(struct tt_buf *out, const struct tt_report *r, enum col c0, en
 		for (c = c0; c < c1; c++) {
 			pad(out, GAP);
 			put_cell(out, i ? cell(buf, &r->funcs[i - 1], c, sum) : heads[c], w[c],
-				 c >= C_HOOK, c + 1 == c1);
+				 c == C_HOOK || c == C_SYMBOL, c + 1 == c1);
 		}
 		tt_buf_puts(out, "\n");
 	}
@@ -451,7 +460,11 @@ void tt_report_text_rows(struct tt_buf *out, const struct tt_report *r, bool all
 			      r->clock.tsc_hz ? " MHz" : "");
 	table(out, r, C_CALLS, C_TIMED, sum, all);
 	tt_buf_puts(out, "\n");
-	table(out, r, C_TIMED, C_END, sum, all);
+	table(out, r, C_TIMED, C_NS_MIN, sum, all);
+	if (!in_ns(r) && r->clock.tsc_hz) {
+		tt_buf_puts(out, "\n");
+		table(out, r, C_NS_MIN, C_END, sum, all);
+	}
 	if (!all && uncalled)
 		tt_buf_printf(out, "(%zu traced function%s never called %s not listed)\n", uncalled,
 			      uncalled == 1 ? "" : "s", uncalled == 1 ? "is" : "are");
@@ -473,6 +486,12 @@ void tt_report_text_rows(struct tt_buf *out, const struct tt_report *r, bool all
 	if (r->text_threads)
 		for (i = 0; i < r->nfuncs; i++)
 			tt_report_text_threads(out, &r->funcs[i]);
+	if (r->text_slowest)
+		for (i = 0; i < r->nfuncs; i++)
+			tt_report_text_slowest(out, r, &r->funcs[i]);
+	if (r->text_by_arg)
+		for (i = 0; i < r->nfuncs; i++)
+			tt_report_text_by_arg(out, r, &r->funcs[i]);
 }
 
 void tt_report_text(struct tt_buf *out, const struct tt_report *r)

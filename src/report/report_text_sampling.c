@@ -64,7 +64,7 @@ void tt_report_text_sampling(struct tt_buf *out, const struct tt_report *r)
 			tt_buf_printf(out, ", a timed call ~%" PRIu64 " more here", m->timed_cost);
 		tt_buf_puts(out, ")");
 		if (m->weighted)
-			tt_buf_puts(out, "; median, p90, p99 and mean weighted by period");
+			tt_buf_puts(out, "; percentiles and mean weighted by period");
 		if (m->has_ci) {
 			tt_buf_puts(out, "; percentiles from a sample, 95% bounds:");
 			bounds(out, "median", &m->median);

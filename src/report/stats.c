@@ -68,6 +68,9 @@ void tt_stats_summarise(const struct tt_hist *h, uint64_t subtract, struct tt_su
 	out->median = tt_stats_sub_floor(tt_hist_percentile(h, 50), subtract);
 	out->p90 = tt_stats_sub_floor(tt_hist_percentile(h, 90), subtract);
 	out->p99 = tt_stats_sub_floor(tt_hist_percentile(h, 99), subtract);
+	out->p999 = tt_stats_sub_floor(tt_hist_permyriad(h, 9990), subtract);
+	out->p9999 = tt_stats_sub_floor(tt_hist_permyriad(h, 9999), subtract);
+	out->has_tail = true;
 	out->max = tt_stats_sub_floor(load(&h->max), subtract);
 	out->total = floored_total(h, count, subtract);
 	out->mean = (double)out->total / (double)count;
@@ -83,6 +86,8 @@ uint64_t tt_stats_weigh(const struct tt_hist *wh, uint64_t subtract, struct tt_s
 	out->median = w.median;
 	out->p90 = w.p90;
 	out->p99 = w.p99;
+	out->p999 = w.p999;
+	out->p9999 = w.p9999;
 	out->mean = w.mean;
 	return w.total;
 }
@@ -101,6 +106,9 @@ void tt_stats_to_ns(const struct tt_summary *ticks, uint64_t tsc_hz, struct tt_s
 	out->median = ticks_to_ns((double)ticks->median, tsc_hz);
 	out->p90 = ticks_to_ns((double)ticks->p90, tsc_hz);
 	out->p99 = ticks_to_ns((double)ticks->p99, tsc_hz);
+	out->has_tail = ticks->has_tail;
+	out->p999 = ticks_to_ns((double)ticks->p999, tsc_hz);
+	out->p9999 = ticks_to_ns((double)ticks->p9999, tsc_hz);
 	out->max = ticks_to_ns((double)ticks->max, tsc_hz);
 	out->mean = ticks_to_ns(ticks->mean, tsc_hz);
 	out->total = ticks_to_ns((double)ticks->total, tsc_hz);

@@ -267,6 +267,8 @@ static void weigh_self(const struct tt_run *run, const struct tt_fstat *s, struc
 	out->self.median = w.median;
 	out->self.p90 = w.p90;
 	out->self.p99 = w.p99;
+	out->self.p999 = w.p999;
+	out->self.p9999 = w.p9999;
 	out->self.mean = (double)total / (double)s->whist.count;
 }
 

@@ -76,7 +76,8 @@ sites_run() {
 # (named "app+0x1010" in the second, stripped: one site by its location), buckets
 # [10,10,3] [20,20,1] and [10,10,1] [30,30,4]. Union [10,10,4] [20,20,1] [30,30,4], 9 calls:
 # median rank 5 = 20, p90 and p99 rank 9 = 30; total 50 + 130 = 180, mean 20. The second's
-# site at 0x1020 stays apart.
+# site at 0x1020 stays apart, as it was (its input, from before p99.9, has none). The
+# merged site's p99.9 and p99.99 are rank 9 too: 30.
 t_merge_sites_known() {
 	local d=$WORK/sites-known why=""
 	selected merge-sites/known || return 0
@@ -112,8 +113,8 @@ t_merge_sites_known() {
 		  {"site": "p+0x10 (app)", "frames": ["p+0x10 (app)"],
 		   "locations": [{"object": 0, "address": "0x1010"}], "calls": 10, "timed": 9,
 		   "unwound": 0, "migrated": 0, "dropped": 1,
-		   "cycles": {"min": 10, "median": 20, "p90": 30, "p99": 30, "max": 30,
-			      "mean": 20, "total": 180},
+		   "cycles": {"min": 10, "median": 20, "p90": 30, "p99": 30, "p999": 30,
+			      "p9999": 30, "max": 30, "mean": 20, "total": 180},
 		   "histogram": {"of": "cycles", "buckets": [[10, 10, 4], [20, 20, 1], [30, 30, 4]]}},
 		  {"site": "app+0x1020", "frames": ["app+0x1020"],
 		   "locations": [{"object": 0, "address": "0x1020"}], "calls": 1, "timed": 1,

@@ -127,7 +127,7 @@ t_merge_weighted() {
 		tsc report "$o/two.json"
 		if [ $RC -ne 0 ]; then
 			why="status $RC: $(cat "$WORK/err")"
-		elif ! grep -Eq '^spin .* 84\.8% ' "$WORK/out" ||
+		elif ! grep -Eq '^spin .* 84\.8%( |$)' "$WORK/out" ||
 			[ "$(grep -Eo '^(spin|every) ' "$WORK/out" | head -2 | tr -d ' \n')" != spinevery ]; then
 			why="report: $(grep -E '^(spin|every) ' "$WORK/out" | tr '\n' '|')"
 		else

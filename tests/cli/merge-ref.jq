@@ -5,7 +5,8 @@
 # For each function name: counts and totals summed; min and max over the reports that timed
 # it; buckets of identical [low, high] added, the rest kept, sorted by (low, high); median,
 # p90 and p99 by nearest rank, ceil(p * n / 100), read as the high edge of the bucket reaching
-# that rank, clamped to [min, max]; raw the same with each report's buckets shifted up by its
+# that rank, clamped to [min, max]; p99.9 and p99.99 the same at ceil(pm * n / 10000) for
+# pm = 9990 and 9999; raw the same with each report's buckets shifted up by its
 # overhead.subtracted. Means are left out (checked apart, they are rounded to one decimal).
 # The output has the shape of `project` in run.sh: functions sorted by name.
 
@@ -22,11 +23,17 @@ def pct($b; $p; $lo; $hi):
 	| if $n == 0 then 0
 	  else at_rank($b; ([((($n * $p) + 99) / 100 | floor), 1] | max); $lo; $hi) end;
 
+def permyriad($b; $pm; $lo; $hi):
+	($b | map(.[2]) | add // 0) as $n
+	| if $n == 0 then 0
+	  else at_rank($b; ([((($n * $pm) + 9999) / 10000 | floor), 1] | max); $lo; $hi) end;
+
 def block($b; $timed; $key):
 	($timed | map(.[$key].min) | min // 0) as $lo
 	| ($timed | map(.[$key].max) | max // 0) as $hi
 	| {min: $lo, median: pct($b; 50; $lo; $hi), p90: pct($b; 90; $lo; $hi),
-	   p99: pct($b; 99; $lo; $hi), max: $hi};
+	   p99: pct($b; 99; $lo; $hi), p999: permyriad($b; 9990; $lo; $hi),
+	   p9999: permyriad($b; 9999; $lo; $hi), max: $hi};
 
 . as $reps
 | {

@@ -728,7 +728,7 @@ t_names() {
 	fi
 	bad names/plot-missing "alias-b.json has no function named memmove" \
 		plot -f memmove -o "$WORK/outdir/p.svg" alias-b.json
-	# The text names each alias as a word: its two table rows and its histogram heading;
+	# The text names each alias as a word: its three table rows and its histogram heading;
 	# and so does the text of a merge of alias-a and alias-c, which is one function.
 	if selected names/report; then
 		why=""
@@ -739,9 +739,9 @@ t_names() {
 		cp "$WORK/out" "$o/ac.txt"
 		for f in a ac; do
 			for n in memcpy memmove; do
-				[ "$(grep -cw -- "$n" "$o/$f.txt")" = 3 ] &&
+				[ "$(grep -cw -- "$n" "$o/$f.txt")" = 4 ] &&
 					grep -w -- "$n" "$o/$f.txt" | grep -q '^histogram of memcpy|memmove in' ||
-					why="${why}$f: grep -w $n finds $(grep -cw -- "$n" "$o/$f.txt") lines, not 3; "
+					why="${why}$f: grep -w $n finds $(grep -cw -- "$n" "$o/$f.txt") lines, not 4; "
 			done
 		done
 		tsc report alias-b.json
@@ -839,7 +839,7 @@ t_errors() {
 		report "$in/caller-cycles.json"
 	bad errors/duplicate-name "functions[2].name: listed twice" report "$in/dupname.json"
 	bad errors/report-no-file "no report given" report
-	bad errors/report-sort "--sort takes total, calls, median, p99, name or self, not 'size'" \
+	bad errors/report-sort "--sort takes total, calls, median, p99, p999, name or self, not 'size'" \
 		report --sort size basic.json
 	bad errors/report-top "--top takes a positive count, not '0'" report --top 0 basic.json
 	bad errors/report-top-missing "option '--top' needs a value" report basic.json --top
@@ -1170,6 +1170,9 @@ t_help() {
 . "$HERE/paths.sh"
 . "$HERE/cases_symbols.sh"
 . "$HERE/cases_paths_trust.sh"
+# p99.9, slowest calls, latency by argument, perfetto and exemplars (cases_tail.sh)
+# shellcheck source=tests/cli/cases_tail.sh
+. "$HERE/cases_tail.sh"
 
 # ---- main ---------------------------------------------------------------------------------
 
@@ -1201,6 +1204,7 @@ t_run_format
 t_plot_axes
 t_report_uncalled
 t_merge_sites
+t_tail
 t_help
 
 echo "  cli     $NPASS passed, $NFAIL failed${NSKIP:+, $NSKIP skipped}"

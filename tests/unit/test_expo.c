@@ -324,6 +324,64 @@ static void test_same_labels_are_added(void **state)
 	free(s);
 }
 
+/* OpenMetrics exemplars: per bucket the slowest kept call of the reports added into it, the
+ * function cut to the 128 characters an exemplar's labels may hold; none in Prometheus. */
+static void test_exemplars(void **state)
+{
+	static const struct tt_report_slow_call slow_a[] = {
+		{ .cycles = 5039, .start_ns = 1700000000123456789, .tid = 11 },
+		{ .cycles = 5000, .start_ns = 1700000000000000001, .tid = 12 },
+		{ .cycles = 23, .start_ns = 1700000001000000000, .tid = 11 },
+	};
+	static const struct tt_report_slow_call slow_b[] = {
+		{ .cycles = 12, .start_ns = 1700000002000000000, .tid = 21 },
+		{ .cycles = 12, .start_ns = 1700000003000000000, .tid = 22 },
+	};
+	char long_name[300];
+	struct tt_report a, b;
+	struct tt_report_func fa, fb;
+	const struct tt_report *r[2] = { &a, &b };
+	struct tt_expo_opts o = { .format = TT_EXPO_OPENMETRICS };
+	char *s, *line, want[200];
+
+	(void)state;
+	two_reports(&a, &b, &fa, &fb);
+	fa.slowest = slow_a;
+	fa.nslowest = 3;
+	fb.slowest = slow_b;
+	fb.nslowest = 2;
+	s = expo_text(r, 2, &o);
+	/* 5039 and 5000 share le 8191: the slower; 23 is le 31's, 12 le 15's (the first 12) */
+	assert_non_null(strstr(s, "le=\"8191\"} 10 # {tid=\"11\",function=\"strlen\"} 5039 "
+				  "1700000000.123456789\n"));
+	assert_non_null(strstr(s, "le=\"31\"} 8 # {tid=\"11\",function=\"strlen\"} 23 "
+				  "1700000001.000000000\n"));
+	assert_non_null(strstr(s, "le=\"15\"} 7 # {tid=\"21\",function=\"strlen\"} 12 "
+				  "1700000002.000000000\n"));
+	assert_non_null(strstr(s, "le=\"63\"} 8\n")); /* no kept call there: no exemplar */
+	free(s);
+
+	memset(long_name, 'f', sizeof(long_name) - 1);
+	long_name[sizeof(long_name) - 1] = '\0';
+	fa.name = long_name;
+	b.nfuncs = 0;
+	s = expo_text(r, 1, &o);
+	line = strstr(s, "# {tid=\"11\",function=\"");
+	assert_non_null(line);
+	/* tid + 2 digits + function + the name: 128 characters */
+	memset(want, 'f', 128 - 3 - 2 - 8);
+	want[128 - 3 - 2 - 8] = '\0';
+	assert_true(strncmp(line + strlen("# {tid=\"11\",function=\""), want, strlen(want)) == 0);
+	assert_true(line[strlen("# {tid=\"11\",function=\"") + strlen(want)] == '"');
+	free(s);
+
+	o.format = TT_EXPO_PROMETHEUS;
+	fa.name = "strlen";
+	s = expo_text(r, 1, &o);
+	assert_null(strstr(s, " # {"));
+	free(s);
+}
+
 static void test_pid_label_splits(void **state)
 {
 	struct tt_report a, b;
@@ -437,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_quantile_bucket_is_the_reports),
 		cmocka_unit_test(test_label_refusal),
 		cmocka_unit_test(test_same_labels_are_added),
+		cmocka_unit_test(test_exemplars),
 		cmocka_unit_test(test_pid_label_splits),
 		cmocka_unit_test(test_monotonic_clock_in_seconds),
 		cmocka_unit_test(test_empty),

@@ -373,6 +373,43 @@ static void test_percentile_rank_rounding(void **state)
 	free(h);
 }
 
+/* p99.9 and p99.99 in ten-thousandths: rank ceil(pm * n / 10000) exactly, in integers. */
+static void test_permyriad_rank(void **state)
+{
+	static const uint64_t sizes[] = { 1, 999, 1000, 1001, 10000, 12345 };
+	static const uint32_t pms[] = { 1, 5000, 9900, 9990, 9999, 10000 };
+	struct tt_hist *h;
+	size_t k, j;
+	uint64_t v, want;
+
+	(void)state;
+	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		h = new_hist();
+		for (v = 1; v <= sizes[k]; v++)
+			tt_hist_record(h, v);
+		for (j = 0; j < sizeof(pms) / sizeof(pms[0]); j++) {
+			want = (sizes[k] * pms[j] + 9999) / 10000;
+			want = want ? want : 1;
+			/* above 1024 a value is its bucket's high edge: within 1% */
+			v = tt_hist_permyriad(h, pms[j]);
+			if (want < TT_HIST_LINEAR ? v != want : v < want || v - want > want / 100)
+				fail_msg("n %" PRIu64 ", pm %u: got %" PRIu64 ", want %" PRIu64,
+					 sizes[k], pms[j], v, want);
+		}
+		free(h);
+	}
+	h = new_hist();
+	for (v = 1; v <= 1000; v++)
+		tt_hist_record(h, v);
+	assert_int_equal(tt_hist_permyriad(h, 9990), 999); /* p99.9 of 1,000: rank 999 */
+	assert_int_equal(tt_hist_permyriad(h, 9999), 1000);
+	assert_int_equal(tt_hist_permyriad(h, 20000), 1000); /* clamped to p100 */
+	free(h);
+	h = new_hist();
+	assert_int_equal(tt_hist_permyriad(h, 9990), 0); /* empty */
+	free(h);
+}
+
 static void test_percentile_out_of_range_clamps(void **state)
 {
 	struct tt_hist *h = new_hist();
@@ -621,6 +658,7 @@ int main(void)
 		cmocka_unit_test(test_merge_halves_equals_whole),
 		cmocka_unit_test(test_merge_with_empty_is_identity),
 		cmocka_unit_test(test_gcd_exact_known_sets),
+		cmocka_unit_test(test_permyriad_rank),
 		cmocka_unit_test(test_gcd_exact_random_multiples),
 	};
 

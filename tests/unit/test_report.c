@@ -572,18 +572,25 @@ static void check_table(const struct text *t, size_t h, const char *const *label
 	}
 }
 
-static const char *const stat_labels[] = { "calls", "min",  "median", "p90",	"p99",
-					   "max",   "mean", "total%", "min ns", "med ns" };
+static const char *const stat_labels[] = { "calls", "min",    "median", "p90",	"p99",
+					   "p99.9", "p99.99", "max",	"mean", "total%" };
 static const char *const acct_labels[] = { "timed", "unwound", "migrated", "dropped",
 					   "first", "hook",    "symbol" };
+static const char *const ns_labels[] = { "min ns", "med ns", "p99 ns", "p99.9 ns" };
 
-static void check_tables(const struct text *t, size_t nfuncs)
+/* The statistics, accounting and (with a TSC rate) ns tables; the line after the last. */
+static size_t check_tables(const struct text *t, size_t nfuncs)
 {
 	size_t h = find_line(t, 0, "function ");
 
 	check_table(t, h, stat_labels, 10, 0, nfuncs);
 	h = find_line(t, h + 1, "function ");
 	check_table(t, h, acct_labels, 7, 2, nfuncs);
+	if (h + nfuncs + 2 < t->n && strncmp(t->line[h + nfuncs + 2], "function ", 9) == 0) {
+		h += nfuncs + 2;
+		check_table(t, h, ns_labels, 4, 0, nfuncs);
+	}
+	return h + nfuncs + 1;
 }
 
 struct hrow {
@@ -993,10 +1000,10 @@ static void check_row(const struct text *t, size_t from, const char *const *cell
 static void test_text_tables(void **state)
 {
 	static const char *const rows[][11] = {
-		{ "compress_block", "50", "4000", "5000", "5030", "90700", "90703", "11890.4",
-		  "97.5%", "1908.3", "2385.4" },
-		{ "strlen", "1000", "12", "13", "20", "41", "3900", "15.2", "2.5%", "5.7", "6.2" },
-		{ "memcpy|memmove", "10", "0", "7", "7", "7", "7", "4.2", "0.0%", "0.0", "0.3" },
+		{ "compress_block", "50", "4000", "5000", "5030", "90700", "-", "-", "90703",
+		  "11890.4", "97.5%" },
+		{ "strlen", "1000", "12", "13", "20", "41", "-", "-", "3900", "15.2", "2.5%" },
+		{ "memcpy|memmove", "10", "0", "7", "7", "7", "-", "-", "7", "4.2", "0.0%" },
 		{ "qsort_r", "0", "-", "-", "-", "-", "-", "-", "-", "-", "-" },
 	};
 	static const char *const acct[][8] = {
@@ -1005,6 +1012,12 @@ static void test_text_tables(void **state)
 		{ "memcpy|memmove", "5", "3", "1", "1", "0", "inline",
 		  "__memmove_avx_unaligned_erms" },
 		{ "qsort_r", "0", "0", "0", "0", "-", "got", "qsort_r" },
+	};
+	static const char *const ns[][5] = {
+		{ "compress_block", "1908.3", "2385.4", "43270.3", "-" },
+		{ "strlen", "5.7", "6.2", "19.6", "-" },
+		{ "memcpy|memmove", "0.0", "0.3", "0.3", "-" },
+		{ "qsort_r", "-", "-", "-", "-" },
 	};
 	struct tt_report r = sample_report();
 	struct text t = text_of(&r);
@@ -1018,6 +1031,9 @@ static void test_text_tables(void **state)
 	h = find_line(&t, h + 1, "function ");
 	for (i = 0; i < 4; i++)
 		check_row(&t, h, acct[i], 8);
+	h = find_line(&t, h + 1, "function ");
+	for (i = 0; i < 4; i++)
+		check_row(&t, h, ns[i], 5);
 	for (i = 0; i < t.n; i++) /* fits the terminal the brief promises */
 		if (cols(t.line[i], SIZE_MAX) > 100)
 			fail_msg("line over 100 columns: %s", t.line[i]);
@@ -1032,10 +1048,9 @@ static void test_text_uncalled(void **state)
 	size_t h;
 
 	(void)state;
-	check_tables(&t, 3);
+	h = check_tables(&t, 3);
 	assert_false(has_line_prefix(&t, "qsort_r "));
-	h = find_line(&t, find_line(&t, 0, "function ") + 1, "function ");
-	assert_string_equal(t.line[h + 4], "(1 traced function never called is not listed)");
+	assert_string_equal(t.line[h], "(1 traced function never called is not listed)");
 	text_free(&t);
 }
 
@@ -1082,7 +1097,8 @@ static size_t count_word_lines(const struct text *t, const char *prefix, const c
 	return n;
 }
 
-/* Each name of an alias entry finds, as a word, its row in both tables and its histogram. */
+/* Each name of an alias entry finds, as a word, its row in the three tables and its
+ * histogram. */
 static void test_text_aliases(void **state)
 {
 	struct tt_report r = sample_report();
@@ -1091,7 +1107,7 @@ static void test_text_aliases(void **state)
 
 	(void)state;
 	for (i = 0; i < 2; i++) {
-		assert_int_equal(count_word_lines(&t, "memcpy|memmove ", memcpy_names[i]), 2);
+		assert_int_equal(count_word_lines(&t, "memcpy|memmove ", memcpy_names[i]), 3);
 		assert_int_equal(count_word_lines(&t, "histogram of ", memcpy_names[i]), 1);
 	}
 	text_free(&t);
@@ -1168,8 +1184,8 @@ static void test_text_monotonic(void **state)
 	find_line(&t, 0, "times in ns (monotonic clock), less 21 ns of overhead");
 	h = find_line(&t, 0, "function ");
 	check_row(&t, h,
-		  (const char *const[]){ "strlen", "1000", "12", "13", "20", "41", "3900", "15.2",
-					 "2.5%", "-", "-" },
+		  (const char *const[]){ "strlen", "1000", "12", "13", "20", "41", "-", "-", "3900",
+					 "15.2", "2.5%" },
 		  11);
 	check_histogram(&t, &f[1], "histogram of strlen in libc.so.6 (ns,");
 	text_free(&t);
@@ -1223,7 +1239,7 @@ static void test_text_huge(void **state)
 		  .dropped = MAXU,
 		  .has_first = true,
 		  .first = MAXU,
-		  .cycles = { MAXU, MAXU, MAXU, MAXU, MAXU, NAN, MAXU },
+		  .cycles = { MAXU, MAXU, MAXU, MAXU, MAXU, NAN, MAXU, true, MAXU - 1, MAXU },
 		  .raw = { MAXU, MAXU, MAXU, MAXU, MAXU, 1e19, MAXU },
 		  .has_ns = true,
 		  .ns = { 1e300, INFINITY, NAN, 0, 0, 0, 0 },
@@ -1261,9 +1277,19 @@ static void test_text_huge(void **state)
 	check_row(&t, find_line(&t, 0, "function "),
 		  (const char *const[]){ "huge", "18446744073709551615", "18446744073709551615",
 					 "18446744073709551615", "18446744073709551615",
+					 "18446744073709551615", "18446744073709551614",
 					 "18446744073709551615", "18446744073709551615", "-",
-					 "100.0%", "1.000e+300", "-" },
+					 "100.0%" },
 		  11);
+	check_row(&t, find_line(&t, find_line(&t, 0, "function ") + 1, "function "),
+		  (const char *const[]){ "huge", "18446744073709551615", "18446744073709551615",
+					 "18446744073709551615", "18446744073709551615",
+					 "18446744073709551615", "got", "huge" },
+		  8);
+	check_row(&t,
+		  find_line(&t, find_line(&t, find_line(&t, 0, "function ") + 1, "function ") + 1,
+			    "function "),
+		  (const char *const[]){ "huge", "1.000e+300", "-", "0.0", "-" }, 5);
 	check_histogram(&t, &f[0], "histogram of huge in o (cycles,");
 	text_free(&t);
 }

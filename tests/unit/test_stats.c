@@ -133,6 +133,10 @@ static void check_summary(const uint64_t *sorted, size_t n, uint64_t s, uint64_t
 	check_pct(sum.median, sorted[ref_rank(50, n) - 1], s, "median", seed);
 	check_pct(sum.p90, sorted[ref_rank(90, n) - 1], s, "p90", seed);
 	check_pct(sum.p99, sorted[ref_rank(99, n) - 1], s, "p99", seed);
+	/* p99.9, p99.99: ranks ceil(9990 n / 10000), ceil(9999 n / 10000) */
+	check_pct(sum.p999, sorted[(n * 9990 + 9999) / 10000 - 1], s, "p999", seed);
+	check_pct(sum.p9999, sorted[(n * 9999 + 9999) / 10000 - 1], s, "p9999", seed);
+	assert_true(sum.has_tail);
 	if (sum.total != floored_sum(sorted, n, s))
 		fail_msg("seed %#" PRIx64 ", subtract %" PRIu64 ": total %" PRIu64
 			 ", brute force %" PRIu64,
