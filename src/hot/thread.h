@@ -75,6 +75,9 @@ struct tt_fstat {
 	struct tt_self_hist wself; /* TSC_BUDGET: self, each call weighted alike (with whist, the
 				    * distribution over all calls: self_hist.h); at
 				    * TSC_SAMPLE=N both are derived by the report */
+	/* Merged only (runtime/threads.c): how densely its calls were timed, the most timed
+	 * calls per 2^20 ns of CPU time of any one thread (the observer-effect warning). */
+	uint64_t dense_q20;
 };
 
 struct tt_site_table;
