@@ -33,7 +33,6 @@
 #include "hot/thread.h"
 #include "hot/traced_call.h"
 #include "runtime/overhead.h"
-#include "runtime/sample_cache.h"
 #include "runtime/sample_setup.h"
 
 #define FLOOR 1000 /* calls of each function per thread all timed under a budget */
@@ -190,8 +189,15 @@ void tt_sample_setup(const struct tt_config *cfg)
 	tt_exit_path_update();
 }
 
-/* The costs as kept, into the hot path's globals. */
-static void use_costs(const struct tt_sample_costs *c)
+void tt_sample_costs_get(struct tt_sample_costs *out)
+{
+	*out = (struct tt_sample_costs){ .count_got = tt_sample_count_cost_got,
+					 .count_inline = tt_sample_count_cost_inline,
+					 .inline_known = tt_sample_count_inline_known,
+					 .timed = tt_sample_cost };
+}
+
+void tt_sample_costs_use(const struct tt_sample_costs *c)
 {
 	tt_sample_count_cost_got = c->count_got;
 	tt_sample_count_cost_inline = c->count_inline;
@@ -200,19 +206,13 @@ static void use_costs(const struct tt_sample_costs *c)
 	tt_sample_cost = c->timed ? c->timed : 1;
 }
 
-void tt_sample_start(const struct tt_config *cfg, int variant, void *entry, void *target,
-		     const char *cache_dir, const struct tt_calib_key *key)
+void tt_sample_start(const struct tt_config *cfg, int variant, void *entry, void *target)
 {
 	struct tt_fstat *s;
-	struct tt_sample_costs kept;
 	uint64_t timed;
 
 	if (!cfg->budget_ppm)
 		return;
-	if (key && cache_dir[0] && tt_sample_cache_load(cache_dir, key, &kept)) {
-		use_costs(&kept); /* 0.7 ms of CPU not spent again (sample_cache.h) */
-		return;
-	}
 	/* Index 0 passes over calls only while its countdown says so: mode on (setup) first. */
 	tt_overhead_traced_empty(NULL, NULL)(); /* the thread and index 0 set up, if need be */
 	s = tt_tls.thread ? tt_thread_stat(tt_tls.thread, 0) : NULL;
@@ -230,11 +230,4 @@ void tt_sample_start(const struct tt_config *cfg, int variant, void *entry, void
 				       : tt_sample_count_cost_inline;
 	timed = measure_timed(s, entry, target, variant);
 	tt_sample_cost = timed ? timed : 1;
-	if (key && cache_dir[0]) {
-		kept = (struct tt_sample_costs){ .count_got = tt_sample_count_cost_got,
-						 .count_inline = tt_sample_count_cost_inline,
-						 .inline_known = tt_sample_count_inline_known,
-						 .timed = tt_sample_cost };
-		tt_sample_cache_store(cache_dir, key, &kept);
-	}
 }

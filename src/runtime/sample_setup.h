@@ -6,7 +6,7 @@
 #define TT_SAMPLE_SETUP_H
 
 #include "config/config.h"
-#include "runtime/calib_cache.h"
+#include "runtime/sample_cache.h"
 
 /* Configure sampling from cfg (hot/sample.h): at start-up, before any hook is made, since
  * inline hooks count the calls sampling passes over in their slots (hook/slot_code.h). */
@@ -17,11 +17,13 @@ void tt_sample_setup(const struct tt_config *cfg);
  * through entry to target, or its stub and the empty function when NULL) on this thread,
  * timed and passed over in turn, for the cost per timed call the budget is spent in (variant:
  * TT_VAR_*, the clock's unit). At start-up, before any overhead calibration (which comes at
- * the first report), with the guard down. cache_dir, key: where an earlier run's costs are
- * kept (sample_cache.h), read instead of measuring, or stored once measured; cache_dir ""
- * (or key NULL) when there is no cache.
+ * the first report), with the guard down.
  */
-void tt_sample_start(const struct tt_config *cfg, int variant, void *entry, void *target,
-		     const char *cache_dir, const struct tt_calib_key *key);
+void tt_sample_start(const struct tt_config *cfg, int variant, void *entry, void *target);
+
+/* The costs tt_sample_start measured, to keep (sample_cache.h); and costs an earlier run
+ * kept, used instead of measuring them. */
+void tt_sample_costs_get(struct tt_sample_costs *out);
+void tt_sample_costs_use(const struct tt_sample_costs *c);
 
 #endif /* TT_SAMPLE_SETUP_H */
