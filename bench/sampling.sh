@@ -101,15 +101,20 @@ awk 'BEGIN { x = 12345; for (i = 0; i < 200000; i++) { x = (x * 1103515245 + 123
 echo "sampling (b): LC_ALL=C sort --parallel=1 of 200,000 lines, $FUNCS traced; wall time of the whole run"
 r=1
 while [ "$r" -le "$REPS" ]; do
-	order="bare full s16 budget count wrap"
-	[ $((r % 2)) = 0 ] && order="wrap count budget s16 full bare"
+	order="bare full s16 budget count count_got count_inline budget_got budget_inline wrap"
+	[ $((r % 2)) = 0 ] && order="wrap budget_inline budget_got count_inline count_got count budget s16 full bare"
 	for v in $order; do
+		# TSC_PIN=none: pinning would hide what the shim's own work costs (issue 36).
 		case $v in
 		bare) set -- ;;
-		count) set -- LD_PRELOAD="$LIB" TSC_FUNCS=$FUNCS TSC_SAMPLE=4294967296 ;;
-		full) set -- LD_PRELOAD="$LIB" TSC_FUNCS=$FUNCS ;;
-		s16) set -- LD_PRELOAD="$LIB" TSC_FUNCS=$FUNCS TSC_SAMPLE=16 ;;
-		budget) set -- LD_PRELOAD="$LIB" TSC_FUNCS=$FUNCS TSC_BUDGET=2% ;;
+		count) set -- LD_PRELOAD="$LIB" TSC_FUNCS=$FUNCS TSC_SAMPLE=4294967296 TSC_PIN=none ;;
+		count_*) set -- LD_PRELOAD="$LIB" TSC_FUNCS=$FUNCS TSC_SAMPLE=4294967296 TSC_PIN=none \
+			TSC_HOOK="${v#count_}" ;;
+		full) set -- LD_PRELOAD="$LIB" TSC_FUNCS=$FUNCS TSC_PIN=none ;;
+		s16) set -- LD_PRELOAD="$LIB" TSC_FUNCS=$FUNCS TSC_SAMPLE=16 TSC_PIN=none ;;
+		budget) set -- LD_PRELOAD="$LIB" TSC_FUNCS=$FUNCS TSC_BUDGET=2% TSC_PIN=none ;;
+		budget_*) set -- LD_PRELOAD="$LIB" TSC_FUNCS=$FUNCS TSC_BUDGET=2% TSC_PIN=none \
+			TSC_HOOK="${v#budget_}" ;;
 		wrap) set -- LD_PRELOAD="$B/libcountwrap.so" BENCH_COUNT_OUT="$W/wrap.counts" ;;
 		esac
 		"$B/cputime" "$W/s.t" env LC_ALL=C TSC_FORMAT=json TSC_OUTPUT="$W/s.$v.$r.json" \
@@ -124,14 +129,20 @@ while [ "$r" -le "$REPS" ]; do
 			jq -r "$MEMCMP"' |
 				"\(.cycles.median) \(.cycles.p90) \(.timed) \(.sampling.ci95.median // ["-", "-"] | join("-")) \(.sampling.ci95.p90 // ["-", "-"] | join("-"))"' "$W/s.$v.$r.json" \
 				>>"$W/s.$v.memcmp"
+			# The report's observer-effect warning for memcmp (report/observer.h).
+			jq -r '[.warnings[] | select(test("^memcmp(\\|[^:]*)?: timing took"))] | length' \
+				"$W/s.$v.$r.json" >>"$W/s.$v.observed"
 		fi
 		cmp -s "$W/out.$v" "$W/out.bare" 2>/dev/null || [ ! -f "$W/out.bare" ] ||
 			fail "sort ($v): output differs from the untraced run's"
 	done
-	for v in s16 budget count; do
+	for v in s16 budget count count_inline budget_inline; do
 		cmp -s "$W/s.full.$r.calls" "$W/s.$v.$r.calls" ||
 			fail "sort: calls under $v differ from full timing: $(cat "$W/s.$v.$r.calls") vs $(cat "$W/s.full.$r.calls")"
 	done
+	# The GOT route sees the program's PLT calls only (not libc's own): the two agree.
+	cmp -s "$W/s.count_got.$r.calls" "$W/s.budget_got.$r.calls" ||
+		fail "sort: calls under budget_got differ from count_got: $(cat "$W/s.budget_got.$r.calls") vs $(cat "$W/s.count_got.$r.calls")"
 	r=$((r + 1))
 done
 bare=$(median "$W/s.bare.ns")
@@ -174,6 +185,23 @@ for v in full s16 budget count wrap; do
 		"$(awk -v t="$t" 'BEGIN { print t / 1e6 }')" "$(awk -v t="$cbare" 'BEGIN { print t / 1e6 }')" "$ra"
 	row "sampling.sort_cpu.$v" "sampling: sort 200,000 lines, $what, CPU time / untraced" "$ra" \
 		"$goal" "$verdict" "$(awk -v t="$t" -v b="$cbare" 'BEGIN { printf "%.1f/%.1f ms user+sys (medians); ratio: median of the per-repetition ratios", t / 1e6, b / 1e6 }')"
+done
+# Against each goal's own floor, paired within each repetition (issue 36): the budget over
+# counting only on the same route (goal: at most its 2%), counting only over the counting
+# wrapper (goal: within 3%), per route.
+for pair in "budget_got count_got 1.02 budget over counting, GOT route" \
+	"budget_inline count_inline 1.02 budget over counting, inline route" \
+	"count_got wrap 1.03 counting (GOT route) over the counting wrapper" \
+	"count_inline wrap 1.03 counting (inline route) over the counting wrapper"; do
+	set -- $pair
+	a=$1 b=$2 goal=$3
+	shift 3
+	paste "$W/s.$a.cpu" "$W/s.$b.cpu" | awk '{ printf "%.4f\n", $1 / $2 }' >"$W/s.$a.$b.cpuratio"
+	ra=$(median "$W/s.$a.$b.cpuratio")
+	hook=$(jq -r "$MEMCMP"' | .hook' "$W/s.$a.1.json" 2>/dev/null)
+	printf '  CPU time, %-58s paired ratio %s (goal <= %s; memcmp hooked "%s")\n' "$*" "$ra" "$goal" "$hook"
+	row "sampling.sort_cpu.$a.over.$b" "sampling: sort, CPU time, $*" "$ra" "<= $goal" \
+		"$(le "$ra" "$goal")" "median of $REPS per-repetition ratios, A/B alternated; memcmp hooked \"$hook\"; all: $(tr '\n' ' ' <"$W/s.$a.$b.cpuratio")"
 done
 t=$(median "$W/s.wrap.ns")
 ra=$(ratio "$t" "$bare")
@@ -229,6 +257,23 @@ for k in 1 2; do
 			"$b/$f cycles (bucket $bucket, TSC step $gran); the budget's 95% bounds by run: $ci"
 	done
 	printf '  %-6s budget, all runs: %s\n' "$name" "$(tr '\n' ' ' <"$W/c.budget.$k")"
+done
+
+# The observer effect (docs/method.md): every call timed against 1 in 16, memcmp's median and
+# p90 (medians of the runs), and in how many runs the report warned that timing this densely
+# changes what it times (goal: every run fully timed, none at 1 in 16).
+for k in 1 2; do
+	name=$([ $k = 1 ] && echo median || echo p90)
+	f=$(median "$W/c.full.$k")
+	s=$(median "$W/c.s16.$k")
+	wf=$(awk '$1 > 0' "$W/s.full.observed" | wc -l)
+	ws=$(awk '$1 > 0' "$W/s.s16.observed" | wc -l)
+	verdict=$([ "$wf" = "$REPS" ] && [ "$ws" = 0 ] && echo met || echo missed)
+	printf '  observer effect: memcmp %s every call timed %s, 1 in 16 %s cycles (ratio %s); warned in %s/%s runs fully timed, %s/%s at 1 in 16\n' \
+		"$name" "$f" "$s" "$(ratio "$f" "$s")" "$wf" "$REPS" "$ws" "$REPS"
+	row "sampling.observer.$name" "sampling: memcmp $name, every call timed / TSC_SAMPLE=16 (the observer effect)" \
+		"$(ratio "$f" "$s")" "warned: all full runs, no 1-in-16 run" "$verdict" \
+		"$f/$s cycles (TSC step $gran); warned in $wf/$REPS full runs, $ws/$REPS at 1 in 16"
 done
 
 # How the density of timing moves what a timed call reads: fixed rates from every other call to

@@ -10,7 +10,8 @@
  * call" would.
  *
  * With TSC_BUDGET, N is chosen per function per thread at each timed call's end: the budget's
- * part of the time since the function's first call in the thread, split equally between the functions
+ * part of the thread's CPU time since the function's first call in it (sample.c's
+ * thread_ran: the clock, in the proportion the thread ran), split equally between the functions
  * it calls past their floor, less what counting every call of the function costs
  * (tt_sample_count_cost each), divided by what a timed call costs more than a counted one,
  * is what each may have had timed; a function called less than that stays fully timed, the

@@ -62,8 +62,9 @@ struct tt_fstat {
 	struct tt_self_hist self;    /* timed calls that made traced calls: self ticks */
 	/* TSC_BUDGET (hot/sample.c), after the timed exit's C: */
 	struct tt_sample_fn {
-		uint64_t start;	   /* clock at its first timed end in this thread */
-		uint64_t last_end; /* clock at the last timed end (0: none), and calls then */
+		uint64_t start;	    /* clock at its first timed end in this thread */
+		uint64_t ran_start; /* and the thread's clock units run then (sample.c) */
+		uint64_t last_end;  /* clock at the last timed end (0: none), and calls then */
 		uint64_t last_calls;
 		uint64_t n, sn, snn, st, snt; /* this window's gaps: (calls, clock units) sums */
 		uint64_t cost; /* a timed call's cost over a counted one, seen; 0: not yet */
@@ -75,6 +76,9 @@ struct tt_fstat {
 	struct tt_self_hist wself; /* TSC_BUDGET: self, each call weighted alike (with whist, the
 				    * distribution over all calls: self_hist.h); at
 				    * TSC_SAMPLE=N both are derived by the report */
+	/* Merged only (runtime/threads.c): how densely its calls were timed, the most timed
+	 * calls per 2^20 ns of CPU time of any one thread (the observer-effect warning). */
+	uint64_t dense_q20;
 };
 
 struct tt_site_table;
@@ -98,6 +102,11 @@ struct tt_thread {
 		uint64_t rng;	  /* xorshift state, seeded per thread */
 		uint64_t start;	  /* clock reading of its first timed call */
 		uint64_t hot;	  /* TSC_BUDGET: functions past their floor */
+		/* TSC_BUDGET: the clock units the thread ran (on a CPU), which the budget's
+		 * share accrues over: ran_base up to the last check, at check_clock, when
+		 * the thread's CPU time and the monotonic clock read check_cpu, check_wall
+		 * ns; since then at ran_q16 (Q16) of the clock, the last check's share. */
+		uint64_t ran_base, check_clock, check_cpu, check_wall, ran_q16;
 	} sample;
 	/* Tables by function index, nstats long, in one mapping (tt_thread_grow): written by
 	 * the owner, which replaces them only under the thread lock; others read them under it. */

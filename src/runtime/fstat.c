@@ -43,6 +43,9 @@ void tt_fstat_merge(struct tt_fstat *dst, const struct tt_fstat *src)
 	if (__atomic_load_n(&src->wself.count, __ATOMIC_RELAXED) ||
 	    __atomic_load_n(&src->wself.lost, __ATOMIC_RELAXED))
 		tt_self_merge(&dst->wself, &src->wself);
+	/* The densest thread's timing (threads.c): what the observer-effect warning weighs. */
+	if (__atomic_load_n(&src->dense_q20, __ATOMIC_RELAXED) > dst->dense_q20)
+		dst->dense_q20 = __atomic_load_n(&src->dense_q20, __ATOMIC_RELAXED);
 	if (__atomic_load_n(&src->est.cost, __ATOMIC_RELAXED) > dst->est.cost)
 		dst->est.cost = __atomic_load_n(&src->est.cost, __ATOMIC_RELAXED);
 }

@@ -27,6 +27,7 @@
 #include "log/log.h"
 #include "report/expo.h"
 #include "report/report_fmt.h"
+#include "report/observer.h"
 #include "report/report_model.h"
 #include "report/sample_ci.h"
 #include "report/self_hist.h"
@@ -486,12 +487,37 @@ static int sort_funcs(struct tt_report_func *f, size_t n, struct arena *arena)
 	return 0;
 }
 
+/*
+ * The observer effect (report/observer.h): a function whose timed calls kept some thread in
+ * the brackets for more than TT_OBSERVER_PERCENT of its time gets a warning line, in the
+ * arena, at lines[*n].
+ */
+static void observe(const struct tt_run *run, const struct tt_fstat *s, const char *name,
+		    uint64_t hz, struct arena *arena, const char **lines, size_t *n)
+{
+	uint64_t cost = run->overhead.subtracted + run->overhead.nested;
+	uint64_t ppm = tt_observer_ppm(s->dense_q20, cost, hz);
+	char *line;
+	int len;
+
+	if (!tt_observer_dense(ppm) || *n >= MAX_WARNINGS)
+		return;
+	len = tt_observer_warning(NULL, 0, name, ppm, s->hist.count, cost);
+	line = len > 0 ? arena_alloc(arena, (size_t)len + 1) : NULL;
+	if (!line)
+		return;
+	tt_observer_warning(line, (size_t)len + 1, name, ppm, s->hist.count, cost);
+	lines[(*n)++] = line;
+}
+
 /* What the report and the export are built from; the strings and arrays live in the arena.
  * The export has no use for call sites, self times or threads: `report` says whether the
  * report (all of it) is built. */
 static int build(const struct tt_run *run, struct arena *arena, bool report, struct tt_report *r)
 {
 	static const char *warnings[MAX_WARNINGS];
+	static const char *observed[MAX_WARNINGS];
+	size_t nobserved = 0, j;
 	/* Kept between reports (one at a time): only the pages a report uses are touched, and
 	 * what one leaves is cleared by the next as needed (tt_thread_collect, fill_self). */
 	static struct tt_fstat sum;
@@ -524,6 +550,7 @@ static int build(const struct tt_run *run, struct arena *arena, bool report, str
 			tt_fstat_weigh_fixed(s); /* TSC_SAMPLE=N: each timed call weighs N */
 		fill_func(run, fn, s, hz, arena, &funcs[nf]);
 		if (report) {
+			observe(run, s, funcs[nf].name, hz, arena, observed, &nobserved);
 			fill_self(run, s, scratch, arena, &funcs[nf]);
 			weigh_self(run, s, scratch, arena, &funcs[nf]);
 			fill_threads(run, i, arena, &funcs[nf]);
@@ -556,6 +583,11 @@ static int build(const struct tt_run *run, struct arena *arena, bool report, str
 		tt_signals_check_dump();
 	r->warnings = warnings;
 	r->nwarnings = tt_log_lines(warnings, MAX_WARNINGS);
+	if (r->nwarnings > MAX_WARNINGS)
+		r->nwarnings = MAX_WARNINGS;
+	for (j = 0; j < nobserved && r->nwarnings < MAX_WARNINGS; j++)
+		warnings[r->nwarnings++] =
+			observed[j]; /* the report's own, after the shim's lines */
 
 	r->tool = "tsctrace " TT_VERSION;
 	r->program = run->exe;

@@ -189,6 +189,23 @@ void tt_sample_setup(const struct tt_config *cfg)
 	tt_exit_path_update();
 }
 
+void tt_sample_costs_get(struct tt_sample_costs *out)
+{
+	*out = (struct tt_sample_costs){ .count_got = tt_sample_count_cost_got,
+					 .count_inline = tt_sample_count_cost_inline,
+					 .inline_known = tt_sample_count_inline_known,
+					 .timed = tt_sample_cost };
+}
+
+void tt_sample_costs_use(const struct tt_sample_costs *c)
+{
+	tt_sample_count_cost_got = c->count_got;
+	tt_sample_count_cost_inline = c->count_inline;
+	tt_sample_count_inline_known = c->inline_known != 0;
+	tt_sample_count_cost = c->count_got > c->count_inline ? c->count_got : c->count_inline;
+	tt_sample_cost = c->timed ? c->timed : 1;
+}
+
 void tt_sample_start(const struct tt_config *cfg, int variant, void *entry, void *target)
 {
 	struct tt_fstat *s;

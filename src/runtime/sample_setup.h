@@ -6,6 +6,7 @@
 #define TT_SAMPLE_SETUP_H
 
 #include "config/config.h"
+#include "runtime/sample_cache.h"
 
 /* Configure sampling from cfg (hot/sample.h): at start-up, before any hook is made, since
  * inline hooks count the calls sampling passes over in their slots (hook/slot_code.h). */
@@ -19,5 +20,10 @@ void tt_sample_setup(const struct tt_config *cfg);
  * the first report), with the guard down.
  */
 void tt_sample_start(const struct tt_config *cfg, int variant, void *entry, void *target);
+
+/* The costs tt_sample_start measured, to keep (sample_cache.h); and costs an earlier run
+ * kept, used instead of measuring them. */
+void tt_sample_costs_get(struct tt_sample_costs *out);
+void tt_sample_costs_use(const struct tt_sample_costs *c);
 
 #endif /* TT_SAMPLE_SETUP_H */

@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/sys.h"
 #include "hook/funcs.h"
@@ -19,6 +20,7 @@
 #include "hot/sample.h"
 #include "hot/thread.h"
 #include "runtime/callers_merge.h"
+#include "runtime/clock.h"
 #include "runtime/fstat.h"
 #include "runtime/thread_rows.h"
 #include "runtime/threads.h"
@@ -48,11 +50,36 @@ static struct tt_fstat *total_of(uint32_t i)
 	return p ? *p : NULL;
 }
 
+/*
+ * How densely a thread's calls of a function (counters s) were timed: timed calls per 2^20 ns
+ * of the thread's CPU time (cpu_ns), 0 when unknown. CPU time, not wall time: on a shared
+ * machine a thread waits for a CPU too, and the brackets perturb only the time it runs. The
+ * report weighs it with the brackets' cost (report/observer.h).
+ */
+static uint64_t timed_density(const struct tt_fstat *s, uint64_t cpu_ns)
+{
+	uint64_t timed = __atomic_load_n(&s->hist.count, __ATOMIC_RELAXED);
+
+	if (!cpu_ns || !timed)
+		return 0;
+	if (timed < (1ull << 43))
+		return (timed << 20) / cpu_ns;
+	return cpu_ns >> 20 ? timed / (cpu_ns >> 20) : UINT64_MAX;
+}
+
+/* Thread tid's CPU time in ns (the kernel's per-thread clock id: ~tid << 3 | 6, as
+ * pthread_getcpuclockid makes it); 0 when unknown. */
+static uint64_t thread_cpu_ns(int64_t tid)
+{
+	return tid > 0 ? tt_clock_ns((int)(~(uint32_t)tid << 3 | 6)) : 0;
+}
+
 /* Called with the lock held; sub: the overhead the thread's rows are floored at. */
 static void merge_and_unlink(struct tt_thread *t, uint64_t sub)
 {
 	uint32_t i;
 	bool traced = false;
+	uint64_t cpu_ns = tt_clock_ns(CLOCK_THREAD_CPUTIME_ID); /* t is this thread */
 
 	for (i = 0; i < t->nstats; i++) {
 		struct tt_fstat *s = t->stats[i], **total;
@@ -63,6 +90,7 @@ static void merge_and_unlink(struct tt_thread *t, uint64_t sub)
 		total = total_at(i);
 		if (total && !*total)
 			*total = tt_fstat_new(i);
+		s->dense_q20 = timed_density(s, cpu_ns); /* its life ends here */
 		if (total && *total)
 			tt_fstat_merge(*total, s);
 	}
@@ -209,7 +237,7 @@ void tt_thread_after_fork_child(void)
 void tt_thread_collect(uint32_t func, struct tt_fstat *out)
 {
 	struct tt_thread *t;
-	uint64_t in_handlers;
+	uint64_t in_handlers, dense;
 
 	/* Buckets are cleared only when the last function collected here had samples: a
 	 * fresh `out` is zero pages, which a whole clear would fault in one by one. */
@@ -240,14 +268,19 @@ void tt_thread_collect(uint32_t func, struct tt_fstat *out)
 	else
 		memset(&out->wself, 0, offsetof(struct tt_self_hist, b));
 	out->wself.min = UINT64_MAX;
+	out->dense_q20 = 0;
 	tt_thread_lock();
 	if (total_of(func))
 		tt_fstat_merge(out, total_of(func));
 	for (t = tt_thread_list; t; t = t->next) {
 		struct tt_fstat *s = tt_thread_stat(t, func);
 
-		if (s)
-			tt_fstat_merge(out, s);
+		if (!s)
+			continue;
+		tt_fstat_merge(out, s);
+		dense = timed_density(s, s->hist.count ? thread_cpu_ns(t->tid) : 0);
+		if (dense > out->dense_q20)
+			out->dense_q20 = dense;
 	}
 	tt_thread_unlock();
 	/* Calls made by handlers that interrupted the shim: in no thread's counters. */
