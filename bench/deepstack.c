@@ -28,8 +28,7 @@ __attribute__((noinline)) static long down(int depth, long n)
 }
 
 /* With one: its CFA is %rbp + 16. */
-__attribute__((noinline, optimize("no-omit-frame-pointer"))) static long down_fp(int depth,
-									       long n)
+__attribute__((noinline, optimize("no-omit-frame-pointer"))) static long down_fp(int depth, long n)
 {
 	long r = depth ? down(depth - 1, n) : calls_at_bottom(n);
 

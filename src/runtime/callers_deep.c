@@ -1,8 +1,11 @@
 /*
- * callers_deep.c - TSC_CALLERS=N>1: the call path of an ended call, taken with libunwind
- * after the second TSC read, from inside tt_callers_exit_xsave (which has saved the vector
- * state the unwinder may use). The path starts at the traced call's own return address: the
- * frames above it are ours (this function, the xsave wrapper, the trampoline body).
+ * callers_deep.c - TSC_CALLERS=N>1: the call path of an ended call that the cached frame
+ * walk (hot/frame_rules.h, tried first) could not take, taken with libunwind after the second
+ * TSC read, from inside tt_callers_exit_xsave (which has saved the vector state the unwinder
+ * may use); then the rules of its frames are read from .eh_frame (elf/cfi.h) and cached, so
+ * that the next call from there is walked. The path starts at the traced call's own return
+ * address: the frames above it are ours (this function, the xsave wrapper, the trampoline
+ * body).
  *
  * A traced call made from inside another traced call has, further down, the outer call's
  * trampoline body on the stack: it made the `call` into the outer function. That frame is the
