@@ -86,6 +86,24 @@ static bool in_shim(uint64_t ip)
 	return ip >= tt_frame_shim_lo && ip < tt_frame_shim_hi;
 }
 
+/*
+ * The traced call whose trampoline body the walk has reached, at its landing ip with the
+ * stack pointer sp: the body called the function with the caller's stack pointer, so the
+ * nearest frame below cur with that sp. NULL (libunwind's then) when ip is no landing, or
+ * that call returns into the shim itself (a tail re-entry's origin, or a calibration call).
+ */
+static const struct tt_frame *enclosing(const struct tt_frame *cur, uint64_t ip, uint64_t sp)
+{
+	const struct tt_frame *p, *base = tt_tls.thread->frames;
+
+	if (ip < tt_callers_landing_lo || ip >= tt_callers_landing_hi)
+		return NULL;
+	for (p = cur - 1; p >= base && p->sp <= sp; p--)
+		if (p->sp == sp)
+			return in_shim(p->ret) ? NULL : p;
+	return NULL;
+}
+
 int tt_frame_walk(const struct tt_frame *f, uint64_t rbp, uint64_t *path, int depth)
 {
 	const struct tt_frame *from = f, *p;
@@ -133,7 +151,13 @@ int tt_frame_walk(const struct tt_frame *f, uint64_t rbp, uint64_t *path, int de
 		sp = cfa;
 		if (!ip)
 			return n;
-		if (in_shim(ip))
-			return 0; /* an enclosing traced call's body: libunwind restarts past it */
+		if (in_shim(ip)) {
+			/* An enclosing traced call's body, at its landing: go on from that call's
+			 * caller, as the slow route's restart does. */
+			from = enclosing(from, ip, sp);
+			if (!from)
+				return 0;
+			ip = from->ret;
+		}
 	}
 }

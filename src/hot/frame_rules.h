@@ -9,9 +9,11 @@
  * restored), and follows per frame one cached rule: CFA = %rsp or %rbp + a constant, the
  * return address at CFA - 8, %rbp kept or saved at CFA + a constant (elf/cfi.h, read once
  * per address from .eh_frame outside the hot path). At any address without such a rule
- * (no entry yet, a signal frame, an expression, the trampoline of an enclosing traced call)
- * it gives up and the call's path is taken by libunwind as before, which
- * also fills the cache. So paths are the same; only their cost differs.
+ * (no entry yet, a signal frame, an expression) it gives up and the call's path is taken by libunwind as before, which
+ * also fills the cache. So paths are the same; only their cost differs. The trampoline
+ * body of an enclosing traced call is passed as the slow route passes it: the walk goes on
+ * from that call's caller (its shadow frame's return address and stack pointer; %rbp as the
+ * function left it, which the body does not touch).
  *
  * The table: TT_RULE_SLOTS slots of (address, rule), open addressing, mapped at start-up
  * (only the pages touched are resident), filled by the slow route, never grown: when it is

@@ -4,27 +4,28 @@
 # rt_sigprocmask calls a frame: ~0.5-2 us a call. t_callers_walk calls work_add along paths
 # through every kind of frame (no frame pointer, frame pointer, alloca, recursion, libc's
 # qsort, a signal handler, a second thread): the paths and their counts must be exactly those
-# TSC_CALLERS_UNWIND=libunwind gives on the same program, and the walk must spare libunwind
+# TSC_CALLERS_UNWIND=libunwind gives on the same program (qsort is traced too: the calls of
+# work_add made inside it meet its trampoline on their way out), and the walk must spare libunwind
 # (counted by its rt_sigprocmask calls under strace: a few per new address, not per call).
 # shellcheck shell=bash disable=SC2034,SC2015
 # (XENV is read by run.sh's helpers; `a && b || fail` as in run.sh)
 
 WALK_DEPTH=12 # deep enough to reach _start and the thread's clone
 
-# walk_paths REPORT: "calls site" of work_add's call sites, sorted.
+# walk_paths REPORT: "calls function <- site" of every call site, sorted.
 walk_paths() {
-	jq -r "$JQDEFS"' fn("work_add").callers[] | "\(.calls) \(.site)"' "$1" | sort
+	jq -r '.functions[] | .name as $n | .callers[] | "\(.calls) \($n) <- \(.site)"' "$1" | sort
 }
 
 test_callers_walk() {
 	local calls mask_cached mask_lib lsan_off=
 	XENV+=(TSC_CALLERS=$WALK_DEPTH)
-	run_pair callers_walk work_add "$B/t_callers_walk" || return 1
+	run_pair callers_walk work_add,qsort "$B/t_callers_walk" || return 1
 	one_report && check_expects "$T/t.out" || return 1
 	walk_paths "$REPORT" >"$T/cached.paths"
 	mv "$REPORT" "$T/cached.json"
 	XENV+=(TSC_CALLERS_UNWIND=libunwind)
-	run_pair callers_walk work_add "$B/t_callers_walk" || return 1
+	run_pair callers_walk work_add,qsort "$B/t_callers_walk" || return 1
 	one_report || return 1
 	walk_paths "$REPORT" >"$T/libunwind.paths"
 	[ -s "$T/libunwind.paths" ] || fail_because "no call sites with libunwind" || return 1
@@ -46,7 +47,7 @@ test_callers_walk() {
 	calls=$(jq -r "$JQDEFS"' fn("work_add").calls' "$REPORT")
 	for mode in cached libunwind; do
 		(cd "$T" && timeout -k 5 "$TIMEOUT" strace -f -qq -o "$T/st.$mode" \
-			-e trace=rt_sigprocmask -E "LD_PRELOAD=$PRELOAD" -E TSC_FUNCS=work_add \
+			-e trace=rt_sigprocmask -E "LD_PRELOAD=$PRELOAD" -E TSC_FUNCS=work_add,qsort \
 			-E TSC_CALLERS=$WALK_DEPTH -E TSC_CALLERS_UNWIND=$mode \
 			-E "TSC_OUTPUT=$T/st.report" ${HOOK_ALL:+-E TSC_HOOK=$HOOK_ALL} \
 			${lsan_off:+-E "$lsan_off"} "$B/t_callers_walk") >"$T/st.out" 2>"$T/st.err" ||
