@@ -136,10 +136,11 @@ $(B):
 # ---- tests --------------------------------------------------------------------------------
 # Not pure, but unit-tested too: the Zydis loader (relocate.o decodes through it; the tests
 # load libZydis with dlopen like the shim does), the .symtab reader, the code ranges and the
-# switch to a stack of the shim's own (base/altstack_switch.S, assembly).
+# switch to a stack of the shim's own (base/altstack_switch.S, assembly), the call frame
+# rules of .eh_frame (elf/cfi.o).
 # hook/sleep_wakes.o: which system calls a stopped sleeper resumes (raw system calls).
 UNIT_OBJS := $(B)/x86/disasm.o $(B)/x86/slotuse.o $(B)/elf/symtab.o $(B)/elf/real.o \
-	$(B)/elf/coderange.o $(B)/elf/ehframe.o \
+	$(B)/elf/coderange.o $(B)/elf/ehframe.o $(B)/elf/cfi.o \
 	$(B)/elf/elfdyn.o $(B)/base/altstack_switch.o $(B)/hook/sleep_wakes.o
 
 $(B)/unit/%: tests/unit/%.c $(B)/libtt_pure.a $(UNIT_OBJS)

@@ -19,6 +19,9 @@
 #   ticks added); sort of 200,000 lines with memcmp,strlen,malloc,free traced, every call
 #   timed, TSC_SAMPLE=16 and TSC_BUDGET=2% against untraced (goal <= 1.03 for the budget); the
 #   median and p90 of memcmp under the budget against every call timed (within 3% or a bucket).
+# call paths (callpaths.sh): TSC_CALLERS=4 by the cached frame walk and by libunwind alone,
+#   CPU ns added per call over TSC_CALLERS=0, on a call 20 frames down and on sqlite3's
+#   B-tree stepping (goal <= 300 ns a call there).
 # parallel (parallel.sh): sort (two threads) and 4 CPU-bound threads, traced with the default
 #   pin, TSC_PIN=none and first, wall and CPU time against untraced (goal: wall within CPU + 0.05).
 # field (field.sh): the slowdown of real programs (redis, nginx, python3, sqlite3, make, Go)
@@ -812,6 +815,13 @@ fi
 echo
 SAMP_ROWS=$W/rows.tsv sh "$HERE/sampling.sh" "$B" "$LIB" ||
 	fail "sampling: a traced run broke (see its BROKEN lines)"
+
+# ---- call paths -----------------------------------------------------------------------------
+# Its own script: TSC_CALLERS=4 per call, cached frame walk and libunwind, on a deep stack and
+# on sqlite3.
+echo
+CP_ROWS=$W/rows.tsv sh "$HERE/callpaths.sh" "$B" "$LIB" ||
+	fail "call paths: a traced run broke (see its BROKEN lines)"
 
 # ---- parallel programs ----------------------------------------------------------------------
 # Its own script: sort and 4 CPU-bound threads, default pin against TSC_PIN=none.

@@ -39,6 +39,7 @@ enum var {
 	V_OVERHEAD,
 	V_HOOK,
 	V_CALLERS,
+	V_CALLERS_UNWIND,
 	V_DUMP_SIGNAL,
 	V_QUIET,
 	V_CPU,
@@ -62,6 +63,7 @@ static const char *const var_names[V_COUNT] = {
 	[V_OVERHEAD] = "TSC_OVERHEAD",
 	[V_HOOK] = "TSC_HOOK",
 	[V_CALLERS] = "TSC_CALLERS",
+	[V_CALLERS_UNWIND] = "TSC_CALLERS_UNWIND",
 	[V_DUMP_SIGNAL] = "TSC_DUMP_SIGNAL",
 	[V_QUIET] = "TSC_QUIET",
 	[V_CPU] = "TSC_CPU",
@@ -85,6 +87,7 @@ static const char *const quiet_names[] = { "0", "1" };
 static const char *const follow_names[] = { "0", "1" };
 static const char *const debug_names[] = { "0", "startup" };
 static const char *const cache_names[] = { "0", "1" };
+static const char *const unwind_names[] = { "cached", "libunwind" };
 
 struct parser {
 	struct tt_config *cfg;
@@ -336,6 +339,10 @@ static int set_var(struct parser *p, enum var v, const char *val)
 			cfg->hook = (enum tt_hook_mode)i;
 		break;
 	case V_CALLERS: set_callers(p, val); break;
+	case V_CALLERS_UNWIND:
+		i = choose(p, v, val, unwind_names, ARRAY_SIZE(unwind_names), "using cached");
+		cfg->callers_libunwind = i == 1;
+		break;
 	case V_DUMP_SIGNAL: set_dump_signal(p, val); break;
 	case V_QUIET:
 		i = choose(p, v, val, quiet_names, ARRAY_SIZE(quiet_names), "using 0");

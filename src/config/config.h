@@ -56,8 +56,9 @@ struct tt_config {
 	bool overhead_auto;			    /* TSC_OVERHEAD=auto (default) */
 	uint64_t overhead_ticks;		    /* when !overhead_auto */
 	enum tt_hook_mode hook;
-	unsigned int callers; /* 0..32 */
-	int dump_signal;      /* signal number, 0 when unset */
+	unsigned int callers;	/* 0..32 */
+	bool callers_libunwind; /* TSC_CALLERS_UNWIND=libunwind: every path by libunwind */
+	int dump_signal;	/* signal number, 0 when unset */
 	bool quiet;
 	bool follow;		   /* TSC_FOLLOW: children of the traced process traced too */
 	uint64_t sample;	   /* TSC_SAMPLE: about 1 call in N timed; 0 when every call is */

@@ -87,3 +87,22 @@ int tt_eh_each(const struct tt_elf *o, int (*fn)(uintptr_t addr, size_t len, voi
 	}
 	return (int)count;
 }
+
+const uint8_t *tt_eh_fde_below(const struct tt_elf *o, uintptr_t pc)
+{
+	uint32_t count, lo = 0, hi;
+	const uint8_t *hdr = eh_table(o, &count);
+
+	if (!hdr || !count)
+		return NULL;
+	hi = count; /* the answer is entry lo - 1: the last whose location is <= pc */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if ((uintptr_t)(hdr + s32(hdr + 12 + 8 * (size_t)mid)) <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? hdr + s32(hdr + 12 + 8 * (size_t)(lo - 1) + 4) : NULL;
+}

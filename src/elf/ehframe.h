@@ -22,4 +22,8 @@ size_t tt_eh_extent(const struct tt_elf *o, uintptr_t addr);
  * without a usable one. */
 int tt_eh_each(const struct tt_elf *o, int (*fn)(uintptr_t addr, size_t len, void *ctx), void *ctx);
 
+/* The FDE of o's table whose code starts at or below pc, the nearest one (the caller checks
+ * that its range holds pc); NULL without a usable table or below its first entry. */
+const uint8_t *tt_eh_fde_below(const struct tt_elf *o, uintptr_t pc);
+
 #endif /* TT_EHFRAME_H */

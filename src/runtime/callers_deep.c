@@ -1,8 +1,11 @@
 /*
- * callers_deep.c - TSC_CALLERS=N>1: the call path of an ended call, taken with libunwind
- * after the second TSC read, from inside tt_callers_exit_xsave (which has saved the vector
- * state the unwinder may use). The path starts at the traced call's own return address: the
- * frames above it are ours (this function, the xsave wrapper, the trampoline body).
+ * callers_deep.c - TSC_CALLERS=N>1: the call path of an ended call that the cached frame
+ * walk (hot/frame_rules.h, tried first) could not take, taken with libunwind after the second
+ * TSC read, from inside tt_callers_exit_xsave (which has saved the vector state the unwinder
+ * may use); then the rules of its frames are read from .eh_frame (elf/cfi.h) and cached, so
+ * that the next call from there is walked. The path starts at the traced call's own return
+ * address: the frames above it are ours (this function, the xsave wrapper, the trampoline
+ * body).
  *
  * A traced call made from inside another traced call has, further down, the outer call's
  * trampoline body on the stack: it made the `call` into the outer function. That frame is the
@@ -23,14 +26,18 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
 
+#include "elf/cfi.h"
 #include "elf/elfdyn.h"
 #include "elf/real.h"
 #include "hot/callers.h"
+#include "hot/callers_fast.h"
+#include "hot/frame_rules.h"
 #include "hot/thread.h"
 #include "hot/traced_call.h"
 #include "log/log.h"
@@ -84,7 +91,21 @@ static void load_cursor(void *h)
 		unwind_getcontext = NULL; /* bodies are then cut off the path, nothing more */
 }
 
-static void start(unsigned int depth, bool mono)
+/* The rule table of the fast walk (hot/frame_rules.h): untouched pages are never committed. */
+static void start_fast_walk(void)
+{
+	void *tab = mmap(NULL, TT_RULE_SLOTS * sizeof(struct tt_rule_slot), PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (tab == MAP_FAILED)
+		return; /* every path by libunwind, as with TSC_CALLERS_UNWIND=libunwind */
+	tt_frame_shim_lo = own_lo;
+	tt_frame_shim_hi = own_hi;
+	__atomic_store_n(&tt_frame_rules, (struct tt_rule_slot *)tab, __ATOMIC_RELEASE);
+	tt_callers_fast_on = true;
+}
+
+static void start(unsigned int depth, bool mono, bool only_libunwind)
 {
 	unsigned int a, b, c, d;
 
@@ -120,14 +141,16 @@ static void start(unsigned int depth, bool mono)
 		return;
 	}
 	tt_elf_foreach(find_own_code, NULL);
+	if (!mono && !only_libunwind)
+		start_fast_walk();
 	tt_xsave_bytes = b + 64; /* room to align down to 64 bytes */
 	tt_callers_exit_c = callers_exit_deep;
 	tt_exit_fn = tt_callers_exit_xsave;
 }
 
-void tt_callers_start(unsigned int depth, bool mono)
+void tt_callers_start(unsigned int depth, bool mono, bool only_libunwind)
 {
-	start(depth, mono);
+	start(depth, mono, only_libunwind);
 	tt_exit_path_update();
 }
 
@@ -278,6 +301,51 @@ static int take_path(struct tt_frame *f, uint64_t *path)
 	return depth;
 }
 
+struct rule_query {
+	uintptr_t pc;
+	struct tt_cfi_rule rule;
+};
+
+static int rule_in(struct tt_elf *o, void *ctx)
+{
+	struct rule_query *q = ctx;
+
+	if (!tt_elf_in_exec(o, q->pc))
+		return 0;
+	tt_cfi_rule_at(o, q->pc, &q->rule);
+	return 1;
+}
+
+/* The rule of return address ip for the fast walk, from its object's .eh_frame. */
+static uint64_t rule_of(uint64_t ip)
+{
+	struct rule_query q = { .pc = ip - 1 };
+
+	q.rule.kind = TT_CFI_NONE;
+	tt_elf_foreach(rule_in, &q);
+	switch (q.rule.kind) {
+	case TT_CFI_RSP:
+	case TT_CFI_RBP:
+		return tt_rule_pack(q.rule.kind == TT_CFI_RSP ? TT_RULE_RSP : TT_RULE_RBP,
+				    q.rule.cfa_off, q.rule.rbp_saved, q.rule.rbp_off);
+	case TT_CFI_END: return TT_RULE_END;
+	default: return TT_RULE_SLOW; /* libunwind's, every time */
+	}
+}
+
+/* After a path taken by libunwind: the rules of its frames, for the fast walk next time. */
+static void learn_rules(const uint64_t *path, int depth)
+{
+	int i;
+
+	if (!tt_callers_fast_on)
+		return;
+	for (i = 0; i < depth; i++)
+		if (path[i] > 1 && !(path[i] & TT_TAIL_FRAME) && !own_code(path[i]) &&
+		    !tt_rule_find(path[i]))
+			tt_rule_add(path[i], rule_of(path[i]));
+}
+
 static uint64_t clock_now(void)
 {
 	uint32_t lo, hi;
@@ -316,6 +384,7 @@ static void callers_exit_deep(struct tt_frame *f, uint64_t raw, uint32_t aux)
 	uint64_t since = f->start_ticks ? f->start_ticks + raw : tt_tls.notsc ? 0 : clock_now();
 
 	depth = take_path(f, path);
+	learn_rules(path, depth);
 	if (tt_tls.thread)
 		site = tt_callers_site(tt_tls.thread, f->func, path, (uint32_t)depth);
 	leave_out(f, since);

@@ -750,7 +750,8 @@ static enum state start(void)
 	if (!tt_pin_configure(&run.cfg))
 		tt_warn("TSC_PIN lists no CPU this process may run on: threads are not pinned");
 	tt_clock_choose(&run.clock, &run.cfg);
-	tt_callers_start(run.cfg.callers, run.clock.variant == TT_VAR_MONO);
+	tt_callers_start(run.cfg.callers, run.clock.variant == TT_VAR_MONO,
+			 run.cfg.callers_libunwind);
 	tt_emul_step_install(run.clock.step);
 	tt_phase_add(TT_PHASE_CLOCK, t);
 	t = tt_phase_mark();

@@ -1,7 +1,9 @@
 /*
  * callers_exit.S - the return path for TSC_CALLERS=N>1 (tt_exit_fn points here then).
  *
- * Taking a call path means running libunwind, which is ordinary C: it may use any vector
+ * A path the cached frame rules give (hot/frame_rules.h) is taken first, by C that uses
+ * general registers only (tt_callers_exit_fast), and the call recorded: nothing more to do.
+ * Otherwise taking a call path means running libunwind, which is ordinary C: it may use any vector
  * register, while the traced function's return value may still sit in xmm0/xmm1 (or
  * ymm/zmm, or st0/st1). So the whole extended state is saved with xsave around the C part,
  * and restored with xrstor. With an unwind of 8 frames this adds ~240 ns a call here,
@@ -39,6 +41,13 @@ TT_ENTRY(tt_callers_exit_xsave)
 	movq	%rax, %r14
 	movq	%rax, %rsp			/* the thread's unwind stack: %rbp (and the CFI,
 						   through it) keeps the way back */
+	movq	%rbx, %rdi
+	movq	%r12, %rsi
+	movl	%r13d, %edx
+	movq	(%rbp), %rcx			/* the caller's %rbp: the function restored it */
+	call	tt_callers_exit_fast		/* general registers only: 1 when it recorded */
+	testl	%eax, %eax
+	jnz	.Lrecorded
 	subq	tt_xsave_bytes(%rip), %rsp	/* CPUID 0DH:EBX, set at start-up */
 	andq	$-64, %rsp			/* xsave wants 64-byte alignment */
 	xorl	%eax, %eax			/* the header must start zeroed for xrstor */
@@ -60,6 +69,7 @@ TT_ENTRY(tt_callers_exit_xsave)
 	movl	$-1, %eax
 	movl	$-1, %edx
 	xrstor	(%rsp)
+.Lrecorded:
 	leaq	-32(%rbp), %rsp			/* back on the program's stack, then give the
 						   unwind stack back (a handler may take it) */
 	movq	%r14, %rdi

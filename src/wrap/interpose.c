@@ -26,6 +26,7 @@
 #include "elf/elfdyn.h"
 #include "elf/real.h"
 #include "hook/funcs.h"
+#include "hot/frame_rules.h"
 #include "hot/thread.h"
 #include "runtime/dllock.h"
 #include "runtime/lifecycle.h"
@@ -151,8 +152,10 @@ TT_EXPORT int dlclose(void *handle)
 	}
 	locked = tt_lifecycle_dl_begin();
 	r = ((int (*)(void *))real.dlclose)(handle);
-	if (r == 0)
+	if (r == 0) {
+		tt_rule_forget_all(); /* its code's addresses may be the next object's */
 		loaded();
+	}
 	tt_lifecycle_dl_end(locked);
 	return r;
 }

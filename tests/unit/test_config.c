@@ -839,6 +839,21 @@ static void test_callers(void **state)
 	check_bad("TSC_CALLERS=", "TSC_CALLERS is empty, using 0");
 }
 
+static void test_callers_unwind(void **state)
+{
+	struct tt_config cfg;
+
+	(void)state;
+	parse_good(&cfg, "TSC_CALLERS=4");
+	assert_false(cfg.callers_libunwind);
+	parse_good(&cfg, "TSC_CALLERS_UNWIND=libunwind");
+	assert_true(cfg.callers_libunwind);
+	parse_good(&cfg, "TSC_CALLERS_UNWIND=cached");
+	assert_false(cfg.callers_libunwind);
+	check_bad("TSC_CALLERS_UNWIND=fast",
+		  "TSC_CALLERS_UNWIND=fast not understood, using cached");
+}
+
 /* ---- TSC_SAMPLE, TSC_BUDGET ------------------------------------------------------------------ */
 
 static void test_sample(void **state)
@@ -1230,6 +1245,7 @@ int main(void)
 		cmocka_unit_test(test_pin_bad),
 		cmocka_unit_test(test_overhead),
 		cmocka_unit_test(test_callers),
+		cmocka_unit_test(test_callers_unwind),
 		cmocka_unit_test(test_dump_signal_names),
 		cmocka_unit_test(test_dump_signal_realtime),
 		cmocka_unit_test(test_dump_signal_numbers),
