@@ -598,6 +598,29 @@ static void test_format(void **state)
 	check_bad("TSC_FORMAT=", "TSC_FORMAT is empty, using text");
 }
 
+/* A TSC_OUTPUT name ending .json gets JSON, unless TSC_FORMAT says otherwise. */
+static void test_format_follows_output(void **state)
+{
+	struct tt_config cfg;
+
+	(void)state;
+	assert_int_equal(parse(&cfg, ENV("TSC_OUTPUT=r.json")), 0);
+	assert_int_equal(cfg.format, TT_FMT_JSON);
+	tt_config_free(&cfg);
+	assert_int_equal(parse(&cfg, ENV("TSC_OUTPUT=out/r.%p.json")), 0);
+	assert_int_equal(cfg.format, TT_FMT_JSON);
+	tt_config_free(&cfg);
+	assert_int_equal(parse(&cfg, ENV("TSC_OUTPUT=r.json", "TSC_FORMAT=text")), 0);
+	assert_int_equal(cfg.format, TT_FMT_TEXT);
+	tt_config_free(&cfg);
+	assert_int_equal(parse(&cfg, ENV("TSC_OUTPUT=r.json.txt")), 0);
+	assert_int_equal(cfg.format, TT_FMT_TEXT);
+	tt_config_free(&cfg);
+	assert_int_equal(parse(&cfg, ENV("TSC_OUTPUT=.json")), 0);
+	assert_int_equal(cfg.format, TT_FMT_TEXT);
+	tt_config_free(&cfg);
+}
+
 static void test_serialize(void **state)
 {
 	static const struct {
@@ -1239,6 +1262,7 @@ int main(void)
 		cmocka_unit_test(test_output),
 		cmocka_unit_test(test_export),
 		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_format_follows_output),
 		cmocka_unit_test(test_serialize),
 		cmocka_unit_test(test_clock),
 		cmocka_unit_test(test_hook),
