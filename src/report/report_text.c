@@ -374,6 +374,8 @@ static void header(struct tt_buf *out, const struct tt_report *r)
 	tt_text_put_clean(out, r->tool, false);
 	tt_buf_puts(out, " report\n");
 	line(out, "program:", r->program);
+	if (r->exe && strcmp(r->exe, r->program))
+		line(out, "exe:", r->exe);
 	tt_buf_puts(out, "argv:");
 	for (i = 0; i < r->argc; i++) {
 		pad(out, i ? 1 : 5);

@@ -556,7 +556,8 @@ static int build(const struct tt_run *run, struct arena *arena, bool report, str
 	r->nwarnings = tt_log_lines(warnings, MAX_WARNINGS);
 
 	r->tool = "tsctrace " TT_VERSION;
-	r->program = run->exe;
+	r->program = tt_run_name(run);
+	r->exe = run->exe[0] ? run->exe : NULL;
 	r->argv = (const char *const *)run->argv;
 	r->argc = run->argc;
 	r->pid = run->pid;

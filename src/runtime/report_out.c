@@ -227,7 +227,7 @@ static long to_tmpdir(const struct tt_run *run, const struct tt_buf *b)
 
 	for (i = 0; i < TRIES && err == -EEXIST; i++) {
 		if ((size_t)snprintf(where, sizeof(where), "%s/tsctrace.%s.%lld.%08llx.%s", dir,
-				     tt_base_name(run->exe), (long long)run->pid, random32(),
+				     tt_run_name(run), (long long)run->pid, random32(),
 				     run->cfg.format == TT_FMT_JSON ? "json" : "txt") >=
 		    sizeof(where))
 			return -ENAMETOOLONG;
@@ -651,7 +651,7 @@ static int deliver(const struct tt_run *run, const struct tt_buf *b)
 		fallback(run, b, false);
 		return -1;
 	}
-	if (tt_report_path_expand(tmpl, run->pid, tt_base_name(run->exe),
+	if (tt_report_path_expand(tmpl, run->pid, tt_run_name(run),
 				  run->clock.start_real_ns / 1000000000u, name, sizeof(name)) < 0) {
 		snprintf(why, sizeof(why), "TSC_OUTPUT=%s is too long once expanded", tmpl);
 		fallback(run, b, true);
