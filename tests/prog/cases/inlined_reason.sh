@@ -1,0 +1,14 @@
+# inlined_reason: TSC_FUNCS names a static function the compiler inlined into its callers
+# (t_inlined_reason.c, built with -g). It used to say "it will be traced if a later dlopen
+# brings it", which sends the user the wrong way; now the line says the program's debug
+# information names it and no code of that name exists: inlined. A name nowhere at all keeps
+# the dlopen wording.
+test_inlined_reason() {
+	run_pair inlined_reason hash_str,no_such_function_here "$B/t_inlined_reason" abc || return 1
+	grep -q "^tsctrace: no function hash_str in the loaded objects: t_inlined_reason's debug information names it, but no code of that name exists: the compiler inlined it into its callers" "$T/t.shim" ||
+		fail_because "no 'inlined' reason for hash_str: $(grep hash_str "$T/t.shim" | head -1)" || return 1
+	grep -q "^tsctrace: no function no_such_function_here in the loaded objects: it will be traced if a later dlopen brings it" "$T/t.shim" ||
+		fail_because "the unknown name's line changed: $(grep no_such "$T/t.shim" | head -1)" || return 1
+	ck "the reason is among the report's warnings too" \
+		'any(.warnings[]; test("hash_str.*inlined it into its callers"))' '.warnings'
+}
