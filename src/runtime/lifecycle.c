@@ -218,7 +218,7 @@ static const char *program_name(const char *arg0)
 		base++;
 	if (base[0])
 		return base;
-	if (prctl(PR_GET_NAME, comm, 0, 0, 0) != 0)
+	if (tt_syscall6(SYS_prctl, PR_GET_NAME, (long)comm, 0, 0, 0, 0) != 0) /* not our wrapper */
 		comm[0] = '\0';
 	return comm;
 }
