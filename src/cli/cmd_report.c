@@ -45,6 +45,7 @@ static const struct option report_opts[] = {
 	{ "debug-dir", required_argument, NULL, 'd' },
 	{ "self", no_argument, NULL, 'S' },
 	{ "threads", no_argument, NULL, 'T' },
+	{ "wide", no_argument, NULL, 'W' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -88,7 +89,7 @@ static bool any_callers(const struct cli_report *rep)
 
 /* One report as text into out; -1 when out of memory. */
 static int one(struct tt_buf *out, const struct cli_report *rep, enum sort_key key, size_t top,
-	       bool callers, bool all, bool threads)
+	       bool callers, bool all, bool threads, bool wide)
 {
 	size_t n = rep->r.nfuncs, shown = top < n ? top : n, i;
 	struct order *ord = calloc(n ? n : 1, sizeof(*ord));
@@ -110,6 +111,7 @@ static int one(struct tt_buf *out, const struct cli_report *rep, enum sort_key k
 	r.funcs = funcs;
 	r.nfuncs = shown;
 	r.text_threads = threads;
+	r.wide_names = wide;
 	tt_report_text_rows(out, &r, all);
 	if (shown < n)
 		tt_buf_printf(out, "\n(%zu of %zu functions shown, by %s; total%% is of those)\n",
@@ -145,7 +147,7 @@ int tt_cli_report(int argc, char **argv)
 {
 	struct tt_buf out = TT_BUF_INIT;
 	enum sort_key key = SORT_FILE;
-	bool callers = false, all = false, threads = false;
+	bool callers = false, all = false, threads = false, wide = false;
 	struct cli_report **reps;
 	struct tt_sites **sites = NULL;
 	const char **dirs = calloc((size_t)argc + 1, sizeof(*dirs));
@@ -158,7 +160,7 @@ int tt_cli_report(int argc, char **argv)
 	}
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:n:cad:STh", report_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:n:cad:STWh", report_opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (parse_sort(optarg, &key) < 0)
@@ -174,6 +176,7 @@ int tt_cli_report(int argc, char **argv)
 		case 'c': callers = true; break;
 		case 'S': key = SORT_SELF; break;
 		case 'T': threads = true; break;
+		case 'W': wide = true; break;
 		case 'a': all = true; break;
 		case 'd':
 			if (!optarg[0]) {
@@ -211,7 +214,7 @@ int tt_cli_report(int argc, char **argv)
 			tt_table_clean(&out, reps[i]->file);
 			tt_buf_puts(&out, " <==\n");
 		}
-		if (one(&out, reps[i], key, top, callers, all, threads) < 0)
+		if (one(&out, reps[i], key, top, callers, all, threads, wide) < 0)
 			out.failed = true;
 	}
 	if (out.failed)

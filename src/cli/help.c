@@ -34,7 +34,7 @@ static const struct help helps[] = {
 	  "through: see libtsctrace(7).\n" },
 	{ "report",
 	  "usage: tsctrace report [--sort KEY] [--top N] [--callers [--debug-dir DIR]...]\n"
-	  "                       [--self] [--threads] [--all] FILE...\n"
+	  "                       [--self] [--threads] [--all] [--wide] FILE...\n"
 	  "\n"
 	  "Print JSON reports (TSC_FORMAT=json) as the shim's text report, one after another.\n"
 	  "\n"
@@ -51,6 +51,8 @@ static const struct help helps[] = {
 	  "                   those of the traced calls they made\n"
 	  "  -T, --threads    also each function's per-thread rows (tid, name, calls, cycles)\n"
 	  "  -a, --all        also the functions never called (left out by default)\n"
+	  "  -W, --wide       C++ names whole (by default a name over 60 characters is\n"
+	  "                   shortened: std::string for its long form, templates as <...>)\n"
 	  "  -h, --help       this text\n"
 	  "\n"
 	  "FILE may be - for standard input. C++ names are shown demangled.\n" },

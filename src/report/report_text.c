@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/name_short.h"
 #include "report/report_names.h"
 #include "report/text_clean.h"
 
@@ -145,6 +146,15 @@ static const char *cell(char *buf, const struct tt_report_func *f, enum col c, d
 }
 
 /* Whether f has a row: with all false, functions never called have none. */
+/* A function's name as the text shows it: demangled, and shortened (name_short.h) unless the
+ * report asks for wide names. name and spare are NAME bytes each. */
+static const char *shown_name(const struct tt_report *r, const char *raw, char *name, char *spare)
+{
+	const char *d = tt_report_demangled(raw, name, NAME);
+
+	return r->wide_names ? d : tt_name_short(d, spare, NAME);
+}
+
 static bool listed(const struct tt_report_func *f, bool all)
 {
 	return all || f->calls > 0;
@@ -155,7 +165,7 @@ static void table(struct tt_buf *out, const struct tt_report *r, enum col c0, en
 		  double sum, bool all)
 {
 	size_t w[C_END], namew = strlen("function"), i;
-	char buf[CELL], name[NAME];
+	char buf[CELL], name[NAME], spare[NAME];
 	enum col c;
 
 	for (c = c0; c < c1; c++)
@@ -164,8 +174,7 @@ static void table(struct tt_buf *out, const struct tt_report *r, enum col c0, en
 		if (!listed(&r->funcs[i], all))
 			continue;
 		namew = max(namew,
-			    tt_text_put_clean(NULL,
-					      tt_report_demangled(r->funcs[i].name, name, NAME),
+			    tt_text_put_clean(NULL, shown_name(r, r->funcs[i].name, name, spare),
 					      false));
 		for (c = c0; c < c1; c++)
 			w[c] = max(w[c],
@@ -174,8 +183,7 @@ static void table(struct tt_buf *out, const struct tt_report *r, enum col c0, en
 	for (i = 0; i <= r->nfuncs; i++) { /* row 0 is the header */
 		if (i && !listed(&r->funcs[i - 1], all))
 			continue;
-		put_cell(out,
-			 i ? tt_report_demangled(r->funcs[i - 1].name, name, NAME) : "function",
+		put_cell(out, i ? shown_name(r, r->funcs[i - 1].name, name, spare) : "function",
 			 namew, true, false);
 		for (c = c0; c < c1; c++) {
 			pad(out, GAP);
@@ -292,7 +300,7 @@ static void histogram(struct tt_buf *out, const struct tt_report *r, const struc
 	static const char bar[BAR + 1] = "########################################";
 	struct tt_bucket rows[HIST_ROWS];
 	size_t n = hist_rows(f, rows), i, len;
-	char low[CELL], high[CELL], pct[CELL], name[NAME];
+	char low[CELL], high[CELL], pct[CELL], name[NAME], spare[NAME];
 	size_t wl = 1, wh = 1, wc = 1;
 	const char *slash;
 	uint64_t most = 0;
@@ -308,7 +316,7 @@ static void histogram(struct tt_buf *out, const struct tt_report *r, const struc
 	/* The object is named here, not in the table, where it would pass 100 columns. */
 	slash = f->object ? strrchr(f->object, '/') : NULL;
 	tt_buf_puts(out, "\nhistogram of ");
-	tt_text_put_clean(out, tt_report_demangled(f->name, name, NAME), false);
+	tt_text_put_clean(out, shown_name(r, f->name, name, spare), false);
 	tt_buf_puts(out, " in ");
 	tt_text_put_clean(out, slash && slash[1] ? slash + 1 : f->object, false);
 	if (f->has_offset)

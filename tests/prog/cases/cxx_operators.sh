@@ -16,3 +16,19 @@ test_cxx_operators() {
 	! grep -q 'no function\|no C++ function\|malformed' "$T/t.shim" ||
 		fail_because "the shim did not find a name: $(head -3 "$T/t.shim")"
 }
+
+# cxx_warning_cut: a warning longer than the report keeps (a C++ name of 430 characters
+# found nowhere) is cut at a space and ends " ...", never inside a type; stderr has it whole.
+test_cxx_warning_cut() {
+	local type="std::map<int, std::vector<long, std::allocator<long> >, std::less<int>, std::allocator<std::pair<int const, std::vector<long, std::allocator<long> > > > > const&"
+	local long="ns::absent($type, $type, $type)"
+	run_pair cxx_warning_cut "operator new(unsigned long),$long" "$B/t_cxx_operators" || return 1
+	one_report || return 1
+	grep -qF "no C++ function $long in the loaded objects" "$T/t.shim" ||
+		fail_because "stderr lacks the whole line: $(head -c 200 "$T/t.shim")" || return 1
+	ck "the kept warning is cut at a space, with ' ...'" \
+		'any(.warnings[]; startswith("no C++ function ns::absent(") and endswith(" ...") and
+		     (.[:-4] | test("[ ]$") | not) and (length <= 400))' \
+		'[.warnings[] | select(startswith("no C++")) | .[-60:]]'
+}
+run_test cxx_warning_cut test_cxx_warning_cut
