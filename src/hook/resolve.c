@@ -455,37 +455,41 @@ static int absent_cb(struct tt_elf *o, void *arg)
 	return a->why == TT_ABSENT_CLONES;
 }
 
-/* The line for a name found nowhere: the likeliest reason first, a later dlopen last. */
+/* The line for a name found nowhere: the likeliest reason first, a later dlopen last. A C++
+ * name is not looked for as a symbol (clones, debug names): only a stripped file is said. */
 static void say_absent(const struct tt_func_spec *sp, const char *what)
 {
 	struct absent a = { .spec = sp };
 	char hint[160] = "";
+	const char *kind = sp->cxx ? "C++ function" : "function";
 
-	closest_function(sp->name, hint, sizeof(hint));
+	if (!sp->cxx)
+		closest_function(sp->name, hint, sizeof(hint));
 	if (!sp->version)
 		tt_elf_foreach(absent_cb, &a);
+	if (sp->cxx && a.why != TT_ABSENT_STRIPPED)
+		a.why = TT_ABSENT_UNKNOWN;
 	switch (a.why) {
 	case TT_ABSENT_CLONES:
-		tt_warn("no function %s in the loaded objects%s, only the compiler's copy %s in "
-			"%s (a part or a specialization of it): name that to trace it",
-			what, hint, a.clone, a.object);
+		tt_warn("no %s %s in the loaded objects%s, only the compiler's copy %s in %s (a "
+			"part or a specialization of it): name that to trace it",
+			kind, what, hint, a.clone, a.object);
 		break;
 	case TT_ABSENT_INLINED:
-		tt_warn("no function %s in the loaded objects%s: %s's debug information names "
-			"it, but no code of that name exists: the compiler inlined it into its "
-			"callers (a static function?); trace a caller, or mark it "
-			"__attribute__((noinline))",
-			what, hint, a.object);
+		tt_warn("no %s %s in the loaded objects%s: %s's debug information names it, but "
+			"no code of that name exists: the compiler inlined it into its callers (a "
+			"static function?); trace a caller, or mark it __attribute__((noinline))",
+			kind, what, hint, a.object);
 		break;
 	case TT_ABSENT_STRIPPED:
-		tt_warn("no function %s in the loaded objects%s: %s is stripped (no .symtab), so "
-			"only its exported functions have names; or a later dlopen brings it",
-			what, hint, a.object);
+		tt_warn("no %s %s in the loaded objects%s: %s is stripped (no .symtab), so only "
+			"its exported functions have names; or a later dlopen brings it",
+			kind, what, hint, a.object);
 		break;
 	default:
-		tt_warn("no function %s in the loaded objects%s: it will be traced if a later "
-			"dlopen brings it",
-			what, hint);
+		tt_warn("no %s %s in the loaded objects%s: it will be traced if a later dlopen "
+			"brings it",
+			kind, what, hint);
 	}
 }
 
@@ -624,9 +628,7 @@ static int try_cxx(const struct tt_func_spec *sp, const char *what, bool first)
 		tt_info("%s: %zu functions, %zu traced (%s%s)", what, c.n, traced, shown,
 			c.n > CXX_SHOWN ? "; ..." : "");
 	if (!c.n && first)
-		tt_warn("no C++ function %s in the loaded objects: it will be traced if a later "
-			"dlopen brings it",
-			what);
+		say_absent(sp, what);
 	return c.n ? DONE : PENDING;
 }
 

@@ -12,3 +12,16 @@ test_inlined_reason() {
 	ck "the reason is among the report's warnings too" \
 		'any(.warnings[]; test("hash_str.*inlined it into its callers"))' '.warnings'
 }
+
+# inlined_reason_stripped: the same program stripped (no .symtab): a name found nowhere says
+# the program is stripped, for a plain name and a C++ one alike.
+test_inlined_reason_stripped() {
+	strip -o "$T/t_stripped" "$B/t_inlined_reason" ||
+		skip_because "strip failed" || return 1
+	run_pair inlined_reason_stripped 'hash_str,ns::gone(int)' env "LD_LIBRARY_PATH=$B" "$T/t_stripped" abc ||
+		return 1
+	grep -q "^tsctrace: no function hash_str in the loaded objects: t_stripped is stripped (no .symtab)" "$T/t.shim" &&
+		grep -q "^tsctrace: no C++ function ns::gone(int) in the loaded objects: t_stripped is stripped (no .symtab)" "$T/t.shim" ||
+		fail_because "no 'stripped' reason: $(grep 'no .*function' "$T/t.shim" | head -2)"
+}
+run_test inlined_reason_stripped test_inlined_reason_stripped
