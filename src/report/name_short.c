@@ -3,6 +3,7 @@
  * operator->, operator<=>) open and close nothing.
  */
 #include "report/name_short.h"
+#include "report/report_names.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -92,4 +93,12 @@ const char *tt_name_short(const char *name, char *buf, size_t size)
 	}
 	templates_elided(tmp, buf, size);
 	return buf;
+}
+
+const char *tt_name_shown(const char *raw, bool wide, char *out, size_t size, char *full,
+			  size_t full_size)
+{
+	if (wide)
+		return tt_report_demangled(raw, out, size);
+	return tt_name_short(tt_report_demangled(raw, full, full_size), out, size);
 }
