@@ -60,6 +60,30 @@ static void test_cut(void **state)
 			    "std::vector<..."); /* 15 bytes and the NUL */
 }
 
+/* tt_name_shown: demangled first, shortened whole (a long name is not cut before). */
+static void test_shown(void **state)
+{
+	char out[64], full[4096];
+	const char *sym = "_ZNSt6vectorISt4pairIilESaIS1_EE17_M_realloc_insertIJS1_EEEvN9__gnu_"
+			  "cxx17__normal_iteratorIPS1_S3_EEDpOT_";
+
+	(void)state;
+	assert_string_equal(tt_name_shown("_ZN2ns3fooEi", false, out, sizeof(out), full,
+					  sizeof(full)),
+			    "ns::foo(int)");
+	assert_string_equal(
+		tt_name_shown(sym, false, out, sizeof(out), full, sizeof(full)),
+		"void std::vector<...>::_M_realloc_insert<...>(__gnu_cxx::__norm"); /* 63 bytes */
+	assert_string_equal(
+		tt_name_shown(sym, true, full, sizeof(full), out, sizeof(out)),
+		"void std::vector<std::pair<int, long>, std::allocator<std::pair<int, "
+		"long> > >::_M_realloc_insert<std::pair<int, long> >(__gnu_cxx::"
+		"__normal_iterator<std::pair<int, long>*, std::vector<std::pair<int, "
+		"long>, std::allocator<std::pair<int, long> > > >, std::pair<int, long>&&)");
+	assert_string_equal(tt_name_shown("strlen", false, out, sizeof(out), full, sizeof(full)),
+			    "strlen");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -67,6 +91,7 @@ int main(void)
 		cmocka_unit_test(test_string_first),
 		cmocka_unit_test(test_templates_elided),
 		cmocka_unit_test(test_cut),
+		cmocka_unit_test(test_shown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
