@@ -42,7 +42,7 @@ static const char *const sort_names[] = { "file", "total", "calls", "median",
 
 /* What the options add to the text: tables left out by default, rows never called. */
 struct view {
-	bool callers, all, threads, slowest, by_arg;
+	bool callers, all, threads, slowest, by_arg, wide;
 };
 
 struct order {
@@ -58,8 +58,9 @@ static const struct option report_opts[] = {
 	{ "debug-dir", required_argument, NULL, 'd' },
 	{ "self", no_argument, NULL, 'S' },
 	{ "threads", no_argument, NULL, 'T' },
-	{ "slowest", no_argument, NULL, 'W' },
+	{ "slowest", no_argument, NULL, 'L' },
 	{ "by-arg", no_argument, NULL, 'A' },
+	{ "wide", no_argument, NULL, 'W' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -141,6 +142,7 @@ static int one(struct tt_buf *out, const struct cli_report *rep, enum sort_key k
 	r.text_threads = threads;
 	r.text_slowest = v->slowest;
 	r.text_by_arg = v->by_arg;
+	r.wide_names = v->wide;
 	tt_report_text_rows(out, &r, v->all);
 	if (shown < n)
 		tt_buf_printf(out, "\n(%zu of %zu functions shown, by %s; total%% is of those)\n",
@@ -196,7 +198,7 @@ int tt_cli_report(int argc, char **argv)
 	}
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:n:cad:STh", report_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:n:cad:STWh", report_opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (parse_sort(optarg, &key) < 0)
@@ -212,8 +214,9 @@ int tt_cli_report(int argc, char **argv)
 		case 'c': v.callers = true; break;
 		case 'S': key = SORT_SELF; break;
 		case 'T': v.threads = true; break;
-		case 'W': v.slowest = true; break;
+		case 'L': v.slowest = true; break;
 		case 'A': v.by_arg = true; break;
+		case 'W': v.wide = true; break;
 		case 'a': v.all = true; break;
 		case 'd':
 			if (!optarg[0]) {

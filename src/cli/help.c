@@ -34,7 +34,8 @@ static const struct help helps[] = {
 	  "through: see libtsctrace(7).\n" },
 	{ "report",
 	  "usage: tsctrace report [--sort KEY] [--top N] [--callers [--debug-dir DIR]...]\n"
-	  "                       [--self] [--threads] [--slowest] [--by-arg] [--all] FILE...\n"
+	  "                       [--self] [--threads] [--slowest] [--by-arg] [--all] [--wide]\n"
+	  "                       FILE...\n"
 	  "\n"
 	  "Print JSON reports (TSC_FORMAT=json) as the shim's text report, one after another.\n"
 	  "\n"
@@ -56,6 +57,8 @@ static const struct help helps[] = {
 	  "                   power-of-two bucket of the argument, calls, timed, min, median,\n"
 	  "                   p99\n"
 	  "  -a, --all        also the functions never called (left out by default)\n"
+	  "  -W, --wide       C++ names whole (by default a name over 60 characters is\n"
+	  "                   shortened: std::string for its long form, templates as <...>)\n"
 	  "  -h, --help       this text\n"
 	  "\n"
 	  "FILE may be - for standard input. C++ names are shown demangled.\n" },

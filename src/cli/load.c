@@ -155,6 +155,9 @@ static int load_header(struct cli_report *rep)
 	    load_clock(rep->file, root, r) < 0)
 		return -1;
 	r->argv = rep->argv;
+	if (tt_jget_opt(&top, root, "exe", JSON_STRING, &o) < 0)
+		return -1;
+	r->exe = o ? json_string_value(o) : NULL; /* older reports: program is the path */
 	if (tt_jget(&top, root, "overhead", JSON_OBJECT, &o) < 0 ||
 	    tt_jget_u64(&lo, o, "min", &r->overhead.min) < 0 ||
 	    tt_jget_u64(&lo, o, "median", &r->overhead.median) < 0 ||

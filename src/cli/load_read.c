@@ -171,10 +171,12 @@ static json_t *parse(const char *file, struct reader *r)
 				   file, limit, MAX_INPUT_ENV);
 		return NULL;
 	}
-	/* The shim's text report starts "tsctrace 0.1.0 report": say what to do instead. */
+	/* The shim's text report starts "tsctrace 0.1.0 report": it is already what `report`
+	 * prints, and holds too little for the other commands. Say how to get JSON instead. */
 	if (!root && strncmp(r->head, "tsctrace ", 9) == 0 && strstr(r->head, " report\n"))
-		tt_cli_err("%s: a text report; tsctrace reads JSON reports: take it again with "
-			   "TSC_FORMAT=json, or tsctrace run --json (or -o NAME.json)",
+		tt_cli_err("%s: a text report (already what `tsctrace report` prints); the "
+			   "commands read JSON reports: take it again with TSC_OUTPUT=NAME.json "
+			   "or TSC_FORMAT=json (tsctrace run: --json or -o NAME.json)",
 			   file);
 	else if (!root)
 		tt_cli_err("%s: not a JSON report: %s (line %d, column %d)", file, err.text,

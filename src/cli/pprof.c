@@ -419,10 +419,13 @@ int tt_pprof_write(const char *cmd, struct cli_report **reps, size_t n,
 	comments = header(&b, &p, vt, vtp, reps, n, u);
 	/* The programs first (pprof takes the first mapping for the main binary), then the
 	 * objects of the traced functions, all with the paths the reports give. */
-	for (i = 0; i < n; i++)
-		if (*tt_base_name(reps[i]->r.program))
-			mapping(&b, tt_base_name(reps[i]->r.program),
-				strlen(tt_base_name(reps[i]->r.program)), reps[i]->r.program);
+	for (i = 0; i < n; i++) {
+		/* the executable (its objects' name), not the name it was run by */
+		const char *exe = reps[i]->r.exe ? reps[i]->r.exe : reps[i]->r.program;
+
+		if (*tt_base_name(exe))
+			mapping(&b, tt_base_name(exe), strlen(tt_base_name(exe)), exe);
+	}
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < reps[i]->r.nfuncs; j++) {
 			const char *obj = reps[i]->funcs[j].object;

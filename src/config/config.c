@@ -440,6 +440,13 @@ static bool seen_before(char *const envp[], size_t i, const char *name, size_t l
 	return false;
 }
 
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = s ? strlen(s) : 0, k = strlen(suffix);
+
+	return n > k && !strcmp(s + n - k, suffix);
+}
+
 int tt_config_parse(char *const envp[], struct tt_config *cfg, tt_config_diag_fn diag, void *ctx)
 {
 	struct parser p = { .cfg = cfg, .diag = { .fn = diag, .ctx = ctx } };
@@ -469,6 +476,8 @@ int tt_config_parse(char *const envp[], struct tt_config *cfg, tt_config_diag_fn
 			return err;
 		}
 	}
+	if (!seen[V_FORMAT] && ends_with(cfg->output, ".json"))
+		cfg->format = TT_FMT_JSON; /* the format follows the name, unless told otherwise */
 	if (cfg->sample && cfg->budget_ppm) {
 		tt_config_diag_say(&p.diag, "TSC_SAMPLE and TSC_BUDGET both set: using TSC_BUDGET");
 		cfg->sample = 0;

@@ -112,11 +112,20 @@ static const char *object_colon(const char *s, size_t len)
 	return NULL;
 }
 
-/* "::" or '(' : a C++ name. */
+/* True when s[0..i) ends with the keyword operator: the space at s[i] is part of an
+ * operator's name ("operator new", "operator delete[]", "operator bool"). */
+static bool after_operator(const char *s, size_t i)
+{
+	return i >= 8 && memcmp(s + i - 8, "operator", 8) == 0 && (i == 8 || !is_symchar(s[i - 9]));
+}
+
+/* "::" or '(' or the keyword operator: a C++ name. */
 static bool is_cxx(struct span name)
 {
 	size_t i;
 
+	if (name.len > 8 && memcmp(name.s, "operator", 8) == 0 && !is_symchar(name.s[8]))
+		return true;
 	for (i = 0; i < name.len; i++)
 		if (name.s[i] == '(' ||
 		    (name.s[i] == ':' && i + 1 < name.len && name.s[i + 1] == ':'))
@@ -345,13 +354,16 @@ static bool is_sep(char c)
 }
 
 /* The end of the entry at s: the first separator outside () and <> (a C++ name's parameter
- * or template argument list may hold ", "; the '<' of operator<< nests nothing). */
+ * or template argument list may hold ", "; the '<' of operator<< nests nothing), and not the
+ * space after the keyword operator ("operator new(unsigned long)"). */
 static const char *entry_end(const char *s)
 {
 	const char *e;
 	int paren = 0, angle = 0;
 
-	for (e = s; *e && (paren > 0 || angle > 0 || !is_sep(*e)); e++) {
+	for (e = s; *e && (paren > 0 || angle > 0 || !is_sep(*e) ||
+			   (*e == ' ' && after_operator(s, (size_t)(e - s))));
+	     e++) {
 		if (*e == '(')
 			paren++;
 		else if (*e == ')' && paren > 0)

@@ -5,6 +5,7 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -189,4 +190,94 @@ int tt_symtab_find(const char *path, const char *name, bool glob,
 	struct by_name b = { name, glob, fn, ctx, 0 };
 
 	return with_file(path, find_in, &b);
+}
+
+/* tt_symtab_absence's question and answer. */
+struct absence {
+	const char *name;
+	size_t len;
+	char *clone;
+	size_t size;
+	bool cloned;
+};
+
+/* A function symbol name.SUFFIX: a copy the compiler made (constprop, isra, part, cold). */
+static int clone_of(const char *sym, uint64_t value, uint64_t size, void *arg)
+{
+	struct absence *a = arg;
+
+	(void)value;
+	(void)size;
+	if (strncmp(sym, a->name, a->len) != 0 || sym[a->len] != '.')
+		return 0;
+	snprintf(a->clone, a->size, "%s", sym);
+	a->cloned = true;
+	return 1;
+}
+
+static bool is_ident(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+/* name as a whole NUL-terminated string in s[0..n): a DWARF name (.debug_str holds them one
+ * after another; .debug_info inline after an attribute's bytes). */
+static bool holds_name(const unsigned char *s, size_t n, const char *name, size_t len)
+{
+	const unsigned char *p = s, *end = s + n;
+
+	while ((p = memmem(p, (size_t)(end - p), name, len + 1)) != NULL) {
+		if (p == s || !is_ident((char)p[-1]))
+			return true;
+		p++;
+	}
+	return false;
+}
+
+/* The name in the uncompressed .debug_str or .debug_info of the mapped file. */
+static bool in_debug_info(const unsigned char *map, size_t size, const char *name, size_t len)
+{
+	const Elf64_Ehdr *eh = (const void *)map;
+	const Elf64_Shdr *sh, *names;
+	unsigned int i;
+
+	if (eh->e_shstrndx >= eh->e_shnum)
+		return false;
+	sh = (const void *)(map + eh->e_shoff);
+	names = &sh[eh->e_shstrndx];
+	if (names->sh_offset + names->sh_size > size)
+		return false;
+	for (i = 0; i < eh->e_shnum; i++) {
+		const char *sname = (const char *)map + names->sh_offset + sh[i].sh_name;
+
+		if (sh[i].sh_name >= names->sh_size || sh[i].sh_type == SHT_NOBITS ||
+		    (sh[i].sh_flags & SHF_COMPRESSED) || sh[i].sh_offset + sh[i].sh_size > size ||
+		    !memchr(sname, 0, names->sh_size - sh[i].sh_name))
+			continue;
+		if ((!strcmp(sname, ".debug_str") || !strcmp(sname, ".debug_info")) &&
+		    holds_name(map + sh[i].sh_offset, sh[i].sh_size, name, len))
+			return true;
+	}
+	return false;
+}
+
+static int absence_in(const unsigned char *map, size_t size, void *arg)
+{
+	struct absence *a = arg;
+
+	if (tt_symtab_each(map, size, clone_of, a) < 0)
+		return TT_ABSENT_STRIPPED;
+	if (a->cloned)
+		return TT_ABSENT_CLONES;
+	return in_debug_info(map, size, a->name, a->len) ? TT_ABSENT_INLINED : TT_ABSENT_UNKNOWN;
+}
+
+enum tt_symtab_absence tt_symtab_absence(const char *path, const char *name, char *clone,
+					 size_t size)
+{
+	struct absence a = { name, strlen(name), clone, size, false };
+	int r = with_file(path, absence_in, &a);
+
+	return r < 0 ? TT_ABSENT_UNKNOWN : (enum tt_symtab_absence)r;
 }

@@ -37,4 +37,18 @@ int tt_symtab_each_symbol(const char *path,
 int tt_symtab_each_start(const char *path,
 			 int (*fn)(uint64_t value, uint64_t size, bool code, void *ctx), void *ctx);
 
+/* Why a function name found in no loaded object may be missing from the file at path. */
+enum tt_symtab_absence {
+	TT_ABSENT_UNKNOWN,  /* nothing here says why */
+	TT_ABSENT_STRIPPED, /* no .symtab: its functions that are not exported have no names */
+	TT_ABSENT_INLINED,  /* named in the debug information, no code of that name: inlined */
+	TT_ABSENT_CLONES,   /* only the compiler's copies: name.constprop.0, name.part.0 ... */
+};			    /* in order: a later one says more */
+
+/* The likeliest reason the file at path has no function `name`, most telling first: its
+ * clones (the first one's name into clone, size bytes), then the name in .debug_str or
+ * .debug_info (inlined into its callers), then no .symtab at all. */
+enum tt_symtab_absence tt_symtab_absence(const char *path, const char *name, char *clone,
+					 size_t size);
+
 #endif /* TT_SYMTAB_H */

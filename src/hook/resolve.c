@@ -425,6 +425,74 @@ static void closest_function(const char *name, char *out, size_t size)
 		snprintf(out, size, " (did you mean %s?)", c.best);
 }
 
+/* Why a plain name is in no loaded object, from the files that would hold it: the named
+ * object's, else the program's (a static function of a library is rarely what is meant). */
+struct absent {
+	const struct tt_func_spec *spec;
+	enum tt_symtab_absence why;
+	char clone[128];
+	char object[128];
+};
+
+static int absent_cb(struct tt_elf *o, void *arg)
+{
+	struct absent *a = arg;
+	const char *path = o->name[0] ? o->name : program_path();
+	enum tt_symtab_absence why;
+	char clone[128] = "";
+
+	if (tt_elf_is_shim(o) || tt_elf_is_loader(o->name) || tt_elf_is_vdso(o))
+		return 0;
+	if (a->spec->object ? !object_matches(path, a->spec->object) : o->name[0] != 0)
+		return 0;
+	why = tt_symtab_absence(o->name[0] ? o->name : "/proc/self/exe", a->spec->name, clone,
+				sizeof(clone));
+	if (why > a->why) {
+		a->why = why;
+		snprintf(a->clone, sizeof(a->clone), "%s", clone);
+		snprintf(a->object, sizeof(a->object), "%.127s", tt_base_name(path));
+	}
+	return a->why == TT_ABSENT_CLONES;
+}
+
+/* The line for a name found nowhere: the likeliest reason first, a later dlopen last. A C++
+ * name is not looked for as a symbol (clones, debug names): only a stripped file is said. */
+static void say_absent(const struct tt_func_spec *sp, const char *what)
+{
+	struct absent a = { .spec = sp };
+	char hint[160] = "";
+	const char *kind = sp->cxx ? "C++ function" : "function";
+
+	if (!sp->cxx)
+		closest_function(sp->name, hint, sizeof(hint));
+	if (!sp->version)
+		tt_elf_foreach(absent_cb, &a);
+	if (sp->cxx && a.why != TT_ABSENT_STRIPPED)
+		a.why = TT_ABSENT_UNKNOWN;
+	switch (a.why) {
+	case TT_ABSENT_CLONES:
+		tt_warn("no %s %s in the loaded objects%s, only the compiler's copy %s in %s (a "
+			"part or a specialization of it): name that to trace it",
+			kind, what, hint, a.clone, a.object);
+		break;
+	case TT_ABSENT_INLINED:
+		tt_warn("no %s %s in the loaded objects%s: %s's debug information names it, but "
+			"no code of that name exists: the compiler inlined it into its callers (a "
+			"static function?); trace a caller, or mark it __attribute__((noinline))",
+			kind, what, hint, a.object);
+		break;
+	case TT_ABSENT_STRIPPED:
+		tt_warn("no %s %s in the loaded objects%s: %s is stripped (no .symtab), so only "
+			"its exported functions have names; or a later dlopen brings it",
+			kind, what, hint, a.object);
+		break;
+	default:
+		tt_warn("no %s %s in the loaded objects%s: it will be traced if a later dlopen "
+			"brings it",
+			kind, what, hint);
+	}
+}
+
 static int try_plain(const struct tt_func_spec *sp, const char *what, bool first);
 
 /* ---- C++ names ------------------------------------------------------------------------- */
@@ -560,9 +628,7 @@ static int try_cxx(const struct tt_func_spec *sp, const char *what, bool first)
 		tt_info("%s: %zu functions, %zu traced (%s%s)", what, c.n, traced, shown,
 			c.n > CXX_SHOWN ? "; ..." : "");
 	if (!c.n && first)
-		tt_warn("no C++ function %s in the loaded objects: it will be traced if a later "
-			"dlopen brings it",
-			what);
+		say_absent(sp, what);
 	return c.n ? DONE : PENDING;
 }
 
@@ -665,12 +731,7 @@ static int try_plain(const struct tt_func_spec *sp, const char *what, bool first
 		tt_go_refused(what); /* a Go name found nowhere too: no dlopen brings Go code */
 		return REFUSED;
 	} else if (first) {
-		char hint[160] = "";
-
-		closest_function(sp->name, hint, sizeof(hint));
-		tt_warn("no function %s in the loaded objects%s: it will be traced if a later "
-			"dlopen brings it",
-			what, hint);
+		say_absent(sp, what);
 	}
 	return PENDING;
 }

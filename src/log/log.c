@@ -13,7 +13,7 @@
 #include "log/log.h"
 
 #define KEEP_LINES 32
-#define KEEP_BYTES 240
+#define KEEP_BYTES 400
 
 static bool quiet;
 static char kept[KEEP_LINES][KEEP_BYTES]; /* messages for the report, without prefix */
@@ -30,16 +30,25 @@ size_t tt_log_lines(const char **out, size_t max)
 	return n;
 }
 
+/* A long line is cut for the report at a space, not inside a word or a C++ type, and
+ * ends " ..." to say so: the report keeps a summary, stderr had it whole. */
 static void keep(const char *msg)
 {
 	unsigned int slot = __atomic_fetch_add(&nkept, 1, __ATOMIC_ACQ_REL);
+	size_t n = strnlen(msg, KEEP_BYTES), cut;
 
-	size_t n = strnlen(msg, KEEP_BYTES - 1);
-
-	if (slot < KEEP_LINES) {
-		memcpy(kept[slot], msg, n); /* cut long lines: the report keeps a summary */
-		kept[slot][n] = 0;
+	if (slot >= KEEP_LINES)
+		return;
+	if (n < KEEP_BYTES) {
+		memcpy(kept[slot], msg, n + 1);
+		return;
 	}
+	for (cut = KEEP_BYTES - 5; cut > KEEP_BYTES / 2 && msg[cut] != ' '; cut--)
+		;
+	if (msg[cut] != ' ')
+		cut = KEEP_BYTES - 5;
+	memcpy(kept[slot], msg, cut);
+	memcpy(kept[slot] + cut, " ...", 5);
 }
 
 void tt_log_set_quiet(bool q)

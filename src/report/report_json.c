@@ -399,6 +399,8 @@ void tt_report_json(struct tt_buf *out, const struct tt_report *r)
 	tt_buf_printf(out, "{\n  \"schema\": %d,\n", TT_REPORT_SCHEMA);
 	field_str(out, "  ", "tool", r->tool);
 	field_str(out, "  ", "program", r->program);
+	if (r->exe)
+		field_str(out, "  ", "exe", r->exe);
 	tt_buf_puts(out, "  \"argv\": [");
 	for (i = 0; i < r->argc; i++) {
 		tt_buf_puts(out, i ? ", " : "");

@@ -241,7 +241,9 @@ struct tt_report_run {
 
 struct tt_report {
 	const char *tool;	 /* "tsctrace 0.1.0" */
-	const char *program;	 /* /proc/self/exe target */
+	const char *program;	 /* the name the user ran (argv[0]'s base name) */
+	const char *exe;	 /* /proc/self/exe's target; NULL: unknown, left out */
+	bool wide_names;	 /* text: C++ names whole, not shortened (report --wide) */
 	const char *const *argv; /* argc strings */
 	size_t argc;
 	int64_t pid;

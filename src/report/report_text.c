@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/name_short.h"
 #include "report/report_names.h"
 #include "report/text_clean.h"
 
@@ -154,6 +155,29 @@ static const char *cell(char *buf, const struct tt_report_func *f, enum col c, d
 }
 
 /* Whether f has a row: with all false, functions never called have none. */
+#define FULL_NAME 4096 /* a demangled name before it is shortened */
+
+/* cell(), with a long symbol (a C++ template's mangled name) cut to TT_NAME_SHORT_MAX bytes
+ * ending "..." unless the report asks for wide names; sym holds TT_NAME_SHORT_MAX + 1. */
+static const char *table_cell(const struct tt_report *r, char *buf, char *sym,
+			      const struct tt_report_func *f, enum col c, double sum)
+{
+	const char *v = cell(buf, f, c, sum);
+
+	if (c != C_SYMBOL || r->wide_names || !v || strlen(v) <= TT_NAME_SHORT_MAX)
+		return v;
+	snprintf(sym, TT_NAME_SHORT_MAX + 1, "%.*s...", TT_NAME_SHORT_MAX - 3, v);
+	return sym;
+}
+
+/* A function's name as the text shows it: demangled, and shortened (name_short.h) unless the
+ * report asks for wide names. name is NAME bytes, full FULL_NAME: shortened whole, not after
+ * a cut that would fall inside its template arguments. */
+static const char *shown_name(const struct tt_report *r, const char *raw, char *name, char *full)
+{
+	return tt_name_shown(raw, r->wide_names, name, NAME, full, FULL_NAME);
+}
+
 static bool listed(const struct tt_report_func *f, bool all)
 {
 	return all || f->calls > 0;
@@ -164,7 +188,7 @@ static void table(struct tt_buf *out, const struct tt_report *r, enum col c0, en
 		  double sum, bool all)
 {
 	size_t w[C_END], namew = strlen("function"), i;
-	char buf[CELL], name[NAME];
+	char buf[CELL], name[NAME], spare[FULL_NAME], sym[TT_NAME_SHORT_MAX + 1];
 	enum col c;
 
 	for (c = c0; c < c1; c++)
@@ -173,23 +197,24 @@ static void table(struct tt_buf *out, const struct tt_report *r, enum col c0, en
 		if (!listed(&r->funcs[i], all))
 			continue;
 		namew = max(namew,
-			    tt_text_put_clean(NULL,
-					      tt_report_demangled(r->funcs[i].name, name, NAME),
+			    tt_text_put_clean(NULL, shown_name(r, r->funcs[i].name, name, spare),
 					      false));
 		for (c = c0; c < c1; c++)
 			w[c] = max(w[c],
-				   tt_text_put_clean(NULL, cell(buf, &r->funcs[i], c, sum), false));
+				   tt_text_put_clean(NULL,
+						     table_cell(r, buf, sym, &r->funcs[i], c, sum),
+						     false));
 	}
 	for (i = 0; i <= r->nfuncs; i++) { /* row 0 is the header */
 		if (i && !listed(&r->funcs[i - 1], all))
 			continue;
-		put_cell(out,
-			 i ? tt_report_demangled(r->funcs[i - 1].name, name, NAME) : "function",
+		put_cell(out, i ? shown_name(r, r->funcs[i - 1].name, name, spare) : "function",
 			 namew, true, false);
 		for (c = c0; c < c1; c++) {
 			pad(out, GAP);
-			put_cell(out, i ? cell(buf, &r->funcs[i - 1], c, sum) : heads[c], w[c],
-				 c == C_HOOK || c == C_SYMBOL, c + 1 == c1);
+			put_cell(out,
+				 i ? table_cell(r, buf, sym, &r->funcs[i - 1], c, sum) : heads[c],
+				 w[c], c == C_HOOK || c == C_SYMBOL, c + 1 == c1);
 		}
 		tt_buf_puts(out, "\n");
 	}
@@ -301,7 +326,7 @@ static void histogram(struct tt_buf *out, const struct tt_report *r, const struc
 	static const char bar[BAR + 1] = "########################################";
 	struct tt_bucket rows[HIST_ROWS];
 	size_t n = hist_rows(f, rows), i, len;
-	char low[CELL], high[CELL], pct[CELL], name[NAME];
+	char low[CELL], high[CELL], pct[CELL], name[NAME], spare[FULL_NAME];
 	size_t wl = 1, wh = 1, wc = 1;
 	const char *slash;
 	uint64_t most = 0;
@@ -317,7 +342,7 @@ static void histogram(struct tt_buf *out, const struct tt_report *r, const struc
 	/* The object is named here, not in the table, where it would pass 100 columns. */
 	slash = f->object ? strrchr(f->object, '/') : NULL;
 	tt_buf_puts(out, "\nhistogram of ");
-	tt_text_put_clean(out, tt_report_demangled(f->name, name, NAME), false);
+	tt_text_put_clean(out, shown_name(r, f->name, name, spare), false);
 	tt_buf_puts(out, " in ");
 	tt_text_put_clean(out, slash && slash[1] ? slash + 1 : f->object, false);
 	if (f->has_offset)
@@ -383,6 +408,8 @@ static void header(struct tt_buf *out, const struct tt_report *r)
 	tt_text_put_clean(out, r->tool, false);
 	tt_buf_puts(out, " report\n");
 	line(out, "program:", r->program);
+	if (r->exe && strcmp(r->exe, r->program))
+		line(out, "exe:", r->exe);
 	tt_buf_puts(out, "argv:");
 	for (i = 0; i < r->argc; i++) {
 		pad(out, i ? 1 : 5);

@@ -6,11 +6,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/name_short.h"
 #include "report/report_fmt.h"
 #include "report/text_clean.h"
 
 #define CELL 32
 #define NCOLS 6
+#define NAME_BYTES 512	/* a name as shown (name_short.h) */
+#define FULL_BYTES 4096 /* a demangled name before it is shortened */
 
 static size_t width(const char *s)
 {
@@ -66,7 +69,7 @@ void tt_report_text_self(struct tt_buf *out, const struct tt_report *r)
 	size_t w[NCOLS], namew = strlen("function"), i;
 	bool any = false, approx = false, weighted = false;
 	double sum = 0;
-	char buf[CELL];
+	char buf[CELL], name[NAME_BYTES], full[FULL_BYTES];
 	int c;
 
 	/* Only when some function made traced calls: otherwise self is cycles again. */
@@ -85,7 +88,14 @@ void tt_report_text_self(struct tt_buf *out, const struct tt_report *r)
 	for (c = 0; c < NCOLS; c++)
 		w[c] = strlen(heads[c]);
 	for (i = 0; i < r->nfuncs; i++) {
-		namew = namew > width(r->funcs[i].name) ? namew : width(r->funcs[i].name);
+		const char *shown;
+
+		if (!r->funcs[i].calls)
+			continue; /* no row below: its name does not widen the column */
+		shown = tt_name_shown(r->funcs[i].name, r->wide_names, name, sizeof(name), full,
+				      sizeof(full));
+
+		namew = namew > width(shown) ? namew : width(shown);
 		for (c = 0; c < NCOLS; c++) {
 			size_t n = width(cell(buf, &r->funcs[i], c, sum));
 
@@ -95,7 +105,11 @@ void tt_report_text_self(struct tt_buf *out, const struct tt_report *r)
 	for (i = 0; i <= r->nfuncs; i++) {
 		if (i && !r->funcs[i - 1].calls)
 			continue; /* never called: listed only where --all asks (report_text.c) */
-		put(out, i ? r->funcs[i - 1].name : "function", namew, true);
+		put(out,
+		    i ? tt_name_shown(r->funcs[i - 1].name, r->wide_names, name, sizeof(name), full,
+				      sizeof(full))
+		      : "function",
+		    namew, true);
 		for (c = 0; c < NCOLS; c++) {
 			tt_buf_puts(out, "  ");
 			put(out, i ? cell(buf, &r->funcs[i - 1], c, sum) : heads[c], w[c], false);

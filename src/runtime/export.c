@@ -177,7 +177,7 @@ static bool expand(const struct tt_run *run)
 	char name[PATH_MAX];
 	int n;
 
-	n = tt_report_path_expand(run->cfg.export_path, run->pid, tt_base_name(run->exe),
+	n = tt_report_path_expand(run->cfg.export_path, run->pid, tt_run_name(run),
 				  run->clock.start_real_ns / 1000000000u, name, sizeof(name));
 	if (n > 0 && name[0] != '/')
 		n = snprintf(path, sizeof(path), "%s/%s", run->cwd, name);

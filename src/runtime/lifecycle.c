@@ -19,9 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "base/altstack.h"
+#include "base/basename.h"
 #include "base/sys.h"
 #include "config/variant.h"
 #include "elf/elfdyn.h"
@@ -204,6 +206,23 @@ static bool find_cache_dir(void)
 	return found;
 }
 
+/* The name the user ran: argv[0]'s base name (a symlink's, not its target's: redis-server,
+ * not redis-check-rdb), without a login shell's leading '-'; /proc/self/comm when argv[0] is
+ * empty. */
+static const char *program_name(const char *arg0)
+{
+	static char comm[17];
+	const char *base = tt_base_name(arg0);
+
+	if (base[0] == '-' && base[1])
+		base++;
+	if (base[0])
+		return base;
+	if (tt_syscall6(SYS_prctl, PR_GET_NAME, (long)comm, 0, 0, 0, 0) != 0) /* not our wrapper */
+		comm[0] = '\0';
+	return comm;
+}
+
 static void identify_process(void)
 {
 	const char *tmpdir = getenv("TMPDIR");
@@ -220,6 +239,7 @@ static void identify_process(void)
 		memcpy(identity + identity_len, tmpdir, (size_t)n);
 	run.tmpdir = identity_keep((size_t)n);
 	read_argv();
+	run.name = program_name(run.argc ? run.argv[0] : "");
 }
 
 /* The forking thread's in_shim before fork_prepare: the locks below are held across the

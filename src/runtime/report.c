@@ -590,7 +590,9 @@ static int build(const struct tt_run *run, struct arena *arena, bool report, str
 			observed[j]; /* the report's own, after the shim's lines */
 
 	r->tool = "tsctrace " TT_VERSION;
-	r->program = run->exe;
+	r->program = tt_run_name(run);
+	r->exe = run->exe[0] ? run->exe : NULL;
+	r->wide_names = false;
 	r->argv = (const char *const *)run->argv;
 	r->argc = run->argc;
 	r->pid = run->pid;

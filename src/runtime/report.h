@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/basename.h"
 #include "config/config.h"
 #include "runtime/clock.h"
 #include "runtime/overhead.h"
@@ -22,10 +23,18 @@ struct tt_run {
 	/* Never NULL ("" when unknown); these and argv share one buffer, whose first page holds
 	 * them all in a short process (one page fault at start-up instead of five). */
 	const char *exe;    /* /proc/self/exe at start-up */
+	const char *name;   /* the name the user ran: argv[0]'s base name, or comm */
 	const char *cwd;    /* for relative TSC_OUTPUT paths */
 	const char *tmpdir; /* $TMPDIR at start-up: the last resort for a report */
 	int64_t pid;
 };
+
+/* The program's name for the report, its file name (%e) and metrics: the name the user ran,
+ * else the executable's base name. */
+static inline const char *tt_run_name(const struct tt_run *run)
+{
+	return run->name && run->name[0] ? run->name : tt_base_name(run->exe);
+}
 
 /*
  * Summarise every traced function and write the report where TSC_OUTPUT says (report_out.h:

@@ -13,9 +13,10 @@
  *    RENAME_NOREPLACE, over an old report with RENAME_EXCHANGE and a check that what came
  *    out is the file judged old: two processes of one run never replace each other's report,
  *    however they interleave.
- *  - a report of this run (report_kin.c: written after the run began, by another process or
- *    by this pid before an exec), or anything that is not a report (a file, a directory, a
- *    link to a file): kept. The report goes beside it, with the pid inserted before the
+ *  - this pid's report from before its exec: moved beside the name (as below), and this
+ *    image, the program an exec'ing wrapper ran, takes the name.
+ *  - a report of this run (report_kin.c: written after the run began, by another process),
+ *    or anything that is not a report (a file, a directory, a link to a file): kept. The report goes beside it, with the pid inserted before the
  *    extension (fixed.json -> fixed.1234.json, name -> name.1234), never replacing
  *    anything (then fixed.1234-2.json, -3, ...).
  *  - when the name cannot be written (no such directory, no permission, full disk), or
@@ -227,7 +228,7 @@ static long to_tmpdir(const struct tt_run *run, const struct tt_buf *b)
 
 	for (i = 0; i < TRIES && err == -EEXIST; i++) {
 		if ((size_t)snprintf(where, sizeof(where), "%s/tsctrace.%s.%lld.%08llx.%s", dir,
-				     tt_base_name(run->exe), (long long)run->pid, random32(),
+				     tt_run_name(run), (long long)run->pid, random32(),
 				     run->cfg.format == TT_FMT_JSON ? "json" : "txt") >=
 		    sizeof(where))
 			return -ENAMETOOLONG;
@@ -478,6 +479,36 @@ static long put_beside(const char *name, int64_t pid)
 	return err;
 }
 
+/*
+ * This pid's report from before its exec stands at name (judged dev, ino): move it beside
+ * (into `beside`), so that this image, the program the exec'd wrapper ran for, takes the name.
+ * If what moved is not that file (replaced meanwhile), it is moved back. 0, -EAGAIN or
+ * -errno.
+ */
+static long displace(const char *name, int64_t pid, dev_t dev, ino_t ino)
+{
+	struct stat st;
+	long err = -EEXIST;
+	int k;
+
+	for (k = 1; k <= BESIDE_MAX && err == -EEXIST; k++) {
+		if (!beside_name(name, pid, k))
+			return -ENAMETOOLONG;
+		err = tt_sys_renameat2(AT_FDCWD, name, AT_FDCWD, beside, RENAME_NOREPLACE);
+	}
+	if (err == -ENOENT)
+		return -EAGAIN;
+	if (err == -EINVAL || err == -ENOSYS)
+		return -ENOTSUP; /* no RENAME_NOREPLACE here: the report goes beside instead */
+	if (err)
+		return err;
+	if (tt_sys_fstatat(AT_FDCWD, beside, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_dev == dev &&
+	    st.st_ino == ino)
+		return 0;
+	tt_sys_renameat2(AT_FDCWD, beside, AT_FDCWD, name, RENAME_NOREPLACE);
+	return -EAGAIN;
+}
+
 /* Whether this image's previous report is still where it put it. */
 static bool last_is_ours(const struct tt_run *run)
 {
@@ -506,7 +537,7 @@ static void remember(const struct tt_run *run, const char *name, dev_t dev, ino_
 static int to_path(const struct tt_run *run, const struct tt_buf *b, bool name_has_pid)
 {
 	struct judged j = { .kind = K_AGAIN };
-	bool have_tmp = false;
+	bool have_tmp = false, displaced = false;
 	dev_t dev = 0;
 	ino_t ino = 0;
 	long err = 0;
@@ -555,17 +586,26 @@ static int to_path(const struct tt_run *run, const struct tt_buf *b, bool name_h
 			goto done;
 		default: break;
 		}
+		displaced = false;
 		if (!have_tmp) {
 			err = make_tmp(run, b, &dev, &ino);
 			if (err)
 				goto done;
 			have_tmp = true;
 		}
-		if (j.kind == K_MISSING)
+		if (j.kind == K_BESIDE_RUN && j.pid == run->pid) {
+			err = displace(path, run->pid, j.dev, j.ino);
+			if (!err) {
+				displaced = true;
+				err = put_new(target);
+			} else if (err == -ENOTSUP) {
+				err = put_beside(path, run->pid);
+			}
+		} else if (j.kind == K_MISSING) {
 			err = put_new(target);
-		else if (j.kind == K_REPLACE)
+		} else if (j.kind == K_REPLACE)
 			err = replace_exact(target, j.dev, j.ino);
-		else
+		else if (j.kind != K_BESIDE_RUN || j.pid != run->pid)
 			err = put_beside(path, run->pid);
 		if (err != -EEXIST && err != -EAGAIN)
 			goto done;
@@ -596,6 +636,13 @@ done:
 			beside);
 		return -1;
 	case K_BESIDE_RUN:
+		if (displaced && j.pid == run->pid) {
+			remember(run, target, dev, ino);
+			tt_note("report written to %s (this process's report from before its exec "
+				"moved to %s)",
+				target, beside);
+			return 0;
+		}
 		remember(run, beside, dev, ino);
 		if (j.pid == run->pid)
 			tt_note("report written to %s (%s holds this process's report from before "
@@ -651,7 +698,7 @@ static int deliver(const struct tt_run *run, const struct tt_buf *b)
 		fallback(run, b, false);
 		return -1;
 	}
-	if (tt_report_path_expand(tmpl, run->pid, tt_base_name(run->exe),
+	if (tt_report_path_expand(tmpl, run->pid, tt_run_name(run),
 				  run->clock.start_real_ns / 1000000000u, name, sizeof(name)) < 0) {
 		snprintf(why, sizeof(why), "TSC_OUTPUT=%s is too long once expanded", tmpl);
 		fallback(run, b, true);

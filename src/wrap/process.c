@@ -1,8 +1,9 @@
 /*
  * process.c - the wrappers around leaving the process image and starting others:
  *   - exec*: the old image's report is written first (the new image, preloaded again through
- *     the inherited LD_PRELOAD, writes its own later), and the new image starts with the
- *     thread's own CPU mask, not our pin;
+ *     the inherited LD_PRELOAD, writes its own later), unless the exec is sure to fail for
+ *     want of its file (exec_target.h: a shell's PATH search), and the new image starts with
+ *     the thread's own CPU mask, not our pin;
  *   - _exit/_Exit run no atexit handler or destructor, so only a wrapper can write the report;
  *     daemon's parent and quick_exit leave through libc's own _exit, detoured before they run,
  *     and so is exit() once a second thread exists (two may run it at once);
@@ -30,22 +31,25 @@
 #include "hot/pin.h"
 #include "runtime/follow.h"
 #include "runtime/lifecycle.h"
+#include "wrap/exec_target.h"
 #include "wrap/interpose.h"
 
 static void *real_execve, *real_execvpe, *real_fexecve, *real__exit, *real__Exit, *real_daemon,
 	*real_quick_exit, *real_posix_spawn, *real_posix_spawnp, *real_system, *real_popen,
 	*real_pthread_create;
 
-/* Report, unpin, exec; if exec fails, pin again and return what it returned. */
-#define EXEC(call)                            \
-	({                                    \
-		bool released_;               \
-		int ret_;                     \
-		tt_lifecycle_leaving();       \
-		released_ = tt_pin_release(); \
-		ret_ = (call);                \
-		tt_pin_reapply(released_);    \
-		ret_;                         \
+/* Report (unless the exec is sure to fail: then this image goes on and reports later), unpin,
+ * exec; if exec fails, pin again and return what it returned. */
+#define EXEC(doomed, call)                      \
+	({                                      \
+		bool released_;                 \
+		int ret_;                       \
+		if (!(doomed))                  \
+			tt_lifecycle_leaving(); \
+		released_ = tt_pin_release();   \
+		ret_ = (call);                  \
+		tt_pin_reapply(released_);      \
+		ret_;                           \
 	})
 
 /* Bytes of child environment copied on the stack; beyond, mapped (an exec may run in a vfork
@@ -99,14 +103,14 @@ static void child_env_done(char **env, char *const envp[], bool child)
 		ret_;                              \
 	})
 
-/* An exec through real (execve or execvpe) with envp as a child gets it. The environment
- * copy lives in this frame until the exec has returned or replaced the process. */
-static int exec_with(int (*real)(const char *, char *const[], char *const[]), const char *path,
-		     char *const argv[], char *const envp[])
+/* An exec through real (execve, or execvpe: search) with envp as a child gets it. The
+ * environment copy lives in this frame until the exec has returned or replaced the process. */
+static int exec_with(int (*real)(const char *, char *const[], char *const[]), bool search,
+		     const char *path, char *const argv[], char *const envp[])
 {
 	bool child = tt_follow_in_child();
 	char **env = CHILD_ENV(envp, child);
-	int r = EXEC(real(path, argv, env));
+	int r = EXEC(tt_exec_target_missing(path, search), real(path, argv, env));
 
 	child_env_done(env, envp, child);
 	return r;
@@ -114,30 +118,30 @@ static int exec_with(int (*real)(const char *, char *const[], char *const[]), co
 
 TT_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
-	return exec_with(TT_REAL(execve), path, argv, envp);
+	return exec_with(TT_REAL(execve), false, path, argv, envp);
 }
 
 /* execv and execvp are glibc's execve and execvpe with `environ`. */
 TT_EXPORT int execv(const char *path, char *const argv[])
 {
-	return exec_with(TT_REAL(execve), path, argv, environ);
+	return exec_with(TT_REAL(execve), false, path, argv, environ);
 }
 
 TT_EXPORT int execvp(const char *file, char *const argv[])
 {
-	return exec_with(TT_REAL(execvpe), file, argv, environ);
+	return exec_with(TT_REAL(execvpe), true, file, argv, environ);
 }
 
 TT_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
-	return exec_with(TT_REAL(execvpe), file, argv, envp);
+	return exec_with(TT_REAL(execvpe), true, file, argv, envp);
 }
 
 TT_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 {
 	bool child = tt_follow_in_child();
 	char **env = CHILD_ENV(envp, child);
-	int r = EXEC(TT_REAL(fexecve)(fd, argv, env));
+	int r = EXEC(false, TT_REAL(fexecve)(fd, argv, env));
 
 	child_env_done(env, envp, child);
 	return r;
@@ -160,15 +164,15 @@ TT_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 
 /* execl, execlp, execle: arg and the list in ap (then envp, for execle) as a vector, exec'd
  * through real with `environ` or that envp. */
-static int exec_list(int (*real)(const char *, char *const[], char *const[]), const char *path,
-		     const char *arg, va_list ap, bool envp_follows)
+static int exec_list(int (*real)(const char *, char *const[], char *const[]), bool search,
+		     const char *path, const char *arg, va_list ap, bool envp_follows)
 {
 	char **argv, **envp = environ;
 
 	COLLECT_ARGS(arg, ap, argv);
 	if (envp_follows)
 		envp = va_arg(ap, char **);
-	return exec_with(real, path, argv, envp);
+	return exec_with(real, search, path, argv, envp);
 }
 
 TT_EXPORT int execl(const char *path, const char *arg, ...)
@@ -177,7 +181,7 @@ TT_EXPORT int execl(const char *path, const char *arg, ...)
 	int r;
 
 	va_start(ap, arg);
-	r = exec_list(TT_REAL(execve), path, arg, ap, false);
+	r = exec_list(TT_REAL(execve), false, path, arg, ap, false);
 	va_end(ap);
 	return r;
 }
@@ -188,7 +192,7 @@ TT_EXPORT int execlp(const char *file, const char *arg, ...)
 	int r;
 
 	va_start(ap, arg);
-	r = exec_list(TT_REAL(execvpe), file, arg, ap, false);
+	r = exec_list(TT_REAL(execvpe), true, file, arg, ap, false);
 	va_end(ap);
 	return r;
 }
@@ -199,7 +203,7 @@ TT_EXPORT int execle(const char *path, const char *arg, ...)
 	int r;
 
 	va_start(ap, arg);
-	r = exec_list(TT_REAL(execve), path, arg, ap, true);
+	r = exec_list(TT_REAL(execve), false, path, arg, ap, true);
 	va_end(ap);
 	return r;
 }

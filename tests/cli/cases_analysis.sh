@@ -150,8 +150,12 @@ t_run_format() {
 	(cd "$o" && TSC_FORMAT=json traced -f strlen -o "$o/z.%p" -- sh -c 'echo hi') >/dev/null 2>&1
 	jq -e '.schema == 1' "$o"/z.* >/dev/null 2>&1 || why="${why:+$why; }-o z.%p: TSC_FORMAT=json not kept"
 	verdict run-format/from-name "$why"
-	bad run-format/report-of-text "x.txt: a text report; tsctrace reads JSON reports" \
+	bad run-format/report-of-text "x.txt: a text report (already what \`tsctrace report\` prints); the commands read JSON reports: take it again with TSC_OUTPUT=NAME.json or TSC_FORMAT=json" \
 		report "$o/x.txt"
+	bad run-format/diff-of-text "x.txt: a text report" diff "$o/x.json" "$o/x.txt"
+	bad run-format/merge-of-text "x.txt: a text report" merge -o "$WORK/outdir/m.json" "$o/x.txt"
+	bad run-format/plot-of-text "x.txt: a text report" plot -o "$WORK/outdir/p.svg" "$o/x.txt"
+	bad run-format/export-of-text "x.txt: a text report" export --format prometheus "$o/x.txt"
 }
 
 # plot's count axis: integer ticks (one call reads 0 and 1), --log-y decades; histogram

@@ -225,19 +225,20 @@ test_delivery_closeall() {
 
 # TSC_FOLLOW=0: t_kids starts t_basic in every way (fork + exec, vfork + exec, posix_spawn,
 # posix_spawnp, system, popen), forks a child, then execs t_basic itself. Only t_kids reports,
-# and the t_basic it became (the same process). By default every one of them reports.
+# and the t_basic it became (the same process), which takes r.PID.json over from the image
+# before its exec (moved beside it). By default every one of them reports.
 test_delivery_follow() {
 	local pid n
 	XENV+=(TSC_FOLLOW=0)
 	run_pair delivery_follow strlen,work_add "$B/t_kids" "$T/side" || return 1
 	pid=$(side pid)
 	[ "$(r_files | tr '\n' ' ')" = "r.$pid.$pid.json r.$pid.json " ] ||
-		fail_because "TSC_FOLLOW=0: expected only r.$pid.json (t_kids) and r.$pid.$pid.json (the t_basic it exec'd), found: $(r_files | tr '\n' ' ')" ||
+		fail_because "TSC_FOLLOW=0: expected only r.$pid.json (the t_basic t_kids exec'd) and r.$pid.$pid.json (t_kids, moved there by its exec'd image), found: $(r_files | tr '\n' ' ')" ||
 		return 1
-	REPORT=$T/r.$pid.json
-	ck "r.$pid.json is t_kids's" '.argv[0] | endswith("t_kids")' '.argv' || return 1
 	REPORT=$T/r.$pid.$pid.json
-	ck "r.$pid.$pid.json is t_basic's" '.argv[0] == "t_basic"' '.argv' || return 1
+	ck "r.$pid.$pid.json is t_kids's" '.argv[0] | endswith("t_kids")' '.argv' || return 1
+	REPORT=$T/r.$pid.json
+	ck "r.$pid.json is t_basic's" '.argv[0] == "t_basic"' '.argv' || return 1
 	rm -f "$T"/r.*
 	XENV=()
 	run_pair delivery_follow strlen,work_add "$B/t_kids" "$T/side" || return 1

@@ -255,8 +255,9 @@ vfork_reports() {
 	is_json "$REPORT" && check_expects "$T/t.out" || sub_failed "the parent's report" || return 1
 	REPORT=$T/r.$tpid.json
 	is_json "$REPORT" || fail_because "r.$tpid.json is not one JSON object" || return 1
-	ck "/bin/true's report: pid $tpid, schema 1, program .../true" \
-		".pid == $tpid and .schema == 1 and (.program | endswith(\"/true\"))" '{pid, schema, program}'
+	ck "/bin/true's report: pid $tpid, schema 1, program true" \
+		".pid == $tpid and .schema == 1 and .program == \"true\" and (.exe | endswith(\"/true\"))" \
+		'{pid, schema, program, exe}'
 }
 
 OWN_DEPS=malloc,free,calloc,realloc,memcpy,memmove,memset,strlen,write,open,close,snprintf

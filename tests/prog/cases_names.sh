@@ -113,7 +113,8 @@ test_names_memcpy() {
 # and the program's own function (not exported: found in its .symtab), with exact counts;
 # "name" keeps the mangled symbol, "demangled" the signature. A parameter list picks one
 # overload (std::string for the long basic_string<char...>), an object limits the search, and
-# the text report shows the demangled signatures.
+# the text report shows the demangled signatures, a long one shortened (std::string for the
+# long basic_string<char...>, whole with tsctrace report --wide).
 CXX_STR='ns::foo(std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > const&)'
 test_cxx_names() {
 	run_pair cxx_names 'ns::foo,ns::Klass::method prog::local' "$B/t_cxxnames" || return 1
@@ -146,9 +147,23 @@ test_cxx_names() {
 	[ -n "$REPORT" ] || fail_because "text: no single report: $(ls -A "$T" | tr '\n' ' ')" ||
 		return 1
 	grep -qF "histogram of ns::Klass::method(int) in libcxxn.so" "$REPORT" &&
-		grep -qE '^ns::foo\(int\) +200 ' "$REPORT" && grep -qF "$CXX_STR" "$REPORT" &&
+		grep -qE '^ns::foo\(int\) +200 ' "$REPORT" &&
+		grep -qE '^ns::foo\(std::string const&\) +300 ' "$REPORT" &&
+		! grep -v '^warning:' "$REPORT" | grep -qF "$CXX_STR" &&
 		! grep -q '_ZN2ns3fooEi ' <(grep -v '  inline  \|  got  ' "$REPORT") ||
-		fail_because "text report: not the demangled names: $(head -c 600 "$REPORT")"
+		fail_because "text report: not the demangled names, long ones shortened: $(head -c 600 "$REPORT")" ||
+		return 1
+	# tsctrace report shortens the same way; --wide shows the full name.
+	rm -f "$T"/r.*
+	FORMAT=json OUTTPL="$T/r.%p.json"
+	run_pair cxx_names 'ns::foo' "$B/t_cxxnames" || sub_failed "json" || return 1
+	"$(dirname "$PRELOAD")/tsctrace" report "$REPORT" >"$T/short.txt" 2>&1 &&
+		"$(dirname "$PRELOAD")/tsctrace" report --wide "$REPORT" >"$T/wide.txt" 2>&1 ||
+		fail_because "tsctrace report failed: $(head -c 300 "$T/short.txt" "$T/wide.txt")" || return 1
+	grep -qE '^ns::foo\(std::string const&\) +300 ' "$T/short.txt" &&
+		grep -v "^warning:" "$T/wide.txt" | grep -qF "$CXX_STR" &&
+		! grep -v "^warning:" "$T/short.txt" | grep -qF "$CXX_STR" ||
+		fail_because "report: not shortened, or --wide not whole: $(grep -F 'ns::foo(std' "$T/short.txt" "$T/wide.txt" | head -c 400)"
 }
 
 # t_cxxstack: ns::wide, whose 490 parameters take the demangler about 200 KiB of stack, called

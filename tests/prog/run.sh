@@ -617,7 +617,8 @@ test_report() {
 	pid=$(side pid)
 	ck "pid == getpid() ($pid)" ".pid == $pid" '.pid' || return 1
 	ck "tool is 'tsctrace <version>'" '.tool | test("^tsctrace [0-9]")' '.tool' || return 1
-	ck "program is the executable" '.program | endswith("/t_report")' '.program' || return 1
+	ck "program is the name run, exe the executable" \
+		'.program == "t_report" and (.exe | endswith("/t_report"))' '{program, exe}' || return 1
 	ck "argv as given" "(.argv | length) == 2 and (.argv[0] | endswith(\"t_report\")) and .argv[1] == \"$T/side\"" \
 		'.argv' || return 1
 	ck "wall_ns > 0 and start_unix_ns plausible" \

@@ -383,6 +383,26 @@ static void test_funcs_cxx(void **state)
 	tt_config_free(&cfg);
 }
 
+/* Operators as c++filt prints them: the space after the keyword operator ends no entry, and
+ * an operator without a parameter list is a C++ name too; "operators" is a plain name. */
+static void test_funcs_cxx_operators(void **state)
+{
+	struct tt_config cfg;
+
+	(void)state;
+	parse_good(&cfg, "TSC_FUNCS=operator new(unsigned long),operator delete(void*, unsigned "
+			 "long) operator delete[] ns::K::operator bool() operators");
+	assert_int_equal(cfg.nfuncs, 5);
+	assert_func(&cfg.funcs[0], "operator new(unsigned long)", NULL, NULL, false);
+	assert_func(&cfg.funcs[1], "operator delete(void*, unsigned long)", NULL, NULL, false);
+	assert_func(&cfg.funcs[2], "operator delete[]", NULL, NULL, false);
+	assert_func(&cfg.funcs[3], "ns::K::operator bool()", NULL, NULL, false);
+	assert_func(&cfg.funcs[4], "operators", NULL, NULL, false);
+	assert_true(cfg.funcs[0].cxx && cfg.funcs[1].cxx && cfg.funcs[2].cxx && cfg.funcs[3].cxx);
+	assert_false(cfg.funcs[4].cxx);
+	tt_config_free(&cfg);
+}
+
 static void check_bad_entry(const char *entry, const char *why)
 {
 	char assignment[128], line[256];
@@ -576,6 +596,29 @@ static void test_format(void **state)
 	check_bad("TSC_FORMAT=json ", "TSC_FORMAT=json  not understood, using text");
 	check_bad("TSC_FORMAT=xml", "TSC_FORMAT=xml not understood, using text");
 	check_bad("TSC_FORMAT=", "TSC_FORMAT is empty, using text");
+}
+
+/* A TSC_OUTPUT name ending .json gets JSON, unless TSC_FORMAT says otherwise. */
+static void test_format_follows_output(void **state)
+{
+	struct tt_config cfg;
+
+	(void)state;
+	assert_int_equal(parse(&cfg, ENV("TSC_OUTPUT=r.json")), 0);
+	assert_int_equal(cfg.format, TT_FMT_JSON);
+	tt_config_free(&cfg);
+	assert_int_equal(parse(&cfg, ENV("TSC_OUTPUT=out/r.%p.json")), 0);
+	assert_int_equal(cfg.format, TT_FMT_JSON);
+	tt_config_free(&cfg);
+	assert_int_equal(parse(&cfg, ENV("TSC_OUTPUT=r.json", "TSC_FORMAT=text")), 0);
+	assert_int_equal(cfg.format, TT_FMT_TEXT);
+	tt_config_free(&cfg);
+	assert_int_equal(parse(&cfg, ENV("TSC_OUTPUT=r.json.txt")), 0);
+	assert_int_equal(cfg.format, TT_FMT_TEXT);
+	tt_config_free(&cfg);
+	assert_int_equal(parse(&cfg, ENV("TSC_OUTPUT=.json")), 0);
+	assert_int_equal(cfg.format, TT_FMT_TEXT);
+	tt_config_free(&cfg);
 }
 
 static void test_serialize(void **state)
@@ -1225,6 +1268,7 @@ int main(void)
 		cmocka_unit_test(test_funcs_forms),
 		cmocka_unit_test(test_funcs_globs),
 		cmocka_unit_test(test_funcs_cxx),
+		cmocka_unit_test(test_funcs_cxx_operators),
 		cmocka_unit_test(test_funcs_malformed),
 		cmocka_unit_test(test_funcs_malformed_others_kept),
 		cmocka_unit_test(test_funcs_duplicates_merged),
@@ -1233,6 +1277,7 @@ int main(void)
 		cmocka_unit_test(test_output),
 		cmocka_unit_test(test_export),
 		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_format_follows_output),
 		cmocka_unit_test(test_serialize),
 		cmocka_unit_test(test_clock),
 		cmocka_unit_test(test_hook),
