@@ -148,61 +148,83 @@ static int check_target(int pid, bool seccomp_ok)
 	return 0;
 }
 
-/* Where a symbol of the object mapped at start lies in the target. */
-static bool sym_at(const char *path, uintptr_t start, const char *name, uintptr_t *at)
-{
-	uint64_t value, first;
-
-	if (!tt_elf_sym_value(path, name, &value, &first))
-		return false;
-	*at = start + (uintptr_t)(value - first);
-	return true;
-}
-
 struct target {
 	int pid;
 	char shim[PATH_MAX];
 	char libc[PATH_MAX];
 	uintptr_t libc_start, dlopen_at, dlerror_at, environ_at;
-	uintptr_t start_at, stop_at, why_at; /* the shim's, once it is mapped */
+	/* The shim's functions: offsets in its file, then addresses once it is mapped. */
+	uintptr_t start_at, stop_at, why_at;
 };
 
-/* libc's addresses, and the shim's if it is loaded already. 0, or -1 after one line. */
-static int find_addresses(struct target *t, bool *loaded)
+/* Where a symbol of a file lies relative to the start of its mapping at offset 0. */
+static bool sym_offset(const char *path, const char *name, uintptr_t *off)
+{
+	uint64_t value, first;
+
+	if (!tt_elf_sym_value(path, name, &value, &first))
+		return false;
+	*off = (uintptr_t)(value - first);
+	return true;
+}
+
+/* Everything read from files before a thread is held: libc's addresses in the target, the
+ * offsets of the shim's functions. 0, or -1 after one line. */
+static int find_addresses(struct target *t)
 {
 	char *maps = proc_file(t->pid, "maps");
-	uintptr_t shim_start;
+	bool found;
 
 	if (!maps) {
 		tt_cli_err("attach: cannot read /proc/%d/maps: %s", t->pid, strerror(errno));
 		return -1;
 	}
-	if (!tt_attach_find_object(maps, "libc.so", true, &t->libc_start, t->libc,
-				   sizeof(t->libc))) {
-		free(maps);
+	found = tt_attach_find_object(maps, "libc.so", true, &t->libc_start, t->libc,
+				      sizeof(t->libc));
+	free(maps);
+	if (!found) {
 		tt_cli_err("attach: process %d has no libc.so mapped: a statically linked program "
 			   "(a Go program without cgo is one) has no dlopen to load the shim with",
 			   t->pid);
 		return -1;
 	}
-	*loaded = tt_attach_find_path(maps, t->shim, &shim_start);
-	free(maps);
-	if (!sym_at(t->libc, t->libc_start, "dlopen", &t->dlopen_at) ||
-	    !sym_at(t->libc, t->libc_start, "dlerror", &t->dlerror_at) ||
-	    !sym_at(t->libc, t->libc_start, "__environ", &t->environ_at)) {
+	if (!sym_offset(t->libc, "dlopen", &t->dlopen_at) ||
+	    !sym_offset(t->libc, "dlerror", &t->dlerror_at) ||
+	    !sym_offset(t->libc, "__environ", &t->environ_at)) {
 		tt_cli_err("attach: %s does not export dlopen (glibc 2.34 or later does): the shim "
 			   "cannot be loaded into process %d",
 			   t->libc, t->pid);
 		return -1;
 	}
-	if (*loaded && (!sym_at(t->shim, shim_start, "tt_attach_start", &t->start_at) ||
-			!sym_at(t->shim, shim_start, "tt_attach_stop", &t->stop_at) ||
-			!sym_at(t->shim, shim_start, "tt_attach_why", &t->why_at))) {
+	t->dlopen_at += t->libc_start;
+	t->dlerror_at += t->libc_start;
+	t->environ_at += t->libc_start;
+	if (!sym_offset(t->shim, "tt_attach_start", &t->start_at) ||
+	    !sym_offset(t->shim, "tt_attach_stop", &t->stop_at) ||
+	    !sym_offset(t->shim, "tt_attach_why", &t->why_at)) {
 		tt_cli_err("attach: %s lacks tt_attach_start: a shim older than tsctrace attach",
 			   t->shim);
 		return -1;
 	}
 	return 0;
+}
+
+/* Where the shim is mapped in the target now; false when it is not. */
+static bool shim_mapped(const struct target *t, uintptr_t *start)
+{
+	char *maps = proc_file(t->pid, "maps");
+	bool found = maps && tt_attach_find_path(maps, t->shim, start);
+
+	free(maps);
+	return found;
+}
+
+/* The shim's functions' addresses, once it is mapped at start. */
+static void shim_at(struct target *t, uintptr_t start)
+{
+	t->start_at += start;
+	t->stop_at += start;
+	t->why_at += start;
 }
 
 static uint64_t mono_us(void)
@@ -283,11 +305,11 @@ static int attach(struct target *t, const char *funcs, const char *output)
 {
 	struct tt_inject in = { .mem_fd = -1 };
 	uint64_t held_from, held_us, start_us, n = 0, env;
-	bool loaded;
+	uintptr_t shim_start;
 	char why[256];
 	int ret;
 
-	if (find_addresses(t, &loaded) < 0)
+	if (find_addresses(t) < 0)
 		return -1;
 	held_from = mono_us();
 	if (tt_inject_hold_all(&in, t->pid) < 0 || tt_inject_borrow(&in) < 0) {
@@ -295,15 +317,19 @@ static int attach(struct target *t, const char *funcs, const char *output)
 		tt_inject_end(&in);
 		return -1;
 	}
-	if (!loaded) {
-		if (load_shim(&in, t) < 0 || find_addresses(t, &loaded) < 0 || !loaded) {
-			if (!loaded)
-				tt_cli_err("attach: %s is not mapped in process %d after dlopen",
-					   t->shim, t->pid);
+	if (!shim_mapped(t, &shim_start)) {
+		if (load_shim(&in, t) < 0) {
+			tt_inject_end(&in);
+			return -1;
+		}
+		if (!shim_mapped(t, &shim_start)) {
+			tt_cli_err("attach: %s is not mapped in process %d after dlopen", t->shim,
+				   t->pid);
 			tt_inject_end(&in);
 			return -1;
 		}
 	}
+	shim_at(t, shim_start);
 	tt_inject_release_others(&in);
 	held_us = mono_us() - held_from;
 	start_us = mono_us();

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -20,13 +21,6 @@
 #define SCRATCH_BYTES 65536 /* the most written below a thread's stack pointer */
 #define STOP_WAIT_MS 2000   /* a thread seized must stop within this */
 
-static void sleep_us(long us)
-{
-	struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
-
-	nanosleep(&ts, NULL);
-}
-
 static uint64_t now_ms(void)
 {
 	struct timespec ts;
@@ -35,22 +29,37 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-/* Wait for tid's next stop or end, within timeout_ms. 1 stopped, 0 timed out, -1 gone. */
+static void on_alarm(int sig)
+{
+	(void)sig; /* only to interrupt waitpid */
+}
+
+/* Wait for tid's next stop or end, within timeout_ms: a blocking waitpid, which an interval
+ * timer's SIGALRM interrupts (a handler without SA_RESTART), so that a thread that stops is
+ * seen at once, not at the next turn of a polling loop. 1 stopped, 0 timed out, -1 gone. */
 static int wait_stop(int tid, int *status, int timeout_ms)
 {
-	uint64_t end = now_ms() + (uint64_t)timeout_ms;
+	static bool armed;
+	struct itimerval t = { { 0, 0 }, { timeout_ms / 1000, (timeout_ms % 1000) * 1000 } };
+	struct itimerval off = { { 0, 0 }, { 0, 0 } };
 	pid_t r;
 
-	for (;;) {
-		r = waitpid(tid, status, __WALL | WNOHANG);
-		if (r == tid)
-			return WIFSTOPPED(*status) ? 1 : -1;
-		if (r < 0 && errno != EINTR)
-			return -1;
-		if (now_ms() > end)
-			return 0;
-		sleep_us(100);
+	if (!armed) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_alarm;
+		sigaction(SIGALRM, &sa, NULL);
+		armed = true;
 	}
+	if (timeout_ms <= 0)
+		t.it_value.tv_usec = 1000;
+	setitimer(ITIMER_REAL, &t, NULL);
+	r = waitpid(tid, status, __WALL);
+	setitimer(ITIMER_REAL, &off, NULL);
+	if (r == tid)
+		return WIFSTOPPED(*status) ? 1 : -1;
+	return r < 0 && errno == EINTR ? 0 : -1;
 }
 
 static struct tt_inject_thread *add_thread(struct tt_inject *in, int tid)
