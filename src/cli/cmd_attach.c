@@ -30,6 +30,8 @@
 #include "inject.h"
 #include "shim_path.h"
 
+extern char **environ;
+
 #define RTLD_NOW_LOCAL 2      /* RTLD_NOW | RTLD_LOCAL (0) */
 #define CALL_TIMEOUT_MS 30000 /* dlopen, start and stop: milliseconds; a bound, not a goal */
 #define MAPS_MAX (4u << 20)
@@ -271,24 +273,35 @@ static int load_shim(struct tt_inject *in, struct target *t)
 	return 0;
 }
 
-/* The TSC_* settings written into the target, and their vector's address. */
+/* The TSC_* settings written into the target, and their vector's address: the function
+ * list, the report's path and format first (the first of a name wins), then the other TSC_*
+ * variables of our own environment (TSC_PIN, TSC_SAMPLE...), and TSC_QUIET=1 unless set:
+ * the shim's informational lines would go to the target's stderr. */
 static uintptr_t push_settings(struct tt_inject *in, const char *funcs, const char *output)
 {
+	enum { MAX_VARS = 64 };
 	char buf[3][PATH_MAX + 64];
-	uint64_t vec[5] = { 0 };
+	uint64_t vec[MAX_VARS + 5] = { 0 };
 	size_t i, n = 0;
+	char **e;
 
 	snprintf(buf[0], sizeof(buf[0]), "TSC_FUNCS=%s", funcs);
 	snprintf(buf[1], sizeof(buf[1]), "TSC_OUTPUT=%s", output);
 	snprintf(buf[2], sizeof(buf[2]), "TSC_FORMAT=json");
-	for (i = 0; i < 3; i++) {
-		vec[n] = tt_inject_push(in, buf[i], strlen(buf[i]) + 1);
-		if (!vec[n])
+	for (i = 0; i < 3; i++)
+		if (!(vec[n++] = tt_inject_push(in, buf[i], strlen(buf[i]) + 1)))
 			return 0;
-		n++;
+	for (e = environ; *e && n < MAX_VARS; e++) {
+		if (strncmp(*e, "TSC_", 4) != 0 || strncmp(*e, "TSC_FUNCS=", 10) == 0 ||
+		    strncmp(*e, "TSC_OUTPUT=", 11) == 0 || strncmp(*e, "TSC_FORMAT=", 11) == 0)
+			continue;
+		if (!(vec[n++] = tt_inject_push(in, *e, strlen(*e) + 1)))
+			return 0;
 	}
-	vec[n++] = tt_inject_push(in, "TSC_QUIET=1", 12);
-	return vec[n - 1] ? tt_inject_push(in, vec, sizeof(vec)) : 0;
+	if (!(vec[n++] = tt_inject_push(in, "TSC_QUIET=1", 12)))
+		return 0;
+	vec[n++] = 0;
+	return tt_inject_push(in, vec, n * sizeof(vec[0]));
 }
 
 /* The shim's reason for a failed call, read in the target. */
@@ -345,6 +358,15 @@ static int attach(struct target *t, const char *funcs, const char *output)
 		shim_why(&in, t, why, sizeof(why));
 		tt_inject_end(&in);
 		tt_cli_err("attach: process %d: %s", t->pid, why);
+		return -1;
+	}
+	if (n == 0) {
+		/* Nothing hooked: off again at once (the report says why, in its warnings). */
+		tt_inject_call(&in, t->stop_at, 0, 0, &n, CALL_TIMEOUT_MS);
+		tt_inject_end(&in);
+		tt_cli_err("attach: none of the functions could be hooked inline in process %d "
+			   "(not found, or refused: see the warnings in %s)",
+			   t->pid, output);
 		return -1;
 	}
 	tt_inject_end(&in);

@@ -877,13 +877,17 @@ static int take_new_output(char *const *env, char *why, size_t why_size)
 	for (i = 0; same && i < cfg.nfuncs; i++)
 		same = same_spec(&cfg.funcs[i], &run.cfg.funcs[i]);
 	if (!same) {
-		tt_config_free(&cfg);
-		snprintf(why, why_size,
-			 "the shim stays loaded after a detach with the functions of its first "
-			 "attach, and traces no others: attach again with -f %s%s",
-			 run.cfg.nfuncs ? run.cfg.funcs[0].name : "",
-			 run.cfg.nfuncs > 1 ? ",... (the same list)" : "");
-		return -1;
+		/* Other names: resolved and hooked now, beside the earlier ones (hooked again
+		 * too: a function, once in the table, stays). The old list is left allocated:
+		 * what resolve.c kept of it may still be read. */
+		run.cfg.funcs = cfg.funcs;
+		run.cfg.nfuncs = cfg.nfuncs;
+		cfg.funcs = NULL;
+		cfg.nfuncs = 0;
+		tt_dl_lock();
+		tt_resolve_all(&run.cfg);
+		tt_inline_hook_new();
+		tt_dl_unlock();
 	}
 	o = run.cfg.output;
 	run.cfg.output = cfg.output;
