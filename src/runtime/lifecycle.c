@@ -932,6 +932,7 @@ int tt_lifecycle_attach(char *const *env, char *why, size_t why_size)
 		return n < 0 ? -1 : hooked_count();
 	}
 	attach_mode = true;
+	run.attached = true;
 	tt_phase_begin();
 	__atomic_store_n(&state, start(env), __ATOMIC_RELEASE);
 	tt_phase_constructed();

@@ -133,6 +133,8 @@ test_attach() {
 	ck "5000 calls while attached" 'fn("attach_work").calls == 5000 and fn("attach_work").hook == "inline"' \
 		'fn("attach_work") | counts' || return 1
 	ck "the target's pid" ".pid == $APP" '.pid' || return 1
+	ck "the attach window" '.attach.start_unix_ns == .start_unix_ns and .attach.end_unix_ns > .attach.start_unix_ns' \
+		'.attach' || return 1
 	[ ! -s "$T/p.err" ] || fail_because "the program's stderr: $(head -c 300 "$T/p.err")" || return 1
 	NOTE=$(grep -o 'held [0-9.]* ms' "$T/a.err")
 }
