@@ -156,7 +156,7 @@ struct target {
 	char libc[PATH_MAX];
 	uintptr_t libc_start, dlopen_at, dlerror_at, environ_at;
 	/* The shim's functions: offsets in its file, then addresses once it is mapped. */
-	uintptr_t start_at, stop_at, why_at;
+	uintptr_t start_at, stop_at, why_at, held_at;
 };
 
 /* Where a symbol of a file lies relative to the start of its mapping at offset 0. */
@@ -203,7 +203,8 @@ static int find_addresses(struct target *t)
 	t->environ_at += t->libc_start;
 	if (!sym_offset(t->shim, "tt_attach_start", &t->start_at) ||
 	    !sym_offset(t->shim, "tt_attach_stop", &t->stop_at) ||
-	    !sym_offset(t->shim, "tt_attach_why", &t->why_at)) {
+	    !sym_offset(t->shim, "tt_attach_why", &t->why_at) ||
+	    !sym_offset(t->shim, "tt_attach_held_ns", &t->held_at)) {
 		tt_cli_err("attach: %s lacks tt_attach_start: a shim older than tsctrace attach",
 			   t->shim);
 		return -1;
@@ -227,6 +228,7 @@ static void shim_at(struct target *t, uintptr_t start)
 	t->start_at += start;
 	t->stop_at += start;
 	t->why_at += start;
+	t->held_at += start;
 }
 
 static uint64_t mono_us(void)
@@ -314,10 +316,18 @@ static void shim_why(struct tt_inject *in, const struct target *t, char *why, si
 		tt_inject_read_string(in, at, why, size);
 }
 
+/* How long the shim has held the other threads so far, in ns (0 when not known). */
+static uint64_t shim_held(struct tt_inject *in, const struct target *t)
+{
+	uint64_t ns = 0;
+
+	return tt_inject_call(in, t->held_at, 0, 0, &ns, CALL_TIMEOUT_MS) == 0 ? ns : 0;
+}
+
 static int attach(struct target *t, const char *funcs, const char *output)
 {
 	struct tt_inject in = { .mem_fd = -1 };
-	uint64_t held_from, held_us, start_us, n = 0, env;
+	uint64_t held_from, held_us, hook_ns, n = 0, env;
 	uintptr_t shim_start;
 	char why[256];
 	int ret;
@@ -345,7 +355,7 @@ static int attach(struct target *t, const char *funcs, const char *output)
 	shim_at(t, shim_start);
 	tt_inject_release_others(&in);
 	held_us = mono_us() - held_from;
-	start_us = mono_us();
+	hook_ns = shim_held(&in, t);
 	env = push_settings(&in, funcs, output);
 	ret = env ? tt_inject_call(&in, t->start_at, env, 0, &n, CALL_TIMEOUT_MS) : -1;
 	if (ret < 0) {
@@ -369,12 +379,13 @@ static int attach(struct target *t, const char *funcs, const char *output)
 			   t->pid, output);
 		return -1;
 	}
+	hook_ns = shim_held(&in, t) - hook_ns;
 	tt_inject_end(&in);
-	start_us = mono_us() - start_us;
 	fprintf(stderr,
-		"tsctrace: attached to %d (%d functions); its threads were held %.1f ms to load "
-		"the shim, the hooks written in %.1f ms\n",
-		t->pid, (int)n, (double)held_us / 1000, (double)start_us / 1000);
+		"tsctrace: attached to %d (%d functions); its threads were held %.2f ms: %.2f ms "
+		"to load the shim, %.2f ms while the entries were written\n",
+		t->pid, (int)n, (double)held_us / 1000 + (double)hook_ns / 1e6,
+		(double)held_us / 1000, (double)hook_ns / 1e6);
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "hook/stop.h"
 #include "runtime/attach.h"
 #include "runtime/lifecycle.h"
 
@@ -34,6 +35,11 @@ __attribute__((visibility("default"))) int tt_attach_stop(void)
 {
 	attach_why[0] = 0;
 	return tt_lifecycle_detach(attach_why, sizeof(attach_why));
+}
+
+__attribute__((visibility("default"))) unsigned long long tt_attach_held_ns(void)
+{
+	return tt_stop_held_ns();
 }
 
 __attribute__((visibility("default"))) const char *tt_attach_why(void)

@@ -13,6 +13,10 @@ int tt_attach_start(char *const *env);
  * (unhooked, but the report was not written where asked). */
 int tt_attach_stop(void);
 
+/* How long the shim has held the process's other threads so far (hook/stop.c), in ns:
+ * tsctrace attach subtracts the figure before a call from the one after. */
+unsigned long long tt_attach_held_ns(void);
+
 /* Why the last of the two failed ("" when it did not). */
 const char *tt_attach_why(void);
 
