@@ -87,11 +87,11 @@ static bool known(const struct tt_inject *in, int tid)
 	return false;
 }
 
-/* Seize and stop t; a thread that exits meanwhile is dropped (0 all the same). */
-static int hold(struct tt_inject *in, struct tt_inject_thread *t)
+/* Seize t and ask it to stop (await_stop waits for it): every thread of a pass is asked
+ * first, so that they stop together rather than one after the other's wake-up. A thread
+ * that exits meanwhile is dropped (0 all the same). */
+static int seize(struct tt_inject *in, struct tt_inject_thread *t)
 {
-	int status, r;
-
 	if (ptrace(PTRACE_SEIZE, t->tid, 0, 0) < 0) {
 		if (errno == ESRCH)
 			return 0; /* gone */
@@ -105,7 +105,14 @@ static int hold(struct tt_inject *in, struct tt_inject_thread *t)
 			 strerror(errno));
 		return -1;
 	}
-	for (;;) {
+	return 0;
+}
+
+static int await_stop(struct tt_inject *in, struct tt_inject_thread *t)
+{
+	int status, r;
+
+	while (t->held) {
 		r = wait_stop(t->tid, &status, STOP_WAIT_MS);
 		if (r < 0) {
 			t->held = false;
@@ -122,11 +129,10 @@ static int hold(struct tt_inject *in, struct tt_inject_thread *t)
 		 * the interrupt's own stop is awaited. */
 		t->pending_sig = WSTOPSIG(status);
 		if (ptrace(PTRACE_CONT, t->tid, 0, 0) < 0 ||
-		    ptrace(PTRACE_INTERRUPT, t->tid, 0, 0) < 0) {
+		    ptrace(PTRACE_INTERRUPT, t->tid, 0, 0) < 0)
 			t->held = false;
-			return 0;
-		}
 	}
+	return 0;
 }
 
 static int open_mem(struct tt_inject *in, int pid)
@@ -156,13 +162,13 @@ int tt_inject_hold_all(struct tt_inject *in, int pid)
 	while (grew) {
 		DIR *d = opendir(path);
 		struct dirent *e;
+		size_t first = in->n, i;
 
 		if (!d) {
 			snprintf(in->why, sizeof(in->why), "%s: %s", path, strerror(errno));
 			tt_inject_end(in);
 			return -1;
 		}
-		grew = false;
 		while ((e = readdir(d)) != NULL) {
 			int tid = atoi(e->d_name);
 			struct tt_inject_thread *t;
@@ -170,16 +176,21 @@ int tt_inject_hold_all(struct tt_inject *in, int pid)
 			if (tid <= 0 || known(in, tid))
 				continue;
 			t = add_thread(in, tid);
-			if (!t || hold(in, t) < 0) {
+			if (!t || seize(in, t) < 0) {
 				if (!t)
 					snprintf(in->why, sizeof(in->why), "out of memory");
 				closedir(d);
 				tt_inject_end(in);
 				return -1;
 			}
-			grew = true;
 		}
 		closedir(d);
+		for (i = first; i < in->n; i++)
+			if (await_stop(in, &in->threads[i]) < 0) {
+				tt_inject_end(in);
+				return -1;
+			}
+		grew = in->n > first;
 	}
 	return 0;
 }
@@ -191,7 +202,7 @@ int tt_inject_hold_one(struct tt_inject *in, int pid, int tid)
 	if (open_mem(in, pid) < 0)
 		return -1;
 	t = add_thread(in, tid);
-	if (!t || hold(in, t) < 0 || !t->held) {
+	if (!t || seize(in, t) < 0 || await_stop(in, t) < 0 || !t->held) {
 		if (t && !t->held && !in->why[0])
 			snprintf(in->why, sizeof(in->why), "thread %d has exited", tid);
 		tt_inject_end(in);
