@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "attach_interval.h"
 #include "attach_why.h"
 #include "cli.h"
 #include "elf_sym.h"
@@ -37,9 +38,13 @@ extern char **environ;
 #define MAPS_MAX (4u << 20)
 
 static const struct option attach_opts[] = {
-	{ "funcs", required_argument, NULL, 'f' },    { "output", required_argument, NULL, 'o' },
-	{ "duration", required_argument, NULL, 'd' }, { "allow-seccomp", no_argument, NULL, 'S' },
-	{ "help", no_argument, NULL, 'h' },	      { NULL, 0, NULL, 0 },
+	{ "funcs", required_argument, NULL, 'f' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "allow-seccomp", no_argument, NULL, 'S' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
 };
 
 /* A /proc file read whole into a malloc'd, NUL-terminated buffer; NULL on failure. */
@@ -156,7 +161,7 @@ struct target {
 	char libc[PATH_MAX];
 	uintptr_t libc_start, dlopen_at, dlerror_at, environ_at;
 	/* The shim's functions: offsets in its file, then addresses once it is mapped. */
-	uintptr_t start_at, stop_at, why_at, held_at;
+	uintptr_t start_at, stop_at, why_at, held_at, dump_at;
 };
 
 /* Where a symbol of a file lies relative to the start of its mapping at offset 0. */
@@ -204,7 +209,8 @@ static int find_addresses(struct target *t)
 	if (!sym_offset(t->shim, "tt_attach_start", &t->start_at) ||
 	    !sym_offset(t->shim, "tt_attach_stop", &t->stop_at) ||
 	    !sym_offset(t->shim, "tt_attach_why", &t->why_at) ||
-	    !sym_offset(t->shim, "tt_attach_held_ns", &t->held_at)) {
+	    !sym_offset(t->shim, "tt_attach_held_ns", &t->held_at) ||
+	    !sym_offset(t->shim, "tsctrace_dump", &t->dump_at)) {
 		tt_cli_err("attach: %s lacks tt_attach_start: a shim older than tsctrace attach",
 			   t->shim);
 		return -1;
@@ -229,6 +235,7 @@ static void shim_at(struct target *t, uintptr_t start)
 	t->stop_at += start;
 	t->why_at += start;
 	t->held_at += start;
+	t->dump_at += start;
 }
 
 static uint64_t mono_us(void)
@@ -450,24 +457,53 @@ static int detach(struct target *t)
 	return 0;
 }
 
-/* Until the duration is over, SIGINT or SIGTERM came, or the target ended. */
-static void wait_for_end(int pid, double duration)
+/* --interval: the shim writes its report now (tsctrace_dump, on a borrowed thread), and the
+ * interval's table is printed from it and the previous one. */
+static void interval_table(struct target *t, struct tt_interval *iv, const char *output,
+			   double seconds)
+{
+	struct tt_inject in = { .mem_fd = -1 };
+	uint64_t r = 0;
+
+	if (tt_inject_hold_one(&in, t->pid, some_thread(t->pid)) < 0 || tt_inject_borrow(&in) < 0) {
+		tt_inject_end(&in);
+		return;
+	}
+	if (tt_inject_call(&in, t->dump_at, 0, 0, &r, CALL_TIMEOUT_MS) < 0) {
+		tt_inject_end(&in);
+		return;
+	}
+	tt_inject_end(&in);
+	if ((int)r == 0)
+		tt_interval_step(iv, output, seconds, stdout);
+}
+
+/* Until the duration is over, SIGINT or SIGTERM came, or the target ended; a table every
+ * interval seconds when interval > 0. */
+static void wait_for_end(struct target *t, double duration, double interval, const char *output)
 {
 	sigset_t set;
 	struct timespec step = { 0, 100 * 1000000 };
-	uint64_t end = duration > 0 ? mono_us() + (uint64_t)(duration * 1e6) : 0;
+	uint64_t start = mono_us(), end = duration > 0 ? start + (uint64_t)(duration * 1e6) : 0;
+	uint64_t next = interval > 0 ? start + (uint64_t)(interval * 1e6) : 0;
+	struct tt_interval iv = { NULL, 0, 0 };
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	for (;;) {
 		if (sigtimedwait(&set, NULL, &step) > 0)
-			return;
-		if (kill(pid, 0) < 0 && errno == ESRCH)
-			return;
+			break;
+		if (kill(t->pid, 0) < 0 && errno == ESRCH)
+			break;
 		if (end && mono_us() >= end)
-			return;
+			break;
+		if (next && mono_us() >= next) {
+			interval_table(t, &iv, output, (double)(mono_us() - start) / 1e6);
+			next += (uint64_t)(interval * 1e6);
+		}
 	}
+	tt_interval_free(&iv);
 }
 
 static bool parse_duration(const char *s, double *out)
@@ -489,14 +525,14 @@ int tt_cli_attach(int argc, char **argv)
 	char out_abs[PATH_MAX], cwd[PATH_MAX];
 	struct target t = { 0 };
 	bool seccomp_ok = false;
-	double duration = 0;
+	double duration = 0, interval = 0;
 	sigset_t set;
 	char *end;
 	long pid;
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:f:o:d:h", attach_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:f:o:d:i:h", attach_opts, NULL)) != -1) {
 		switch (c) {
 		case 'f': funcs = optarg; break;
 		case 'o': output = optarg; break;
@@ -504,6 +540,14 @@ int tt_cli_attach(int argc, char **argv)
 			if (!parse_duration(optarg, &duration)) {
 				tt_cli_err("attach: --duration %s: give seconds, e.g. 10 or 2.5",
 					   optarg);
+				return CLI_EXIT_BAD;
+			}
+			break;
+		case 'i':
+			if (!parse_duration(optarg, &interval) || interval < 0.1) {
+				tt_cli_err(
+					"attach: --interval %s: give seconds, 0.1 or more, e.g. 1s",
+					optarg);
 				return CLI_EXIT_BAD;
 			}
 			break;
@@ -551,7 +595,7 @@ int tt_cli_attach(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	if (attach(&t, funcs, output) < 0)
 		return 1;
-	wait_for_end(t.pid, duration);
+	wait_for_end(&t, duration, interval, output);
 	if (kill(t.pid, 0) < 0 && errno == ESRCH) {
 		tt_cli_err("attach: process %d ended while attached (its report, if any, is at "
 			   "%s)",

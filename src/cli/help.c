@@ -33,8 +33,8 @@ static const struct help helps[] = {
 	  "../lib64 or ../lib/x86_64-linux-gnu relative to it. Other TSC_* variables pass\n"
 	  "through: see libtsctrace(7).\n" },
 	{ "attach",
-	  "usage: tsctrace attach [-f NAMES] [-o FILE] [--duration SECONDS] [--allow-seccomp] "
-	  "PID\n"
+	  "usage: tsctrace attach [-f NAMES] [-o FILE] [--duration SECS] [--interval SECS]\n"
+	  "                       [--allow-seccomp] PID\n"
 	  "\n"
 	  "Load the shim into the running process PID (ptrace, then libc's dlopen), hook the\n"
 	  "functions inline, and on --duration, Ctrl-C or SIGTERM write the report, give every\n"
@@ -44,6 +44,8 @@ static const struct help helps[] = {
 	  "  -f, --funcs NAMES     functions to trace (default: TSC_FUNCS as set)\n"
 	  "  -o, --output FILE     JSON report (default tsctrace-attach.PID.json here)\n"
 	  "  -d, --duration SECS   detach after SECS seconds (default: at Ctrl-C or SIGTERM)\n"
+	  "  -i, --interval SECS   every SECS seconds, a table: each function's calls, median\n"
+	  "                        and p99 in that interval (the process writes its report)\n"
 	  "      --allow-seccomp   attach to a process with a seccomp filter all the same\n"
 	  "  -h, --help            this text\n"
 	  "\n"

@@ -192,6 +192,29 @@ test_attach_threads() {
 	NOTE="$calls calls, within [$((p2 - p1 + 2000)), $((p3 - c0 + 2000))]"
 }
 
+# --interval 0.2: a table every interval; the interval rows' calls of attach_work add up to
+# the 1000 calls made while attached, as the report counts them.
+test_attach_interval() {
+	local sum i
+	attach_skip_no_ptrace && return 0
+	attach_start || return 1
+	attach_attach --interval 0.2 || return 1
+	attach_say "go 1000" '^done 1000 ' || return 1
+	for ((i = 0; i < ATTACH_WAIT * 20; i++)); do
+		sum=$(awk '$2 == "attach_work" { s += $3 } END { print s + 0 }' "$T/a.out")
+		[ "$sum" -ge 1000 ] && break
+		sleep 0.05
+	done
+	attach_detach TERM || return 1
+	attach_end || return 1
+	grep -q '^seconds  *function  *calls  *median' "$T/a.out" ||
+		fail_because "no table heading: $(head -c 300 "$T/a.out")" || return 1
+	[ "$sum" -eq 1000 ] || fail_because "the intervals' calls add up to $sum, not 1000" || return 1
+	REPORT=$T/r.json
+	ck "1000 calls" 'fn("attach_work").calls == 1000' 'fn("attach_work") | counts' || return 1
+	NOTE="$(grep -c '^[0-9.]* *attach_work' "$T/a.out") interval rows"
+}
+
 # attach_untouched: the shim is not mapped in t_attach, which goes on.
 attach_untouched() {
 	! grep -q libtsctrace "/proc/$APP/maps" || fail_because "the shim was loaded all the same" ||
@@ -236,6 +259,7 @@ test_attach_refused_user() {
 }
 
 run_test attach_again test_attach_again
+run_test attach_interval test_attach_interval
 run_test attach_threads test_attach_threads
 run_test attach_refused_scope test_attach_refused_scope
 run_test attach_refused_user test_attach_refused_user
