@@ -829,6 +829,12 @@ void tt_lifecycle_objects_changed(void)
 {
 	if (!tt_dl_tracking())
 		return;
+	/* Attached (a preloaded shim that was off): nothing is hooked but at an attach, and
+	 * no GOT slot ever, so that a detach leaves nothing behind. */
+	if (attach_mode) {
+		tt_funcs_forget_unloaded(tt_elf_object_loaded);
+		return;
+	}
 	tt_funcs_forget_unloaded(tt_elf_object_loaded);
 	tt_resolve_pending();
 	exit_detour();
