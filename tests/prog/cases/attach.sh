@@ -258,7 +258,30 @@ test_attach_refused_user() {
 	attach_untouched
 }
 
+# A statically linked program (no libc.so mapped, no dlopen; every Go program without cgo is
+# one): refused with the reason, and it goes on.
+test_attach_refused_static() {
+	local pid st
+	printf '#include <unistd.h>\nint main(void) { char c; return read(0, &c, 1) == 1 ? 0 : 3; }\n' \
+		>"$T/s.c"
+	${CC:-gcc} -static -O2 -o "$T/static_c" "$T/s.c" 2>"$T/build.log" ||
+		{ skip_because "no static libc to link with: $(head -c 200 "$T/build.log")"; return 0; }
+	mkfifo "$T/in" || return 1
+	"$T/static_c" <"$T/in" &
+	pid=$!
+	exec 3>"$T/in"
+	TSCTRACE_LIB=$LIB "$ATTACH_CLI" attach -f main "$pid" >"$T/a.out" 2>"$T/a.err"
+	st=$?
+	echo x >&3
+	exec 3>&-
+	wait "$pid" || fail_because "the static program ended with status $?" || return 1
+	[ $st -eq 1 ] || fail_because "status $st, expected 1: $(cat "$T/a.err")" || return 1
+	grep -q "^tsctrace: attach: process $pid has no libc.so mapped: a statically linked program" \
+		"$T/a.err" || fail_because "message: $(cat "$T/a.err")"
+}
+
 run_test attach_again test_attach_again
+run_test attach_refused_static test_attach_refused_static
 run_test attach_interval test_attach_interval
 run_test attach_threads test_attach_threads
 run_test attach_refused_scope test_attach_refused_scope
