@@ -890,10 +890,8 @@ static int take_new_output(char *const *env, char *why, size_t why_size)
 		run.cfg.nfuncs = cfg.nfuncs;
 		cfg.funcs = NULL;
 		cfg.nfuncs = 0;
-		tt_dl_lock();
 		tt_resolve_all(&run.cfg);
 		tt_inline_hook_new();
-		tt_dl_unlock();
 	}
 	o = run.cfg.output;
 	run.cfg.output = cfg.output;
@@ -922,17 +920,18 @@ int tt_lifecycle_attach(char *const *env, char *why, size_t why_size)
 	}
 	was = tt_shim_enter();
 	if (attached_before) {
-		/* A second attach: the same functions, hooked again, the report where it says. */
-		if (take_new_output(env, why, why_size) < 0) {
-			__atomic_store_n(&state, TT_OFF, __ATOMIC_RELEASE);
-			tt_shim_leave(was);
-			return -1;
+		/* A later attach: the functions hooked again, the report where it says. Under the
+		 * loader lock, as every hook and the pool are (a preloaded shim's dlopen). */
+		tt_dl_lock();
+		n = take_new_output(env, why, why_size);
+		if (n == 0) {
+			tt_thread_reset_counts();
+			tt_report_out_forget();
+			run.clock.start_real_ns = tt_clock_ns(CLOCK_REALTIME);
+			run.clock.start_wall_ns = tt_clock_ns(CLOCK_MONOTONIC);
+			n = tt_inline_rehook_all(why, why_size);
 		}
-		tt_thread_reset_counts();
-		tt_report_out_forget();
-		run.clock.start_real_ns = tt_clock_ns(CLOCK_REALTIME);
-		run.clock.start_wall_ns = tt_clock_ns(CLOCK_MONOTONIC);
-		n = tt_inline_rehook_all(why, why_size);
+		tt_dl_unlock();
 		__atomic_store_n(&state, n < 0 ? TT_OFF : TT_ON, __ATOMIC_RELEASE);
 		tt_shim_leave(was);
 		return n < 0 ? -1 : hooked_count();
@@ -967,7 +966,9 @@ int tt_lifecycle_detach(char *why, size_t why_size)
 	/* The report, then the entries: a call in flight at the report is in neither. */
 	ret = report();
 	was = tt_shim_enter();
+	tt_dl_lock();
 	n = tt_inline_unhook_all(why, why_size);
+	tt_dl_unlock();
 	tt_shim_leave(was);
 	if (n < 0) { /* hooks stay: the report at exit will count on */
 		__atomic_store_n(&state, TT_ON, __ATOMIC_RELEASE);
