@@ -141,7 +141,8 @@ $(B):
 # hook/sleep_wakes.o: which system calls a stopped sleeper resumes (raw system calls).
 UNIT_OBJS := $(B)/x86/disasm.o $(B)/x86/slotuse.o $(B)/elf/symtab.o $(B)/elf/real.o \
 	$(B)/elf/coderange.o $(B)/elf/ehframe.o $(B)/elf/cfi.o \
-	$(B)/elf/elfdyn.o $(B)/base/altstack_switch.o $(B)/hook/sleep_wakes.o
+	$(B)/elf/elfdyn.o $(B)/base/altstack_switch.o $(B)/hook/sleep_wakes.o \
+	$(B)/cli/attach_why.o
 
 $(B)/unit/%: tests/unit/%.c $(B)/libtt_pure.a $(UNIT_OBJS)
 	@echo "  CC test $@"

@@ -588,6 +588,10 @@ fi
 # shellcheck source=startup.sh
 . "$HERE/startup.sh"
 
+# ---- attach to a running process ------------------------------------------------------------
+# shellcheck source=attach.sh
+. "$HERE/attach.sh"
+
 # ---- start-up with a whole library traced ---------------------------------------------------
 # covload_sqlite3 (built by `make cov` when libsqlite3-0 is installed) with the argument
 # `start` does nothing: what is added is the shim's start-up and its report at exit, with one

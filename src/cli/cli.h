@@ -20,6 +20,7 @@ int tt_cli_diff(int argc, char **argv);
 int tt_cli_merge(int argc, char **argv);
 int tt_cli_plot(int argc, char **argv);
 int tt_cli_export(int argc, char **argv);
+int tt_cli_attach(int argc, char **argv);
 
 /*
  * Print one line "tsctrace: <message>" on stderr. Control characters in the result (a file

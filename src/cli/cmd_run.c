@@ -4,12 +4,7 @@
  *
  * The format is --json or --text, else what -o's name says (.json, .txt), else TSC_FORMAT's.
  *
- * Finding the shim: $TSCTRACE_LIB; else libtsctrace.so beside the executable (a build tree:
- * build/tsctrace next to build/libtsctrace.so); else in the library directories an install
- * puts beside bin/: ../lib, ../lib64, ../lib/x86_64-linux-gnu. Only paths relative to the
- * executable, so a staged DESTDIR tree or a moved prefix works, and nothing about PREFIX is
- * compiled in: `make install PREFIX=...` never has to rebuild the command. A LIBDIR elsewhere
- * needs TSCTRACE_LIB.
+ * The shim is found as shim_path.h says.
  *
  * Ours goes after any LD_PRELOAD already set: a sanitizer runtime must come first, and that is
  * the order the shim is tested in (tests/prog/run.sh); its hooks are GOT patches, which do not
@@ -29,12 +24,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "shim_path.h"
 #include "static_exe.h"
-
-#define LIBNAME "libtsctrace.so"
-
-/* Where to look, relative to the executable's directory, in this order. */
-static const char *const lib_dirs[] = { "", "../lib", "../lib64", "../lib/x86_64-linux-gnu" };
 
 static const struct option run_opts[] = {
 	{ "funcs", required_argument, NULL, 'f' },
@@ -45,44 +36,6 @@ static const struct option run_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
-
-/* The resolved path of dir/rel/LIBNAME into out when it is a readable file. */
-static bool try_lib(const char *dir, const char *rel, char *out)
-{
-	char path[PATH_MAX];
-	int n = snprintf(path, sizeof(path), "%s%s%s/" LIBNAME, dir, *rel ? "/" : "", rel);
-
-	return n > 0 && (size_t)n < sizeof(path) && access(path, R_OK) == 0 &&
-	       realpath(path, out) != NULL;
-}
-
-static int find_lib(char *out)
-{
-	const char *env = getenv("TSCTRACE_LIB");
-	char exe[PATH_MAX], *slash;
-	ssize_t n;
-	size_t i;
-
-	if (env && *env) {
-		if (access(env, R_OK) < 0 || !realpath(env, out)) {
-			tt_cli_err("run: TSCTRACE_LIB=%s: %s", env, strerror(errno));
-			return -1;
-		}
-		return 0;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	exe[n > 0 ? n : 0] = '\0';
-	slash = strrchr(exe, '/');
-	if (slash)
-		*slash = '\0';
-	for (i = 0; slash && i < sizeof(lib_dirs) / sizeof(lib_dirs[0]); i++)
-		if (try_lib(exe, lib_dirs[i], out))
-			return 0;
-	tt_cli_err("run: cannot find " LIBNAME " in %s, nor in ../lib, ../lib64 or "
-		   "../lib/x86_64-linux-gnu beside it: set TSCTRACE_LIB",
-		   slash ? exe : "?");
-	return -1;
-}
 
 /* Whether the space- or colon-separated list has lib as one of its entries. */
 static bool listed(const char *list, const char *lib)
@@ -190,8 +143,8 @@ int tt_cli_run(int argc, char **argv)
 		tt_cli_err("run: -f needs at least one function name");
 		return CLI_EXIT_BAD;
 	}
-	if (set_env(funcs, output, format_of(output, format), no_follow) < 0 || find_lib(lib) < 0 ||
-	    set_preload(lib) < 0)
+	if (set_env(funcs, output, format_of(output, format), no_follow) < 0 ||
+	    tt_cli_find_shim("run", lib) < 0 || set_preload(lib) < 0)
 		return CLI_EXIT_BAD;
 	/* Run all the same: the program is the user's, only the tracing is lost. */
 	if (tt_cli_is_static(argv[optind]))

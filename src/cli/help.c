@@ -32,6 +32,25 @@ static const struct help helps[] = {
 	  "The shim is $TSCTRACE_LIB, else libtsctrace.so beside this program, else in ../lib,\n"
 	  "../lib64 or ../lib/x86_64-linux-gnu relative to it. Other TSC_* variables pass\n"
 	  "through: see libtsctrace(7).\n" },
+	{ "attach",
+	  "usage: tsctrace attach [-f NAMES] [-o FILE] [--duration SECS] [--interval SECS]\n"
+	  "                       [--allow-seccomp] PID\n"
+	  "\n"
+	  "Load the shim into the running process PID (ptrace, then libc's dlopen), hook the\n"
+	  "functions inline, and on --duration, Ctrl-C or SIGTERM write the report, give every\n"
+	  "hooked entry its bytes back and print the report. PID runs on untraced; a second\n"
+	  "attach works.\n"
+	  "\n"
+	  "  -f, --funcs NAMES     functions to trace (default: TSC_FUNCS as set)\n"
+	  "  -o, --output FILE     JSON report (default tsctrace-attach.PID.json here)\n"
+	  "  -d, --duration SECS   detach after SECS seconds (default: at Ctrl-C or SIGTERM)\n"
+	  "  -i, --interval SECS   every SECS seconds, a table: each function's calls, median\n"
+	  "                        and p99 in that interval (the process writes its report)\n"
+	  "      --allow-seccomp   attach to a process with a seccomp filter all the same\n"
+	  "  -h, --help            this text\n"
+	  "\n"
+	  "Needs ptrace rights over PID (same user, and Yama's ptrace_scope 0, or root), and a\n"
+	  "dynamically linked PID with glibc 2.34 or later. See docs/attach.md.\n" },
 	{ "report",
 	  "usage: tsctrace report [--sort KEY] [--top N] [--callers [--debug-dir DIR]...]\n"
 	  "                       [--self] [--threads] [--slowest] [--by-arg] [--all] [--wide]\n"
@@ -170,6 +189,7 @@ static const char top_help[] =
 	"\n"
 	"commands:\n"
 	"  run       run a program under the shim\n"
+	"  attach    trace a running process for a while, then leave it as it was\n"
 	"  report    print JSON reports as text\n"
 	"  diff      compare reports, or runs of each, with intervals over runs\n"
 	"  merge     merge reports into one\n"

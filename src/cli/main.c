@@ -15,8 +15,9 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "run", tt_cli_run },	   { "report", tt_cli_report }, { "diff", tt_cli_diff },
-	{ "merge", tt_cli_merge }, { "plot", tt_cli_plot },	{ "export", tt_cli_export },
+	{ "run", tt_cli_run },	     { "report", tt_cli_report }, { "diff", tt_cli_diff },
+	{ "merge", tt_cli_merge },   { "plot", tt_cli_plot },	  { "export", tt_cli_export },
+	{ "attach", tt_cli_attach },
 };
 
 static const struct command *find(const char *name)

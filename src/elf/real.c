@@ -41,6 +41,12 @@ const ElfW(Sym) *tt_real_def(const char *name, struct tt_elf *obj)
 	struct find_real f = { name, obj, NULL, false, false };
 
 	tt_elf_foreach(find_real_cb, &f);
+	if (!f.sym && f.past_us) {
+		/* The shim came last (loaded by dlopen: tsctrace attach): no definition follows
+		 * it, and the first one that is not its own is what every other object calls. */
+		f = (struct find_real){ name, obj, NULL, false, true };
+		tt_elf_foreach(find_real_cb, &f);
+	}
 	return f.sym;
 }
 

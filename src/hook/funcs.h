@@ -58,6 +58,9 @@ struct tt_func {
 	uint8_t *patched_at;	/* inline: where the jump is (after an endbr64) */
 	uint8_t jump[5];	/* inline: the jump written there (trap: the int3) */
 	uint8_t jump_len;	/* of jump: 5, or 1 for a trap */
+	uint8_t saved[5];	/* inline: the bytes the jump replaced (tt_inline_unhook_all) */
+	bool unhooked;		/* inline: saved is back at patched_at (a detach) */
+	int prot;		/* inline: its code segment's protection */
 	bool unloaded;		/* its object was dlclosed: kept for the report, never patched in */
 	bool data_use_said;	/* got.c: a GOT slot holding its address as data was said */
 	UT_hash_handle hh;	/* by name (each alias gets an entry in tt_funcs_alias) */

@@ -779,6 +779,18 @@ static unsigned int move_threads(const struct planned *p, struct tt_stop_thread 
 	return moved;
 }
 
+/* The bytes p's jump (or int3) replaces, for a detach (tt_inline_unhook_all): copied by
+ * hand, the world being stopped (memcpy may be a traced function). */
+static void keep_original(const struct planned *p)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(p->f->saved); i++)
+		p->f->saved[i] = p->entry[i];
+	p->f->prot = p->prot;
+	p->f->unhooked = false;
+}
+
 /* No thread could be stopped: the batch is refused, its slots given back. */
 static unsigned int refuse_all(unsigned int n, const char *stop_why)
 {
@@ -855,6 +867,7 @@ static unsigned int commit(unsigned int n)
 		if (p->refusal)
 			continue;
 		tt_func_set_target(p->f->index, p->slot + slot_copy());
+		keep_original(p);
 		if (p->trap)
 			continue; /* after the jumps, below */
 		entry_jump(p, jumps[k]);
@@ -1086,4 +1099,71 @@ void *tt_inline_calibration_entry(void)
 void *tt_inline_calibration_target(void)
 {
 	return calibration_slot ? calibration_slot + slot_copy() : NULL;
+}
+
+/*
+ * Write back, for every function hooked inline or by a trap, the bytes its hook replaced
+ * (swap = false), or the hook again (swap = true, a second attach), with every other thread
+ * stopped. A thread inside a trampoline or a relocated copy goes on there: the slots and the
+ * stubs' targets stay as they are (never freed under a running thread), and each copy ends in
+ * a jump back to the function's own code after its entry. A thread parked at a patched entry
+ * runs the bytes that are there when it resumes: the jump is one instruction, so none can be
+ * between its bytes. Returns how many entries were written, or -1 with why (nothing written).
+ */
+static int swap_all(bool hook, char *why, size_t why_size)
+{
+	uint32_t i, count = tt_funcs_count();
+	size_t k = 0;
+	int failed;
+
+	if (grow_batch(count) < 0) {
+		snprintf(why, why_size, "no memory for the list of entries");
+		return -1;
+	}
+	if (tt_stop_world(true, why, why_size) < 0)
+		return -1;
+	for (i = 1; i < count; i++) {
+		struct tt_func *f = tt_funcs_get(i);
+
+		if (!f || !f->slot || f->unloaded || f->unhooked == !hook)
+			continue;
+		if (f->route != TT_ROUTE_INLINE && f->route != TT_ROUTE_TRAP)
+			continue;
+		/* A trap's int3 is written as two bytes, the second the function's own. */
+		if (f->jump_len == 1)
+			f->jump[1] = f->saved[1];
+		writes[k] = (struct tt_patch){ f->patched_at, hook ? f->jump : f->saved,
+					       f->jump_len < 2 ? 2 : f->jump_len, f->prot, 0 };
+		k++;
+	}
+	if (!k) {
+		tt_stop_release();
+		return 0;
+	}
+	failed = (int)tt_patch_write_all(writes, k);
+	tt_stop_release();
+	for (i = 1, k = 0; i < count; i++) {
+		struct tt_func *f = tt_funcs_get(i);
+
+		if (!f || !f->slot || f->unloaded || f->unhooked == !hook)
+			continue;
+		if (f->route != TT_ROUTE_INLINE && f->route != TT_ROUTE_TRAP)
+			continue;
+		if (!writes[k++].err)
+			f->unhooked = !hook;
+	}
+	if (failed)
+		snprintf(why, why_size, "%d entr%s could not be made writable", failed,
+			 failed == 1 ? "y" : "ies");
+	return (int)k - failed;
+}
+
+int tt_inline_unhook_all(char *why, size_t why_size)
+{
+	return swap_all(false, why, why_size);
+}
+
+int tt_inline_rehook_all(char *why, size_t why_size)
+{
+	return swap_all(true, why, why_size);
 }

@@ -52,4 +52,10 @@ bool tt_inline_deferred_result(int *err);
 void *tt_inline_calibration_entry(void);
 void *tt_inline_calibration_target(void);
 
+/* A detach (runtime/attach.c): every entry hooked inline or by a trap gets back the bytes its
+ * hook replaced, with the other threads stopped; slots stay. Rehook writes the hooks again (a
+ * second attach). How many entries were written, or -1 with why (nothing written). */
+int tt_inline_unhook_all(char *why, size_t why_size);
+int tt_inline_rehook_all(char *why, size_t why_size);
+
 #endif /* TT_INLINE_H */

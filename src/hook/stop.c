@@ -629,6 +629,15 @@ static bool alone(int self)
 	return only;
 }
 
+/* Time the other threads were held so far (tt_stop_held_ns), and the current stop's start. */
+static uint64_t held_ns;
+static long held_from;
+
+uint64_t tt_stop_held_ns(void)
+{
+	return __atomic_load_n(&held_ns, __ATOMIC_RELAXED);
+}
+
 int tt_stop_world(bool sleepers, char *why, size_t why_size)
 {
 	uint64_t all = SHIM_MASK;
@@ -653,6 +662,7 @@ int tt_stop_world(bool sleepers, char *why, size_t why_size)
 			return -1;
 		}
 	}
+	held_from = now_ns();
 	stopping = true;
 	__atomic_add_fetch(&gen, 1, __ATOMIC_SEQ_CST); /* odd: stopping */
 	__atomic_store_n(&parked, 0, __ATOMIC_RELEASE);
@@ -737,6 +747,8 @@ void tt_stop_release(void)
 		       now_ns() < deadline)
 			futex(&inside, FUTEX_WAIT_PRIVATE, in, &slice);
 	}
+	if (stopping)
+		__atomic_add_fetch(&held_ns, (uint64_t)(now_ns() - held_from), __ATOMIC_RELAXED);
 	stopping = false;
 	count = 0;
 	unlock();

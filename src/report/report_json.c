@@ -409,6 +409,11 @@ void tt_report_json(struct tt_buf *out, const struct tt_report *r)
 	tt_buf_printf(out, "],\n  \"pid\": %" PRId64 ",\n", r->pid);
 	field_u64(out, "  ", "start_unix_ns", r->start_unix_ns);
 	field_u64(out, "  ", "wall_ns", r->wall_ns);
+	if (r->has_attach)
+		tt_buf_printf(out,
+			      "  \"attach\": {\"start_unix_ns\": %" PRIu64
+			      ", \"end_unix_ns\": %" PRIu64 "},\n",
+			      r->attach_start_unix_ns, r->attach_end_unix_ns);
 
 	tt_buf_puts(out, "  \"clock\": {\n");
 	field_str(out, ind, "source", r->clock.source);

@@ -249,6 +249,9 @@ struct tt_report {
 	int64_t pid;
 	uint64_t start_unix_ns; /* CLOCK_REALTIME at shim start */
 	uint64_t wall_ns;	/* CLOCK_MONOTONIC from start to report */
+	/* tsctrace attach: the window traced, CLOCK_REALTIME from the attach to the report. */
+	bool has_attach;
+	uint64_t attach_start_unix_ns, attach_end_unix_ns;
 	struct {
 		const char *source;	   /* "tsc" or "monotonic" */
 		const char *serialize;	   /* "rdtscp", "lfence", "mfence", "cpuid", "none" */

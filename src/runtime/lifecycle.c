@@ -11,6 +11,7 @@
  * program's own atexit handlers and the destructors of the libraries loaded after us.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/futex.h>
@@ -59,6 +60,7 @@
 #include "runtime/overhead.h"
 #include "runtime/sample_setup.h"
 #include "runtime/report.h"
+#include "runtime/report_out.h"
 #include "runtime/signals.h"
 #include "runtime/threads.h"
 #include "tsctrace.h"
@@ -83,6 +85,10 @@ enum state { TT_UNINIT, TT_STARTING, TT_OFF, TT_ON, TT_REPORTING, TT_DONE };
 extern char **environ;
 
 static int state = TT_UNINIT;
+/* Started by tsctrace attach (tt_lifecycle_attach), not at the program's start-up: nothing
+ * is changed that a detach could not give back (no GOT slot, no _exit detour, no handler). */
+static bool attach_mode;
+static bool attached_before;  /* hooks made by an attach, taken off by its detach */
 static int calibration_taken; /* tt_lifecycle_calibrate: 0 not yet, 1 being taken, 2 done */
 static long calibration_tid;  /* the thread taking it, while taken is 1 */
 /* 8-byte aligned: linked among the small variables start-up touches anyway (Makefile,
@@ -714,7 +720,7 @@ void tt_lifecycle_sandboxing(const char *how)
  */
 static void exit_detour(void)
 {
-	if (!tt_inline_enabled() || !tt_inline_pending())
+	if (attach_mode || !tt_inline_enabled() || !tt_inline_pending())
 		return;
 	tt_exit_detour_install(tt_lifecycle_exiting);
 }
@@ -744,14 +750,15 @@ void tt_lifecycle_before_thread(void)
 	late_exit_detour();
 }
 
-static enum state start(void)
+static enum state start(char *const *env)
 {
 	uint64_t t;
 
 	if (getauxval(AT_SECURE))
-		return TT_OFF; /* never write where an unprivileged user pointed us */
-	tt_channel_open();     /* before the first line, and before the program can close fd 2 */
-	if (tt_config_parse(environ, &run.cfg, diag, NULL) < 0)
+		return TT_OFF;	  /* never write where an unprivileged user pointed us */
+	tt_channel_open();	  /* before the first line, and before the program can close fd 2 */
+	tt_config_free(&run.cfg); /* an attach after the constructor's start-up found nothing */
+	if (tt_config_parse(env, &run.cfg, diag, NULL) < 0)
 		tt_warn("out of memory reading TSC_* variables");
 	tt_log_set_quiet(run.cfg.quiet);
 	if (!run.cfg.nfuncs) {
@@ -800,18 +807,21 @@ static enum state start(void)
 	t = tt_phase_mark();
 	tt_inline_hook_new();
 	tt_exit_detour_settle();
-	tt_go_exit_hook(tt_lifecycle_exiting); /* a Go program leaves by runtime.exit alone */
+	if (!attach_mode)
+		tt_go_exit_hook(tt_lifecycle_exiting); /* Go leaves by runtime.exit alone */
 	tt_phase_add(TT_PHASE_INLINE, t);
 	t = tt_phase_mark();
 	sample_start();
-	tt_got_patch_all();
+	if (!attach_mode)
+		tt_got_patch_all();
 	tt_phase_add(TT_PHASE_GOT, t);
 	t = tt_phase_mark();
 	note_unreachable();   /* reads what another thread's dlopen may change: under the lock */
 	tt_dl_set_tracking(); /* from now on each load or unload has its bookkeeping */
 	tt_dl_unlock();
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
-	tt_signals_start(run.cfg.dump_signal, report);
+	if (!attach_mode)
+		tt_signals_start(run.cfg.dump_signal, report);
 	tt_export_start(&run, export_now);
 	tt_phase_add(TT_PHASE_OTHER, t);
 	return TT_ON;
@@ -830,7 +840,7 @@ void tt_lifecycle_ensure(void)
 	saved = errno;
 	was = tt_shim_enter();
 	tt_phase_begin();
-	__atomic_store_n(&state, start(), __ATOMIC_RELEASE);
+	__atomic_store_n(&state, start(environ), __ATOMIC_RELEASE);
 	tt_phase_constructed();
 	tt_shim_leave(was);
 	errno = saved;
@@ -866,12 +876,154 @@ void tt_lifecycle_objects_changed(void)
 {
 	if (!tt_dl_tracking())
 		return;
+	/* Attached (a preloaded shim that was off): nothing is hooked but at an attach, and
+	 * no GOT slot ever, so that a detach leaves nothing behind. */
+	if (attach_mode) {
+		tt_funcs_forget_unloaded(tt_elf_object_loaded);
+		return;
+	}
 	tt_funcs_forget_unloaded(tt_elf_object_loaded);
 	tt_resolve_pending();
 	exit_detour();
 	tt_inline_hook_new();
 	tt_exit_detour_settle();
 	tt_got_patch_all();
+}
+
+/* Functions whose entry holds a hook now (inline or trap). */
+static int hooked_count(void)
+{
+	uint32_t i, n = tt_funcs_count();
+	int hooked = 0;
+
+	for (i = 1; i < n; i++) {
+		struct tt_func *f = tt_funcs_get(i);
+
+		if (f && f->slot && !f->unhooked &&
+		    (f->route == TT_ROUTE_INLINE || f->route == TT_ROUTE_TRAP))
+			hooked++;
+	}
+	return hooked;
+}
+
+static bool same_spec(const struct tt_func_spec *a, const struct tt_func_spec *b)
+{
+	return strcmp(a->name, b->name) == 0 && !a->version == !b->version &&
+	       (!a->version || strcmp(a->version, b->version) == 0) && !a->object == !b->object &&
+	       (!a->object || strcmp(a->object, b->object) == 0);
+}
+
+/* A second attach's settings: the same functions as the first (they are hooked again as
+ * they were), a report of its own where TSC_OUTPUT and TSC_FORMAT say. 0, or -1 with why. */
+static int take_new_output(char *const *env, char *why, size_t why_size)
+{
+	struct tt_config cfg = { 0 };
+	bool same;
+	size_t i;
+	char *o;
+
+	if (tt_config_parse(env, &cfg, diag, NULL) < 0) {
+		snprintf(why, why_size, "out of memory reading the settings");
+		return -1;
+	}
+	same = cfg.nfuncs == run.cfg.nfuncs;
+	for (i = 0; same && i < cfg.nfuncs; i++)
+		same = same_spec(&cfg.funcs[i], &run.cfg.funcs[i]);
+	if (!same) {
+		/* Other names: resolved and hooked now, beside the earlier ones (hooked again
+		 * too: a function, once in the table, stays). The old list is left allocated:
+		 * what resolve.c kept of it may still be read. */
+		run.cfg.funcs = cfg.funcs;
+		run.cfg.nfuncs = cfg.nfuncs;
+		cfg.funcs = NULL;
+		cfg.nfuncs = 0;
+		tt_resolve_all(&run.cfg);
+		tt_inline_hook_new();
+	}
+	o = run.cfg.output;
+	run.cfg.output = cfg.output;
+	cfg.output = o;
+	run.cfg.format = cfg.format;
+	tt_config_free(&cfg);
+	return 0;
+}
+
+int tt_lifecycle_attach(char *const *env, char *why, size_t why_size)
+{
+	int expected = TT_OFF, n;
+	uint8_t was;
+
+	if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) == TT_ON) {
+		snprintf(why, why_size, "%s",
+			 attach_mode ? "already attached"
+				     : "the process is traced already (libtsctrace.so preloaded)");
+		return -1;
+	}
+	if (!__atomic_compare_exchange_n(&state, &expected, TT_STARTING, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		snprintf(why, why_size, "the shim is not idle in this process (state %d)",
+			 expected);
+		return -1;
+	}
+	was = tt_shim_enter();
+	if (attached_before) {
+		/* A later attach: the functions hooked again, the report where it says. Under the
+		 * loader lock, as every hook and the pool are (a preloaded shim's dlopen). */
+		tt_dl_lock();
+		n = take_new_output(env, why, why_size);
+		if (n == 0) {
+			tt_thread_reset_counts();
+			tt_report_out_forget();
+			run.clock.start_real_ns = tt_clock_ns(CLOCK_REALTIME);
+			run.clock.start_wall_ns = tt_clock_ns(CLOCK_MONOTONIC);
+			n = tt_inline_rehook_all(why, why_size);
+		}
+		tt_dl_unlock();
+		__atomic_store_n(&state, n < 0 ? TT_OFF : TT_ON, __ATOMIC_RELEASE);
+		tt_shim_leave(was);
+		return n < 0 ? -1 : hooked_count();
+	}
+	attach_mode = true;
+	run.attached = true;
+	tt_phase_begin();
+	__atomic_store_n(&state, start(env), __ATOMIC_RELEASE);
+	tt_phase_constructed();
+	tt_shim_leave(was);
+	if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != TT_ON) {
+		snprintf(why, why_size,
+			 "the shim did not start (no function named, or see the "
+			 "process's stderr)");
+		return -1;
+	}
+	attached_before = true;
+	return hooked_count();
+}
+
+int tt_lifecycle_detach(char *why, size_t why_size)
+{
+	int expected = TT_ON, ret, n;
+	uint8_t was;
+
+	if (!attach_mode || !__atomic_compare_exchange_n(&state, &expected, TT_REPORTING, false,
+							 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		snprintf(why, why_size, "not attached");
+		return -1;
+	}
+	__atomic_store_n(&reporter_tid, tt_sys_gettid(), __ATOMIC_RELEASE);
+	/* The report, then the entries: a call in flight at the report is in neither. */
+	ret = report();
+	was = tt_shim_enter();
+	tt_dl_lock();
+	n = tt_inline_unhook_all(why, why_size);
+	tt_dl_unlock();
+	tt_shim_leave(was);
+	if (n < 0) { /* hooks stay: the report at exit will count on */
+		__atomic_store_n(&state, TT_ON, __ATOMIC_RELEASE);
+		return -1;
+	}
+	/* Off, not done: no report at exit, and the next attach may start again. */
+	__atomic_store_n(&state, TT_OFF, __ATOMIC_RELEASE);
+	return ret < 0 ? -2 : 0;
 }
 
 /* Write the report of what was recorded so far (tsctrace_dump). 0 or -1. */

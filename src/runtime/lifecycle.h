@@ -52,4 +52,14 @@ void tt_lifecycle_before_thread(void);
  * figure would be subtracted from it (source "none"). */
 void tt_lifecycle_calibrate(bool always);
 
+/* tsctrace attach (runtime/attach.c): start tracing now with the TSC_* settings of env (a
+ * NULL-terminated "NAME=value" array), the other threads running; a second attach hooks the
+ * same functions again. How many functions are hooked, or -1 with why. */
+int tt_lifecycle_attach(char *const *env, char *why, size_t why_size);
+
+/* The detach: the report, then every hooked entry given back its bytes; tracing is off after.
+ * 0; -1 with why when the entries could not be written (tracing goes on); -2 when they were
+ * but the report could not be written where asked. */
+int tt_lifecycle_detach(char *why, size_t why_size);
+
 #endif /* TT_LIFECYCLE_H */

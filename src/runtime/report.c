@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include "base/altstack.h"
 #include "base/buf.h"
@@ -598,6 +599,9 @@ static int build(const struct tt_run *run, struct arena *arena, bool report, str
 	r->pid = run->pid;
 	r->start_unix_ns = run->clock.start_real_ns;
 	r->wall_ns = tt_clock_ns(1 /* CLOCK_MONOTONIC */) - run->clock.start_wall_ns;
+	r->has_attach = run->attached;
+	r->attach_start_unix_ns = run->clock.start_real_ns;
+	r->attach_end_unix_ns = tt_clock_ns(CLOCK_REALTIME);
 	r->clock.source = run->clock.source;
 	r->clock.serialize = run->clock.serialize;
 	r->clock.tsc_hz = hz;

@@ -27,6 +27,7 @@ struct tt_run {
 	const char *cwd;    /* for relative TSC_OUTPUT paths */
 	const char *tmpdir; /* $TMPDIR at start-up: the last resort for a report */
 	int64_t pid;
+	bool attached; /* started by tsctrace attach: the report has its window */
 };
 
 /* The program's name for the report, its file name (%e) and metrics: the name the user ran,

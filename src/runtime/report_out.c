@@ -519,6 +519,12 @@ static bool last_is_ours(const struct tt_run *run)
 	       st.st_dev == last.dev && st.st_ino == last.ino;
 }
 
+void tt_report_out_forget(void)
+{
+	last.pid = 0;
+	last_path[0] = 0;
+}
+
 static void remember(const struct tt_run *run, const char *name, dev_t dev, ino_t ino)
 {
 	size_t n = strlen(name);

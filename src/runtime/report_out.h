@@ -16,4 +16,8 @@
  */
 int tt_report_deliver(const struct tt_run *run, const struct tt_buf *b);
 
+/* The next report is a new one (a second attach's): it no longer replaces the last one
+ * written, as a later dump of the same run does. */
+void tt_report_out_forget(void);
+
 #endif /* TT_REPORT_OUT_H */

@@ -230,6 +230,50 @@ void tt_thread_after_fork_child(void)
 	tt_tls.cpu_aux = UINT32_MAX;
 }
 
+/* One function's counters in one thread back to zero, in place: the thread may still hold
+ * the table (a call in flight since the detach). Its sampling draws stay. */
+static void fstat_zero(struct tt_fstat *s)
+{
+	s->calls = s->unwound = s->migrated = s->dropped = 0;
+	s->passed = s->sampled = s->budgeted = 0;
+	s->period_min = s->period_max = 0;
+	memset(&s->est, 0, sizeof(s->est));
+	/* Only what was written: a clean histogram's pages are left unmapped. */
+	if (s->hist.count || s->hist.max) {
+		memset(&s->hist, 0, sizeof(s->hist));
+		s->hist.min = UINT64_MAX;
+	}
+	if (s->whist.count || s->whist.max) {
+		memset(&s->whist, 0, sizeof(s->whist));
+		s->whist.min = UINT64_MAX;
+	}
+	if (s->self.count || s->self.lost || s->self.whole_total)
+		memset(&s->self, 0, sizeof(s->self));
+	if (s->wself.count || s->wself.lost || s->wself.whole_total)
+		memset(&s->wself, 0, sizeof(s->wself));
+}
+
+void tt_thread_reset_counts(void)
+{
+	uint32_t i, n = tt_funcs_count();
+	struct tt_thread *t;
+
+	tt_thread_lock();
+	exited_traced = 0;
+	tt_thread_rows_reset();
+	for (i = 0; i < n; i++) {
+		struct tt_fstat *total = total_of(i);
+
+		if (total)
+			fstat_zero(total);
+	}
+	for (t = tt_thread_list; t; t = t->next)
+		for (i = 0; i < t->nstats; i++)
+			if (t->stats[i])
+				fstat_zero(t->stats[i]);
+	tt_thread_unlock();
+}
+
 /* A field of `out` read as a write: on a fresh `out` (zero pages) a plain read maps the zero
  * page that the writes below then copy, two faults where one does. */
 #define WRITTEN_READ(field) __atomic_fetch_add(&(field), 0, __ATOMIC_RELAXED)

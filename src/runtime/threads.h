@@ -25,4 +25,9 @@ void tt_thread_collect(uint32_t func, struct tt_fstat *out);
 /* Threads that made a traced call (calibration aside), over the life of the process. */
 uint64_t tt_thread_traced(void);
 
+/* A second attach (lifecycle.c): every thread's counters and the merged totals back to zero,
+ * so that its report counts its own window. Calls in flight since the detach may add a count
+ * meanwhile (none start: the entries are not hooked then). */
+void tt_thread_reset_counts(void);
+
 #endif /* TT_THREADS_H */
