@@ -49,6 +49,8 @@ enum var {
 	V_EXPORT_INTERVAL,
 	V_DEBUG,
 	V_CACHE,
+	V_SLOWEST,
+	V_SLOWER_THAN,
 	V_COUNT
 };
 
@@ -72,6 +74,8 @@ static const char *const var_names[V_COUNT] = {
 	[V_BUDGET] = "TSC_BUDGET",
 	[V_DEBUG] = "TSC_DEBUG",
 	[V_CACHE] = "TSC_CACHE",
+	[V_SLOWEST] = "TSC_SLOWEST",
+	[V_SLOWER_THAN] = "TSC_SLOWER_THAN",
 };
 
 /* Indexed by the enum values of config.h. */
@@ -105,6 +109,7 @@ static void set_defaults(struct tt_config *cfg)
 	cfg->follow = true;
 	cfg->cache = true;
 	cfg->export_ms = TT_CONFIG_EXPORT_MS;
+	cfg->slowest = TT_CONFIG_SLOWEST;
 }
 
 /* One line for a value not understood; fallback says what is used instead ("using text"). */
@@ -174,6 +179,57 @@ static void set_callers(const struct parser *p, const char *val)
 		return;
 	}
 	p->cfg->callers = (unsigned int)n;
+}
+
+/* TSC_SLOWEST=N: the N slowest timed calls of each function kept (0: none). */
+static void set_slowest(const struct parser *p, const char *val)
+{
+	uint64_t n;
+	int err = tt_config_value_u64(val, &n);
+
+	if (err == -EINVAL) {
+		bad_value(p, V_SLOWEST, val, number_why(val), "using 8");
+		return;
+	}
+	if (err || n > TT_CONFIG_MAX_SLOWEST) {
+		bad_value(p, V_SLOWEST, val, "out of range 0-64", "using 8");
+		return;
+	}
+	p->cfg->slowest = (uint32_t)n;
+}
+
+/* TSC_SLOWER_THAN=CYCLES or Nus: every timed call above it kept (as room allows). */
+static void set_slower_than(const struct parser *p, const char *val)
+{
+	char num[32];
+	size_t len = strlen(val);
+	bool us = len > 2 && !strcmp(val + len - 2, "us");
+	uint64_t n;
+	int err;
+
+	if (us)
+		len -= 2;
+	if (len >= sizeof(num)) {
+		bad_value(p, V_SLOWER_THAN, val, "too large", "keeping no calls by threshold");
+		return;
+	}
+	memcpy(num, val, len);
+	num[len] = 0;
+	err = tt_config_value_u64(num, &n);
+	if (err || n == 0) {
+		bad_value(p, V_SLOWER_THAN, val,
+			  err == -ERANGE   ? "too large"
+			  : n == 0 && !err ? "must be above 0"
+					   : number_why(val),
+			  "keeping no calls by threshold");
+		return;
+	}
+	if (us && n > UINT64_MAX / 1000000000u) {
+		bad_value(p, V_SLOWER_THAN, val, "too large", "keeping no calls by threshold");
+		return;
+	}
+	p->cfg->slower_than = n;
+	p->cfg->slower_than_us = us;
 }
 
 /* TSC_SAMPLE=N: about one call in N timed, every call counted (1: every call timed). */
@@ -359,6 +415,8 @@ static int set_var(struct parser *p, enum var v, const char *val)
 		i = choose(p, v, val, cache_names, ARRAY_SIZE(cache_names), "using 1");
 		cfg->cache = i != 0;
 		break;
+	case V_SLOWEST: set_slowest(p, val); break;
+	case V_SLOWER_THAN: set_slower_than(p, val); break;
 	case V_COUNT: break;
 	}
 	return 0;

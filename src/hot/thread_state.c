@@ -11,6 +11,7 @@
 
 #include "base/sys.h"
 #include "hot/func_table.h"
+#include "hot/slow_calls.h"
 #include "hot/thread.h"
 
 const uint32_t tt_cpu_unknown = UINT32_MAX;
@@ -73,16 +74,25 @@ void tt_thread_unlock_raw(void)
 		futex(&list_lock, 1 /* FUTEX_WAKE */, 1);
 }
 
+static size_t fstat_bytes(void)
+{
+	return TT_FSTAT_BYTES + (size_t)((tt_slow_list_bytes() + 4095) & ~(uint64_t)4095);
+}
+
 /* Called from tt_call_first: raw mmap, general registers only (this file builds that way). */
 struct tt_fstat *tt_fstat_new(uint32_t func)
 {
-	struct tt_fstat *s = tt_sys_mmap(NULL, TT_FSTAT_BYTES, PROT_READ | PROT_WRITE,
+	/* The list of slowest calls after the counters: pages touched only as it fills. */
+	struct tt_fstat *s = tt_sys_mmap(NULL, fstat_bytes(), PROT_READ | PROT_WRITE,
 					 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
 	if (!s)
 		return NULL;
 	s->func = func;
 	s->words = tt_func_words(func);
+	if (tt_slow_capacity)
+		s->slow = (struct tt_slow_list *)((char *)s + TT_FSTAT_BYTES);
+	s->slow_floor = tt_slow_initial_floor(s);
 	s->hist.min = UINT64_MAX; /* the self histogram's stays untouched (self_hist.h) */
 	if (s->words && s->words->count_only) /* before any call can see it */
 		s->skip = s->next_skip = TT_COUNT_ONLY_SKIP;
@@ -91,7 +101,7 @@ struct tt_fstat *tt_fstat_new(uint32_t func)
 
 void tt_fstat_free(struct tt_fstat *s)
 {
-	tt_sys_munmap(s, TT_FSTAT_BYTES);
+	tt_sys_munmap(s, fstat_bytes());
 }
 
 void tt_thread_register(struct tt_thread *t)

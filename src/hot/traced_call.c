@@ -20,6 +20,7 @@
 #include "hot/func_table.h"
 #include "hot/pin.h"
 #include "hot/sample.h"
+#include "hot/slow_calls.h"
 #include "hot/thread.h"
 #include "hot/traced_call.h"
 #include "report/hist.h"
@@ -121,6 +122,12 @@ static void note_first(struct tt_fstat *s, uint64_t raw)
 					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 
+/* The CPU number in a TSC_AUX value (Linux writes node << 12 | cpu), or UINT32_MAX. */
+static uint32_t aux_cpu(uint32_t aux)
+{
+	return aux == UINT32_MAX ? UINT32_MAX : aux & 0xfff;
+}
+
 /*
  * Release frame f and record its call, ended raw ticks after it began, on CPU aux
  * (UINT32_MAX when the variant cannot tell), into its function's counters and, with
@@ -134,6 +141,9 @@ void tt_call_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fs
 	uint64_t child = f->child_ticks, nested = f->child_calls;
 	struct tt_frame *top = tt_tls.top;
 	struct tt_thread *t = tt_tls.thread;
+	/* The site's path, before drop_abandoned looks up others' */
+	const uint64_t *path = site && t ? t->site_path : NULL;
+	uint32_t depth = site && t ? t->site_depth : 0;
 	enum outcome o;
 
 	/*
@@ -156,6 +166,9 @@ void tt_call_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fs
 	 * TSC_CALLERS), never read the clock. Every other one may revise the sampling. */
 	o = start == 0 ? SAMPLED : judge(cpu_then, aux, s);
 	apply(s, o, raw, child, nested);
+	if (o == TIMED && raw > s->slow_floor && t)
+		tt_slow_keep(s, f, raw, cpu_then != UINT32_MAX ? cpu_then : aux_cpu(aux), t->tid,
+			     path, depth);
 	if (__builtin_expect(o == COLD, 0))
 		note_first(s, raw);
 	if (site) {

@@ -19,6 +19,7 @@
  * (one tick at 2.6 GHz is 0.385 ns).
  */
 #include "report/report_fmt.h"
+#include "report/report_slow.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -430,6 +431,7 @@ static void function(struct tt_buf *out, const struct tt_report_func *f, bool la
 		tt_buf_puts(out, ",\n");
 	}
 	histogram(out, "histogram", "cycles", f->buckets, f->nbuckets);
+	tt_report_json_slowest(out, f);
 	if (f->has_callers)
 		callers(out, f);
 	tt_buf_printf(out, "\n    }%s\n", last ? "" : ",");

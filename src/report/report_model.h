@@ -114,6 +114,21 @@ struct tt_report_thread {
 	uint64_t self_weighted;
 };
 
+/* TSC_SLOWEST: one of a function's slowest timed calls, kept with its context. */
+struct tt_report_slow {
+	uint64_t cycles;   /* less the overhead, as cycles.max */
+	uint64_t start_ns; /* unix nanoseconds of its entry */
+	int64_t tid;
+	bool has_cpu; /* false: unknown (null) */
+	uint32_t cpu;
+	int64_t args[6];	 /* the integer argument registers at entry */
+	int64_t ret;		 /* rax at the end */
+	const char *const *path; /* TSC_CALLERS: its frames, innermost caller first; NULL: none */
+	size_t npath;
+	bool has_offcpu; /* false: unknown (null) */
+	uint64_t offcpu_ns;
+};
+
 struct tt_report_func {
 	const char *name;	  /* as the user named it; "a|b" when two names share one address */
 	const char *const *names; /* every name of the entry, in the order given ("a", "b"):
@@ -167,6 +182,13 @@ struct tt_report_func {
 	bool has_callers;			/* TSC_CALLERS was set */
 	const struct tt_report_caller *callers; /* most calls first; counts add up to calls */
 	size_t ncallers;
+	bool has_slowest; /* TSC_SLOWEST (or TSC_SLOWER_THAN) on: slowest and slowest_info */
+	const struct tt_report_slow *slowest; /* slowest first */
+	size_t nslowest;
+	bool timed_only;	/* the kept calls are among the timed ones (always, in the shim) */
+	bool has_slower_than;	/* TSC_SLOWER_THAN set: */
+	uint64_t slower_than;	/* its threshold in cycles */
+	uint64_t slow_not_kept; /* calls above it that found no room */
 };
 
 /* The function's cycles over all its calls as the report estimates them: under a budget with

@@ -16,6 +16,7 @@
  * that could break a row or the terminal.
  */
 #include "report/report_fmt.h"
+#include "report/report_slow.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -468,6 +469,8 @@ void tt_report_text_rows(struct tt_buf *out, const struct tt_report *r, bool all
 	for (i = 0; i < r->nfuncs; i++)
 		if (r->funcs[i].timed && r->funcs[i].nbuckets)
 			histogram(out, r, &r->funcs[i]);
+	for (i = 0; i < r->nfuncs; i++)
+		tt_report_text_slowest(out, &r->funcs[i], r->start_unix_ns);
 	for (i = 0; i < r->nfuncs; i++)
 		tt_report_text_callers(out, &r->funcs[i]);
 	if (r->text_threads)

@@ -6,6 +6,7 @@
 #include "runtime/fstat.h"
 
 #include "hot/sample.h"
+#include "hot/slow_calls.h"
 
 void tt_fstat_merge_periods(struct tt_fstat *dst, uint64_t min, uint64_t max)
 {
@@ -43,6 +44,7 @@ void tt_fstat_merge(struct tt_fstat *dst, const struct tt_fstat *src)
 	if (__atomic_load_n(&src->wself.count, __ATOMIC_RELAXED) ||
 	    __atomic_load_n(&src->wself.lost, __ATOMIC_RELAXED))
 		tt_self_merge(&dst->wself, &src->wself);
+	tt_slow_merge(dst->slow, src->slow); /* a thread's into the totals at its exit */
 	if (__atomic_load_n(&src->est.cost, __ATOMIC_RELAXED) > dst->est.cost)
 		dst->est.cost = __atomic_load_n(&src->est.cost, __ATOMIC_RELAXED);
 }

@@ -56,6 +56,7 @@
 #include "runtime/lifecycle.h"
 #include "runtime/overhead.h"
 #include "runtime/sample_setup.h"
+#include "runtime/slow_report.h"
 #include "runtime/report.h"
 #include "runtime/signals.h"
 #include "runtime/threads.h"
@@ -722,6 +723,7 @@ static enum state start(void)
 		tt_warn("TSC_PIN lists no CPU this process may run on: threads are not pinned");
 	tt_clock_choose(&run.clock, &run.cfg);
 	tt_callers_start(run.cfg.callers, run.clock.variant == TT_VAR_MONO);
+	tt_slow_setup(&run.cfg, &run.clock); /* before any thread maps counters */
 	tt_emul_step_install(run.clock.step);
 	tt_phase_add(TT_PHASE_CLOCK, t);
 	t = tt_phase_mark();

@@ -35,6 +35,7 @@
 #include "runtime/export.h"
 #include "runtime/fstat.h"
 #include "runtime/report.h"
+#include "runtime/slow_report.h"
 #include "runtime/report_out.h"
 #include "runtime/signals.h"
 #include "runtime/thread_rows.h"
@@ -527,6 +528,9 @@ static int build(const struct tt_run *run, struct arena *arena, bool report, str
 			fill_threads(run, i, arena, &funcs[nf]);
 		}
 		r->threads.migrations += funcs[nf].migrated;
+		if (report)
+			tt_slow_collect(i, run->overhead.subtracted, &run->clock, hz,
+					arena_alloc_cb, arena, &funcs[nf]);
 		if (tt_callers_depth && report) {
 			struct tt_report_caller *rows = NULL;
 

@@ -17,6 +17,7 @@
 #include "hot/func_table.h"
 #include "hot/pin.h"
 #include "hot/sample.h"
+#include "hot/slow_calls.h"
 #include "hot/thread.h"
 #include "runtime/callers_merge.h"
 #include "runtime/fstat.h"
@@ -256,6 +257,22 @@ void tt_thread_collect(uint32_t func, struct tt_fstat *out)
 					  : 0;
 	out->calls += in_handlers;
 	out->dropped += in_handlers;
+}
+
+void tt_thread_collect_slow(uint32_t func, struct tt_slow_list *out)
+{
+	struct tt_thread *t;
+
+	tt_thread_lock();
+	if (total_of(func))
+		tt_slow_merge(out, total_of(func)->slow);
+	for (t = tt_thread_list; t; t = t->next) {
+		struct tt_fstat *s = tt_thread_stat(t, func);
+
+		if (s)
+			tt_slow_merge(out, s->slow);
+	}
+	tt_thread_unlock();
 }
 
 uint64_t tt_thread_traced(void)

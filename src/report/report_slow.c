@@ -1,0 +1,104 @@
+/*
+ * report_slow.c - TSC_SLOWEST in both formats: the kept slowest calls of a function with
+ * their context (JSON "slowest" and "slowest_info"; a short table per function in the text).
+ * Pure, like report_json.c and report_text.c.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "report/report_fmt.h"
+#include "report/report_names.h"
+#include "report/report_slow.h"
+#include "report/text_clean.h"
+
+#define TEXT_ROWS 8	 /* per function in the text; the JSON has them all */
+#define SHOWN_BYTES 1024 /* a name as shown */
+
+static void json_call(struct tt_buf *out, const struct tt_report_slow *c)
+{
+	size_t k;
+
+	tt_buf_printf(out, "{\"cycles\": %" PRIu64 ", \"start_ns\": %" PRIu64 ", \"tid\": %" PRId64,
+		      c->cycles, c->start_ns, c->tid);
+	if (c->has_cpu)
+		tt_buf_printf(out, ", \"cpu\": %" PRIu32, c->cpu);
+	else
+		tt_buf_puts(out, ", \"cpu\": null");
+	tt_buf_puts(out, ", \"args\": [");
+	for (k = 0; k < 6; k++)
+		tt_buf_printf(out, "%s%" PRId64, k ? ", " : "", c->args[k]);
+	tt_buf_printf(out, "], \"ret\": %" PRId64 ", \"path\": ", c->ret);
+	if (c->path) {
+		tt_buf_puts(out, "[");
+		for (k = 0; k < c->npath; k++) {
+			tt_buf_puts(out, k ? ", " : "");
+			tt_json_string(out, c->path[k]);
+		}
+		tt_buf_puts(out, "]");
+	} else {
+		tt_buf_puts(out, "null");
+	}
+	if (c->has_offcpu)
+		tt_buf_printf(out, ", \"offcpu_ns\": %" PRIu64 "}", c->offcpu_ns);
+	else
+		tt_buf_puts(out, ", \"offcpu_ns\": null}");
+}
+
+void tt_report_json_slowest(struct tt_buf *out, const struct tt_report_func *f)
+{
+	size_t i;
+
+	if (!f->has_slowest)
+		return;
+	tt_buf_puts(out, ",\n      \"slowest\": [");
+	for (i = 0; i < f->nslowest; i++) {
+		tt_buf_puts(out, i ? ",\n        " : "\n        ");
+		json_call(out, &f->slowest[i]);
+	}
+	tt_buf_puts(out, f->nslowest ? "\n      ]" : "]");
+	tt_buf_printf(out, ",\n      \"slowest_info\": {\"kept\": %zu, \"timed_only\": %s, ",
+		      f->nslowest, f->timed_only ? "true" : "false");
+	if (f->has_slower_than)
+		tt_buf_printf(out, "\"slower_than\": %" PRIu64, f->slower_than);
+	else
+		tt_buf_puts(out, "\"slower_than\": null");
+	tt_buf_printf(out, ", \"not_kept\": %" PRIu64 "}", f->slow_not_kept);
+}
+
+void tt_report_text_slowest(struct tt_buf *out, const struct tt_report_func *f, uint64_t start_ns)
+{
+	size_t i, k, shown = f->nslowest < TEXT_ROWS ? f->nslowest : TEXT_ROWS;
+	char buf[SHOWN_BYTES];
+
+	if (!f->has_slowest || !f->nslowest)
+		return;
+	tt_buf_puts(out, "\nslowest calls of ");
+	tt_text_put_clean(out, tt_report_demangled(f->name, buf, sizeof(buf)), false);
+	tt_buf_printf(out, " (%zu kept", f->nslowest);
+	if (f->has_slower_than)
+		tt_buf_printf(out, " above %" PRIu64 " cycles, %" PRIu64 " not kept",
+			      f->slower_than, f->slow_not_kept);
+	tt_buf_puts(out, "; when: ms since start)\n");
+	tt_buf_printf(out, "  %12s %12s %8s %4s %10s  %s\n", "cycles", "when", "tid", "cpu",
+		      "offcpu ns", "args -> ret");
+	for (i = 0; i < shown; i++) {
+		const struct tt_report_slow *c = &f->slowest[i];
+		double when = c->start_ns >= start_ns ? (double)(c->start_ns - start_ns) / 1e6 : 0;
+
+		tt_buf_printf(out, "  %12" PRIu64 " %12.3f %8" PRId64, c->cycles, when, c->tid);
+		if (c->has_cpu)
+			tt_buf_printf(out, " %4" PRIu32, c->cpu);
+		else
+			tt_buf_printf(out, " %4s", "?");
+		if (c->has_offcpu)
+			tt_buf_printf(out, " %10" PRIu64, c->offcpu_ns);
+		else
+			tt_buf_printf(out, " %10s", "-");
+		tt_buf_puts(out, "  (");
+		for (k = 0; k < 6; k++)
+			tt_buf_printf(out, "%s%#" PRIx64, k ? ", " : "", (uint64_t)c->args[k]);
+		tt_buf_printf(out, ") -> %" PRId64 "\n", c->ret);
+	}
+	if (shown < f->nslowest)
+		tt_buf_printf(out, "  (%zu more in the JSON report)\n", f->nslowest - shown);
+}
