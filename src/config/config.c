@@ -51,6 +51,7 @@ enum var {
 	V_CACHE,
 	V_SLOWEST,
 	V_SLOWER_THAN,
+	V_ARGS,
 	V_COUNT
 };
 
@@ -76,6 +77,7 @@ static const char *const var_names[V_COUNT] = {
 	[V_CACHE] = "TSC_CACHE",
 	[V_SLOWEST] = "TSC_SLOWEST",
 	[V_SLOWER_THAN] = "TSC_SLOWER_THAN",
+	[V_ARGS] = "TSC_ARGS",
 };
 
 /* Indexed by the enum values of config.h. */
@@ -230,6 +232,77 @@ static void set_slower_than(const struct parser *p, const char *val)
 	}
 	p->cfg->slower_than = n;
 	p->cfg->slower_than_us = us;
+}
+
+/* One TSC_ARGS entry, s[0..len): "func:K", "func:K>=N" or "func:K==N". 0, -1 bad, -ENOMEM. */
+static int add_arg(const struct parser *p, const char *s, size_t len)
+{
+	struct tt_config *cfg = p->cfg;
+	struct tt_arg_spec *v, *a;
+	const char *colon = NULL, *c, *end = s + len;
+	char num[32];
+	size_t i;
+
+	for (c = s; c < end; c++)
+		if (*c == ':')
+			colon = c;
+	if (!colon || colon == s || colon + 1 >= end || colon[1] < '1' || colon[1] > '6')
+		return -1;
+	for (i = 0; i < cfg->nargs; i++)
+		if (strlen(cfg->args[i].name) == (size_t)(colon - s) &&
+		    !memcmp(cfg->args[i].name, s, (size_t)(colon - s)))
+			return -1; /* one argument a function */
+	v = realloc(cfg->args, (cfg->nargs + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	cfg->args = v;
+	a = &v[cfg->nargs];
+	memset(a, 0, sizeof(*a));
+	a->k = (uint32_t)(colon[1] - '0');
+	c = colon + 2;
+	if (c < end) {
+		if (end - c < 3 || (memcmp(c, ">=", 2) != 0 && memcmp(c, "==", 2) != 0) ||
+		    (size_t)(end - c - 2) >= sizeof(num))
+			return -1;
+		a->op = c[0] == '>' ? 1 : 2;
+		memcpy(num, c + 2, (size_t)(end - c - 2));
+		num[end - c - 2] = 0;
+		if (tt_config_value_u64(num, &a->n))
+			return -1;
+	}
+	a->name = strndup(s, (size_t)(colon - s));
+	if (!a->name)
+		return -ENOMEM;
+	cfg->nargs++;
+	return 0;
+}
+
+/* TSC_ARGS=func:K[,func:K>=N,...]: latency by an argument's value. */
+static int set_args(const struct parser *p, const char *val)
+{
+	const char *s = val, *comma;
+	char sv[TT_SHOW_SIZE];
+	int err;
+
+	for (; *s; s = comma + 1) {
+		size_t len;
+
+		comma = strchr(s, ',');
+		if (!comma)
+			comma = s + strlen(s);
+		len = (size_t)(comma - s);
+		err = len ? add_arg(p, s, len) : 0;
+		if (err == -ENOMEM)
+			return err;
+		if (err)
+			tt_config_diag_say(&p->diag,
+					   "TSC_ARGS entry %s not understood (func:K, func:K>=N or "
+					   "func:K==N, K 1-6, each function once), skipped",
+					   tt_config_diag_show(sv, s, len));
+		if (!*comma)
+			break;
+	}
+	return 0;
 }
 
 /* TSC_SAMPLE=N: about one call in N timed, every call counted (1: every call timed). */
@@ -417,6 +490,7 @@ static int set_var(struct parser *p, enum var v, const char *val)
 		break;
 	case V_SLOWEST: set_slowest(p, val); break;
 	case V_SLOWER_THAN: set_slower_than(p, val); break;
+	case V_ARGS: return set_args(p, val);
 	case V_COUNT: break;
 	}
 	return 0;
@@ -539,6 +613,9 @@ void tt_config_free(struct tt_config *cfg)
 		free(cfg->funcs[i].object);
 	}
 	free(cfg->funcs);
+	for (i = 0; i < cfg->nargs; i++)
+		free(cfg->args[i].name);
+	free(cfg->args);
 	free(cfg->output);
 	free(cfg->export_path);
 	set_defaults(cfg);

@@ -45,6 +45,14 @@ struct tt_func_spec {
 	bool cxx;      /* name is a C++ name ("ns::foo", "f(int)"), matched demangled */
 };
 
+/* One TSC_ARGS entry: func:K, func:K>=N or func:K==N. */
+struct tt_arg_spec {
+	char *name;  /* as in TSC_FUNCS */
+	uint32_t k;  /* 1..6 */
+	uint32_t op; /* 0 all, 1 >=, 2 == (hot/by_arg.h's enum tt_arg_op) */
+	uint64_t n;
+};
+
 struct tt_config {
 	struct tt_func_spec *funcs; /* duplicates merged, in first-seen order */
 	size_t nfuncs;
@@ -69,9 +77,11 @@ struct tt_config {
 	bool debug_startup;	   /* TSC_DEBUG=startup: print the time of each start-up phase */
 	struct tt_cpu_persona cpu; /* TSC_CPU: another CPU's facts, for tests */
 	bool cache; /* TSC_CACHE: calibration figures kept between runs (runtime/calib_cache.h) */
-	uint32_t slowest;     /* TSC_SLOWEST: calls kept per function (default 8, 0 off) */
-	uint64_t slower_than; /* TSC_SLOWER_THAN: cycles, or microseconds; 0 unset */
-	bool slower_than_us;  /* ... given as "Nus" */
+	uint32_t slowest;	  /* TSC_SLOWEST: calls kept per function (default 8, 0 off) */
+	uint64_t slower_than;	  /* TSC_SLOWER_THAN: cycles, or microseconds; 0 unset */
+	bool slower_than_us;	  /* ... given as "Nus" */
+	struct tt_arg_spec *args; /* TSC_ARGS */
+	size_t nargs;
 };
 
 /* Receives one diagnostic line (no prefix, no newline). */

@@ -66,7 +66,7 @@ void tt_slow_keep(struct tt_fstat *s, const struct tt_frame *f, uint64_t raw, ui
 	struct tt_slow_call *c;
 	uint32_t i;
 
-	if (!l || raw <= s->slow_floor)
+	if (!l || raw <= floor_of(l))
 		return;
 	c = slot_for(l, raw);
 	if (c) {
@@ -82,7 +82,8 @@ void tt_slow_keep(struct tt_fstat *s, const struct tt_frame *f, uint64_t raw, ui
 			c->path[i] = path[i];
 		settle(l, c);
 	}
-	__atomic_store_n(&s->slow_floor, floor_of(l), __ATOMIC_RELAXED);
+	if (!s->watch) /* TSC_ARGS: every call comes to C anyway */
+		__atomic_store_n(&s->slow_floor, floor_of(l), __ATOMIC_RELAXED);
 }
 
 /* Word by word: no memcpy in the hot path's objects. */

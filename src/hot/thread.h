@@ -80,11 +80,16 @@ struct tt_fstat {
 	struct tt_self_hist wself; /* TSC_BUDGET: self, each call weighted alike (with whist, the
 				    * distribution over all calls: self_hist.h); at
 				    * TSC_SAMPLE=N both are derived by the report */
+	const struct tt_arg_watch *watch; /* TSC_ARGS: its argument watched, or NULL */
+	struct tt_by_arg *by_arg;	  /* and its calls by that argument (hot/by_arg.h) */
+	size_t map_bytes;		  /* the mapping this struct heads (thread_state.c) */
 };
 
 struct tt_site_table;
 struct tt_func_words;
 struct tt_slow_list;
+struct tt_arg_watch;
+struct tt_by_arg;
 
 #define TT_CPU_WORDS 16 /* affinity masks of up to 1024 CPUs */
 #define TT_RETIRED 40	/* a table at least doubles when it grows: enough for 2^32 indices */

@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 
 #include "base/sys.h"
+#include "hot/by_arg.h"
 #include "hot/func_table.h"
 #include "hot/slow_calls.h"
 #include "hot/thread.h"
@@ -74,25 +75,34 @@ void tt_thread_unlock_raw(void)
 		futex(&list_lock, 1 /* FUTEX_WAKE */, 1);
 }
 
-static size_t fstat_bytes(void)
+static size_t pages(uint64_t bytes)
 {
-	return TT_FSTAT_BYTES + (size_t)((tt_slow_list_bytes() + 4095) & ~(uint64_t)4095);
+	return (size_t)((bytes + 4095) & ~(uint64_t)4095);
 }
 
 /* Called from tt_call_first: raw mmap, general registers only (this file builds that way). */
 struct tt_fstat *tt_fstat_new(uint32_t func)
 {
-	/* The list of slowest calls after the counters: pages touched only as it fills. */
-	struct tt_fstat *s = tt_sys_mmap(NULL, fstat_bytes(), PROT_READ | PROT_WRITE,
+	/* The list of slowest calls after the counters, then TSC_ARGS's table: pages touched
+	 * only as they fill. */
+	const struct tt_arg_watch *w = func ? tt_arg_watch_of(func) : NULL;
+	size_t slow_at = TT_FSTAT_BYTES, arg_at = slow_at + pages(tt_slow_list_bytes());
+	size_t bytes = arg_at + (w ? pages(sizeof(struct tt_by_arg)) : 0);
+	struct tt_fstat *s = tt_sys_mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 					 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
 	if (!s)
 		return NULL;
+	s->map_bytes = bytes;
 	s->func = func;
 	s->words = tt_func_words(func);
 	if (tt_slow_capacity)
-		s->slow = (struct tt_slow_list *)((char *)s + TT_FSTAT_BYTES);
-	s->slow_floor = tt_slow_initial_floor(s);
+		s->slow = (struct tt_slow_list *)((char *)s + slow_at);
+	if (w) {
+		s->watch = w;
+		s->by_arg = (struct tt_by_arg *)((char *)s + arg_at);
+	}
+	s->slow_floor = w ? 0 : tt_slow_initial_floor(s); /* TSC_ARGS: every call to C */
 	s->hist.min = UINT64_MAX; /* the self histogram's stays untouched (self_hist.h) */
 	if (s->words && s->words->count_only) /* before any call can see it */
 		s->skip = s->next_skip = TT_COUNT_ONLY_SKIP;
@@ -101,7 +111,7 @@ struct tt_fstat *tt_fstat_new(uint32_t func)
 
 void tt_fstat_free(struct tt_fstat *s)
 {
-	tt_sys_munmap(s, fstat_bytes());
+	tt_sys_munmap(s, s->map_bytes);
 }
 
 void tt_thread_register(struct tt_thread *t)

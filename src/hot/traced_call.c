@@ -16,6 +16,7 @@
 #include <sys/prctl.h>
 
 #include "base/sys.h"
+#include "hot/by_arg.h"
 #include "hot/callers.h"
 #include "hot/func_table.h"
 #include "hot/pin.h"
@@ -70,7 +71,7 @@ static void __attribute__((noinline)) drop_abandoned(struct tt_frame *f, struct 
 }
 
 /* What becomes of an ended call. */
-enum outcome { TIMED, MIGRATED, COLD, SAMPLED };
+enum outcome { TIMED, MIGRATED, COLD, SAMPLED, FILTERED };
 
 static enum outcome judge(uint32_t cpu_then, uint32_t aux, const struct tt_fstat *s)
 {
@@ -128,6 +129,19 @@ static uint32_t aux_cpu(uint32_t aux)
 	return aux == UINT32_MAX ? UINT32_MAX : aux & 0xfff;
 }
 
+/* TSC_ARGS: file the call by its argument; one the filter leaves out is not timed
+ * (counted as dropped, and as filtered). */
+static enum outcome by_arg(struct tt_fstat *s, const struct tt_frame *f, enum outcome o,
+			   uint64_t raw)
+{
+	if (!tt_arg_matches(s->watch, f)) {
+		s->by_arg->filtered++;
+		return COLD == o ? COLD : FILTERED;
+	}
+	tt_arg_record(s->by_arg, s->watch, f, o == TIMED, raw);
+	return o;
+}
+
 /*
  * Release frame f and record its call, ended raw ticks after it began, on CPU aux
  * (UINT32_MAX when the variant cannot tell), into its function's counters and, with
@@ -165,6 +179,8 @@ void tt_call_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fs
 	/* Start 0: a call sampling passed over that still took a frame (its end is seen for
 	 * TSC_CALLERS), never read the clock. Every other one may revise the sampling. */
 	o = start == 0 ? SAMPLED : judge(cpu_then, aux, s);
+	if (__builtin_expect(s->watch != NULL, 0) && o != SAMPLED)
+		o = by_arg(s, f, o, raw);
 	apply(s, o, raw, child, nested);
 	if (o == TIMED && raw > s->slow_floor && t)
 		tt_slow_keep(s, f, raw, cpu_then != UINT32_MAX ? cpu_then : aux_cpu(aux), t->tid,

@@ -432,6 +432,7 @@ static void function(struct tt_buf *out, const struct tt_report_func *f, bool la
 	}
 	histogram(out, "histogram", "cycles", f->buckets, f->nbuckets);
 	tt_report_json_slowest(out, f);
+	tt_report_json_by_arg(out, f);
 	if (f->has_callers)
 		callers(out, f);
 	tt_buf_printf(out, "\n    }%s\n", last ? "" : ",");

@@ -129,6 +129,12 @@ struct tt_report_slow {
 	uint64_t offcpu_ns;
 };
 
+/* TSC_ARGS: the calls whose argument fell in [lo, hi]; times in cycles, less the overhead. */
+struct tt_report_arg_bucket {
+	uint64_t lo, hi, calls, timed;
+	uint64_t min, median, p99; /* when timed > 0 */
+};
+
 struct tt_report_func {
 	const char *name;	  /* as the user named it; "a|b" when two names share one address */
 	const char *const *names; /* every name of the entry, in the order given ("a", "b"):
@@ -189,6 +195,12 @@ struct tt_report_func {
 	bool has_slower_than;	/* TSC_SLOWER_THAN set: */
 	uint64_t slower_than;	/* its threshold in cycles */
 	uint64_t slow_not_kept; /* calls above it that found no room */
+	bool has_by_arg;	/* TSC_ARGS names it: by_arg and filtered */
+	uint32_t by_arg_k;	/* the argument, 1..6 */
+	const char *by_arg_filter;			/* ">=N", "==N", or NULL */
+	const struct tt_report_arg_bucket *arg_buckets; /* non-empty ones, ascending */
+	size_t narg_buckets;
+	uint64_t filtered; /* calls the filter left untimed (among dropped) */
 };
 
 /* The function's cycles over all its calls as the report estimates them: under a budget with

@@ -96,9 +96,69 @@ void tt_report_text_slowest(struct tt_buf *out, const struct tt_report_func *f, 
 			tt_buf_printf(out, " %10s", "-");
 		tt_buf_puts(out, "  (");
 		for (k = 0; k < 6; k++)
-			tt_buf_printf(out, "%s%#" PRIx64, k ? ", " : "", (uint64_t)c->args[k]);
+			tt_buf_printf(out, "%s%" PRId64, k ? ", " : "", c->args[k]);
 		tt_buf_printf(out, ") -> %" PRId64 "\n", c->ret);
 	}
 	if (shown < f->nslowest)
 		tt_buf_printf(out, "  (%zu more in the JSON report)\n", f->nslowest - shown);
+}
+
+void tt_report_json_by_arg(struct tt_buf *out, const struct tt_report_func *f)
+{
+	size_t i;
+
+	if (!f->has_by_arg)
+		return;
+	tt_buf_printf(out, ",\n      \"filtered\": %" PRIu64, f->filtered);
+	tt_buf_printf(out, ",\n      \"by_arg\": {\"arg\": %" PRIu32 ", \"filter\": ", f->by_arg_k);
+	if (f->by_arg_filter)
+		tt_json_string(out, f->by_arg_filter);
+	else
+		tt_buf_puts(out, "null");
+	tt_buf_puts(out, ", \"buckets\": [");
+	for (i = 0; i < f->narg_buckets; i++) {
+		const struct tt_report_arg_bucket *b = &f->arg_buckets[i];
+
+		tt_buf_printf(out,
+			      "%s{\"lo\": %" PRIu64 ", \"hi\": %" PRIu64 ", \"calls\": %" PRIu64
+			      ", \"timed\": %" PRIu64,
+			      i ? ",\n        " : "\n        ", b->lo, b->hi, b->calls, b->timed);
+		if (b->timed)
+			tt_buf_printf(out,
+				      ", \"min\": %" PRIu64 ", \"median\": %" PRIu64
+				      ", \"p99\": %" PRIu64 "}",
+				      b->min, b->median, b->p99);
+		else
+			tt_buf_puts(out, ", \"min\": null, \"median\": null, \"p99\": null}");
+	}
+	tt_buf_puts(out, f->narg_buckets ? "\n      ]}" : "]}");
+}
+
+void tt_report_text_by_arg(struct tt_buf *out, const struct tt_report_func *f)
+{
+	size_t i;
+	char buf[SHOWN_BYTES];
+
+	if (!f->has_by_arg || !f->narg_buckets)
+		return;
+	tt_buf_puts(out, "\nlatency of ");
+	tt_text_put_clean(out, tt_report_demangled(f->name, buf, sizeof(buf)), false);
+	tt_buf_printf(out, " by argument %" PRIu32, f->by_arg_k);
+	if (f->by_arg_filter) {
+		tt_buf_printf(out, " (only %s timed, %" PRIu64 " filtered)", f->by_arg_filter,
+			      f->filtered);
+	}
+	tt_buf_printf(out, "\n  %20s %20s %10s %10s %10s %10s %10s\n", "from", "to", "calls",
+		      "timed", "min", "median", "p99");
+	for (i = 0; i < f->narg_buckets; i++) {
+		const struct tt_report_arg_bucket *b = &f->arg_buckets[i];
+
+		tt_buf_printf(out, "  %20" PRIu64 " %20" PRIu64 " %10" PRIu64 " %10" PRIu64, b->lo,
+			      b->hi, b->calls, b->timed);
+		if (b->timed)
+			tt_buf_printf(out, " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 "\n", b->min,
+				      b->median, b->p99);
+		else
+			tt_buf_printf(out, " %10s %10s %10s\n", "-", "-", "-");
+	}
 }

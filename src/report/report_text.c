@@ -472,6 +472,8 @@ void tt_report_text_rows(struct tt_buf *out, const struct tt_report *r, bool all
 	for (i = 0; i < r->nfuncs; i++)
 		tt_report_text_slowest(out, &r->funcs[i], r->start_unix_ns);
 	for (i = 0; i < r->nfuncs; i++)
+		tt_report_text_by_arg(out, &r->funcs[i]);
+	for (i = 0; i < r->nfuncs; i++)
 		tt_report_text_callers(out, &r->funcs[i]);
 	if (r->text_threads)
 		for (i = 0; i < r->nfuncs; i++)

@@ -5,6 +5,7 @@
  */
 #include "runtime/fstat.h"
 
+#include "hot/by_arg.h"
 #include "hot/sample.h"
 #include "hot/slow_calls.h"
 
@@ -45,6 +46,7 @@ void tt_fstat_merge(struct tt_fstat *dst, const struct tt_fstat *src)
 	    __atomic_load_n(&src->wself.lost, __ATOMIC_RELAXED))
 		tt_self_merge(&dst->wself, &src->wself);
 	tt_slow_merge(dst->slow, src->slow); /* a thread's into the totals at its exit */
+	tt_arg_merge(dst->by_arg, src->by_arg);
 	if (__atomic_load_n(&src->est.cost, __ATOMIC_RELAXED) > dst->est.cost)
 		dst->est.cost = __atomic_load_n(&src->est.cost, __ATOMIC_RELAXED);
 }

@@ -47,6 +47,7 @@
 #include "log/log.h"
 #include "log/phase.h"
 #include "runtime/calib_cache.h"
+#include "runtime/by_arg_report.h"
 #include "runtime/callers_deep.h"
 #include "runtime/clock.h"
 #include "runtime/cpu_cache.h"
@@ -743,6 +744,7 @@ static enum state start(void)
 	tt_dl_lock(); /* a dlopen or dlclose in another thread waits for this */
 	t = tt_phase_mark();
 	tt_resolve_all(&run.cfg);
+	tt_by_arg_setup(&run.cfg); /* the functions found, none called through a stub yet */
 	/* Go sets its threads' signal stacks by raw system calls, unseen by wrap/altstack.c. */
 	tt_altstack_ask_always = tt_go_prog()->is_go;
 	tt_phase_add(TT_PHASE_RESOLVE, t);

@@ -31,6 +31,7 @@
 #include "report/sample_ci.h"
 #include "report/self_hist.h"
 #include "report/stats.h"
+#include "runtime/by_arg_report.h"
 #include "runtime/callers_report.h"
 #include "runtime/export.h"
 #include "runtime/fstat.h"
@@ -528,9 +529,12 @@ static int build(const struct tt_run *run, struct arena *arena, bool report, str
 			fill_threads(run, i, arena, &funcs[nf]);
 		}
 		r->threads.migrations += funcs[nf].migrated;
-		if (report)
+		if (report) {
 			tt_slow_collect(i, run->overhead.subtracted, &run->clock, hz,
 					arena_alloc_cb, arena, &funcs[nf]);
+			tt_by_arg_collect(i, run->overhead.subtracted, arena_alloc_cb, arena,
+					  &funcs[nf]);
+		}
 		if (tt_callers_depth && report) {
 			struct tt_report_caller *rows = NULL;
 

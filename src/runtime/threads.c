@@ -14,6 +14,7 @@
 
 #include "base/sys.h"
 #include "hook/funcs.h"
+#include "hot/by_arg.h"
 #include "hot/func_table.h"
 #include "hot/pin.h"
 #include "hot/sample.h"
@@ -271,6 +272,22 @@ void tt_thread_collect_slow(uint32_t func, struct tt_slow_list *out)
 
 		if (s)
 			tt_slow_merge(out, s->slow);
+	}
+	tt_thread_unlock();
+}
+
+void tt_thread_collect_args(uint32_t func, struct tt_by_arg *out)
+{
+	struct tt_thread *t;
+
+	tt_thread_lock();
+	if (total_of(func))
+		tt_arg_merge(out, total_of(func)->by_arg);
+	for (t = tt_thread_list; t; t = t->next) {
+		struct tt_fstat *s = tt_thread_stat(t, func);
+
+		if (s)
+			tt_arg_merge(out, s->by_arg);
 	}
 	tt_thread_unlock();
 }
