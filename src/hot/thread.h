@@ -124,15 +124,15 @@ struct tt_thread {
 	 * own without asking whether it is a traced caller's; the outermost calls add here. */
 	struct tt_frame frame_floor;
 	struct tt_frame frames[TT_SHADOW_FRAMES]; /* the shadow stack */
-	char *unwind_map;	   /* TSC_CALLERS=N>1: its unwind stack, NULL until needed */
-	uint64_t unwind_mask;	   /* the signal mask to restore after an unwind... */
-	uint8_t unwind_masked;	   /* ...when it blocked signals (hot/unwind_stack.c) */
-	uint8_t alt_known;	   /* alt_lo/alt_size hold the kernel's answer (unwind_stack.h) */
-	uintptr_t alt_lo;	   /* the signal stack's lowest address */
-	size_t alt_size;	   /* and its size; 0 when there is none */
-	const uint64_t *site_path; /* TSC_CALLERS: the path of the last site looked up, and */
-	uint32_t site_depth;	   /* its frames, for a kept slow call (slow_calls.h) */
-	char name[16]; /* comm, read at report time (threads.c); the hot path never does */
+	char *unwind_map;	/* TSC_CALLERS=N>1: its unwind stack, NULL until needed */
+	uint64_t unwind_mask;	/* the signal mask to restore after an unwind... */
+	uint8_t unwind_masked;	/* ...when it blocked signals (hot/unwind_stack.c) */
+	uint8_t alt_known;	/* alt_lo/alt_size hold the kernel's answer (unwind_stack.h) */
+	uintptr_t alt_lo;	/* the signal stack's lowest address */
+	size_t alt_size;	/* and its size; 0 when there is none */
+	uint64_t site_path[32]; /* TSC_CALLERS: the path of the last site looked up (a copy: */
+	uint32_t site_depth;	/* the caller's array may be gone), for a kept slow call */
+	char name[16];		/* comm, read at report time (threads.c); the hot path never does */
 };
 
 /* The initial-exec TLS block, read by tramp_body.S at fixed offsets. */

@@ -155,11 +155,13 @@ void tt_call_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fs
 	uint64_t child = f->child_ticks, nested = f->child_calls;
 	struct tt_frame *top = tt_tls.top;
 	struct tt_thread *t = tt_tls.thread;
-	/* The site's path, before drop_abandoned looks up others' */
-	const uint64_t *path = site && t ? t->site_path : NULL;
-	uint32_t depth = site && t ? t->site_depth : 0;
+	/* The site's path (copied before drop_abandoned looks up others'), for a kept call */
+	uint64_t path[TT_PATH_MAX];
+	uint32_t depth = site && t ? t->site_depth : 0, i;
 	enum outcome o;
 
+	for (i = 0; i < depth; i++)
+		path[i] = t->site_path[i];
 	/*
 	 * The guard is set only in a vfork child returning through a traced call (vfork itself
 	 * traced): the child shares this shadow stack with its parent, which will return
@@ -184,7 +186,7 @@ void tt_call_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fs
 	apply(s, o, raw, child, nested);
 	if (o == TIMED && raw > s->slow_floor && t)
 		tt_slow_keep(s, f, raw, cpu_then != UINT32_MAX ? cpu_then : aux_cpu(aux), t->tid,
-			     path, depth);
+			     site ? path : NULL, depth);
 	if (__builtin_expect(o == COLD, 0))
 		note_first(s, raw);
 	if (site) {
