@@ -24,6 +24,13 @@ void tt_report_text_rows(struct tt_buf *out, const struct tt_report *r, bool all
 /* Append the call-site table of f (TSC_CALLERS), if it has one. */
 void tt_report_text_callers(struct tt_buf *out, const struct tt_report_func *f);
 
+/* Append f's table of kept slowest calls (TSC_SLOWEST), if it has any; start_ns: the run's
+ * start in unix ns (report_text_slow.c). */
+void tt_report_text_slowest(struct tt_buf *out, const struct tt_report_func *f, uint64_t start_ns);
+
+/* Append f's table of latency by argument (TSC_ARGS), if it has one. */
+void tt_report_text_by_arg(struct tt_buf *out, const struct tt_report_func *f);
+
 /* Append the self-time table (functions with self time), report_text_self.c. */
 void tt_report_text_self(struct tt_buf *out, const struct tt_report *r);
 

@@ -19,7 +19,6 @@
  * (one tick at 2.6 GHz is 0.385 ns).
  */
 #include "report/report_fmt.h"
-#include "report/report_slow.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -368,6 +367,91 @@ static void histogram(struct tt_buf *out, const char *key, const char *of,
 	tt_buf_printf(out, "]\n%s}", ind);
 }
 
+/* TSC_SLOWEST: one kept call on one line. */
+static void json_call(struct tt_buf *out, const struct tt_report_slow *c)
+{
+	size_t k;
+
+	tt_buf_printf(out, "{\"cycles\": %" PRIu64 ", \"start_ns\": %" PRIu64 ", \"tid\": %" PRId64,
+		      c->cycles, c->start_ns, c->tid);
+	if (c->has_cpu)
+		tt_buf_printf(out, ", \"cpu\": %" PRIu32, c->cpu);
+	else
+		tt_buf_puts(out, ", \"cpu\": null");
+	tt_buf_puts(out, ", \"args\": [");
+	for (k = 0; k < 6; k++)
+		tt_buf_printf(out, "%s%" PRId64, k ? ", " : "", c->args[k]);
+	tt_buf_printf(out, "], \"ret\": %" PRId64 ", \"path\": ", c->ret);
+	if (c->path) {
+		tt_buf_puts(out, "[");
+		for (k = 0; k < c->npath; k++) {
+			tt_buf_puts(out, k ? ", " : "");
+			tt_json_string(out, c->path[k]);
+		}
+		tt_buf_puts(out, "]");
+	} else {
+		tt_buf_puts(out, "null");
+	}
+	if (c->has_offcpu)
+		tt_buf_printf(out, ", \"offcpu_ns\": %" PRIu64 "}", c->offcpu_ns);
+	else
+		tt_buf_puts(out, ", \"offcpu_ns\": null}");
+}
+
+/* TSC_SLOWEST: `,\n "slowest": [...], "slowest_info": {...}`, if f has them. */
+static void slowest(struct tt_buf *out, const struct tt_report_func *f)
+{
+	size_t i;
+
+	if (!f->has_slowest)
+		return;
+	tt_buf_puts(out, ",\n      \"slowest\": [");
+	for (i = 0; i < f->nslowest; i++) {
+		tt_buf_puts(out, i ? ",\n        " : "\n        ");
+		json_call(out, &f->slowest[i]);
+	}
+	tt_buf_puts(out, f->nslowest ? "\n      ]" : "]");
+	tt_buf_printf(out, ",\n      \"slowest_info\": {\"kept\": %zu, \"timed_only\": %s, ",
+		      f->nslowest, f->timed_only ? "true" : "false");
+	if (f->has_slower_than)
+		tt_buf_printf(out, "\"slower_than\": %" PRIu64, f->slower_than);
+	else
+		tt_buf_puts(out, "\"slower_than\": null");
+	tt_buf_printf(out, ", \"not_kept\": %" PRIu64 "}", f->slow_not_kept);
+}
+
+/* TSC_ARGS: `,\n "filtered": F, "by_arg": {...}`, if f has them. */
+static void by_arg(struct tt_buf *out, const struct tt_report_func *f)
+{
+	size_t i;
+
+	if (!f->has_by_arg)
+		return;
+	tt_buf_printf(out, ",\n      \"filtered\": %" PRIu64, f->filtered);
+	tt_buf_printf(out, ",\n      \"by_arg\": {\"arg\": %" PRIu32 ", \"filter\": ", f->by_arg_k);
+	if (f->by_arg_filter)
+		tt_json_string(out, f->by_arg_filter);
+	else
+		tt_buf_puts(out, "null");
+	tt_buf_puts(out, ", \"buckets\": [");
+	for (i = 0; i < f->narg_buckets; i++) {
+		const struct tt_report_arg_bucket *b = &f->arg_buckets[i];
+
+		tt_buf_printf(out,
+			      "%s{\"lo\": %" PRIu64 ", \"hi\": %" PRIu64 ", \"calls\": %" PRIu64
+			      ", \"timed\": %" PRIu64,
+			      i ? ",\n        " : "\n        ", b->lo, b->hi, b->calls, b->timed);
+		if (b->timed)
+			tt_buf_printf(out,
+				      ", \"min\": %" PRIu64 ", \"median\": %" PRIu64
+				      ", \"p99\": %" PRIu64 "}",
+				      b->min, b->median, b->p99);
+		else
+			tt_buf_puts(out, ", \"min\": null, \"median\": null, \"p99\": null}");
+	}
+	tt_buf_puts(out, f->narg_buckets ? "\n      ]}" : "]}");
+}
+
 static void function(struct tt_buf *out, const struct tt_report_func *f, bool last)
 {
 	const char *ind = "      ";
@@ -431,8 +515,8 @@ static void function(struct tt_buf *out, const struct tt_report_func *f, bool la
 		tt_buf_puts(out, ",\n");
 	}
 	histogram(out, "histogram", "cycles", f->buckets, f->nbuckets);
-	tt_report_json_slowest(out, f);
-	tt_report_json_by_arg(out, f);
+	slowest(out, f);
+	by_arg(out, f);
 	if (f->has_callers)
 		callers(out, f);
 	tt_buf_printf(out, "\n    }%s\n", last ? "" : ",");

@@ -16,7 +16,6 @@
  * that could break a row or the terminal.
  */
 #include "report/report_fmt.h"
-#include "report/report_slow.h"
 
 #include <inttypes.h>
 #include <math.h>
