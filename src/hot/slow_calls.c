@@ -60,7 +60,7 @@ static uint64_t floor_of(const struct tt_slow_list *l)
 }
 
 void tt_slow_keep(struct tt_fstat *s, const struct tt_frame *f, uint64_t raw, uint32_t cpu,
-		  int64_t tid, const uint64_t *path, uint32_t depth)
+		  const struct tt_thread *t, const uint64_t *path, uint32_t depth)
 {
 	struct tt_slow_list *l = s->slow;
 	struct tt_slow_call *c;
@@ -75,7 +75,11 @@ void tt_slow_keep(struct tt_fstat *s, const struct tt_frame *f, uint64_t raw, ui
 		for (i = 0; i < 6; i++)
 			c->args[i] = f->args[i];
 		c->ret = f->retval;
-		c->tid = tid;
+		int all;
+
+		c->tid = t->tid;
+		c->nswitches = tt_offcpu_latest(t, c->switches, TT_OFFCPU_SWITCHES, &all);
+		c->all_switches = (uint32_t)all;
 		c->cpu = cpu;
 		c->depth = path ? depth : 0;
 		for (i = 0; i < c->depth && i < TT_PATH_MAX; i++)

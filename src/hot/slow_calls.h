@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "hot/callers.h"
+#include "hot/offcpu.h"
 #include "hot/thread.h"
 
 #define TT_SLOWEST_DEFAULT 8
@@ -34,6 +35,9 @@ struct tt_slow_call {
 	uint32_t cpu;		    /* UINT32_MAX: unknown */
 	uint32_t depth;		    /* frames in path (TSC_CALLERS), 0: none */
 	uint64_t path[TT_PATH_MAX]; /* return addresses, innermost first (hot/callers.h) */
+	int32_t nswitches;	    /* the thread's latest switches at its end; -1: unknown */
+	uint32_t all_switches;	    /* they are all the thread made (offcpu.h) */
+	struct tt_switch switches[TT_OFFCPU_SWITCHES];
 };
 
 struct tt_slow_list {
@@ -60,10 +64,10 @@ static inline uint64_t tt_slow_list_bytes(void)
 uint64_t tt_slow_initial_floor(const struct tt_fstat *s);
 
 /* Keep frame f's call, timed at raw ticks, ended on CPU cpu (UINT32_MAX unknown) by the
- * thread t, if it is slow enough; path (depth frames) from TSC_CALLERS, or NULL. Raises
+ * thread t (with its latest context switches), if it is slow enough; path (depth frames) from TSC_CALLERS, or NULL. Raises
  * s->slow_floor as the list fills. Hot path: no libc. */
 void tt_slow_keep(struct tt_fstat *s, const struct tt_frame *f, uint64_t raw, uint32_t cpu,
-		  int64_t tid, const uint64_t *path, uint32_t depth);
+		  const struct tt_thread *t, const uint64_t *path, uint32_t depth);
 
 /* Add src's kept calls into dst (a thread's into the totals, or into the report's). */
 void tt_slow_merge(struct tt_slow_list *dst, const struct tt_slow_list *src);

@@ -132,6 +132,7 @@ struct tt_thread {
 	size_t alt_size;	/* and its size; 0 when there is none */
 	uint64_t site_path[32]; /* TSC_CALLERS: the path of the last site looked up (a copy: */
 	uint32_t site_depth;	/* the caller's array may be gone), for a kept slow call */
+	void *offcpu_ring;	/* its context switches, as the kernel records them (offcpu.h) */
 	char name[16];		/* comm, read at report time (threads.c); the hot path never does */
 };
 

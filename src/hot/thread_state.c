@@ -12,6 +12,7 @@
 #include "base/sys.h"
 #include "hot/by_arg.h"
 #include "hot/func_table.h"
+#include "hot/offcpu.h"
 #include "hot/slow_calls.h"
 #include "hot/thread.h"
 
@@ -200,5 +201,6 @@ void tt_thread_free(struct tt_thread *t)
 		tt_sys_munmap(t->retired[i].p, t->retired[i].bytes);
 	if (t->unwind_map)
 		tt_sys_munmap(t->unwind_map, TT_UNWIND_GUARD_BYTES + TT_UNWIND_STACK_BYTES);
+	tt_offcpu_close(t);
 	tt_sys_munmap(t, t->map_bytes);
 }

@@ -19,6 +19,7 @@
 #include "hot/by_arg.h"
 #include "hot/callers.h"
 #include "hot/func_table.h"
+#include "hot/offcpu.h"
 #include "hot/pin.h"
 #include "hot/sample.h"
 #include "hot/slow_calls.h"
@@ -185,7 +186,7 @@ void tt_call_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fs
 		o = by_arg(s, f, o, raw);
 	apply(s, o, raw, child, nested);
 	if (o == TIMED && raw > s->slow_floor && t)
-		tt_slow_keep(s, f, raw, cpu_then != UINT32_MAX ? cpu_then : aux_cpu(aux), t->tid,
+		tt_slow_keep(s, f, raw, cpu_then != UINT32_MAX ? cpu_then : aux_cpu(aux), t,
 			     site ? path : NULL, depth);
 	if (__builtin_expect(o == COLD, 0))
 		note_first(s, raw);
@@ -344,6 +345,8 @@ static int setup_thread(void)
 	find_rseq_cpu();
 	tt_tls.top = t->frames;
 	tt_thread_register(t);
+	if (tt_slow_capacity)
+		tt_offcpu_open(t); /* its switches, for the calls it keeps (offcpu.h) */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (inherited_notsc())
 		tt_tls.notsc = 1;

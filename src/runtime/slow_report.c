@@ -4,10 +4,13 @@
  */
 #include "runtime/slow_report.h"
 
+#include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "config/variant.h"
 #include "hot/callers.h"
+#include "hot/offcpu.h"
 #include "hot/slow_calls.h"
 #include "log/log.h"
 #include "report/stats.h"
@@ -17,6 +20,7 @@
 
 /* TSC_SLOWER_THAN's threshold in cycles, once converted (the report states it). */
 static uint64_t threshold_cycles;
+static bool offcpu_warned; /* the report's warning of why offcpu_ns is null, said once */
 
 /* Ticks per second at start-up: the CPU's or hypervisor's figure, else measured over a
  * short wait (only for TSC_SLOWER_THAN=Nus). */
@@ -50,6 +54,7 @@ void tt_slow_setup(const struct tt_config *cfg, const struct tt_clock *clock)
 		}
 	}
 	threshold_cycles = t;
+	offcpu_warned = false;
 	tt_slow_threshold = t;
 	tt_slow_capacity = t ? TT_SLOWER_THAN_KEPT : cfg->slowest;
 }
@@ -65,6 +70,54 @@ static uint64_t unix_ns(uint64_t ticks, const struct tt_clock *clock, uint64_t h
 		d = (int64_t)((__int128)(int64_t)(ticks - clock->start_tsc) * 1000000000 /
 			      (__int128)hz);
 	return clock->start_real_ns + (uint64_t)d;
+}
+
+/* CLOCK_MONOTONIC_RAW ns of a clock reading, as the kernel stamps switch records; false
+ * without a rate. */
+static bool mono_ns(uint64_t ticks, const struct tt_clock *clock, uint64_t hz, uint64_t *ns)
+{
+	if (clock->variant == TT_VAR_MONO) {
+		*ns = ticks;
+		return true;
+	}
+	if (!hz)
+		return false;
+	*ns = clock->start_mono_ns +
+	      (uint64_t)((__int128)(int64_t)(ticks - clock->start_tsc) * 1000000000 / (__int128)hz);
+	return true;
+}
+
+/* The time c's thread spent switched out during c: its switches laid against the call's
+ * span. False when unknown: no records, or more switches than were kept with it. */
+static bool offcpu_of(const struct tt_slow_call *c, const struct tt_clock *clock, uint64_t hz,
+		      uint64_t *out)
+{
+	uint64_t s, e, sum = 0;
+	int32_t i, n = c->nswitches;
+
+	if (n < 0 || !mono_ns(c->start, clock, hz, &s) ||
+	    !mono_ns(c->start + c->raw, clock, hz, &e))
+		return false;
+	/* Every switch inside the span is among those kept: one older than it was kept too, or
+	 * they are all the thread ever made. */
+	if (!c->all_switches && !(n > 0 && c->switches[n - 1].ns < s))
+		return false;
+	for (i = n - 1; i >= 0; i--) { /* oldest first */
+		uint64_t from, to;
+
+		if (!c->switches[i].out)
+			continue;
+		from = c->switches[i].ns;
+		to = i > 0 && !c->switches[i - 1].out ? c->switches[i - 1].ns : e;
+		if (from < s)
+			from = s;
+		if (to > e)
+			to = e;
+		if (to > from)
+			sum += to - from;
+	}
+	*out = sum;
+	return true;
 }
 
 static void fill_path(const struct tt_slow_call *c, struct tt_report_slow *row, tt_alloc_fn alloc,
@@ -97,6 +150,16 @@ void tt_slow_collect(uint32_t func, uint64_t subtract, const struct tt_clock *cl
 
 	if (!tt_slow_capacity || out->count_only)
 		return;
+	if (tt_offcpu_error && !offcpu_warned) {
+		offcpu_warned = true;
+		tt_warn("offcpu_ns is null for threads whose context switches the kernel would not "
+			"record (perf_event_open or its mapping: %s)",
+			tt_offcpu_error == -EACCES || tt_offcpu_error == -EPERM
+				? "not permitted: perf_event_paranoid, seccomp or the "
+				  "locked-memory "
+				  "limit of perf mappings"
+				: "refused");
+	}
 	out->has_slowest = true;
 	out->timed_only = true;
 	out->has_slower_than = tt_slow_threshold != 0;
@@ -134,6 +197,7 @@ void tt_slow_collect(uint32_t func, uint64_t subtract, const struct tt_clock *cl
 		for (j = 0; j < 6; j++)
 			r->args[j] = (int64_t)c->args[j];
 		r->ret = (int64_t)c->ret;
+		r->has_offcpu = offcpu_of(c, clock, hz, &r->offcpu_ns);
 		fill_path(c, r, alloc, ctx);
 		n++;
 	}

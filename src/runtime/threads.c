@@ -16,6 +16,7 @@
 #include "hook/funcs.h"
 #include "hot/by_arg.h"
 #include "hot/func_table.h"
+#include "hot/offcpu.h"
 #include "hot/pin.h"
 #include "hot/sample.h"
 #include "hot/slow_calls.h"
@@ -199,6 +200,10 @@ void tt_thread_after_fork_child(void)
 	}
 	self->next = self->prev = NULL;
 	self->tid = tt_sys_gettid();
+	/* The parent's switch records are the parent thread's: records of its own. */
+	tt_offcpu_close(self);
+	if (tt_slow_capacity)
+		tt_offcpu_open(self);
 	tt_sample_thread_init(self); /* its own draws, and no share held by a function */
 	tt_thread_list = self;
 	tt_tls.cpu_aux = UINT32_MAX;

@@ -2,7 +2,8 @@
 # (XENV is read by run.sh's helpers; `a && b || fail` as in run.sh)
 # slowest.sh - TSC_SLOWEST, TSC_SLOWER_THAN and TSC_ARGS (issue 34), on t_slowest: 100,000
 # calls of slow_call, every 10,000th of them (index 5000, 15000, ...) spinning 5M ticks; the
-# call's index is its first argument. And slow_copy, 1,000 calls of 64 bytes, 100 of 65,536.
+# call's index is its first argument (or every other of them sleeping 10 ms instead). And
+# slow_copy, 1,000 calls of 64 bytes, 100 of 65,536.
 # Each test runs under the GOT hook and under the inline one.
 
 SPIN_IDX='[5000,15000,25000,35000,45000,55000,65000,75000,85000,95000]'
@@ -11,7 +12,7 @@ SPIN_IDX='[5000,15000,25000,35000,45000,55000,65000,75000,85000,95000]'
 # arguments it was given, its result, the thread and a start inside the run.
 ck_ten_slowest() {
 	local off
-	off=$(jq -R -s -c 'split("\n") | map(select(length > 0) | tonumber)' "$T/side") ||
+	off=$(jq -R -s -c 'split("\n") | map(select(length > 0) | split(" ")[0] | tonumber)' "$T/side") ||
 		fail_because "test setup: no side file of calls switched out" || return 1
 	# A call the program saw switched out may be slower than a spin and take its place.
 	ck "slowest holds exactly the ten spinning calls (or calls switched out in their place)" \
@@ -122,6 +123,38 @@ by_arg_filter_case() {
 test_by_arg_filter_got() { by_arg_filter_case got; }
 test_by_arg_filter_inline() { by_arg_filter_case inline; }
 
+# offcpu_ns: with every other slow call sleeping 10 ms instead of spinning, each sleeping
+# call kept was off its CPU for at least 90% of its time, a spinning one for under 10%; one
+# the program saw switched out ran on its CPU as long as the thread's CPU time over it says,
+# within 10% of the call.
+ck_offcpu() {
+	local off
+	off=$(jq -R -s -c 'split("\n") | map(select(length > 0) | split(" ") |
+		{key: .[0], value: (.[1] | tonumber)}) | from_entries' "$T/side") ||
+		fail_because "test setup: no side file of calls switched out" || return 1
+	if jq -e -s "$JQDEFS .[0] | all(fn(\"slow_call\").slowest[]; .offcpu_ns == null)" \
+		"$REPORT" >/dev/null; then
+		skip_because "offcpu_ns is null here: $(jq -r '.warnings | map(select(test("offcpu"))) | .[0] // "no warning"' "$REPORT")"
+		return 0
+	fi
+	ck "offcpu_ns: sleeping calls >= 90% off the CPU, spinning ones < 10% (or as their CPU time)" \
+		"(if .clock.tsc_hz > 0 then 1e9 / .clock.tsc_hz else 1 end) as \$ns | $off as \$off |
+		 [fn(\"slow_call\").slowest[] | select(.args[0] % 10000 == 5000)] as \$k |
+		 ([\$k[] | select((.args[0] / 10000 | floor) % 2 == 1)]) as \$sleep |
+		 ([\$k[] | select((.args[0] / 10000 | floor) % 2 == 0)]) as \$spin |
+		 (\$sleep | length) > 0 and (\$spin | length) > 0 and
+		 all(\$sleep[]; .offcpu_ns != null and .offcpu_ns >= 0.9 * .cycles * \$ns) and
+		 all(\$spin[]; .offcpu_ns != null and (\$off[.args[0] | tostring]) as \$cpu |
+		     (if \$cpu == null then .offcpu_ns < 0.1 * .cycles * \$ns
+		      else (.cycles * \$ns - .offcpu_ns - \$cpu | fabs) <= 0.1 * .cycles * \$ns end))" \
+		"(if .clock.tsc_hz > 0 then 1e9 / .clock.tsc_hz else 1 end) as \$ns | $off as \$off |
+		 [fn(\"slow_call\").slowest[] | [.args[0], (.cycles * \$ns | floor), .offcpu_ns,
+		  \$off[.args[0] | tostring]]]"
+}
+slowest_offcpu_case() { XENV=(TSC_SLOWEST=10); slowest_run "$1" ck_offcpu sleep side; }
+test_slowest_offcpu_got() { slowest_offcpu_case got; }
+test_slowest_offcpu_inline() { slowest_offcpu_case inline; }
+
 run_test slowest_got test_slowest_got
 run_test slowest_inline test_slowest_inline
 run_test slowest_callers_got test_slowest_callers_got
@@ -132,4 +165,5 @@ run_test by_arg_got test_by_arg_got
 run_test by_arg_inline test_by_arg_inline
 run_test by_arg_filter_got test_by_arg_filter_got
 run_test by_arg_filter_inline test_by_arg_filter_inline
-pending_test slowest_offcpu "offcpu_ns is not measured yet (always null)"
+run_test slowest_offcpu_got test_slowest_offcpu_got
+run_test slowest_offcpu_inline test_slowest_offcpu_inline

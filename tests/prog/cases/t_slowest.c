@@ -4,13 +4,15 @@
  * slow_call, every 10,000th of them (index 5000, 15000, ...) slow: it spins 5M ticks
  * ("spin"), or half of them sleep 10 ms instead ("sleep"); with "copy", slow_copy is called
  * 1,000 times with 64 bytes and 100 times with 65,536. With a SIDE-FILE after "spin" or
- * "sleep", the indices of the calls during which the thread was switched out (its context
- * switches, getrusage) go there, one a line: a busy machine may make any call slow.
+ * "sleep", the calls during which the thread was switched out (its context switches,
+ * getrusage) go there, one a line: the index, and the thread's CPU time over the call in ns
+ * (CLOCK_THREAD_CPUTIME_ID). A busy machine may make any call slow.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 
 #include "tp.h"
 
@@ -25,18 +27,28 @@ static long switches(void)
 	return ru.ru_nvcsw + ru.ru_nivcsw;
 }
 
+/* The thread's CPU time, ns. */
+static long long cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
 static int calls(int sleep_half, FILE *side)
 {
 	long i, sum = 0;
 
 	for (i = 0; i < 100000; i++) {
 		long mode = 0, before = side ? switches() : 0;
+		long long cpu = side ? cpu_ns() : 0;
 
 		if (i % 10000 == 5000)
 			mode = sleep_half && (i / 10000) % 2 ? 2 : 1;
 		sum += slow_call(i, i + 1, -2, 3, 4, -5, mode);
 		if (side && switches() != before)
-			fprintf(side, "%ld\n", i);
+			fprintf(side, "%ld %lld\n", i, cpu_ns() - cpu);
 	}
 	if (side)
 		fclose(side);
