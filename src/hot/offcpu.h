@@ -2,7 +2,9 @@
  * offcpu.h - the time a thread spent off its CPU during a kept slow call (TSC_SLOWEST's
  * offcpu_ns), from the kernel's own records of its context switches.
  *
- * Each traced thread opens, at its first traced call, a perf event of its own that counts
+ * Each traced thread opens a perf event of its own (the first thread at once, the others at
+ * their first kept call of at least TT_OFFCPU_WORTH ticks, whose own offcpu_ns is then null:
+ * opening costs ~0.1 ms here, too much for every short-lived thread), that counts
  * nothing and records each of its switches out and in with a CLOCK_MONOTONIC_RAW time
  * (PERF_COUNT_SW_DUMMY, context_switch, written backward into two pages it maps read-only;
  * the descriptor is closed at once, the mapping keeps the event). A call pays nothing for it:
@@ -18,8 +20,9 @@
 
 struct tt_thread;
 
-#define TT_OFFCPU_SWITCHES 16 /* switches kept with a call, latest first */
-#define TT_OFFCPU_PAGES 2     /* the event's metadata page and one page of records */
+#define TT_OFFCPU_SWITCHES 16	   /* switches kept with a call, latest first */
+#define TT_OFFCPU_PAGES 2	   /* the event's metadata page and one page of records */
+#define TT_OFFCPU_WORTH (1u << 20) /* raw ticks of a kept call that opens its thread's records */
 
 /* One switch of the thread: when (CLOCK_MONOTONIC_RAW ns), and which way. */
 struct tt_switch {
@@ -27,8 +30,9 @@ struct tt_switch {
 	uint64_t out; /* 1: switched out, 0: back in */
 };
 
-/* Open thread t's records (its first traced call; raw syscalls only). Returns 0 or -errno,
- * which the first failure keeps for the report's warning. */
+/* Open thread t's records (raw syscalls only): the process's first thread at its first
+ * traced call, any other at its first kept call of TT_OFFCPU_WORTH ticks or more. Returns 0
+ * or -errno, which the first failure keeps for the report's warning. */
 int tt_offcpu_open(struct tt_thread *t);
 
 /* Unmap them (the thread's block is freed, or a fork child's copy is the parent's). */

@@ -60,11 +60,12 @@ static uint64_t floor_of(const struct tt_slow_list *l)
 }
 
 void tt_slow_keep(struct tt_fstat *s, const struct tt_frame *f, uint64_t raw, uint32_t cpu,
-		  const struct tt_thread *t, const uint64_t *path, uint32_t depth)
+		  struct tt_thread *t, const uint64_t *path, uint32_t depth)
 {
 	struct tt_slow_list *l = s->slow;
 	struct tt_slow_call *c;
 	uint32_t i;
+	int all;
 
 	if (!l || raw <= floor_of(l))
 		return;
@@ -75,8 +76,6 @@ void tt_slow_keep(struct tt_fstat *s, const struct tt_frame *f, uint64_t raw, ui
 		for (i = 0; i < 6; i++)
 			c->args[i] = f->args[i];
 		c->ret = f->retval;
-		int all;
-
 		c->tid = t->tid;
 		c->nswitches = tt_offcpu_latest(t, c->switches, TT_OFFCPU_SWITCHES, &all);
 		c->all_switches = (uint32_t)all;
@@ -85,6 +84,12 @@ void tt_slow_keep(struct tt_fstat *s, const struct tt_frame *f, uint64_t raw, ui
 		for (i = 0; i < c->depth && i < TT_PATH_MAX; i++)
 			c->path[i] = path[i];
 		settle(l, c);
+	}
+	/* A thread's switch records from its first call slow enough to be worth them (opening
+	 * them costs ~0.1 ms here: not for every short-lived thread); that call has none. */
+	if (!t->offcpu_ring && !t->offcpu_tried && raw >= TT_OFFCPU_WORTH) {
+		t->offcpu_tried = 1;
+		tt_offcpu_open(t);
 	}
 	if (!s->watch) /* TSC_ARGS: every call comes to C anyway */
 		__atomic_store_n(&s->slow_floor, floor_of(l), __ATOMIC_RELAXED);

@@ -67,7 +67,7 @@ uint64_t tt_slow_initial_floor(const struct tt_fstat *s);
  * thread t (with its latest context switches), if it is slow enough; path (depth frames) from TSC_CALLERS, or NULL. Raises
  * s->slow_floor as the list fills. Hot path: no libc. */
 void tt_slow_keep(struct tt_fstat *s, const struct tt_frame *f, uint64_t raw, uint32_t cpu,
-		  const struct tt_thread *t, const uint64_t *path, uint32_t depth);
+		  struct tt_thread *t, const uint64_t *path, uint32_t depth);
 
 /* Add src's kept calls into dst (a thread's into the totals, or into the report's). */
 void tt_slow_merge(struct tt_slow_list *dst, const struct tt_slow_list *src);

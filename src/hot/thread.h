@@ -133,6 +133,7 @@ struct tt_thread {
 	uint64_t site_path[32]; /* TSC_CALLERS: the path of the last site looked up (a copy: */
 	uint32_t site_depth;	/* the caller's array may be gone), for a kept slow call */
 	void *offcpu_ring;	/* its context switches, as the kernel records them (offcpu.h) */
+	uint8_t offcpu_tried;	/* opening them was tried */
 	char name[16];		/* comm, read at report time (threads.c); the hot path never does */
 };
 

@@ -332,6 +332,8 @@ static struct tt_thread *take_thread_block(void)
 	return t ? t : map_thread_block();
 }
 
+static uint8_t first_thread_done; /* the process's first thread has opened its records */
+
 static int setup_thread(void)
 {
 	struct tt_thread *t = take_thread_block();
@@ -345,8 +347,10 @@ static int setup_thread(void)
 	find_rseq_cpu();
 	tt_tls.top = t->frames;
 	tt_thread_register(t);
-	if (tt_slow_capacity)
-		tt_offcpu_open(t); /* its switches, for the calls it keeps (offcpu.h) */
+	if (tt_slow_capacity && !__atomic_exchange_n(&first_thread_done, 1, __ATOMIC_RELAXED)) {
+		t->offcpu_tried = 1; /* the first thread's switches from the start (offcpu.h) */
+		tt_offcpu_open(t);
+	}
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (inherited_notsc())
 		tt_tls.notsc = 1;

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "hook/funcs.h"
 #include "hot/by_arg.h"
@@ -88,6 +89,21 @@ static uint64_t rank(uint64_t n, unsigned int per_1000)
 	return r ? r : 1;
 }
 
+/* One table every watched function's calls are merged into in turn (~270 kB: not the
+ * arena's, once a function). */
+static struct tt_by_arg *scratch_table(void)
+{
+	static struct tt_by_arg *t;
+	void *p;
+
+	if (!t) {
+		p = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+			 0);
+		t = p == MAP_FAILED ? NULL : p;
+	}
+	return t;
+}
+
 void tt_by_arg_collect(uint32_t func, uint64_t subtract, tt_alloc_fn alloc, void *ctx,
 		       struct tt_report_func *out)
 {
@@ -109,7 +125,7 @@ void tt_by_arg_collect(uint32_t func, uint64_t subtract, tt_alloc_fn alloc, void
 			out->by_arg_filter = f;
 		}
 	}
-	t = alloc(ctx, sizeof(*t));
+	t = scratch_table();
 	rows = alloc(ctx, TT_ARG_BUCKETS * sizeof(*rows));
 	if (!t || !rows)
 		return;

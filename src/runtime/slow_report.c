@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "config/variant.h"
 #include "hot/callers.h"
@@ -141,6 +142,21 @@ static void fill_path(const struct tt_slow_call *c, struct tt_report_slow *row, 
 	row->npath = i;
 }
 
+/* One list every function's kept calls are merged into in turn (the rows copy what they
+ * need): under TSC_SLOWER_THAN a list is 1024 calls, too much for the arena a function. */
+static struct tt_slow_list *scratch_list(void)
+{
+	static struct tt_slow_list *l;
+	void *p;
+
+	if (!l) {
+		p = mmap(NULL, tt_slow_list_bytes(), PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		l = p == MAP_FAILED ? NULL : p;
+	}
+	return l;
+}
+
 void tt_slow_collect(uint32_t func, uint64_t subtract, const struct tt_clock *clock, uint64_t hz,
 		     tt_alloc_fn alloc, void *ctx, struct tt_report_func *out)
 {
@@ -164,7 +180,7 @@ void tt_slow_collect(uint32_t func, uint64_t subtract, const struct tt_clock *cl
 	out->timed_only = true;
 	out->has_slower_than = tt_slow_threshold != 0;
 	out->slower_than = threshold_cycles;
-	l = alloc(ctx, tt_slow_list_bytes());
+	l = scratch_list();
 	if (!l)
 		return;
 	memset(l, 0, sizeof(*l));

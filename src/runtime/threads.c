@@ -202,7 +202,7 @@ void tt_thread_after_fork_child(void)
 	self->tid = tt_sys_gettid();
 	/* The parent's switch records are the parent thread's: records of its own. */
 	tt_offcpu_close(self);
-	if (tt_slow_capacity)
+	if (self->offcpu_tried)
 		tt_offcpu_open(self);
 	tt_sample_thread_init(self); /* its own draws, and no share held by a function */
 	tt_thread_list = self;
