@@ -172,6 +172,9 @@ elif [ "$(id -u)" != 0 ]; then
 	skip bpftrace "bpftrace needs root (uprobes, BPF maps)"
 else VARIANTS="$VARIANTS bpftrace"; fi
 VARIANTS="$VARIANTS sc.ref.1 sc.ref.2 sc.tt.1 sc.tt.2"
+# Issue 34: tt.<default> keeps the 8 slowest calls (TSC_SLOWEST's default); sl.0 keeps none,
+# sl.args files every call by its first argument as well (TSC_ARGS=bench_fn:1).
+VARIANTS="$VARIANTS sl.0 sl.args"
 
 calls_of() {
 	case $1 in
@@ -226,6 +229,14 @@ run_pc() { # rep name
 		jq -r '[.functions[] | select(.name == "bench_fn")][0] |
 			"\(.raw.min) \(.raw.median) \(.cycles.min) \(.cycles.median)"' "$json" \
 			>>"$W/pc.$v.reads"
+		;;
+	sl.*)
+		json=$W/pc.$v.$rep.json
+		if [ "$v" = sl.0 ]; then set -- TSC_SLOWEST=0; else set -- TSC_ARGS=bench_fn:1; fi
+		out=$(env "$@" LD_PRELOAD=$LIB TSC_FUNCS=bench_fn TSC_FORMAT=json TSC_OUTPUT=$json \
+			TSC_QUIET=1 "$B/percall" plain "$n" 2>"$err") ||
+			{ fail "percall under tsctrace ($v) exited $?"; return; }
+		tt_calls "$json" "$n" "$rep"
 		;;
 	sc.ref.*)
 		out=$("$B/percall" reference "$n" default "${v#sc.ref.}" 2>"$err") ||
@@ -429,6 +440,20 @@ for h in inline; do
 			skipped "bench_fn not hooked inline (hook \"${inline_hook:-?}\")" ;;
 	esac
 done
+
+# Issue 34: what keeping the slowest calls and filing calls by argument cost a call.
+s8=$(pc "tt.$BDEF")
+s0=$(pc sl.0)
+sa=$(pc sl.args)
+if [ -n "$s8" ] && [ -n "$s0" ] && [ -n "$sa" ]; then
+	d=$(awk -v a="$s8" -v b="$s0" 'BEGIN { printf "%.2f", a - b }')
+	printf '  TSC_SLOWEST=8 (default) %s ticks/call, TSC_SLOWEST=0 %s: %s ticks more; TSC_ARGS=bench_fn:1 %s (%s x)\n' \
+		"$s8" "$s0" "$d" "$sa" "$(ratio "$sa" "$s8")"
+	row "percall.slowest" "percall TSC_SLOWEST=8 minus TSC_SLOWEST=0 ($BDEF), ticks" "$d" \
+		"<= 1" "$(le "$d" 1)" "$s8/$s0 ticks per call"
+	row "percall.args" "percall TSC_ARGS=bench_fn:1 / TSC_SLOWEST=8 ($BDEF)" \
+		"$(ratio "$sa" "$s8")" "-" "-" "$sa/$s8 ticks per call: every call ends in C"
+fi
 
 # ---- peers ----------------------------------------------------------------------------------
 tt_def=$(pc "tt.$BDEF")

@@ -55,6 +55,19 @@ static int load_path(const struct jloc *l, json_t *obj, struct tt_report_slow_ca
 	return 0;
 }
 
+/* "cpu": a number, or null when the shim could not tell. */
+static int load_cpu(const struct jloc *l, json_t *v, struct tt_report_slow_call *c)
+{
+	json_t *cpu = json_object_get(v, "cpu");
+
+	if (cpu && json_is_null(cpu))
+		return 0;
+	if (tt_jget_i64(l, v, "cpu", &c->cpu) < 0)
+		return -1;
+	c->has_cpu = true;
+	return 0;
+}
+
 static int load_call(const struct jloc *l, json_t *v, struct tt_report_slow_call *c)
 {
 	json_t *off;
@@ -63,7 +76,7 @@ static int load_call(const struct jloc *l, json_t *v, struct tt_report_slow_call
 		return tt_jbad(l, NULL, "expected an object");
 	if (tt_jget_u64(l, v, "cycles", &c->cycles) < 0 ||
 	    tt_jget_u64(l, v, "start_ns", &c->start_ns) < 0 ||
-	    tt_jget_i64(l, v, "tid", &c->tid) < 0 || tt_jget_i64(l, v, "cpu", &c->cpu) < 0 ||
+	    tt_jget_i64(l, v, "tid", &c->tid) < 0 || load_cpu(l, v, c) < 0 ||
 	    load_args(l, v, c->args) < 0 || tt_jget_i64(l, v, "ret", &c->ret) < 0 ||
 	    load_path(l, v, c) < 0)
 		return -1;
@@ -143,9 +156,12 @@ static int load_arg_bucket(const struct jloc *l, json_t *v, const struct tt_repo
 	if (!json_is_object(v))
 		return tt_jbad(l, NULL, "expected an object");
 	if (tt_jget_u64(l, v, "lo", &b->lo) < 0 || tt_jget_u64(l, v, "hi", &b->hi) < 0 ||
-	    tt_jget_u64(l, v, "calls", &b->calls) < 0 ||
-	    tt_jget_u64(l, v, "timed", &b->timed) < 0 || tt_jget_u64(l, v, "min", &b->min) < 0 ||
-	    tt_jget_u64(l, v, "median", &b->median) < 0 || tt_jget_u64(l, v, "p99", &b->p99) < 0)
+	    tt_jget_u64(l, v, "calls", &b->calls) < 0 || tt_jget_u64(l, v, "timed", &b->timed) < 0)
+		return -1;
+	/* Without a timed call the figures are null (the shim's) or 0 (reports of before). */
+	if (!json_is_null(json_object_get(v, "min")) &&
+	    (tt_jget_u64(l, v, "min", &b->min) < 0 || tt_jget_u64(l, v, "median", &b->median) < 0 ||
+	     tt_jget_u64(l, v, "p99", &b->p99) < 0))
 		return -1;
 	if (b->lo > b->hi || (prev && b->lo <= prev->hi))
 		return tt_jbad(l, NULL, "argument ranges are not ascending and apart");

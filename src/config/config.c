@@ -50,6 +50,9 @@ enum var {
 	V_EXPORT_INTERVAL,
 	V_DEBUG,
 	V_CACHE,
+	V_SLOWEST,
+	V_SLOWER_THAN,
+	V_ARGS,
 	V_COUNT
 };
 
@@ -74,6 +77,9 @@ static const char *const var_names[V_COUNT] = {
 	[V_BUDGET] = "TSC_BUDGET",
 	[V_DEBUG] = "TSC_DEBUG",
 	[V_CACHE] = "TSC_CACHE",
+	[V_SLOWEST] = "TSC_SLOWEST",
+	[V_SLOWER_THAN] = "TSC_SLOWER_THAN",
+	[V_ARGS] = "TSC_ARGS",
 };
 
 /* Indexed by the enum values of config.h. */
@@ -108,6 +114,7 @@ static void set_defaults(struct tt_config *cfg)
 	cfg->follow = true;
 	cfg->cache = true;
 	cfg->export_ms = TT_CONFIG_EXPORT_MS;
+	cfg->slowest = TT_CONFIG_SLOWEST;
 }
 
 /* One line for a value not understood; fallback says what is used instead ("using text"). */
@@ -177,6 +184,128 @@ static void set_callers(const struct parser *p, const char *val)
 		return;
 	}
 	p->cfg->callers = (unsigned int)n;
+}
+
+/* TSC_SLOWEST=N: the N slowest timed calls of each function kept (0: none). */
+static void set_slowest(const struct parser *p, const char *val)
+{
+	uint64_t n;
+	int err = tt_config_value_u64(val, &n);
+
+	if (err == -EINVAL) {
+		bad_value(p, V_SLOWEST, val, number_why(val), "using 8");
+		return;
+	}
+	if (err || n > TT_CONFIG_MAX_SLOWEST) {
+		bad_value(p, V_SLOWEST, val, "out of range 0-64", "using 8");
+		return;
+	}
+	p->cfg->slowest = (uint32_t)n;
+}
+
+/* TSC_SLOWER_THAN=CYCLES or Nus: every timed call above it kept (as room allows). */
+static void set_slower_than(const struct parser *p, const char *val)
+{
+	char num[32];
+	size_t len = strlen(val);
+	bool us = len > 2 && !strcmp(val + len - 2, "us");
+	uint64_t n;
+	int err;
+
+	if (us)
+		len -= 2;
+	if (len >= sizeof(num)) {
+		bad_value(p, V_SLOWER_THAN, val, "too large", "keeping no calls by threshold");
+		return;
+	}
+	memcpy(num, val, len);
+	num[len] = 0;
+	err = tt_config_value_u64(num, &n);
+	if (err || n == 0) {
+		bad_value(p, V_SLOWER_THAN, val,
+			  err == -ERANGE   ? "too large"
+			  : n == 0 && !err ? "must be above 0"
+					   : number_why(val),
+			  "keeping no calls by threshold");
+		return;
+	}
+	if (us && n > UINT64_MAX / 1000000000u) {
+		bad_value(p, V_SLOWER_THAN, val, "too large", "keeping no calls by threshold");
+		return;
+	}
+	p->cfg->slower_than = n;
+	p->cfg->slower_than_us = us;
+}
+
+/* One TSC_ARGS entry, s[0..len): "func:K", "func:K>=N" or "func:K==N". 0, -1 bad, -ENOMEM. */
+static int add_arg(const struct parser *p, const char *s, size_t len)
+{
+	struct tt_config *cfg = p->cfg;
+	struct tt_arg_spec *v, *a;
+	const char *colon = NULL, *c, *end = s + len;
+	char num[32];
+	size_t i;
+
+	for (c = s; c < end; c++)
+		if (*c == ':')
+			colon = c;
+	if (!colon || colon == s || colon + 1 >= end || colon[1] < '1' || colon[1] > '6')
+		return -1;
+	for (i = 0; i < cfg->nargs; i++)
+		if (strlen(cfg->args[i].name) == (size_t)(colon - s) &&
+		    !memcmp(cfg->args[i].name, s, (size_t)(colon - s)))
+			return -1; /* one argument a function */
+	v = realloc(cfg->args, (cfg->nargs + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	cfg->args = v;
+	a = &v[cfg->nargs];
+	memset(a, 0, sizeof(*a));
+	a->k = (uint32_t)(colon[1] - '0');
+	c = colon + 2;
+	if (c < end) {
+		if (end - c < 3 || (memcmp(c, ">=", 2) != 0 && memcmp(c, "==", 2) != 0) ||
+		    (size_t)(end - c - 2) >= sizeof(num))
+			return -1;
+		a->op = c[0] == '>' ? 1 : 2;
+		memcpy(num, c + 2, (size_t)(end - c - 2));
+		num[end - c - 2] = 0;
+		if (tt_config_value_u64(num, &a->n))
+			return -1;
+	}
+	a->name = strndup(s, (size_t)(colon - s));
+	if (!a->name)
+		return -ENOMEM;
+	cfg->nargs++;
+	return 0;
+}
+
+/* TSC_ARGS=func:K[,func:K>=N,...]: latency by an argument's value. */
+static int set_args(const struct parser *p, const char *val)
+{
+	const char *s = val, *comma;
+	char sv[TT_SHOW_SIZE];
+	int err;
+
+	for (; *s; s = comma + 1) {
+		size_t len;
+
+		comma = strchr(s, ',');
+		if (!comma)
+			comma = s + strlen(s);
+		len = (size_t)(comma - s);
+		err = len ? add_arg(p, s, len) : 0;
+		if (err == -ENOMEM)
+			return err;
+		if (err)
+			tt_config_diag_say(&p->diag,
+					   "TSC_ARGS entry %s not understood (func:K, func:K>=N or "
+					   "func:K==N, K 1-6, each function once), skipped",
+					   tt_config_diag_show(sv, s, len));
+		if (!*comma)
+			break;
+	}
+	return 0;
 }
 
 /* TSC_SAMPLE=N: about one call in N timed, every call counted (1: every call timed). */
@@ -366,6 +495,9 @@ static int set_var(struct parser *p, enum var v, const char *val)
 		i = choose(p, v, val, cache_names, ARRAY_SIZE(cache_names), "using 1");
 		cfg->cache = i != 0;
 		break;
+	case V_SLOWEST: set_slowest(p, val); break;
+	case V_SLOWER_THAN: set_slower_than(p, val); break;
+	case V_ARGS: return set_args(p, val);
 	case V_COUNT: break;
 	}
 	return 0;
@@ -497,6 +629,9 @@ void tt_config_free(struct tt_config *cfg)
 		free(cfg->funcs[i].object);
 	}
 	free(cfg->funcs);
+	for (i = 0; i < cfg->nargs; i++)
+		free(cfg->args[i].name);
+	free(cfg->args);
 	free(cfg->output);
 	free(cfg->export_path);
 	set_defaults(cfg);

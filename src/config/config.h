@@ -28,6 +28,8 @@ enum tt_hook_mode { TT_HOOK_AUTO, TT_HOOK_INLINE, TT_HOOK_GOT };
 
 #define TT_CONFIG_MAX_CPUS 1024
 #define TT_CONFIG_MAX_CALLERS 32
+#define TT_CONFIG_SLOWEST 8 /* TSC_SLOWEST's default */
+#define TT_CONFIG_MAX_SLOWEST 64
 #define TT_CONFIG_MAX_SAMPLE (1ull << 32)
 /* TSC_EXPORT_INTERVAL: default and bounds, in ms */
 #define TT_CONFIG_EXPORT_MS 10000
@@ -41,6 +43,14 @@ struct tt_func_spec {
 	char *object;  /* before ':', or NULL */
 	bool glob;     /* name contains *, ? or [ (C++ names: * or ?, and no parameter list) */
 	bool cxx;      /* name is a C++ name ("ns::foo", "f(int)"), matched demangled */
+};
+
+/* One TSC_ARGS entry: func:K, func:K>=N or func:K==N. */
+struct tt_arg_spec {
+	char *name;  /* as in TSC_FUNCS */
+	uint32_t k;  /* 1..6 */
+	uint32_t op; /* 0 all, 1 >=, 2 == (hot/by_arg.h's enum tt_arg_op) */
+	uint64_t n;
 };
 
 struct tt_config {
@@ -68,6 +78,11 @@ struct tt_config {
 	bool debug_startup;	   /* TSC_DEBUG=startup: print the time of each start-up phase */
 	struct tt_cpu_persona cpu; /* TSC_CPU: another CPU's facts, for tests */
 	bool cache; /* TSC_CACHE: calibration figures kept between runs (runtime/calib_cache.h) */
+	uint32_t slowest;	  /* TSC_SLOWEST: calls kept per function (default 8, 0 off) */
+	uint64_t slower_than;	  /* TSC_SLOWER_THAN: cycles, or microseconds; 0 unset */
+	bool slower_than_us;	  /* ... given as "Nus" */
+	struct tt_arg_spec *args; /* TSC_ARGS */
+	size_t nargs;
 };
 
 /* Receives one diagnostic line (no prefix, no newline). */

@@ -96,6 +96,9 @@ struct tt_fstat *tt_callers_site(struct tt_thread *t, uint32_t func, const uint6
 	uint64_t key = path_key(ips, depth);
 	uint32_t i, slot;
 
+	for (i = 0; i < depth && i < TT_PATH_MAX && ips; i++) /* for a kept slow call */
+		t->site_path[i] = ips[i];
+	t->site_depth = i;
 	if (!tab)
 		return NULL;
 	slot = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 58); /* 6 bits: TT_SITES */
@@ -114,5 +117,6 @@ struct tt_fstat *tt_callers_unknown(struct tt_thread *t, uint32_t func)
 {
 	struct tt_site_table *tab = table(t, func);
 
+	t->site_depth = 0;
 	return tab ? claim(&tab->unknown, func, TT_SITE_UNKNOWN, NULL, 0) : NULL;
 }

@@ -18,6 +18,8 @@
 
 #define TT_SITES 64    /* distinct call sites per function per thread */
 #define TT_PATH_MAX 32 /* TSC_CALLERS=32 at most */
+_Static_assert(sizeof(((struct tt_thread *)0)->site_path) == TT_PATH_MAX * sizeof(uint64_t),
+	       "thread.h: site_path holds a whole path");
 
 #define TT_SITE_OTHER 1	  /* key: sites beyond TT_SITES */
 #define TT_SITE_UNKNOWN 2 /* key: a call left by longjmp when paths are N > 1 frames */

@@ -34,6 +34,9 @@ struct tt_frame {
 	uint32_t cpu;	       /* CPU at entry, UINT32_MAX when unknown */
 	uint64_t child_ticks;  /* raw ticks of the traced calls this one made (zeroed at entry) */
 	uint64_t child_calls;  /* how many; TT_CHILD_UNKNOWN set: one's time is unknown */
+	uint64_t args[6];      /* rdi rsi rdx rcx r8 r9 at entry (TSC_SLOWEST, hot/slow_calls.h) */
+	uint64_t retval;       /* rax at the end, written only on the way to the C exit */
+	uint64_t spare;	       /* pads the frame to 128 bytes */
 };
 
 /* In child_calls: a traced call made by this one migrated or was left by longjmp. */
@@ -58,8 +61,10 @@ struct tt_fstat {
 	uint64_t period_max;
 	uint64_t budgeted;	     /* TSC_BUDGET: past its floor, one of the thread's shares */
 	struct tt_func_words *words; /* the function's (func_table.h): the trampoline's target */
-	struct tt_hist hist;	     /* raw ticks of timed calls */
-	struct tt_self_hist self;    /* timed calls that made traced calls: self ticks */
+	uint64_t slow_floor; /* a timed call of more raw ticks goes to the C exit (slow_calls.h) */
+	struct tt_slow_list *slow; /* its slowest calls kept; NULL: none kept */
+	struct tt_hist hist;	   /* raw ticks of timed calls */
+	struct tt_self_hist self;  /* timed calls that made traced calls: self ticks */
 	/* TSC_BUDGET (hot/sample.c), after the timed exit's C: */
 	struct tt_sample_fn {
 		uint64_t start;	    /* clock at its first timed end in this thread */
@@ -79,10 +84,16 @@ struct tt_fstat {
 	/* Merged only (runtime/threads.c): how densely its calls were timed, the most timed
 	 * calls per 2^20 ns of CPU time of any one thread (the observer-effect warning). */
 	uint64_t dense_q20;
+	const struct tt_arg_watch *watch; /* TSC_ARGS: its argument watched, or NULL */
+	struct tt_by_arg *by_arg;	  /* and its calls by that argument (hot/by_arg.h) */
+	size_t map_bytes;		  /* the mapping this struct heads (thread_state.c) */
 };
 
 struct tt_site_table;
 struct tt_func_words;
+struct tt_slow_list;
+struct tt_arg_watch;
+struct tt_by_arg;
 
 #define TT_CPU_WORDS 16 /* affinity masks of up to 1024 CPUs */
 #define TT_RETIRED 40	/* a table at least doubles when it grows: enough for 2^32 indices */
@@ -122,13 +133,17 @@ struct tt_thread {
 	 * own without asking whether it is a traced caller's; the outermost calls add here. */
 	struct tt_frame frame_floor;
 	struct tt_frame frames[TT_SHADOW_FRAMES]; /* the shadow stack */
-	char *unwind_map;      /* TSC_CALLERS=N>1: its unwind stack, NULL until needed */
-	uint64_t unwind_mask;  /* the signal mask to restore after an unwind... */
-	uint8_t unwind_masked; /* ...when it blocked signals (hot/unwind_stack.c) */
-	uint8_t alt_known;     /* alt_lo/alt_size hold the kernel's answer (unwind_stack.h) */
-	uintptr_t alt_lo;      /* the signal stack's lowest address */
-	size_t alt_size;       /* and its size; 0 when there is none */
-	char name[16];	       /* comm, read at report time (threads.c); the hot path never does */
+	char *unwind_map;	/* TSC_CALLERS=N>1: its unwind stack, NULL until needed */
+	uint64_t unwind_mask;	/* the signal mask to restore after an unwind... */
+	uint8_t unwind_masked;	/* ...when it blocked signals (hot/unwind_stack.c) */
+	uint8_t alt_known;	/* alt_lo/alt_size hold the kernel's answer (unwind_stack.h) */
+	uintptr_t alt_lo;	/* the signal stack's lowest address */
+	size_t alt_size;	/* and its size; 0 when there is none */
+	uint64_t site_path[32]; /* TSC_CALLERS: the path of the last site looked up (a copy: */
+	uint32_t site_depth;	/* the caller's array may be gone), for a kept slow call */
+	void *offcpu_ring;	/* its context switches, as the kernel records them (offcpu.h) */
+	uint8_t offcpu_tried;	/* opening them was tried */
+	char name[16];		/* comm, read at report time (threads.c); the hot path never does */
 };
 
 /* The initial-exec TLS block, read by tramp_body.S at fixed offsets. */

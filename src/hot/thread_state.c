@@ -10,7 +10,10 @@
 #include <sys/mman.h>
 
 #include "base/sys.h"
+#include "hot/by_arg.h"
 #include "hot/func_table.h"
+#include "hot/offcpu.h"
+#include "hot/slow_calls.h"
 #include "hot/thread.h"
 
 const uint32_t tt_cpu_unknown = UINT32_MAX;
@@ -73,16 +76,34 @@ void tt_thread_unlock_raw(void)
 		futex(&list_lock, 1 /* FUTEX_WAKE */, 1);
 }
 
+static size_t pages(uint64_t bytes)
+{
+	return (size_t)((bytes + 4095) & ~(uint64_t)4095);
+}
+
 /* Called from tt_call_first: raw mmap, general registers only (this file builds that way). */
 struct tt_fstat *tt_fstat_new(uint32_t func)
 {
-	struct tt_fstat *s = tt_sys_mmap(NULL, TT_FSTAT_BYTES, PROT_READ | PROT_WRITE,
+	/* The list of slowest calls after the counters, then TSC_ARGS's table: pages touched
+	 * only as they fill. */
+	const struct tt_arg_watch *w = func ? tt_arg_watch_of(func) : NULL;
+	size_t slow_at = TT_FSTAT_BYTES, arg_at = slow_at + pages(tt_slow_list_bytes());
+	size_t bytes = arg_at + (w ? pages(sizeof(struct tt_by_arg)) : 0);
+	struct tt_fstat *s = tt_sys_mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 					 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
 	if (!s)
 		return NULL;
+	s->map_bytes = bytes;
 	s->func = func;
 	s->words = tt_func_words(func);
+	if (tt_slow_capacity)
+		s->slow = (struct tt_slow_list *)((char *)s + slow_at);
+	if (w) {
+		s->watch = w;
+		s->by_arg = (struct tt_by_arg *)((char *)s + arg_at);
+	}
+	s->slow_floor = w ? 0 : tt_slow_initial_floor(s); /* TSC_ARGS: every call to C */
 	s->hist.min = UINT64_MAX; /* the self histogram's stays untouched (self_hist.h) */
 	if (s->words && s->words->count_only) /* before any call can see it */
 		s->skip = s->next_skip = TT_COUNT_ONLY_SKIP;
@@ -91,7 +112,7 @@ struct tt_fstat *tt_fstat_new(uint32_t func)
 
 void tt_fstat_free(struct tt_fstat *s)
 {
-	tt_sys_munmap(s, TT_FSTAT_BYTES);
+	tt_sys_munmap(s, s->map_bytes);
 }
 
 void tt_thread_register(struct tt_thread *t)
@@ -180,5 +201,6 @@ void tt_thread_free(struct tt_thread *t)
 		tt_sys_munmap(t->retired[i].p, t->retired[i].bytes);
 	if (t->unwind_map)
 		tt_sys_munmap(t->unwind_map, TT_UNWIND_GUARD_BYTES + TT_UNWIND_STACK_BYTES);
+	tt_offcpu_close(t);
 	tt_sys_munmap(t, t->map_bytes);
 }

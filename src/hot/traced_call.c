@@ -16,10 +16,13 @@
 #include <sys/prctl.h>
 
 #include "base/sys.h"
+#include "hot/by_arg.h"
 #include "hot/callers.h"
 #include "hot/func_table.h"
+#include "hot/offcpu.h"
 #include "hot/pin.h"
 #include "hot/sample.h"
+#include "hot/slow_calls.h"
 #include "hot/thread.h"
 #include "hot/traced_call.h"
 #include "report/hist.h"
@@ -69,7 +72,7 @@ static void __attribute__((noinline)) drop_abandoned(struct tt_frame *f, struct 
 }
 
 /* What becomes of an ended call. */
-enum outcome { TIMED, MIGRATED, COLD, SAMPLED };
+enum outcome { TIMED, MIGRATED, COLD, SAMPLED, FILTERED };
 
 static enum outcome judge(uint32_t cpu_then, uint32_t aux, const struct tt_fstat *s)
 {
@@ -121,6 +124,25 @@ static void note_first(struct tt_fstat *s, uint64_t raw)
 					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 
+/* The CPU number in a TSC_AUX value (Linux writes node << 12 | cpu), or UINT32_MAX. */
+static uint32_t aux_cpu(uint32_t aux)
+{
+	return aux == UINT32_MAX ? UINT32_MAX : aux & 0xfff;
+}
+
+/* TSC_ARGS: file the call by its argument; one the filter leaves out is not timed
+ * (counted as dropped, and as filtered). */
+static enum outcome by_arg(struct tt_fstat *s, const struct tt_frame *f, enum outcome o,
+			   uint64_t raw)
+{
+	if (!tt_arg_matches(s->watch, f)) {
+		s->by_arg->filtered++;
+		return COLD == o ? COLD : FILTERED;
+	}
+	tt_arg_record(s->by_arg, s->watch, f, o == TIMED, raw);
+	return o;
+}
+
 /*
  * Release frame f and record its call, ended raw ticks after it began, on CPU aux
  * (UINT32_MAX when the variant cannot tell), into its function's counters and, with
@@ -134,8 +156,13 @@ void tt_call_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fs
 	uint64_t child = f->child_ticks, nested = f->child_calls;
 	struct tt_frame *top = tt_tls.top;
 	struct tt_thread *t = tt_tls.thread;
+	/* The site's path (copied before drop_abandoned looks up others'), for a kept call */
+	uint64_t path[TT_PATH_MAX];
+	uint32_t depth = site && t ? t->site_depth : 0, i;
 	enum outcome o;
 
+	for (i = 0; i < depth; i++)
+		path[i] = t->site_path[i];
 	/*
 	 * The guard is set only in a vfork child returning through a traced call (vfork itself
 	 * traced): the child shares this shadow stack with its parent, which will return
@@ -155,7 +182,12 @@ void tt_call_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fs
 	/* Start 0: a call sampling passed over that still took a frame (its end is seen for
 	 * TSC_CALLERS), never read the clock. Every other one may revise the sampling. */
 	o = start == 0 ? SAMPLED : judge(cpu_then, aux, s);
+	if (__builtin_expect(s->watch != NULL, 0) && o != SAMPLED)
+		o = by_arg(s, f, o, raw);
 	apply(s, o, raw, child, nested);
+	if (o == TIMED && raw > s->slow_floor && t)
+		tt_slow_keep(s, f, raw, cpu_then != UINT32_MAX ? cpu_then : aux_cpu(aux), t,
+			     site ? path : NULL, depth);
 	if (__builtin_expect(o == COLD, 0))
 		note_first(s, raw);
 	if (site) {
@@ -300,6 +332,8 @@ static struct tt_thread *take_thread_block(void)
 	return t ? t : map_thread_block();
 }
 
+static uint8_t first_thread_done; /* the process's first thread has opened its records */
+
 static int setup_thread(void)
 {
 	struct tt_thread *t = take_thread_block();
@@ -313,6 +347,10 @@ static int setup_thread(void)
 	find_rseq_cpu();
 	tt_tls.top = t->frames;
 	tt_thread_register(t);
+	if (tt_slow_capacity && !__atomic_exchange_n(&first_thread_done, 1, __ATOMIC_RELAXED)) {
+		t->offcpu_tried = 1; /* the first thread's switches from the start (offcpu.h) */
+		tt_offcpu_open(t);
+	}
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (inherited_notsc())
 		tt_tls.notsc = 1;

@@ -45,7 +45,9 @@
 #define TT_FRAME_CPU 44		/* uint32_t CPU at entry (rseq cpu_id), ~0 unknown */
 #define TT_FRAME_CHILD_TICKS 48 /* raw ticks of its traced calls (self time), zeroed at entry */
 #define TT_FRAME_CHILD_CALLS 56 /* and their number */
-#define TT_FRAME_SIZE 64
+#define TT_FRAME_ARGS 64	/* uint64_t[6]: rdi rsi rdx rcx r8 r9 as the call received them */
+#define TT_FRAME_RETVAL 112	/* rax the function returned, stored on the way to the C exit */
+#define TT_FRAME_SIZE 128
 
 /* struct tt_fstat: the trampoline bumps `calls` (and `passed` for a call sampling passes
  * over) itself, counts `skip` down and reloads it from `next_skip` (sampling, hot/sample.h). */
@@ -54,8 +56,9 @@
 #define TT_FSTAT_NEXT_SKIP 48
 #define TT_FSTAT_PASSED 56
 #define TT_FSTAT_WARM 36 /* uint32_t: a call has completed in this thread (the exit's fast path) */
-#define TT_FSTAT_WORDS 112 /* struct tt_func_words *: the function's, for its target */
-#define TT_FSTAT_HIST 120  /* struct tt_hist, recorded into by the exit's fast path */
+#define TT_FSTAT_WORDS 112	/* struct tt_func_words *: the function's, for its target */
+#define TT_FSTAT_SLOW_FLOOR 120 /* uint64_t: a call of more raw ticks goes to C (slow_calls.h) */
+#define TT_FSTAT_HIST 136	/* struct tt_hist, recorded into by the exit's fast path */
 
 /* struct tt_hist (report/hist.h), as the exit's fast path records into it. */
 #define TT_HIST_COUNT 0

@@ -17,8 +17,11 @@ static void slow_call(struct tt_buf *out, const struct tt_report_slow_call *c)
 		      c->start_ns);
 	if (c->has_pid)
 		tt_buf_printf(out, ", \"pid\": %" PRId64, c->pid);
-	tt_buf_printf(out, ", \"tid\": %" PRId64 ", \"cpu\": %" PRId64 ", \"args\": [", c->tid,
-		      c->cpu);
+	tt_buf_printf(out, ", \"tid\": %" PRId64, c->tid);
+	if (c->has_cpu)
+		tt_buf_printf(out, ", \"cpu\": %" PRId64 ", \"args\": [", c->cpu);
+	else
+		tt_buf_puts(out, ", \"cpu\": null, \"args\": [");
 	for (i = 0; i < 6; i++)
 		tt_buf_printf(out, "%s%" PRId64, i ? ", " : "", c->args[i]);
 	tt_buf_printf(out, "], \"ret\": %" PRId64 ", \"path\": ", c->ret);
@@ -79,10 +82,15 @@ static void by_arg(struct tt_buf *out, const char *ind, const struct tt_report_b
 
 		tt_buf_printf(out,
 			      "%s\n%s  {\"lo\": %" PRIu64 ", \"hi\": %" PRIu64
-			      ", \"calls\": %" PRIu64 ", \"timed\": %" PRIu64 ", \"min\": %" PRIu64
-			      ", \"median\": %" PRIu64 ", \"p99\": %" PRIu64 "}",
-			      i ? "," : "", ind, b->lo, b->hi, b->calls, b->timed, b->min,
-			      b->median, b->p99);
+			      ", \"calls\": %" PRIu64 ", \"timed\": %" PRIu64,
+			      i ? "," : "", ind, b->lo, b->hi, b->calls, b->timed);
+		if (b->timed) /* the figures of the calls timed: none, none to give */
+			tt_buf_printf(out,
+				      ", \"min\": %" PRIu64 ", \"median\": %" PRIu64
+				      ", \"p99\": %" PRIu64 "}",
+				      b->min, b->median, b->p99);
+		else
+			tt_buf_puts(out, ", \"min\": null, \"median\": null, \"p99\": null}");
 	}
 	tt_buf_printf(out, "%s%s]},\n", a->nbuckets ? "\n" : "", a->nbuckets ? ind : "");
 }

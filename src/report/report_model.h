@@ -123,6 +123,7 @@ struct tt_report_slow_call {
 	uint64_t cycles;   /* after overhead subtraction, as cycles.max */
 	uint64_t start_ns; /* unix ns of its entry */
 	int64_t tid, cpu;
+	bool has_cpu;		 /* false: "cpu": null (not known) */
 	int64_t args[6], ret;	 /* integer argument registers at entry, rax at exit */
 	const char *const *path; /* call path, innermost caller first; NULL: none ("path": null) */
 	size_t npath;

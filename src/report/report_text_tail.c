@@ -49,7 +49,7 @@ void tt_report_text_slowest(struct tt_buf *out, const struct tt_report *r,
 			    const struct tt_report_func *f)
 {
 	const struct tt_report_slowest_info *s = &f->slowest_info;
-	char name[SHOWN_BYTES], when[CELL], off[CELL], num[CELL];
+	char name[SHOWN_BYTES], when[CELL], off[CELL], num[CELL], cpu[CELL];
 	size_t i, k;
 
 	if (!f->has_slowest || !f->nslowest)
@@ -73,9 +73,12 @@ void tt_report_text_slowest(struct tt_buf *out, const struct tt_report *r,
 			snprintf(off, sizeof(off), "%" PRIu64, c->offcpu_ns);
 		else
 			snprintf(off, sizeof(off), "-");
-		tt_buf_printf(out, "  %12" PRIu64 " %12s %10" PRId64 " %4" PRId64 " %12s %14s  ",
-			      c->cycles, since(when, r, c), c->tid, c->cpu, off,
-			      int_cell(num, c->ret));
+		if (c->has_cpu)
+			snprintf(cpu, sizeof(cpu), "%" PRId64, c->cpu);
+		else
+			snprintf(cpu, sizeof(cpu), "-");
+		tt_buf_printf(out, "  %12" PRIu64 " %12s %10" PRId64 " %4s %12s %14s  ", c->cycles,
+			      since(when, r, c), c->tid, cpu, off, int_cell(num, c->ret));
 		for (k = 0; k < 6; k++) {
 			tt_buf_puts(out, k ? ", " : "");
 			tt_buf_puts(out, int_cell(num, c->args[k]));

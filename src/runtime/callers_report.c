@@ -122,6 +122,11 @@ static uint64_t name_frame(uint64_t ip, char *out, size_t size)
 	return (uint64_t)(uintptr_t)fn->addr;
 }
 
+void tt_callers_frame_name(uint64_t ip, char *out, size_t size)
+{
+	name_frame(ip, out, size);
+}
+
 /* "a+0x1 (x) <- b+0x2 (y)": the site's frames, innermost first, their joined name and where
  * each is (object and address, for symbolizers that read debug files). */
 static void name_site(const struct tt_site *s, struct tt_report_caller *row, tt_alloc_fn alloc,

@@ -30,4 +30,8 @@ size_t tt_callers_collect(uint32_t func, const struct tt_report_func *fn, uint64
 			  uint64_t nested, tt_alloc_fn alloc, void *ctx,
 			  struct tt_callers_objects *objs, struct tt_report_caller **out);
 
+/* One frame of a path (a return address, or a tail frame) named as the rows' frames are:
+ * "func+0xOFF (object)". */
+void tt_callers_frame_name(uint64_t ip, char *out, size_t size);
+
 #endif /* TT_CALLERS_REPORT_H */

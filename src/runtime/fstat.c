@@ -5,7 +5,9 @@
  */
 #include "runtime/fstat.h"
 
+#include "hot/by_arg.h"
 #include "hot/sample.h"
+#include "hot/slow_calls.h"
 
 void tt_fstat_merge_periods(struct tt_fstat *dst, uint64_t min, uint64_t max)
 {
@@ -46,6 +48,8 @@ void tt_fstat_merge(struct tt_fstat *dst, const struct tt_fstat *src)
 	/* The densest thread's timing (threads.c): what the observer-effect warning weighs. */
 	if (__atomic_load_n(&src->dense_q20, __ATOMIC_RELAXED) > dst->dense_q20)
 		dst->dense_q20 = __atomic_load_n(&src->dense_q20, __ATOMIC_RELAXED);
+	tt_slow_merge(dst->slow, src->slow); /* a thread's into the totals at its exit */
+	tt_arg_merge(dst->by_arg, src->by_arg);
 	if (__atomic_load_n(&src->est.cost, __ATOMIC_RELAXED) > dst->est.cost)
 		dst->est.cost = __atomic_load_n(&src->est.cost, __ATOMIC_RELAXED);
 }

@@ -50,6 +50,7 @@
 #include "log/log.h"
 #include "log/phase.h"
 #include "runtime/calib_cache.h"
+#include "runtime/by_arg_report.h"
 #include "runtime/callers_deep.h"
 #include "runtime/clock.h"
 #include "runtime/cpu_cache.h"
@@ -59,6 +60,7 @@
 #include "runtime/lifecycle.h"
 #include "runtime/overhead.h"
 #include "runtime/sample_setup.h"
+#include "runtime/slow_report.h"
 #include "runtime/report.h"
 #include "runtime/report_out.h"
 #include "runtime/signals.h"
@@ -779,6 +781,7 @@ static enum state start(char *const *env)
 	tt_clock_choose(&run.clock, &run.cfg);
 	tt_callers_start(run.cfg.callers, run.clock.variant == TT_VAR_MONO,
 			 run.cfg.callers_libunwind);
+	tt_slow_setup(&run.cfg, &run.clock); /* before any thread maps counters */
 	tt_emul_step_install(run.clock.step);
 	tt_phase_add(TT_PHASE_CLOCK, t);
 	t = tt_phase_mark();
@@ -798,6 +801,7 @@ static enum state start(char *const *env)
 	tt_dl_lock(); /* a dlopen or dlclose in another thread waits for this */
 	t = tt_phase_mark();
 	tt_resolve_all(&run.cfg);
+	tt_by_arg_setup(&run.cfg); /* the functions found, none called through a stub yet */
 	/* Go sets its threads' signal stacks by raw system calls, unseen by wrap/altstack.c. */
 	tt_altstack_ask_always = tt_go_prog()->is_go;
 	tt_phase_add(TT_PHASE_RESOLVE, t);

@@ -67,6 +67,7 @@ static struct tt_fstat *burst(unsigned int calls, void (*traced)(void))
 {
 	struct tt_fstat *s;
 	unsigned int i;
+	size_t bytes;
 
 	for (i = 0; i < calls / 4 + 1; i++) /* warm-up, then start from zero */
 		traced();
@@ -75,7 +76,10 @@ static struct tt_fstat *burst(unsigned int calls, void (*traced)(void))
 		return NULL;
 	/* Start from zero: the fstat is its own page-aligned mapping, zero pages again after
 	 * this (tt_hist_init would fault every page of them in to read it). */
+	bytes = s->map_bytes;
 	madvise(s, (sizeof(*s) + 4095) & ~(size_t)4095, MADV_DONTNEED);
+	s->map_bytes = bytes;	    /* what unmaps it */
+	s->slow_floor = UINT64_MAX; /* no call of it kept: every exit in the body, as measured */
 	s->func = 0;
 	s->words = tt_func_words(0); /* the trampoline's way to the target */
 	s->self.min = UINT64_MAX;

@@ -33,10 +33,12 @@
 #include "report/sample_ci.h"
 #include "report/self_hist.h"
 #include "report/stats.h"
+#include "runtime/by_arg_report.h"
 #include "runtime/callers_report.h"
 #include "runtime/export.h"
 #include "runtime/fstat.h"
 #include "runtime/report.h"
+#include "runtime/slow_report.h"
 #include "runtime/report_out.h"
 #include "runtime/signals.h"
 #include "runtime/thread_rows.h"
@@ -557,6 +559,12 @@ static int build(const struct tt_run *run, struct arena *arena, bool report, str
 			fill_threads(run, i, arena, &funcs[nf]);
 		}
 		r->threads.migrations += funcs[nf].migrated;
+		if (report) {
+			tt_slow_collect(i, run->overhead.subtracted, &run->clock, hz,
+					arena_alloc_cb, arena, &funcs[nf]);
+			tt_by_arg_collect(i, run->overhead.subtracted, arena_alloc_cb, arena,
+					  &funcs[nf]);
+		}
 		if (tt_callers_depth && report) {
 			struct tt_report_caller *rows = NULL;
 
@@ -594,6 +602,9 @@ static int build(const struct tt_run *run, struct arena *arena, bool report, str
 	r->program = tt_run_name(run);
 	r->exe = run->exe[0] ? run->exe : NULL;
 	r->wide_names = false;
+	/* The shim's text report shows the slowest calls and latency by argument it kept. */
+	r->text_slowest = true;
+	r->text_by_arg = true;
 	r->argv = (const char *const *)run->argv;
 	r->argc = run->argc;
 	r->pid = run->pid;

@@ -15,9 +15,12 @@
 
 #include "base/sys.h"
 #include "hook/funcs.h"
+#include "hot/by_arg.h"
 #include "hot/func_table.h"
+#include "hot/offcpu.h"
 #include "hot/pin.h"
 #include "hot/sample.h"
+#include "hot/slow_calls.h"
 #include "hot/thread.h"
 #include "runtime/callers_merge.h"
 #include "runtime/clock.h"
@@ -225,6 +228,10 @@ void tt_thread_after_fork_child(void)
 	}
 	self->next = self->prev = NULL;
 	self->tid = tt_sys_gettid();
+	/* The parent's switch records are the parent thread's: records of its own. */
+	tt_offcpu_close(self);
+	if (self->offcpu_tried)
+		tt_offcpu_open(self);
 	tt_sample_thread_init(self); /* its own draws, and no share held by a function */
 	tt_thread_list = self;
 	tt_tls.cpu_aux = UINT32_MAX;
@@ -333,6 +340,38 @@ void tt_thread_collect(uint32_t func, struct tt_fstat *out)
 					  : 0;
 	out->calls += in_handlers;
 	out->dropped += in_handlers;
+}
+
+void tt_thread_collect_slow(uint32_t func, struct tt_slow_list *out)
+{
+	struct tt_thread *t;
+
+	tt_thread_lock();
+	if (total_of(func))
+		tt_slow_merge(out, total_of(func)->slow);
+	for (t = tt_thread_list; t; t = t->next) {
+		struct tt_fstat *s = tt_thread_stat(t, func);
+
+		if (s)
+			tt_slow_merge(out, s->slow);
+	}
+	tt_thread_unlock();
+}
+
+void tt_thread_collect_args(uint32_t func, struct tt_by_arg *out)
+{
+	struct tt_thread *t;
+
+	tt_thread_lock();
+	if (total_of(func))
+		tt_arg_merge(out, total_of(func)->by_arg);
+	for (t = tt_thread_list; t; t = t->next) {
+		struct tt_fstat *s = tt_thread_stat(t, func);
+
+		if (s)
+			tt_arg_merge(out, s->by_arg);
+	}
+	tt_thread_unlock();
 }
 
 uint64_t tt_thread_traced(void)

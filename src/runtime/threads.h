@@ -22,6 +22,16 @@ void tt_thread_after_fork_child(void);
  * collect left there (cleared first). */
 void tt_thread_collect(uint32_t func, struct tt_fstat *out);
 
+/* TSC_SLOWEST: one function's kept slowest calls over merged and live threads, added into
+ * out (a list of tt_slow_capacity, zeroed). */
+struct tt_slow_list;
+void tt_thread_collect_slow(uint32_t func, struct tt_slow_list *out);
+
+/* TSC_ARGS: one function's calls by argument over merged and live threads, added into out
+ * (zeroed). */
+struct tt_by_arg;
+void tt_thread_collect_args(uint32_t func, struct tt_by_arg *out);
+
 /* Threads that made a traced call (calibration aside), over the life of the process. */
 uint64_t tt_thread_traced(void);
 

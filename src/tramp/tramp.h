@@ -80,7 +80,11 @@ _Static_assert(__builtin_offsetof(struct tt_frame, child_ticks) == TT_FRAME_CHIL
 	       "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_frame, child_calls) == TT_FRAME_CHILD_CALLS,
 	       "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_frame, args) == TT_FRAME_ARGS, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_frame, retval) == TT_FRAME_RETVAL, "tramp_layout.h");
 _Static_assert(sizeof(struct tt_frame) == TT_FRAME_SIZE, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_fstat, slow_floor) == TT_FSTAT_SLOW_FLOOR,
+	       "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_fstat, calls) == TT_FSTAT_CALLS, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_fstat, skip) == TT_FSTAT_SKIP, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_fstat, next_skip) == TT_FSTAT_NEXT_SKIP,

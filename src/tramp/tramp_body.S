@@ -239,6 +239,18 @@
 	movl	%edx, TT_FRAME_CPU(%rcx)
 .endif
 	movq	%rbx, TT_FRAME_RBX(%rcx)
+.if TT_STRIP < 3
+	/* The integer arguments, for a call kept among the slowest (hot/slow_calls.h): stores
+	 * only, before the first read; rcx and rdx are where PROLOGUE parked them. */
+	movq	%rdi, TT_FRAME_ARGS(%rcx)
+	movq	%rsi, TT_FRAME_ARGS+8(%rcx)
+	movq	-24(%rsp), %rax
+	movq	%rax, TT_FRAME_ARGS+16(%rcx)
+	movq	-16(%rsp), %rax
+	movq	%rax, TT_FRAME_ARGS+24(%rcx)
+	movq	%r8, TT_FRAME_ARGS+32(%rcx)
+	movq	%r9, TT_FRAME_ARGS+40(%rcx)
+.endif
 	movq	(%rsp), %rax
 	movq	%rax, TT_FRAME_RET(%rcx)
 	leaq	8(%rsp), %rax
@@ -390,6 +402,8 @@
 	jne	\general			/* TSC_CALLERS, TSC_CPU or sampling: C decides */
 	movq	tt_tls@gottpoff(%rip), %r8
 	movq	TT_FRAME_STAT(%rbx), %rdx
+	cmpq	TT_FSTAT_SLOW_FLOOR(%rdx), %rax
+	ja	\general			/* slow enough to be kept (slow_calls.h) */
 	movl	TT_FRAME_CPU(%rbx), %r9d
 	movq	%fs:TT_TLS_CPU_NOW(%r8), %r10
 	cmpl	(%r10), %r9d
@@ -484,6 +498,7 @@ TT_ENTRY_HERE(\name)
 	ret
 	.cfi_restore_state
 .Lexit_\@:				/* %rax = raw, %ecx = CPU id, result in rsi, rdi */
+	movq	%rsi, TT_FRAME_RETVAL(%rbx)	/* for a call kept among the slowest */
 	pushq	TT_FRAME_RET(%rbx)		/* the return address back where `ret` wants it */
 	.cfi_def_cfa_offset 8
 	.cfi_restore %rsp
@@ -628,6 +643,8 @@ TT_ENTRY(\name)
 	.cfi_adjust_cfa_offset 80
 	movq	TT_FRAME_RET(%rbx), %rsi
 	movq	%rsi, 72(%rsp)			/* the return address at S - 8 */
+	movq	64(%rsp), %rsi
+	movq	%rsi, TT_FRAME_RETVAL(%rbx)	/* for a call kept among the slowest */
 	.cfi_def_cfa_offset 80
 	.cfi_restore %rsp
 	.cfi_offset %rip, -8

@@ -94,6 +94,9 @@ static void assert_defaults(const struct tt_config *cfg)
 	assert_int_equal(cfg->overhead_ticks, 0);
 	assert_int_equal(cfg->hook, TT_HOOK_AUTO);
 	assert_int_equal(cfg->callers, 0);
+	assert_int_equal(cfg->slowest, 8);
+	assert_int_equal(cfg->slower_than, 0);
+	assert_int_equal(cfg->nargs, 0);
 	assert_int_equal(cfg->dump_signal, 0);
 	assert_false(cfg->quiet);
 	assert_true(cfg->follow);
@@ -897,6 +900,63 @@ static void test_callers_unwind(void **state)
 		  "TSC_CALLERS_UNWIND=fast not understood, using cached");
 }
 
+/* ---- TSC_SLOWEST, TSC_SLOWER_THAN, TSC_ARGS -------------------------------------------------- */
+
+static void test_slowest(void **state)
+{
+	struct tt_config cfg;
+
+	(void)state;
+	parse_good(&cfg, "TSC_SLOWEST=0");
+	assert_int_equal(cfg.slowest, 0);
+	tt_config_free(&cfg);
+	parse_good(&cfg, "TSC_SLOWEST=64");
+	assert_int_equal(cfg.slowest, 64);
+	tt_config_free(&cfg);
+	check_bad("TSC_SLOWEST=65", "TSC_SLOWEST=65 not understood (out of range 0-64), using 8");
+	check_bad("TSC_SLOWEST=-1", "TSC_SLOWEST=-1 not understood (negative), using 8");
+	parse_good(&cfg, "TSC_SLOWER_THAN=5000");
+	assert_int_equal(cfg.slower_than, 5000);
+	assert_false(cfg.slower_than_us);
+	tt_config_free(&cfg);
+	parse_good(&cfg, "TSC_SLOWER_THAN=20us");
+	assert_int_equal(cfg.slower_than, 20);
+	assert_true(cfg.slower_than_us);
+	tt_config_free(&cfg);
+	check_bad("TSC_SLOWER_THAN=0",
+		  "TSC_SLOWER_THAN=0 not understood (must be above 0), keeping no calls by "
+		  "threshold");
+	check_bad("TSC_SLOWER_THAN=5ms",
+		  "TSC_SLOWER_THAN=5ms not understood, keeping no calls by threshold");
+	check_bad("TSC_SLOWER_THAN=us",
+		  "TSC_SLOWER_THAN=us not understood, keeping no calls by threshold");
+}
+
+static void test_args(void **state)
+{
+	struct tt_config cfg;
+
+	(void)state;
+	parse_good(&cfg, "TSC_ARGS=memcpy:3,libc.so.6:read:3>=4096,f:1==0");
+	assert_int_equal(cfg.nargs, 3);
+	assert_string_equal(cfg.args[0].name, "memcpy");
+	assert_int_equal(cfg.args[0].k, 3);
+	assert_int_equal(cfg.args[0].op, 0);
+	assert_string_equal(cfg.args[1].name, "libc.so.6:read");
+	assert_int_equal(cfg.args[1].op, 1);
+	assert_int_equal(cfg.args[1].n, 4096);
+	assert_int_equal(cfg.args[2].op, 2);
+	assert_int_equal(cfg.args[2].n, 0);
+	tt_config_free(&cfg);
+	check_bad("TSC_ARGS=memcpy:7", "TSC_ARGS entry memcpy:7 not understood (func:K, func:K>=N "
+				       "or func:K==N, K 1-6, each function once), skipped");
+	check_bad("TSC_ARGS=memcpy:3<4", "TSC_ARGS entry memcpy:3<4 not understood (func:K, "
+					 "func:K>=N or func:K==N, K 1-6, each function once), "
+					 "skipped");
+	check_bad("TSC_ARGS=memcpy", "TSC_ARGS entry memcpy not understood (func:K, func:K>=N or "
+				     "func:K==N, K 1-6, each function once), skipped");
+}
+
 /* ---- TSC_SAMPLE, TSC_BUDGET ------------------------------------------------------------------ */
 
 static void test_sample(void **state)
@@ -1291,6 +1351,8 @@ int main(void)
 		cmocka_unit_test(test_overhead),
 		cmocka_unit_test(test_callers),
 		cmocka_unit_test(test_callers_unwind),
+		cmocka_unit_test(test_slowest),
+		cmocka_unit_test(test_args),
 		cmocka_unit_test(test_dump_signal_names),
 		cmocka_unit_test(test_dump_signal_realtime),
 		cmocka_unit_test(test_dump_signal_numbers),
