@@ -25,6 +25,8 @@ int tt_offcpu_open(struct tt_thread *t)
 	void *m;
 	size_t i;
 
+	if (__atomic_load_n(&tt_offcpu_error, __ATOMIC_RELAXED) == TT_OFFCPU_SANDBOXED)
+		return TT_OFFCPU_SANDBOXED;
 	for (i = 0; i < sizeof(a); i++) /* no memset call needed for so little */
 		b[i] = 0;
 	a.type = PERF_TYPE_SOFTWARE;

@@ -43,7 +43,11 @@ void tt_offcpu_close(struct tt_thread *t);
  * span older than the last copied has none missing. Hot path. */
 int tt_offcpu_latest(const struct tt_thread *t, struct tt_switch *out, uint32_t max, int *all);
 
-/* Why threads have no records: 0, or the first error (negative errno). */
+/* Why threads have no records: 0, the first error (negative errno), or TT_OFFCPU_SANDBOXED,
+ * set before any open: the process is under seccomp, whose filter may kill it for a system
+ * call as rare as perf_event_open (systemd's SystemCallFilter does, by default), so none is
+ * tried. */
+#define TT_OFFCPU_SANDBOXED (-100000)
 extern int tt_offcpu_error;
 
 #endif /* TT_OFFCPU_H */

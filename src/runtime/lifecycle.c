@@ -704,13 +704,16 @@ void tt_lifecycle_exiting(void)
 
 void tt_lifecycle_sandboxing(const char *how)
 {
-	if (getpid() != run.pid || !take_exit_report())
+	if (getpid() != run.pid || !take_exit_report()) {
+		tt_offcpu_refuse_sandboxed(); /* perf_event_open may be what the filter forbids */
 		return;
+	}
 	/* First, so that the report keeps the line among its warnings. */
 	tt_warn("%s: the program confines itself with seccomp, which may forbid the system calls "
 		"a report needs: the report is written now, and calls from now on are not reported",
 		how);
 	report();
+	tt_offcpu_refuse_sandboxed(); /* after the report: its calls' figures were taken before */
 	__atomic_store_n(&tt_sandboxed, true, __ATOMIC_RELEASE);
 	end_exit_report();
 }

@@ -5,6 +5,9 @@
 #include "runtime/slow_report.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <stdbool.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -39,6 +42,31 @@ static uint64_t startup_hz(const struct tt_clock *clock)
 	return tt_clock_hz(clock, 0, &source, &ppm);
 }
 
+void tt_offcpu_refuse_sandboxed(void)
+{
+	__atomic_store_n(&tt_offcpu_error, TT_OFFCPU_SANDBOXED, __ATOMIC_RELAXED);
+}
+
+/* A process started under a seccomp filter (a service's SystemCallFilter, a container's
+ * profile) may be killed by it for perf_event_open: none is opened there (offcpu.h). */
+static void refuse_offcpu_under_seccomp(void)
+{
+	char buf[4096], *p;
+	ssize_t n;
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = 0;
+	p = strstr(buf, "\nSeccomp:");
+	if (p && strtol(p + 9, NULL, 10) != 0)
+		tt_offcpu_refuse_sandboxed();
+}
+
 void tt_slow_setup(const struct tt_config *cfg, const struct tt_clock *clock)
 {
 	uint64_t t = cfg->slower_than;
@@ -56,6 +84,8 @@ void tt_slow_setup(const struct tt_config *cfg, const struct tt_clock *clock)
 	}
 	threshold_cycles = t;
 	offcpu_warned = false;
+	if (cfg->slowest || t)
+		refuse_offcpu_under_seccomp();
 	tt_slow_threshold = t;
 	tt_slow_capacity = t ? TT_SLOWER_THAN_KEPT : cfg->slowest;
 }
@@ -170,7 +200,10 @@ void tt_slow_collect(uint32_t func, uint64_t subtract, const struct tt_clock *cl
 		offcpu_warned = true;
 		tt_warn("offcpu_ns is null for threads whose context switches the kernel would not "
 			"record (perf_event_open or its mapping: %s)",
-			tt_offcpu_error == -EACCES || tt_offcpu_error == -EPERM
+			tt_offcpu_error == TT_OFFCPU_SANDBOXED
+				? "not tried under seccomp, whose filter may kill the program for "
+				  "it"
+			: tt_offcpu_error == -EACCES || tt_offcpu_error == -EPERM
 				? "not permitted: perf_event_paranoid, seccomp or the "
 				  "locked-memory "
 				  "limit of perf mappings"

@@ -20,4 +20,8 @@ void tt_slow_setup(const struct tt_config *cfg, const struct tt_clock *clock);
 void tt_slow_collect(uint32_t func, uint64_t subtract, const struct tt_clock *clock, uint64_t hz,
 		     tt_alloc_fn alloc, void *ctx, struct tt_report_func *out);
 
+/* The process confines itself with seccomp from now on: no thread opens its switch records
+ * any more (hot/offcpu.h), and kept calls' offcpu_ns are null with one warning. */
+void tt_offcpu_refuse_sandboxed(void);
+
 #endif /* TT_SLOW_REPORT_H */
