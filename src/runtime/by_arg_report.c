@@ -131,7 +131,7 @@ void tt_by_arg_collect(uint32_t func, uint64_t subtract, tt_alloc_fn alloc, void
 		return;
 	memset(t, 0, sizeof(*t));
 	tt_thread_collect_args(func, t);
-	out->has_filtered = w->op != TT_ARG_ALL;
+	out->has_filtered = true; /* 0 without a filter */
 	out->filtered = t->filtered;
 	for (i = 0; i < TT_ARG_BUCKETS; i++) {
 		const struct tt_arg_bucket *b = &t->b[i];
