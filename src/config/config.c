@@ -49,6 +49,8 @@ enum var {
 	V_EXPORT_INTERVAL,
 	V_DEBUG,
 	V_CACHE,
+	V_EMPTY,
+	V_RUN_DIR,
 	V_COUNT
 };
 
@@ -72,6 +74,8 @@ static const char *const var_names[V_COUNT] = {
 	[V_BUDGET] = "TSC_BUDGET",
 	[V_DEBUG] = "TSC_DEBUG",
 	[V_CACHE] = "TSC_CACHE",
+	[V_EMPTY] = "TSC_EMPTY",
+	[V_RUN_DIR] = "TSC_RUN_DIR",
 };
 
 /* Indexed by the enum values of config.h. */
@@ -85,6 +89,7 @@ static const char *const quiet_names[] = { "0", "1" };
 static const char *const follow_names[] = { "0", "1" };
 static const char *const debug_names[] = { "0", "startup" };
 static const char *const cache_names[] = { "0", "1" };
+static const char *const empty_names[] = { "0", "1" };
 
 struct parser {
 	struct tt_config *cfg;
@@ -300,6 +305,17 @@ static int set_path(const struct parser *p, enum var v, const char *val, char **
 	return 0;
 }
 
+/* TSC_RUN_DIR (set by `tsctrace run`): an absolute directory, so that a program's chdir
+ * cannot move its reports; anything else is refused and TSC_OUTPUT applies. */
+static int set_run_dir(const struct parser *p, const char *val)
+{
+	if (val[0] != '/') {
+		bad_value(p, V_RUN_DIR, val, "not an absolute directory", "using TSC_OUTPUT");
+		return 0;
+	}
+	return set_path(p, V_RUN_DIR, val, &p->cfg->run_dir, "using TSC_OUTPUT");
+}
+
 static int set_var(struct parser *p, enum var v, const char *val)
 {
 	struct tt_config *cfg = p->cfg;
@@ -359,6 +375,11 @@ static int set_var(struct parser *p, enum var v, const char *val)
 		i = choose(p, v, val, cache_names, ARRAY_SIZE(cache_names), "using 1");
 		cfg->cache = i != 0;
 		break;
+	case V_EMPTY:
+		i = choose(p, v, val, empty_names, ARRAY_SIZE(empty_names), "using 0");
+		cfg->empty = i == 1;
+		break;
+	case V_RUN_DIR: return set_run_dir(p, val);
 	case V_COUNT: break;
 	}
 	return 0;
@@ -483,5 +504,6 @@ void tt_config_free(struct tt_config *cfg)
 	free(cfg->funcs);
 	free(cfg->output);
 	free(cfg->export_path);
+	free(cfg->run_dir);
 	set_defaults(cfg);
 }

@@ -67,6 +67,8 @@ struct tt_config {
 	bool debug_startup;	   /* TSC_DEBUG=startup: print the time of each start-up phase */
 	struct tt_cpu_persona cpu; /* TSC_CPU: another CPU's facts, for tests */
 	bool cache; /* TSC_CACHE: calibration figures kept between runs (runtime/calib_cache.h) */
+	bool empty; /* TSC_EMPTY: a report even when no traced function was found */
+	char *run_dir; /* TSC_RUN_DIR: `tsctrace run`'s directory (absolute), or NULL */
 };
 
 /* Receives one diagnostic line (no prefix, no newline). */
