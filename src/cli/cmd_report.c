@@ -10,6 +10,10 @@
  * report says which object and address each is (sites.h): function+offset and file:line,
  * also for stripped programs whose debug files are found by build ID (--debug-dir adds places).
  *
+ * With no file, the latest run directory of `tsctrace run` in the current directory is read
+ * (rundir.h): its merged.json, or with --per-process each process's report of it; a run
+ * directory named as the file is read the same way.
+ *
  * With --top, the total% column is a share of the functions shown (the formatter sums what it
  * is given); a note under the table says so. Functions never called get no row (a line counts
  * them), as in the shim's own text report, unless --all.
@@ -18,11 +22,14 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "load.h"
 #include "outfile.h"
 #include "report/report_fmt.h"
+#include "rundir.h"
 #include "sites.h"
 #include "table.h"
 
@@ -45,6 +52,7 @@ static const struct option report_opts[] = {
 	{ "debug-dir", required_argument, NULL, 'd' },
 	{ "self", no_argument, NULL, 'S' },
 	{ "threads", no_argument, NULL, 'T' },
+	{ "per-process", no_argument, NULL, 'P' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -141,12 +149,66 @@ static int parse_sort(const char *s, enum sort_key *key)
 	return -1;
 }
 
+/*
+ * The files to read when no file or a run directory is named (see the top of the file) into
+ * *files (tt_rundir_free frees them). Returns 0, or -1 after a "tsctrace:" line.
+ */
+static int run_files(const char *named, bool per_process, char ***files, size_t *n)
+{
+	char latest[NAME_MAX + 1], *merged;
+	const char *dir = named;
+	struct stat st;
+
+	if (!dir) {
+		if (tt_rundir_latest("report", latest, sizeof(latest)) < 0)
+			return -1;
+		dir = latest;
+	}
+	if (per_process) {
+		if (tt_rundir_reports(dir, files, n) < 0)
+			return -1;
+		if (!*n) {
+			tt_cli_err("report: %s holds no process report (nothing was traced)", dir);
+			return -1;
+		}
+		return 0;
+	}
+	*files = calloc(1, sizeof(**files));
+	if (!*files || asprintf(&merged, "%s/" TT_RUNDIR_MERGED, dir) < 0) {
+		free(*files);
+		tt_cli_err("report: out of memory");
+		return -1;
+	}
+	if (stat(merged, &st) < 0) {
+		tt_cli_err("report: %s has no " TT_RUNDIR_MERGED
+			   " (nothing was traced in that run, "
+			   "or it has not ended)",
+			   dir);
+		free(merged);
+		free(*files);
+		return -1;
+	}
+	(*files)[0] = merged;
+	*n = 1;
+	return 0;
+}
+
+/* Whether path names a directory. */
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 int tt_cli_report(int argc, char **argv)
 {
 	struct tt_buf out = TT_BUF_INIT;
 	enum sort_key key = SORT_FILE;
-	bool callers = false, all = false, threads = false;
+	bool callers = false, all = false, threads = false, per_process = false;
 	struct cli_report **reps;
+	char **run = NULL, **files;
+	size_t nrun = 0;
 	struct tt_sites **sites = NULL;
 	const char **dirs = calloc((size_t)argc + 1, sizeof(*dirs));
 	size_t top = SIZE_MAX, nfiles, ndirs = 0, i;
@@ -174,6 +236,7 @@ int tt_cli_report(int argc, char **argv)
 		case 'c': callers = true; break;
 		case 'S': key = SORT_SELF; break;
 		case 'T': threads = true; break;
+		case 'P': per_process = true; break;
 		case 'a': all = true; break;
 		case 'd':
 			if (!optarg[0]) {
@@ -190,11 +253,18 @@ int tt_cli_report(int argc, char **argv)
 		}
 	}
 	nfiles = (size_t)(argc - optind);
-	if (!nfiles) {
-		tt_cli_err("report: no report given (see tsctrace report --help)");
+	files = argv + optind;
+	if (nfiles > 1 && per_process) {
+		tt_cli_err("report: --per-process takes one run directory, or none for the latest");
 		goto out_dirs;
 	}
-	reps = tt_load_reports(argv + optind, nfiles);
+	if (!nfiles || per_process || (nfiles == 1 && is_dir(files[0]))) {
+		if (run_files(nfiles ? files[0] : NULL, per_process, &run, &nrun) < 0)
+			goto out_dirs;
+		files = run;
+		nfiles = nrun;
+	}
+	reps = tt_load_reports(files, nfiles);
 	if (!reps)
 		goto out_dirs;
 	sites = calloc(nfiles, sizeof(*sites));
@@ -225,6 +295,7 @@ out:
 		tt_sites_free(sites[i]);
 	free(sites);
 out_dirs:
+	tt_rundir_free(run, nrun);
 	free(dirs);
 	return rc;
 }
