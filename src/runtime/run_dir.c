@@ -16,6 +16,7 @@
 #include "base/sys.h"
 #include "hook/funcs.h"
 #include "runtime/run_dir.h"
+#include "runtime/threads.h"
 
 #define NAME_TRIES 100 /* EXE.PID.json, EXE.PID-2.json ... */
 #define NAME_MAX_BYTES 4096
@@ -52,7 +53,11 @@ bool tt_run_dir_skip_empty(const struct tt_run *run)
 	char name[NAME_MAX_BYTES], line[320];
 	int n;
 
-	if (run->cfg.empty || tt_funcs_count() > 1) /* index 0 is the calibration function */
+	if (run->cfg.empty)
+		return false;
+	/* index 0 is the calibration function; under a run, functions found but never called
+	 * add nothing to its answer either, and their report costs more than the process */
+	if (tt_funcs_count() > 1 && (!run->cfg.run_dir || tt_thread_traced() > 0))
 		return false;
 	if (!run->cfg.run_dir)
 		return true;

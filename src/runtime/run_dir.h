@@ -16,9 +16,10 @@
 #define TT_RUN_DIR_EMPTY "empty"
 
 /*
- * Whether this process's report is to be left out: no traced function was found in it and
- * TSC_EMPTY=1 does not ask for one. Under TSC_RUN_DIR the process is then counted, one line
- * appended to the run's `empty` file. Raw system calls, no malloc.
+ * Whether this process's report is to be left out, TSC_EMPTY=1 not asking for it: no traced
+ * function was found in it, or under TSC_RUN_DIR none was called. Under TSC_RUN_DIR the
+ * process is then counted, one line appended to the run's `empty` file. Raw system calls, no
+ * malloc.
  */
 bool tt_run_dir_skip_empty(const struct tt_run *run);
 
