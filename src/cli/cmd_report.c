@@ -176,6 +176,7 @@ static int run_files(const char *named, bool per_process, char ***files, size_t 
 	*files = calloc(1, sizeof(**files));
 	if (!*files || asprintf(&merged, "%s/" TT_RUNDIR_MERGED, dir) < 0) {
 		free(*files);
+		*files = NULL;
 		tt_cli_err("report: out of memory");
 		return -1;
 	}
@@ -186,6 +187,7 @@ static int run_files(const char *named, bool per_process, char ***files, size_t 
 			   dir);
 		free(merged);
 		free(*files);
+		*files = NULL;
 		return -1;
 	}
 	(*files)[0] = merged;
@@ -193,12 +195,20 @@ static int run_files(const char *named, bool per_process, char ***files, size_t 
 	return 0;
 }
 
-/* Whether path names a directory. */
-static bool is_dir(const char *path)
+/* Whether path names a run directory: a directory holding merged.json (any other is an
+ * error of the loader's, "Is a directory"). */
+static bool is_run_dir(const char *path)
 {
 	struct stat st;
+	char *merged;
+	bool yes;
 
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode) ||
+	    asprintf(&merged, "%s/" TT_RUNDIR_MERGED, path) < 0)
+		return false;
+	yes = stat(merged, &st) == 0;
+	free(merged);
+	return yes;
 }
 
 int tt_cli_report(int argc, char **argv)
@@ -220,7 +230,7 @@ int tt_cli_report(int argc, char **argv)
 	}
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:n:cad:STh", report_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:n:cad:STPh", report_opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (parse_sort(optarg, &key) < 0)
@@ -258,7 +268,7 @@ int tt_cli_report(int argc, char **argv)
 		tt_cli_err("report: --per-process takes one run directory, or none for the latest");
 		goto out_dirs;
 	}
-	if (!nfiles || per_process || (nfiles == 1 && is_dir(files[0]))) {
+	if (!nfiles || per_process || (nfiles == 1 && is_run_dir(files[0]))) {
 		if (run_files(nfiles ? files[0] : NULL, per_process, &run, &nrun) < 0)
 			goto out_dirs;
 		files = run;
