@@ -14,7 +14,8 @@ struct help {
 
 static const struct help helps[] = {
 	{ "run",
-	  "usage: tsctrace run [-f NAMES] [--top N] [--quiet] [--no-follow] [--] PROGRAM [ARGS...]\n"
+	  "usage: tsctrace run [-f NAMES] [--top N] [--quiet] [--no-follow] [--] PROGRAM "
+	  "[ARGS...]\n"
 	  "       tsctrace run [-f NAMES] -o FILE [--json|--text] [--no-follow] [--] PROGRAM ...\n"
 	  "\n"
 	  "Run PROGRAM with the libtsctrace.so shim preloaded and answer when it ends: every\n"
