@@ -217,7 +217,8 @@ fi
 # report file per process, whatever the tool); traced with each report to /dev/null (the
 # shim's own work, no file); traced with each report to a new file (the row with the goal);
 # and the whole loop under `tsctrace run -q -f malloc` (startup.loop.run, goal <= 1.5: the run
-# directory, the processes' reports in it, the merge and merged.json at the end, docs/runs.md).
+# directory, the processes' reports appended to its one file, the merge and merged.json at the
+# end, docs/runs.md).
 # shellcheck source=shell_loop.sh
 . "$HERE/shell_loop.sh"
 echo
@@ -275,14 +276,14 @@ echo "  a library that only leaves a 400-byte file per process: $(ms "$lf") ms" 
 row startup.loop "shell loop of 100 programs, traced/bare" "$lr" "<= 1.25" "$(le "$lr" 1.25)" \
 	"median $(ms "$lp")/$(ms "$lb") ms, $REPS runs each, TSC_FUNCS=strlen"
 lrun=$(median "$W/loop.run")
-nrun=$(ls "$W"/looprun/tsctrace-run.*/ 2>/dev/null | grep -c '\.json$')
+nrun=$(cat "$W"/looprun/tsctrace-run.*/reports.json-seq 2>/dev/null | tr -cd '\036' | wc -c)
 [ -s "$(ls -d "$W"/looprun/tsctrace-run.* 2>/dev/null | head -n 1)/merged.json" ] ||
 	fail "shell loop: tsctrace run left no merged.json ($(head -c 200 "$W/looprun.err"))"
 echo "  under tsctrace run -q -f malloc (run directory, merge at the end): $(ms "$lrun") ms" \
-	"($(ratio "$lrun" "$lb")), $nrun files in the run directory"
+	"($(ratio "$lrun" "$lb")), $nrun process reports in its reports.json-seq"
 row startup.loop.run "shell loop of 100 programs under tsctrace run -f malloc/bare" \
 	"$(ratio "$lrun" "$lb")" "<= 1.5" "$(le "$(ratio "$lrun" "$lb")" 1.5)" \
-	"median $(ms "$lrun")/$(ms "$lb") ms, $REPS runs each; $nrun JSON files in the run directory (merged.json among them)"
+	"median $(ms "$lrun")/$(ms "$lb") ms, $REPS runs each; $nrun process reports in the run's reports.json-seq"
 row startup.loop.nothing "shell loop floor: a do-nothing library preloaded/bare" \
 	"$(ratio "$ln" "$lb")" "-" "info" "median $(ms "$ln")/$(ms "$lb") ms, bench/nothing.c"
 row startup.loop.filefloor "shell loop floor: a file left by each process (filefloor.c)/bare" \

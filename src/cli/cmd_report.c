@@ -150,12 +150,14 @@ static int parse_sort(const char *s, enum sort_key *key)
 }
 
 /*
- * The files to read when no file or a run directory is named (see the top of the file) into
- * *files (tt_rundir_free frees them). Returns 0, or -1 after a "tsctrace:" line.
+ * What to read when no file or a run directory is named (see the top of the file): the path
+ * of its merged.json into *merged (malloc'd), or with per_process its process reports into
+ * *pp. Returns 0, or -1 after a "tsctrace:" line.
  */
-static int run_files(const char *named, bool per_process, char ***files, size_t *n)
+static int run_reports(const char *named, bool per_process, char **merged,
+		       struct tt_run_reports *pp)
 {
-	char latest[NAME_MAX + 1], *merged;
+	char latest[NAME_MAX + 1];
 	const char *dir = named;
 	struct stat st;
 
@@ -165,33 +167,28 @@ static int run_files(const char *named, bool per_process, char ***files, size_t 
 		dir = latest;
 	}
 	if (per_process) {
-		if (tt_rundir_reports(dir, files, n) < 0)
+		if (tt_rundir_load(dir, pp) < 0)
 			return -1;
-		if (!*n) {
+		if (!pp->n) {
 			tt_cli_err("report: %s holds no process report (nothing was traced)", dir);
 			return -1;
 		}
 		return 0;
 	}
-	*files = calloc(1, sizeof(**files));
-	if (!*files || asprintf(&merged, "%s/" TT_RUNDIR_MERGED, dir) < 0) {
-		free(*files);
-		*files = NULL;
+	if (asprintf(merged, "%s/" TT_RUNDIR_MERGED, dir) < 0) {
+		*merged = NULL;
 		tt_cli_err("report: out of memory");
 		return -1;
 	}
-	if (stat(merged, &st) < 0) {
+	if (stat(*merged, &st) < 0) {
 		tt_cli_err("report: %s has no " TT_RUNDIR_MERGED
 			   " (nothing was traced in that run, "
 			   "or it has not ended)",
 			   dir);
-		free(merged);
-		free(*files);
-		*files = NULL;
+		free(*merged);
+		*merged = NULL;
 		return -1;
 	}
-	(*files)[0] = merged;
-	*n = 1;
 	return 0;
 }
 
@@ -217,8 +214,9 @@ int tt_cli_report(int argc, char **argv)
 	enum sort_key key = SORT_FILE;
 	bool callers = false, all = false, threads = false, per_process = false;
 	struct cli_report **reps;
-	char **run = NULL, **files;
-	size_t nrun = 0;
+	struct tt_run_reports pp = { 0 };
+	char *merged = NULL, **files;
+	bool from_run = false;
 	struct tt_sites **sites = NULL;
 	const char **dirs = calloc((size_t)argc + 1, sizeof(*dirs));
 	size_t top = SIZE_MAX, nfiles, ndirs = 0, i;
@@ -269,12 +267,21 @@ int tt_cli_report(int argc, char **argv)
 		goto out_dirs;
 	}
 	if (!nfiles || per_process || (nfiles == 1 && is_run_dir(files[0]))) {
-		if (run_files(nfiles ? files[0] : NULL, per_process, &run, &nrun) < 0)
+		if (run_reports(nfiles ? files[0] : NULL, per_process, &merged, &pp) < 0)
 			goto out_dirs;
-		files = run;
-		nfiles = nrun;
+		if (merged) {
+			files = &merged;
+			nfiles = 1;
+		} else { /* the process reports, theirs to free from here on (labels aside) */
+			reps = pp.v;
+			nfiles = pp.n;
+			pp.v = NULL;
+			pp.n = 0;
+			from_run = true;
+		}
 	}
-	reps = tt_load_reports(files, nfiles);
+	if (!from_run)
+		reps = tt_load_reports(files, nfiles);
 	if (!reps)
 		goto out_dirs;
 	sites = calloc(nfiles, sizeof(*sites));
@@ -305,7 +312,8 @@ out:
 		tt_sites_free(sites[i]);
 	free(sites);
 out_dirs:
-	tt_rundir_free(run, nrun);
+	tt_rundir_reports_free(&pp);
+	free(merged);
 	free(dirs);
 	return rc;
 }

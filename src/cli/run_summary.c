@@ -150,35 +150,28 @@ static struct cli_report *merge_into(const char *dir, struct cli_report *const *
 int tt_run_summary(const char *dir, const char *shown, size_t top, bool quiet)
 {
 	struct tt_buf out = TT_BUF_INIT;
-	struct cli_report **reps = NULL, *m = NULL;
-	size_t nfiles = 0, n = 0, nempty = tt_rundir_empty_count(dir), i;
-	char **files = NULL;
-	int rc = -1;
+	struct tt_run_reports run;
+	struct cli_report *m = NULL;
+	size_t nempty = tt_rundir_empty_count(dir), n;
+	int rc;
 
-	if (tt_rundir_reports(dir, &files, &nfiles) < 0)
+	if (tt_rundir_load(dir, &run) < 0)
 		return -1;
-	reps = calloc(nfiles ? nfiles : 1, sizeof(*reps));
-	if (!reps) {
-		tt_cli_err("run: out of memory");
-		goto out;
-	}
-	for (i = 0; i < nfiles; i++) /* one that cannot be read is named by the loader */
-		if ((reps[n] = tt_load_report(files[i])))
-			n++;
+	n = run.n;
 	if (n) {
-		qsort(reps, n, sizeof(*reps), by_start);
-		m = merge_into(dir, reps, n);
+		qsort(run.v, n, sizeof(*run.v), by_start);
+		m = merge_into(dir, run.v, n);
 	}
 	if (!quiet) {
 		tt_buf_printf(&out, "tsctrace: %zu process%s reported", n, n == 1 ? "" : "es");
 		if (nempty)
 			tt_buf_printf(&out, ", %zu ran with nothing traced (no report)", nempty);
-		if (n < nfiles)
-			tt_buf_printf(&out, ", %zu report%s unreadable", nfiles - n,
-				      nfiles - n == 1 ? "" : "s");
+		if (run.unreadable)
+			tt_buf_printf(&out, ", %zu report%s unreadable", run.unreadable,
+				      run.unreadable == 1 ? "" : "s");
 		tt_buf_puts(&out, "\n");
 		if (m)
-			table(&out, m, reps, n, top);
+			table(&out, m, run.v, n, top);
 	}
 	rc = m || !n ? 0 : -1;
 	tt_buf_printf(&out, "tsctrace: run data in %s/", shown);
@@ -189,13 +182,9 @@ int tt_run_summary(const char *dir, const char *shown, size_t top, bool quiet)
 				    : " (nothing traced: no report)\n");
 	if (!out.failed)
 		fwrite(out.data, 1, out.len, stderr);
-out:
 	if (m)
 		tt_load_free(m);
-	for (i = 0; i < n; i++)
-		tt_load_free(reps[i]);
-	free(reps);
-	tt_rundir_free(files, nfiles);
+	tt_rundir_reports_free(&run);
 	tt_buf_free(&out);
 	return rc;
 }

@@ -2,6 +2,7 @@
  * rundir.c - see rundir.h.
  */
 #include <dirent.h>
+#include <stdint.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -96,66 +97,167 @@ int tt_rundir_latest(const char *cmd, char *name, size_t size)
 	return 0;
 }
 
-static bool ends_with(const char *s, const char *end)
+/* The whole file into *data (malloc'd, *len bytes); 1 when it is missing, 0, or -1 after a
+ * line. */
+static int slurp(const char *path, char **data, size_t *len)
 {
-	size_t n = strlen(s), e = strlen(end);
+	FILE *f = fopen(path, "re");
+	size_t cap = 65536, n;
+	uint64_t most;
+	char *buf, *nb;
 
-	return n > e && strcmp(s + n - e, end) == 0;
-}
-
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-int tt_rundir_reports(const char *dir, char ***files, size_t *n)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char **v = NULL, **nv;
-	size_t cap = 0;
-
-	*files = NULL;
-	*n = 0;
-	if (!d) {
-		tt_cli_err("cannot read the run directory %s: %s", dir, strerror(errno));
+	*data = NULL;
+	*len = 0;
+	if (!f)
+		return errno == ENOENT
+			       ? 1
+			       : (tt_cli_err("cannot read %s: %s", path, strerror(errno)), -1);
+	if (tt_load_cap(&most) < 0 || !(buf = malloc(cap))) {
+		fclose(f);
 		return -1;
 	}
-	while ((e = readdir(d))) {
-		if (!ends_with(e->d_name, ".json") || strcmp(e->d_name, TT_RUNDIR_MERGED) == 0 ||
-		    e->d_name[0] == '.')
-			continue;
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 16;
-			nv = realloc(v, cap * sizeof(*v));
-			if (!nv)
-				goto oom;
-			v = nv;
+	while ((n = fread(buf + *len, 1, cap - *len, f)) > 0) {
+		*len += n;
+		if (*len > most) {
+			tt_cli_err("%s: larger than %llu bytes (TSCTRACE_MAX_INPUT)", path,
+				   (unsigned long long)most);
+			break;
 		}
-		if (asprintf(&v[*n], "%s/%s", dir, e->d_name) < 0)
-			goto oom;
-		(*n)++;
+		if (*len == cap) {
+			nb = realloc(buf, cap * 2);
+			if (!nb) {
+				tt_cli_err("%s: out of memory", path);
+				*len = most + 1; /* as an error below */
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
 	}
-	closedir(d);
-	if (*n)
-		qsort(v, *n, sizeof(*v), by_name);
-	*files = v;
+	if (ferror(f) || *len > most) {
+		fclose(f);
+		free(buf);
+		return -1;
+	}
+	fclose(f);
+	*data = buf;
+	return 0;
+}
+
+/* One record (a JSON text after an RS byte) into out->v, named after its process; -1 when out
+ * of memory. */
+static int take_record(struct tt_run_reports *out, const char *path, size_t index, const char *text,
+		       size_t len)
+{
+	char *label, *at;
+	json_error_t jerr;
+	json_t *root, *pid, *program;
+	struct cli_report *rep;
+	size_t i;
+
+	for (i = 0; i < len && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t'); i++)
+		;
+	if (i == len)
+		return 0; /* nothing between two RS bytes */
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	pid = root ? json_object_get(root, "pid") : NULL;
+	program = root ? json_object_get(root, "program") : NULL;
+	at = program && json_is_string(program) ? strrchr(json_string_value(program), '/') : NULL;
+	if (asprintf(&label, "%s, #%zu (%s, pid %lld)", path, index,
+		     at					  ? at + 1
+		     : program && json_is_string(program) ? json_string_value(program)
+							  : "?",
+		     pid && json_is_integer(pid) ? (long long)json_integer_value(pid) : -1LL) < 0) {
+		json_decref(root);
+		return -1;
+	}
+	out->labels[out->nlabels++] = label;
+	if (!root) {
+		tt_cli_err("%s: not a JSON report (cut short?): %s; left out", label, jerr.text);
+		out->unreadable++;
+		return 0;
+	}
+	rep = tt_load_report_root(label, root); /* a line of its own when it is not a report */
+	if (!rep)
+		out->unreadable++;
+	else
+		out->v[out->n++] = rep;
+	return 0;
+}
+
+/* Of reports of one image (pid and start time), the last: earlier ones are freed. */
+static void keep_last(struct tt_run_reports *out)
+{
+	size_t i, j, k = 0;
+
+	for (i = 0; i < out->n; i++) {
+		for (j = i + 1; j < out->n; j++)
+			if (out->v[j]->r.pid == out->v[i]->r.pid &&
+			    out->v[j]->r.start_unix_ns == out->v[i]->r.start_unix_ns)
+				break;
+		if (j < out->n)
+			tt_load_free(out->v[i]);
+		else
+			out->v[k++] = out->v[i];
+	}
+	out->n = k;
+}
+
+int tt_rundir_load(const char *dir, struct tt_run_reports *out)
+{
+	char *path, *data, *p, *end, *next;
+	size_t len, records = 0, index = 0;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if (asprintf(&path, "%s/" TT_RUNDIR_REPORTS, dir) < 0) {
+		tt_cli_err("out of memory");
+		return -1;
+	}
+	r = slurp(path, &data, &len);
+	if (r) {
+		free(path);
+		return r > 0 ? 0 : -1;
+	}
+	for (p = data, end = data + len; p < end; p++)
+		records += *p == '\x1e';
+	out->v = calloc(records + 1, sizeof(*out->v));
+	out->labels = calloc(records + 1, sizeof(*out->labels));
+	if (!out->v || !out->labels)
+		goto oom;
+	/* Whatever comes before the first RS is a cut record too (or nothing). */
+	for (p = data; p < end; p = next) {
+		next = memchr(p + (*p == '\x1e'), '\x1e', (size_t)(end - p - (*p == '\x1e')));
+		if (!next)
+			next = end;
+		if (*p == '\x1e')
+			p++;
+		if (take_record(out, path, ++index, p, (size_t)(next - p)) < 0)
+			goto oom;
+	}
+	keep_last(out);
+	free(data);
+	free(path);
 	return 0;
 oom:
-	closedir(d);
-	tt_rundir_free(v, *n);
-	*n = 0;
+	free(data);
+	free(path);
+	tt_rundir_reports_free(out);
 	tt_cli_err("out of memory");
 	return -1;
 }
 
-void tt_rundir_free(char **files, size_t n)
+void tt_rundir_reports_free(struct tt_run_reports *r)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		free(files[i]);
-	free(files);
+	for (i = 0; i < r->n; i++)
+		tt_load_free(r->v[i]);
+	for (i = 0; i < r->nlabels; i++)
+		free(r->labels[i]);
+	free(r->v);
+	free(r->labels);
+	memset(r, 0, sizeof(*r));
 }
 
 size_t tt_rundir_empty_count(const char *dir)

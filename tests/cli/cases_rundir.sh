@@ -24,6 +24,12 @@ rd_dir() {
 	case $e in tsctrace-run.[0-9]*-[0-9]*.[0-9]*) [ -d "$1/$e" ] && echo "$1/$e" ;; esac
 }
 
+# rd_jq PROGRAM FILE: jq PROGRAM over the array of FILE's reports (a JSON text sequence,
+# RS before each: jq --seq, whose output has RS bytes too, taken out).
+rd_jq() {
+	jq --seq -s "$1" "$2" | tr -d '\036'
+}
+
 t_rundir() {
 	local d=$WORK/rd why got want rdir n
 	selected 'rundir/*' || return 0
@@ -39,11 +45,13 @@ t_rundir() {
 			why="no merged.json in $rdir"
 		else
 			got=$(awk '$1 == "malloc" { print $2 }' "$d/loop.err")
-			want=$(jq -s 'map(.functions[] | select(.name == "malloc") | .calls) | add' \
-				$(ls "$rdir"/*.json | grep -v '/merged.json$'))
-			n=$(ls "$rdir"/*.json | grep -vc '/merged.json$')
-			[ -n "$got" ] && [ "$got" = "$want" ] ||
-				why="summary says $got malloc calls, the process reports $want: $(head -c 400 "$d/loop.err")"
+			want=$(rd_jq 'map(.functions[] | select(.name == "malloc") | .calls) | add' \
+				"$rdir/reports.json-seq")
+			n=$(rd_jq length "$rdir/reports.json-seq")
+			[ "$(ls -A "$rdir" | tr '\n' ' ')" = "merged.json reports.json-seq " ] ||
+				why="the run directory holds $(ls -A "$rdir" | tr '\n' ' ')"
+			[ -n "$got" ] && [ "$got" = "$want" ] && [ "$n" -ge 6 ] ||
+				why="$why; summary says $got malloc calls, the $n process reports $want: $(head -c 400 "$d/loop.err")"
 			[ "$(jq '.functions[] | select(.name == "malloc") | .calls' "$rdir/merged.json")" = "$want" ] ||
 				why="$why; merged.json's malloc calls are not the sum $want"
 			grep -q "^tsctrace: $n processes reported" "$d/loop.err" ||
@@ -71,10 +79,16 @@ t_rundir() {
 			cmp -s "$d/rep.dir" "$d/rep.want" || why="$why; report DIR is not its merged.json"
 			(cd "$d/loop" && "$T" report --per-process) >"$d/rep.pp" 2>"$d/rep.err" ||
 				why="$why; --per-process: status $?: $(head -c 200 "$d/rep.err")"
-			n=$(ls "$rdir"/*.json | grep -vc '/merged.json$')
-			[ "$(grep -c '^==> .*\.json <==$' "$d/rep.pp")" = "$n" ] ||
+			n=$(rd_jq length "$rdir/reports.json-seq")
+			[ "$(grep -c '^==> .*reports\.json-seq, #[0-9]* (.*, pid [0-9]*) <==$' "$d/rep.pp")" = "$n" ] ||
 				why="$why; --per-process shows $(grep -c '^==> ' "$d/rep.pp") reports, the run has $n"
 			grep -q 'merged\.json' "$d/rep.pp" && why="$why; --per-process shows merged.json"
+			# a record cut short (a process killed while writing) is named and left out
+			printf '\036{"schema": 1, "tool": "tsc' >>"$rdir/reports.json-seq"
+			(cd "$d/loop" && "$T" report --per-process) >"$d/rep.pp2" 2>"$d/rep.err2"
+			[ $? = 0 ] && [ "$(grep -c '^==> ' "$d/rep.pp2")" = "$n" ] &&
+				grep -q "reports.json-seq, #$((n + 1)) (?, pid -1): not a JSON report (cut short?)" "$d/rep.err2" ||
+				why="$why; a cut record: $(head -c 300 "$d/rep.err2")"
 			mkdir "$d/none"
 			(cd "$d/none" && "$T" report) >"$d/none.out" 2>"$d/none.err"
 			[ $? = 2 ] && [ "$(wc -l <"$d/none.err")" = 1 ] && [ ! -s "$d/none.out" ] &&
@@ -100,7 +114,8 @@ t_rundir() {
 		rdir=$(rd_dir "$d/cd")
 		[ $RC = 0 ] || why="status $RC: $(head -c 200 "$d/cd.err")"
 		[ -z "$(ls -A "$d/elsewhere")" ] || why="$why; written where the wrapper cd'd: $(ls -A "$d/elsewhere" | head -3 | tr '\n' ' ')"
-		[ -n "$rdir" ] && ls "$rdir"/cat.*.json >/dev/null 2>&1 || why="$why; no report of cat in the run directory"
+		[ -n "$rdir" ] && [ "$(rd_jq 'map(select((.program | split("/") | last) == "cat")) | length' "$rdir/reports.json-seq")" = 2 ] ||
+			why="$why; not the two reports of cat in the run directory"
 		verdict rundir/wrapper-cd "$why"
 	fi
 	if selected rundir/quiet; then
@@ -131,12 +146,13 @@ t_rundir() {
 		rd_run "$d/e" -f no_such_function_tt -- sh -c '/bin/true; /bin/true'
 		rdir=$(rd_dir "$d/e")
 		[ $RC = 0 ] || why="status $RC"
-		[ -n "$(ls "$rdir"/*.json 2>/dev/null)" ] && why="$why; reports written: $(ls "$rdir")"
+		[ -e "$rdir/reports.json-seq" ] && why="$why; reports written: $(ls "$rdir")"
+		[ "$(wc -l <"$rdir/empty")" = 3 ] || why="$why; $(wc -l <"$rdir/empty") lines in empty, not 3"
 		grep -q '^tsctrace: 0 processes reported, 3 ran with nothing traced' "$d/e.err" ||
 			why="$why; the summary does not count 3: $(grep -v 'no function' "$d/e.err" | head -c 300)"
 		rd_run "$d/e1" -f no_such_function_tt -- env TSC_EMPTY=1 sh -c '/bin/true; /bin/true'
 		rdir=$(rd_dir "$d/e1")
-		[ "$(ls "$rdir"/*.json 2>/dev/null | grep -vc merged.json)" = 3 ] ||
+		[ "$(rd_jq length "$rdir/reports.json-seq" 2>/dev/null)" = 3 ] ||
 			why="$why; TSC_EMPTY=1 gave $(ls "$rdir" | tr '\n' ' '), not 3 reports"
 		# outside a run: no report unless TSC_EMPTY=1
 		rm -rf "$d/o" && mkdir -p "$d/o"

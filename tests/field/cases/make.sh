@@ -72,8 +72,11 @@ field_make() {
 		fail_because "the program built traced says otherwise" || return 1
 	# One line per process that ended: exit_group (or killed by a signal: no such line).
 	n=$(awk '{ print $1 }' "$T/s.strace" | sort -u | wc -l)
-	reps=()
-	for f in "$rdir"/*.json; do [ "${f##*/}" = merged.json ] || reps+=("$f"); done
+	# the run's reports.json-seq (RS before each report) split into one file per report
+	mkdir -p "$T/recs"
+	jq -c --seq . "$rdir/reports.json-seq" | tr -d '\036' |
+		awk -v d="$T/recs" '{ f = d "/r." NR ".json"; print > f; close(f) }'
+	reps=("$T"/recs/r.*.json)
 	nempty=$(cat "$rdir/empty" 2>/dev/null | wc -l)
 	table_row "make -j2 (gcc, 12 files)" "make $(make --version | head -1 | awk '{ print $3 }'), gcc $(gcc -dumpversion)" \
 		malloc,free,strlen "$(sum_calls malloc "${reps[@]}") (malloc)"
@@ -81,5 +84,5 @@ field_make() {
 		fail_because "${#reps[@]} reports and $nempty with nothing traced, $n processes (strace): $(grep tsctrace: "$T/t.err" | grep -v rdtscp | head -2)" ||
 		return 1
 	check_reports "${reps[@]}" || return 1
-	not_open_to_others "${reps[@]}" || return 1
+	not_open_to_others "$rdir/reports.json-seq" "$rdir/merged.json" || return 1
 }
