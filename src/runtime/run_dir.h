@@ -32,7 +32,6 @@ bool tt_run_dir_skip_empty(const struct tt_run *run);
  * one at exit) is appended too; the reader keeps the last of each. The file's path is left in
  * path[0..size). 0, or -errno.
  */
-long tt_run_dir_deliver(const struct tt_run *run, const struct tt_buf *b, char *path,
-			size_t size);
+long tt_run_dir_deliver(const struct tt_run *run, const struct tt_buf *b, char *path, size_t size);
 
 #endif /* TT_RUN_DIR_H */
