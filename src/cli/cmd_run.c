@@ -316,6 +316,11 @@ int tt_cli_run(int argc, char **argv)
 			   argv[optind]);
 	if (!output)
 		return run_in_dir(argv + optind, top, quiet);
+	/* an outer run's directory would take the reports -o names */
+	if (unsetenv("TSC_RUN_DIR") < 0) {
+		tt_cli_err("run: cannot set the environment: %s", strerror(errno));
+		return CLI_EXIT_BAD;
+	}
 	execvp(argv[optind], argv + optind);
 	tt_cli_err("run: cannot run %s: %s", argv[optind], strerror(errno));
 	return CLI_EXIT_BAD;

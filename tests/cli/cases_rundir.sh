@@ -164,6 +164,16 @@ t_rundir() {
 		[ "$(ls -A "$d/o" | wc -l)" = 1 ] || why="$why; TSC_EMPTY=1 outside a run: $(ls -A "$d/o")"
 		verdict rundir/empty "$why"
 	fi
+	# -o inside a run (a TSC_RUN_DIR inherited): the report goes where -o says
+	if selected rundir/o-in-run; then
+		why=""
+		rm -rf "$d/oi" && mkdir -p "$d/oi/outer"
+		(cd "$d/oi" && TSC_RUN_DIR=$d/oi/outer traced -f strlen -o "$d/oi/r.json" -- sh -c 'echo hi') \
+			>/dev/null 2>"$d/oi.err"
+		jq -e '.schema == 1' "$d/oi/r.json" >/dev/null 2>&1 || why="no report at -o's name: $(ls -A "$d/oi" | tr '\n' ' ')"
+		[ -z "$(ls -A "$d/oi/outer")" ] || why="$why; written to the inherited run directory"
+		verdict rundir/o-in-run "$why"
+	fi
 	bad rundir/bad-top "--top takes a positive count, not '0'" run --top 0 -f strlen -- true
 	bad rundir/text-needs-o "--text needs -o" run --text -f strlen -- true
 }
