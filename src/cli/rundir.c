@@ -36,7 +36,9 @@ int tt_rundir_make(char *name, size_t size, char *abs, size_t abs_size)
 		return -1;
 	}
 	if (mkdir(name, 0755) < 0) {
-		tt_cli_err("run: cannot make %s: %s", abs, strerror(errno));
+		tt_cli_err("run: cannot make %s: %s (start it in a directory you can write, or "
+			   "give -o)",
+			   abs, strerror(errno));
 		return -1;
 	}
 	return 0;
