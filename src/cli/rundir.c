@@ -187,22 +187,44 @@ static int take_record(struct tt_run_reports *out, const char *path, size_t inde
 	return 0;
 }
 
-/* Of reports of one image (pid and start time), the last: earlier ones are freed. */
-static void keep_last(struct tt_run_reports *out)
+/* By image (pid, then start time), then by place in the file. */
+static int by_image(const void *pa, const void *pb, void *pv)
 {
-	size_t i, j, k = 0;
+	struct cli_report *const *v = pv;
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	const struct tt_report *ra = &v[a]->r, *rb = &v[b]->r;
 
-	for (i = 0; i < out->n; i++) {
-		for (j = i + 1; j < out->n; j++)
-			if (out->v[j]->r.pid == out->v[i]->r.pid &&
-			    out->v[j]->r.start_unix_ns == out->v[i]->r.start_unix_ns)
-				break;
-		if (j < out->n)
-			tt_load_free(out->v[i]);
-		else
+	if (ra->pid != rb->pid)
+		return ra->pid < rb->pid ? -1 : 1;
+	if (ra->start_unix_ns != rb->start_unix_ns)
+		return ra->start_unix_ns < rb->start_unix_ns ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* Of reports of one image (pid and start time), the last: earlier ones are freed. Sorted,
+ * not compared pairwise: a large build has tens of thousands of processes. -1 when out of
+ * memory. */
+static int keep_last(struct tt_run_reports *out)
+{
+	size_t *order = calloc(out->n ? out->n : 1, sizeof(*order)), i, k = 0;
+
+	if (!order)
+		return -1;
+	for (i = 0; i < out->n; i++)
+		order[i] = i;
+	qsort_r(order, out->n, sizeof(*order), by_image, out->v);
+	for (i = 0; i + 1 < out->n; i++)
+		if (out->v[order[i]]->r.pid == out->v[order[i + 1]]->r.pid &&
+		    out->v[order[i]]->r.start_unix_ns == out->v[order[i + 1]]->r.start_unix_ns) {
+			tt_load_free(out->v[order[i]]); /* the same image again further on */
+			out->v[order[i]] = NULL;
+		}
+	for (i = 0; i < out->n; i++)
+		if (out->v[i])
 			out->v[k++] = out->v[i];
-	}
 	out->n = k;
+	free(order);
+	return 0;
 }
 
 int tt_rundir_load(const char *dir, struct tt_run_reports *out)
@@ -237,7 +259,8 @@ int tt_rundir_load(const char *dir, struct tt_run_reports *out)
 		if (take_record(out, path, ++index, p, (size_t)(next - p)) < 0)
 			goto oom;
 	}
-	keep_last(out);
+	if (keep_last(out) < 0)
+		goto oom;
 	free(data);
 	free(path);
 	return 0;
