@@ -251,7 +251,9 @@ static int run_in_dir(char **argv, size_t top, bool quiet)
 
 	if (tt_rundir_make(name, sizeof(name), abs, sizeof(abs)) < 0)
 		return CLI_EXIT_BAD;
-	if (setenv("TSC_RUN_DIR", abs, 1) < 0) {
+	/* no informational line per process (warnings still come): the answer is at the end;
+	 * a TSC_QUIET the user set is kept */
+	if (setenv("TSC_RUN_DIR", abs, 1) < 0 || setenv("TSC_QUIET", "1", 0) < 0) {
 		tt_cli_err("run: cannot set the environment: %s", strerror(errno));
 		rmdir(abs);
 		return CLI_EXIT_BAD;
@@ -261,7 +263,7 @@ static int run_in_dir(char **argv, size_t top, bool quiet)
 		rmdir(abs); /* nothing ran: nothing to keep */
 		return CLI_EXIT_BAD;
 	}
-	tt_run_summary(abs, name, top, quiet);
+	tt_run_summary(abs, name, getenv("TSC_FUNCS"), top, quiet);
 	return status;
 }
 

@@ -147,7 +147,46 @@ static struct cli_report *merge_into(const char *dir, struct cli_report *const *
 	return m;
 }
 
-int tt_run_summary(const char *dir, const char *shown, size_t top, bool quiet)
+/* Whether s[0..n) is a plain C name: globs, object:name, name@version and C++ names are
+ * matched in ways the merged names do not show. */
+static bool plain_name(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!(s[i] == '_' || (s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'z') ||
+		      (s[i] >= 'A' && s[i] <= 'Z')))
+			return false;
+	return n > 0;
+}
+
+/* The plain names of funcs (TSC_FUNCS: separated by commas or blanks) that no process of the
+ * run called, on one line. */
+static void uncalled(struct tt_buf *out, const char *funcs, const struct cli_report *m)
+{
+	const struct tt_report_func *f;
+	char name[256];
+	size_t n, said = 0;
+
+	for (; funcs && *funcs; funcs += n + (funcs[n] != '\0')) {
+		n = strcspn(funcs, ", \t\n");
+		if (!plain_name(funcs, n) || n >= sizeof(name))
+			continue;
+		memcpy(name, funcs, n);
+		name[n] = '\0';
+		f = m ? tt_load_find(m, name) : NULL;
+		if (f && f->calls)
+			continue;
+		tt_buf_puts(out, said++ ? ", "
+					: "  not called in any process (not found, or never "
+					  "called): ");
+		tt_table_clean(out, name);
+	}
+	if (said)
+		tt_buf_puts(out, "\n");
+}
+
+int tt_run_summary(const char *dir, const char *shown, const char *funcs, size_t top, bool quiet)
 {
 	struct tt_buf out = TT_BUF_INIT;
 	struct tt_run_reports run;
@@ -172,6 +211,7 @@ int tt_run_summary(const char *dir, const char *shown, size_t top, bool quiet)
 		tt_buf_puts(&out, "\n");
 		if (m)
 			table(&out, m, run.v, n, top);
+		uncalled(&out, funcs, m);
 	}
 	rc = m || !n ? 0 : -1;
 	tt_buf_printf(&out, "tsctrace: run data in %s/", shown);

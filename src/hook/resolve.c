@@ -668,7 +668,11 @@ static int try_plain(const struct tt_func_spec *sp, const char *what, bool first
 		char hint[160] = "";
 
 		closest_function(sp->name, hint, sizeof(hint));
-		tt_warn("no function %s in the loaded objects%s: it will be traced if a later "
+		/* Under tsctrace run (TSC_RUN_DIR) a wrapper's processes lack the program's
+		 * functions as a rule: informational there, and the run's answer names what no
+		 * process called. */
+		(config && config->run_dir ? tt_info : tt_warn)(
+			"no function %s in the loaded objects%s: it will be traced if a later "
 			"dlopen brings it",
 			what, hint);
 	}

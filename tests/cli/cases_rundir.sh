@@ -32,7 +32,6 @@ rd_jq() {
 
 t_rundir() {
 	local d=$WORK/rd why got want rdir n
-	selected 'rundir/*' || return 0
 	if selected rundir/sh-loop; then
 		why=""
 		rd_run "$d/loop" -f strlen,malloc -- sh -c 'for i in 1 2 3 4 5; do echo hello | cat >/dev/null; done'
@@ -67,8 +66,9 @@ t_rundir() {
 	if selected rundir/report-latest; then
 		why=""
 		rdir=$(rd_dir "$d/loop")
+		[ -n "$rdir" ] || { rd_run "$d/loop" -f strlen,malloc -- sh -c 'echo hello | cat >/dev/null'; rdir=$(rd_dir "$d/loop"); }
 		if [ -z "$rdir" ]; then
-			why="no run from rundir/sh-loop"
+			why="no run to read: $(head -c 200 "$d/loop.err")"
 		else
 			# an older run beside it must not be the one read
 			mkdir "$d/loop/tsctrace-run.19990101-000000.1"
@@ -161,6 +161,9 @@ t_rundir() {
 		[ "$(wc -l <"$rdir/empty")" = 3 ] || why="$why; $(wc -l <"$rdir/empty") lines in empty, not 3"
 		grep -q '^tsctrace: 0 processes reported, 3 ran with nothing traced' "$d/e.err" ||
 			why="$why; the summary does not count 3: $(grep -v 'no function' "$d/e.err" | head -c 300)"
+		grep -q 'no function' "$d/e.err" && why="$why; a 'no function' line per process"
+		grep -q '^  not called in any process (not found, or never called): no_such_function_tt$' "$d/e.err" ||
+			why="$why; the answer does not name no_such_function_tt"
 		rd_run "$d/e1" -f no_such_function_tt -- env TSC_EMPTY=1 sh -c '/bin/true; /bin/true'
 		rdir=$(rd_dir "$d/e1")
 		[ "$(rd_jq length "$rdir/reports.json-seq" 2>/dev/null)" = 3 ] ||
