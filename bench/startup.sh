@@ -215,19 +215,24 @@ fi
 # any LD_PRELOAD tool costs: the loop's floor); with one that only leaves a 400-byte file as
 # each process exits, delivered as the shim delivers a report (filefloor.c: the floor of a
 # report file per process, whatever the tool); traced with each report to /dev/null (the
-# shim's own work, no file); traced with each report to a new file (the row with the goal).
+# shim's own work, no file); traced with each report to a new file (the row with the goal);
+# and the whole loop under `tsctrace run -q -f malloc` (startup.loop.run, goal <= 1.5: the run
+# directory, the processes' reports appended to its one file, the merge and merged.json at the
+# end, docs/runs.md).
 # shellcheck source=shell_loop.sh
 . "$HERE/shell_loop.sh"
 echo
 echo "shell loop: sh -c '50 x { /bin/true; printf x | cat; }' (100 programs), all preloaded" \
 	"with TSC_FUNCS=strlen (each writes a report) against bare, $REPS alternating runs"
-mkdir -p "$W/loop" "$W/loopfloor"
-for v in bare nothing filefloor devnull file; do : >"$W/loop.$v"; done
+mkdir -p "$W/loop" "$W/loopfloor" "$W/looprun"
+TTCLI=$(dirname "$LIB")/tsctrace
+for v in bare nothing filefloor devnull file run; do : >"$W/loop.$v"; done
 loop_once() { # bare|nothing|filefloor|devnull|file -> ns
 	local t0 t1
 	case $1 in
 	filefloor) rm -f "$W"/loopfloor/* ;;
 	file) rm -f "$W"/loop/* ;;
+	run) rm -rf "$W"/looprun/* ;;
 	esac
 	t0=$(date +%s%N)
 	case $1 in
@@ -240,14 +245,16 @@ loop_once() { # bare|nothing|filefloor|devnull|file -> ns
 		sh -c "$LOOP" </dev/null || fail "shell loop: traced loop (/dev/null) exited $?" ;;
 	file) LD_PRELOAD=$LIB TSC_FUNCS=strlen TSC_QUIET=1 TSC_OUTPUT="$W/loop/r.txt" \
 		sh -c "$LOOP" </dev/null || fail "shell loop: traced loop exited $?" ;;
+	run) (cd "$W/looprun" && exec "$TTCLI" run -q -f malloc -- sh -c "$LOOP") </dev/null \
+		2>"$W/looprun.err" || fail "shell loop: tsctrace run of the loop exited $?" ;;
 	esac
 	t1=$(date +%s%N)
 	echo $((t1 - t0))
 }
 r=0
 while [ "$r" -lt "$REPS" ]; do
-	if [ $((r % 2)) = 0 ]; then order="bare nothing filefloor devnull file"
-	else order="file devnull filefloor nothing bare"; fi
+	if [ $((r % 2)) = 0 ]; then order="bare nothing filefloor devnull file run"
+	else order="run file devnull filefloor nothing bare"; fi
 	for v in $order; do loop_once "$v" >>"$W/loop.$v"; done
 	r=$((r + 1))
 done
@@ -268,6 +275,15 @@ echo "  a library that only leaves a 400-byte file per process: $(ms "$lf") ms" 
 	"($(ratio "$lf" "$lb")), $nfloor files per loop"
 row startup.loop "shell loop of 100 programs, traced/bare" "$lr" "<= 1.25" "$(le "$lr" 1.25)" \
 	"median $(ms "$lp")/$(ms "$lb") ms, $REPS runs each, TSC_FUNCS=strlen"
+lrun=$(median "$W/loop.run")
+nrun=$(cat "$W"/looprun/tsctrace-run.*/reports.json-seq 2>/dev/null | tr -cd '\036' | wc -c)
+[ -s "$(ls -d "$W"/looprun/tsctrace-run.* 2>/dev/null | head -n 1)/merged.json" ] ||
+	fail "shell loop: tsctrace run left no merged.json ($(head -c 200 "$W/looprun.err"))"
+echo "  under tsctrace run -q -f malloc (run directory, merge at the end): $(ms "$lrun") ms" \
+	"($(ratio "$lrun" "$lb")), $nrun process reports in its reports.json-seq"
+row startup.loop.run "shell loop of 100 programs under tsctrace run -f malloc/bare" \
+	"$(ratio "$lrun" "$lb")" "<= 1.5" "$(le "$(ratio "$lrun" "$lb")" 1.5)" \
+	"median $(ms "$lrun")/$(ms "$lb") ms, $REPS runs each; $nrun process reports in the run's reports.json-seq"
 row startup.loop.nothing "shell loop floor: a do-nothing library preloaded/bare" \
 	"$(ratio "$ln" "$lb")" "-" "info" "median $(ms "$ln")/$(ms "$lb") ms, bench/nothing.c"
 row startup.loop.filefloor "shell loop floor: a file left by each process (filefloor.c)/bare" \

@@ -371,10 +371,32 @@ static int check_units(struct cli_report *const *reps, size_t n)
 	return 0;
 }
 
+int tt_merge_render(struct cli_report *const *reps, size_t n, bool allow_dups, struct tt_buf *out)
+{
+	struct merged m = { 0 };
+	int rc = -1;
+
+	if (check_units(reps, n) < 0 || take_runs(&m, reps, n, allow_dups) < 0)
+		goto out_free;
+	if (merge_header(&m, reps, n) < 0) {
+		tt_cli_err("merge: out of memory");
+		goto out_free;
+	}
+	if (merge_funcs(&m, reps, n) < 0)
+		goto out_free;
+	if (render(out, &m) < 0) {
+		tt_cli_err("merge: out of memory");
+		goto out_free;
+	}
+	rc = 0;
+out_free:
+	merged_free(&m);
+	return rc;
+}
+
 int tt_cli_merge(int argc, char **argv)
 {
 	struct tt_buf out = TT_BUF_INIT;
-	struct merged m = { 0 };
 	const char *output = NULL;
 	struct cli_report **reps;
 	bool allow_dups = false;
@@ -399,22 +421,9 @@ int tt_cli_merge(int argc, char **argv)
 	reps = tt_load_reports(argv + optind, n);
 	if (!reps)
 		return CLI_EXIT_BAD;
-	if (check_units(reps, n) < 0 || take_runs(&m, reps, n, allow_dups) < 0)
-		goto out_free;
-	if (merge_header(&m, reps, n) < 0) {
-		tt_cli_err("merge: out of memory");
-		goto out_free;
-	}
-	if (merge_funcs(&m, reps, n) < 0)
-		goto out_free;
-	if (render(&out, &m) < 0) {
-		tt_cli_err("merge: out of memory");
-		goto out_free;
-	}
-	if (tt_outfile_write(output, out.data, out.len) == 0)
+	if (tt_merge_render(reps, n, allow_dups, &out) == 0 &&
+	    tt_outfile_write(output, out.data, out.len) == 0)
 		rc = CLI_EXIT_OK;
-out_free:
-	merged_free(&m);
 	tt_buf_free(&out);
 	tt_load_free_all(reps, n);
 	return rc;

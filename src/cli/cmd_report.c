@@ -10,6 +10,10 @@
  * report says which object and address each is (sites.h): function+offset and file:line,
  * also for stripped programs whose debug files are found by build ID (--debug-dir adds places).
  *
+ * With no file, the latest run directory of `tsctrace run` in the current directory is read
+ * (rundir.h): its merged.json, or with --per-process each process's report of it; a run
+ * directory named as the file is read the same way.
+ *
  * With --top, the total% column is a share of the functions shown (the formatter sums what it
  * is given); a note under the table says so. Functions never called get no row (a line counts
  * them), as in the shim's own text report, unless --all.
@@ -18,11 +22,14 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "load.h"
 #include "outfile.h"
 #include "report/report_fmt.h"
+#include "rundir.h"
 #include "sites.h"
 #include "table.h"
 
@@ -61,6 +68,7 @@ static const struct option report_opts[] = {
 	{ "slowest", no_argument, NULL, 'L' },
 	{ "by-arg", no_argument, NULL, 'A' },
 	{ "wide", no_argument, NULL, 'W' },
+	{ "per-process", no_argument, NULL, 'P' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -181,12 +189,75 @@ static int parse_sort(const char *s, enum sort_key *key)
 	return -1;
 }
 
+/*
+ * What to read when no file or a run directory is named (see the top of the file): the path
+ * of its merged.json into *merged (malloc'd), or with per_process its process reports into
+ * *pp. Returns 0, or -1 after a "tsctrace:" line.
+ */
+static int run_reports(const char *named, bool per_process, char **merged,
+		       struct tt_run_reports *pp)
+{
+	char latest[NAME_MAX + 1];
+	const char *dir = named;
+	struct stat st;
+
+	if (!dir) {
+		if (tt_rundir_latest("report", latest, sizeof(latest)) < 0)
+			return -1;
+		dir = latest;
+	}
+	if (per_process) {
+		if (tt_rundir_load(dir, pp) < 0)
+			return -1;
+		if (!pp->n) {
+			tt_cli_err("report: %s holds no process report (nothing was traced)", dir);
+			return -1;
+		}
+		return 0;
+	}
+	if (asprintf(merged, "%s/" TT_RUNDIR_MERGED, dir) < 0) {
+		*merged = NULL;
+		tt_cli_err("report: out of memory");
+		return -1;
+	}
+	if (stat(*merged, &st) < 0) {
+		tt_cli_err("report: %s has no " TT_RUNDIR_MERGED
+			   " (nothing was traced in that run, "
+			   "or it has not ended)",
+			   dir);
+		free(*merged);
+		*merged = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether path names a run directory: a directory holding merged.json (any other is an
+ * error of the loader's, "Is a directory"). */
+static bool is_run_dir(const char *path)
+{
+	struct stat st;
+	char *merged;
+	bool yes;
+
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode) ||
+	    asprintf(&merged, "%s/" TT_RUNDIR_MERGED, path) < 0)
+		return false;
+	yes = stat(merged, &st) == 0;
+	free(merged);
+	return yes;
+}
+
 int tt_cli_report(int argc, char **argv)
 {
 	struct tt_buf out = TT_BUF_INIT;
 	enum sort_key key = SORT_FILE;
 	struct view v = { false };
+	bool per_process = false;
 	struct cli_report **reps;
+	struct tt_run_reports pp = { 0 };
+	char *merged = NULL, **files;
+	bool from_run = false;
 	struct tt_sites **sites = NULL;
 	const char **dirs = calloc((size_t)argc + 1, sizeof(*dirs));
 	size_t top = SIZE_MAX, nfiles, ndirs = 0, i;
@@ -198,7 +269,7 @@ int tt_cli_report(int argc, char **argv)
 	}
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:n:cad:STWh", report_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:n:cad:STWPh", report_opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (parse_sort(optarg, &key) < 0)
@@ -218,6 +289,7 @@ int tt_cli_report(int argc, char **argv)
 		case 'A': v.by_arg = true; break;
 		case 'W': v.wide = true; break;
 		case 'a': v.all = true; break;
+		case 'P': per_process = true; break;
 		case 'd':
 			if (!optarg[0]) {
 				tt_cli_err("report: --debug-dir takes a directory, not ''");
@@ -233,11 +305,27 @@ int tt_cli_report(int argc, char **argv)
 		}
 	}
 	nfiles = (size_t)(argc - optind);
-	if (!nfiles) {
-		tt_cli_err("report: no report given (see tsctrace report --help)");
+	files = argv + optind;
+	if (nfiles > 1 && per_process) {
+		tt_cli_err("report: --per-process takes one run directory, or none for the latest");
 		goto out_dirs;
 	}
-	reps = tt_load_reports(argv + optind, nfiles);
+	if (!nfiles || per_process || (nfiles == 1 && is_run_dir(files[0]))) {
+		if (run_reports(nfiles ? files[0] : NULL, per_process, &merged, &pp) < 0)
+			goto out_dirs;
+		if (merged) {
+			files = &merged;
+			nfiles = 1;
+		} else { /* the process reports, theirs to free from here on (labels aside) */
+			reps = pp.v;
+			nfiles = pp.n;
+			pp.v = NULL;
+			pp.n = 0;
+			from_run = true;
+		}
+	}
+	if (!from_run)
+		reps = tt_load_reports(files, nfiles);
 	if (!reps)
 		goto out_dirs;
 	sites = calloc(nfiles, sizeof(*sites));
@@ -268,6 +356,8 @@ out:
 		tt_sites_free(sites[i]);
 	free(sites);
 out_dirs:
+	tt_rundir_reports_free(&pp);
+	free(merged);
 	free(dirs);
 	return rc;
 }

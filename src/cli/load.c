@@ -309,22 +309,30 @@ static int load_funcs(struct cli_report *rep)
 	return check_names(rep);
 }
 
-struct cli_report *tt_load_report(const char *file)
+struct cli_report *tt_load_report_root(const char *file, json_t *root)
 {
 	struct cli_report *rep = calloc(1, sizeof(*rep));
 
 	if (!rep) {
 		tt_cli_err("%s: out of memory", file);
+		json_decref(root);
 		return NULL;
 	}
 	rep->file = file;
-	rep->root = parse_file(file);
+	rep->root = root;
 	if (!rep->root || check_schema(file, rep->root) < 0 || load_header(rep) < 0 ||
 	    load_funcs(rep) < 0) {
 		tt_load_free(rep);
 		return NULL;
 	}
 	return rep;
+}
+
+struct cli_report *tt_load_report(const char *file)
+{
+	json_t *root = parse_file(file);
+
+	return root ? tt_load_report_root(file, root) : NULL;
 }
 
 struct cli_report **tt_load_reports(char *const *files, size_t n)

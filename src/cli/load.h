@@ -44,6 +44,10 @@ struct cli_report {
  */
 struct cli_report *tt_load_report(const char *file);
 
+/* The same for a document already parsed (root, which the report then owns; freed on
+ * failure), named file in messages. */
+struct cli_report *tt_load_report_root(const char *file, json_t *root);
+
 /* Load every file; NULL (and nothing kept) if any fails. *out is an array of n reports. */
 struct cli_report **tt_load_reports(char *const *files, size_t n);
 

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/buf.h"
 #include "group.h"
 #include "load.h"
 #include "report/report_model.h"
@@ -64,6 +65,13 @@ int tt_merge_tail(struct cli_report *const *reps, const struct tt_group_member *
 		  struct tt_report_func *out, bool *by_arg_dropped);
 
 void tt_merge_tail_free(struct tt_report_func *f);
+
+/*
+ * The reports reps[0..n) merged into one schema-1 report, its JSON appended to out
+ * (cmd_merge.c: `tsctrace merge`, and `tsctrace run` at the end of a run). A run given twice
+ * is refused unless allow_dups. Returns 0, or -1 after a "tsctrace:" line.
+ */
+int tt_merge_render(struct cli_report *const *reps, size_t n, bool allow_dups, struct tt_buf *out);
 
 /* Free what tt_merge_func, tt_merge_self, tt_merge_sites and tt_merge_tail allocated for f. */
 void tt_merge_func_free(struct tt_report_func *f);

@@ -53,6 +53,8 @@ enum var {
 	V_SLOWEST,
 	V_SLOWER_THAN,
 	V_ARGS,
+	V_EMPTY,
+	V_RUN_DIR,
 	V_COUNT
 };
 
@@ -80,6 +82,8 @@ static const char *const var_names[V_COUNT] = {
 	[V_SLOWEST] = "TSC_SLOWEST",
 	[V_SLOWER_THAN] = "TSC_SLOWER_THAN",
 	[V_ARGS] = "TSC_ARGS",
+	[V_EMPTY] = "TSC_EMPTY",
+	[V_RUN_DIR] = "TSC_RUN_DIR",
 };
 
 /* Indexed by the enum values of config.h. */
@@ -94,6 +98,7 @@ static const char *const follow_names[] = { "0", "1" };
 static const char *const debug_names[] = { "0", "startup" };
 static const char *const cache_names[] = { "0", "1" };
 static const char *const unwind_names[] = { "cached", "libunwind" };
+static const char *const empty_names[] = { "0", "1" };
 
 struct parser {
 	struct tt_config *cfg;
@@ -432,6 +437,17 @@ static int set_path(const struct parser *p, enum var v, const char *val, char **
 	return 0;
 }
 
+/* TSC_RUN_DIR (set by `tsctrace run`): an absolute directory, so that a program's chdir
+ * cannot move its reports; anything else is refused and TSC_OUTPUT applies. */
+static int set_run_dir(const struct parser *p, const char *val)
+{
+	if (val[0] != '/') {
+		bad_value(p, V_RUN_DIR, val, "not an absolute directory", "using TSC_OUTPUT");
+		return 0;
+	}
+	return set_path(p, V_RUN_DIR, val, &p->cfg->run_dir, "using TSC_OUTPUT");
+}
+
 static int set_var(struct parser *p, enum var v, const char *val)
 {
 	struct tt_config *cfg = p->cfg;
@@ -498,6 +514,11 @@ static int set_var(struct parser *p, enum var v, const char *val)
 	case V_SLOWEST: set_slowest(p, val); break;
 	case V_SLOWER_THAN: set_slower_than(p, val); break;
 	case V_ARGS: return set_args(p, val);
+	case V_EMPTY:
+		i = choose(p, v, val, empty_names, ARRAY_SIZE(empty_names), "using 0");
+		cfg->empty = i == 1;
+		break;
+	case V_RUN_DIR: return set_run_dir(p, val);
 	case V_COUNT: break;
 	}
 	return 0;
@@ -634,5 +655,6 @@ void tt_config_free(struct tt_config *cfg)
 	free(cfg->args);
 	free(cfg->output);
 	free(cfg->export_path);
+	free(cfg->run_dir);
 	set_defaults(cfg);
 }

@@ -83,6 +83,8 @@ struct tt_config {
 	bool slower_than_us;	  /* ... given as "Nus" */
 	struct tt_arg_spec *args; /* TSC_ARGS */
 	size_t nargs;
+	bool empty;    /* TSC_EMPTY: a report even when no traced function was found */
+	char *run_dir; /* TSC_RUN_DIR: `tsctrace run`'s directory (absolute), or NULL */
 };
 
 /* Receives one diagnostic line (no prefix, no newline). */

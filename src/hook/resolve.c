@@ -462,6 +462,9 @@ static void say_absent(const struct tt_func_spec *sp, const char *what)
 	struct absent a = { .spec = sp };
 	char hint[160] = "";
 	const char *kind = sp->cxx ? "C++ function" : "function";
+	/* Under tsctrace run (TSC_RUN_DIR) a wrapper's processes lack the program's functions as
+	 * a rule: informational there, and the run's answer names what no process called. */
+	void (*say)(const char *, ...) = config && config->run_dir ? tt_info : tt_warn;
 
 	if (!sp->cxx)
 		closest_function(sp->name, hint, sizeof(hint));
@@ -471,25 +474,25 @@ static void say_absent(const struct tt_func_spec *sp, const char *what)
 		a.why = TT_ABSENT_UNKNOWN;
 	switch (a.why) {
 	case TT_ABSENT_CLONES:
-		tt_warn("no %s %s in the loaded objects%s, only the compiler's copy %s in %s (a "
-			"part or a specialization of it): name that to trace it",
-			kind, what, hint, a.clone, a.object);
+		say("no %s %s in the loaded objects%s, only the compiler's copy %s in %s (a "
+		    "part or a specialization of it): name that to trace it",
+		    kind, what, hint, a.clone, a.object);
 		break;
 	case TT_ABSENT_INLINED:
-		tt_warn("no %s %s in the loaded objects%s: %s's debug information names it, but "
-			"no code of that name exists: the compiler inlined it into its callers (a "
-			"static function?); trace a caller, or mark it __attribute__((noinline))",
-			kind, what, hint, a.object);
+		say("no %s %s in the loaded objects%s: %s's debug information names it, but "
+		    "no code of that name exists: the compiler inlined it into its callers (a "
+		    "static function?); trace a caller, or mark it __attribute__((noinline))",
+		    kind, what, hint, a.object);
 		break;
 	case TT_ABSENT_STRIPPED:
-		tt_warn("no %s %s in the loaded objects%s: %s is stripped (no .symtab), so only "
-			"its exported functions have names; or a later dlopen brings it",
-			kind, what, hint, a.object);
+		say("no %s %s in the loaded objects%s: %s is stripped (no .symtab), so only "
+		    "its exported functions have names; or a later dlopen brings it",
+		    kind, what, hint, a.object);
 		break;
 	default:
-		tt_warn("no %s %s in the loaded objects%s: it will be traced if a later dlopen "
-			"brings it",
-			kind, what, hint);
+		say("no %s %s in the loaded objects%s: it will be traced if a later dlopen "
+		    "brings it",
+		    kind, what, hint);
 	}
 }
 

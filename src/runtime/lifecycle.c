@@ -63,6 +63,7 @@
 #include "runtime/slow_report.h"
 #include "runtime/report.h"
 #include "runtime/report_out.h"
+#include "runtime/run_dir.h"
 #include "runtime/signals.h"
 #include "runtime/threads.h"
 #include "tsctrace.h"
@@ -588,6 +589,8 @@ static int report(void)
 		return -1; /* a fork child under TSC_FOLLOW=0 */
 	if (__atomic_load_n(&tt_sandboxed, __ATOMIC_ACQUIRE))
 		return -1; /* written before the sandbox: no system call of ours now */
+	if (tt_run_dir_skip_empty(&run))
+		return 0; /* nothing traced: no report, nor its calibration (TSC_EMPTY) */
 	tt_lifecycle_calibrate(false);
 	was = tt_shim_enter();
 	busy_lock();

@@ -55,6 +55,7 @@
 #include "runtime/clock.h"
 #include "runtime/report_kin.h"
 #include "runtime/report_out.h"
+#include "runtime/run_dir.h"
 
 #define TRIES 8		    /* re-judging the name after another process changed it */
 #define BESIDE_MAX 100	    /* fixed.PID.json, fixed.PID-2.json ... */
@@ -696,7 +697,17 @@ static int deliver(const struct tt_run *run, const struct tt_buf *b)
 	const char *tmpl = run->cfg.output ? run->cfg.output
 					   : tt_report_path_default(run->cfg.format == TT_FMT_JSON);
 	char name[PATH_MAX];
+	long err;
 
+	if (run->cfg.run_dir) { /* tsctrace run's own directory: TSC_OUTPUT does not apply */
+		err = tt_run_dir_deliver(run, b, path, PATH_MAX);
+		if (!err)
+			return 0;
+		snprintf(why, sizeof(why), "cannot write the report to %s: %s", path,
+			 strerror((int)-err));
+		fallback(run, b, true);
+		return -1;
+	}
 	if (strcmp(tmpl, "-") == 0) {
 		if (tt_channel_write(b->data, b->len) == 0)
 			return 0;

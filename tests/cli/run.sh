@@ -11,6 +11,8 @@
 #   references     merge against hand-computed data/merge-ab.expected.json and against
 #                  merge-ref.jq (jq) on real reports
 #   sites          cases_sites.sh: merge of call sites in real reports of prog/sitesprog.c
+#   run dir        cases_rundir.sh: `tsctrace run` without -o: one run directory, the summary
+#                  at the end, exit status, a wrapper's cd, report of the latest run, TSC_EMPTY
 #   runs           cases_analysis.sh: diff of three runs against three of prog/workprog.c
 #                  (no change; three times slower: slower, exit 1 with --fail-on-slower),
 #                  merge's run list and duplicates, -o's format, plot axes, rows never called
@@ -1163,6 +1165,9 @@ t_help() {
 . "$HERE/cases_analysis.sh"
 # shellcheck source=tests/cli/cases_weighted.sh
 . "$HERE/cases_weighted.sh"
+# tsctrace run's directory and answer (cases_rundir.sh)
+# shellcheck source=tests/cli/cases_rundir.sh
+. "$HERE/cases_rundir.sh"
 # merge of call sites in real reports (cases_sites.sh)
 # shellcheck source=tests/cli/cases_sites.sh
 . "$HERE/cases_sites.sh"
@@ -1198,6 +1203,7 @@ t_paths_trust
 t_errors
 t_limits
 t_run
+t_rundir
 t_diff_runs
 t_merge_runs
 t_run_format

@@ -696,6 +696,37 @@ static void test_quiet(void **state)
 	check_bad("TSC_QUIET=", "TSC_QUIET is empty, using 0");
 }
 
+static void test_empty(void **state)
+{
+	struct tt_config cfg;
+
+	(void)state;
+	parse_good(&cfg, "TSC_FUNCS=a");
+	assert_false(cfg.empty);
+	assert_null(cfg.run_dir);
+	tt_config_free(&cfg);
+	parse_good(&cfg, "TSC_EMPTY=1");
+	assert_true(cfg.empty);
+	check_bad("TSC_EMPTY=yes", "TSC_EMPTY=yes not understood, using 0");
+	check_bad("TSC_EMPTY=", "TSC_EMPTY is empty, using 0");
+}
+
+/* TSC_RUN_DIR: absolute only, so that a program's chdir cannot move the reports. */
+static void test_run_dir(void **state)
+{
+	struct tt_config cfg;
+
+	(void)state;
+	parse_good(&cfg, "TSC_RUN_DIR=/tmp/tsctrace-run.20260101-000000.1");
+	assert_string_equal(cfg.run_dir, "/tmp/tsctrace-run.20260101-000000.1");
+	tt_config_free(&cfg);
+	assert_null(cfg.run_dir);
+	check_bad(
+		"TSC_RUN_DIR=runs/x",
+		"TSC_RUN_DIR=runs/x not understood (not an absolute directory), using TSC_OUTPUT");
+	check_bad("TSC_RUN_DIR=", "TSC_RUN_DIR is empty, using TSC_OUTPUT");
+}
+
 static void test_follow(void **state)
 {
 	struct tt_config cfg;
@@ -1342,6 +1373,8 @@ int main(void)
 		cmocka_unit_test(test_clock),
 		cmocka_unit_test(test_hook),
 		cmocka_unit_test(test_quiet),
+		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_run_dir),
 		cmocka_unit_test(test_follow),
 		cmocka_unit_test(test_debug),
 		cmocka_unit_test(test_cache),

@@ -1,8 +1,10 @@
 # A build of many processes: `tsctrace run -- make -j2` of a generated C project (12 sources,
 # a library, a program), malloc, free and strlen traced. The build's output, the objects and
-# the program it links must be byte for byte those of the untraced build; every process must
-# leave a report: as many reports as processes, counted independently by strace in a third
-# build (every process that exits calls exit_group or dies).
+# the program it links must be byte for byte those of the untraced build; the run leaves one
+# entry in the project directory, its run directory, and prints one table at the end; every
+# process is accounted for: its report, or a line in the run's `empty` file (nothing traced
+# was called), as many as processes, counted independently by strace in a third build (every
+# process that exits calls exit_group or dies).
 MAKE_SRCS=12
 
 # make_project DIR: the generated project.
@@ -38,11 +40,25 @@ make_build() {
 field_make() {
 	need make gcc ar strace || return 0
 	[ -x "$CLI" ] || fail_because "$CLI not built" || return 1
-	mkdir -p "$T/r"
 	make_build u.build "$T/u" make -j2
-	make_build t.build "$T/t" "$CLI" run -f malloc,free,strlen -o "$T/r/r.%p.json" -- make -j2
+	make_build t.build "$T/t" "$CLI" run -f malloc,free,strlen -- make -j2
 	make_build count "$T/s" strace -f -qq -e trace=exit_group -e signal=none -o "$T/s.strace" make -j2
-	local f n reps
+	local f n reps rdir nempty extra
+	# the run's answer (from "N processes reported" to the end) is not the build's stderr
+	sed -n '/^tsctrace: [0-9]* process.* reported/,$p' "$T/t.err" >"$T/t.answer"
+	sed -i '/^tsctrace: [0-9]* process.* reported/,$d' "$T/t.err"
+	extra=$(cd "$T/t" && ls -A | grep -vxF -f <(cd "$T/u" && ls -A))
+	rdir=$T/t/$extra
+	case $extra in
+	tsctrace-run.*) [ -d "$rdir" ] ;;
+	*) false ;;
+	esac || fail_because "not one run directory added to the project: '$(echo $extra | head -c 200)'" || return 1
+	[ "$(grep -c '^tsctrace: [0-9]* process.* reported' "$T/t.answer")" = 1 ] &&
+		[ "$(grep -cE '^  function +calls +processes' "$T/t.answer")" = 1 ] ||
+		fail_because "not one table at the end: $(head -c 300 "$T/t.answer")" || return 1
+	[ "$(awk '$1 == "malloc" { print $2 }' "$T/t.answer")" = \
+		"$(jq '.functions[] | select(.name == "malloc") | .calls' "$rdir/merged.json")" ] ||
+		fail_because "the table's malloc calls are not merged.json's" || return 1
 	for f in st out; do
 		cmp -s "$T/u.$f" "$T/t.$f" ||
 			fail_because "build $f differs traced: $(diff "$T/u.$f" "$T/t.$f" | head -3)" || return 1
@@ -56,12 +72,17 @@ field_make() {
 		fail_because "the program built traced says otherwise" || return 1
 	# One line per process that ended: exit_group (or killed by a signal: no such line).
 	n=$(awk '{ print $1 }' "$T/s.strace" | sort -u | wc -l)
-	reps=("$T"/r/r.*.json)
+	# the run's reports.json-seq (RS before each report) split into one file per report
+	mkdir -p "$T/recs"
+	jq -c --seq . "$rdir/reports.json-seq" | tr -d '\036' |
+		awk -v d="$T/recs" '{ f = d "/r." NR ".json"; print > f; close(f) }'
+	reps=("$T"/recs/r.*.json)
+	nempty=$(cat "$rdir/empty" 2>/dev/null | wc -l)
 	table_row "make -j2 (gcc, 12 files)" "make $(make --version | head -1 | awk '{ print $3 }'), gcc $(gcc -dumpversion)" \
 		malloc,free,strlen "$(sum_calls malloc "${reps[@]}") (malloc)"
-	[ ${#reps[@]} = "$n" ] ||
-		fail_because "${#reps[@]} reports, $n processes (strace): $(grep tsctrace: "$T/t.err" | grep -v rdtscp | head -2)" ||
+	[ $((${#reps[@]} + nempty)) = "$n" ] ||
+		fail_because "${#reps[@]} reports and $nempty with nothing traced, $n processes (strace): $(grep tsctrace: "$T/t.err" | grep -v rdtscp | head -2)" ||
 		return 1
 	check_reports "${reps[@]}" || return 1
-	not_open_to_others "${reps[@]}" || return 1
+	not_open_to_others "$rdir/reports.json-seq" "$rdir/merged.json" || return 1
 }
