@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/report_fmt.h"
+#include "report/name_short.h"
 #include "report/report_names.h"
 #include "report/text_clean.h"
 
@@ -49,13 +50,16 @@ void tt_report_text_slowest(struct tt_buf *out, const struct tt_report *r,
 			    const struct tt_report_func *f)
 {
 	const struct tt_report_slowest_info *s = &f->slowest_info;
-	char name[SHOWN_BYTES], when[CELL], off[CELL], num[CELL], cpu[CELL];
+	char name[SHOWN_BYTES], full[SHOWN_BYTES], when[CELL], off[CELL], num[CELL], cpu[CELL];
 	size_t i, k;
 
 	if (!f->has_slowest || !f->nslowest)
 		return;
 	tt_buf_puts(out, "\nslowest calls of ");
-	tt_text_put_clean(out, tt_report_demangled(f->name, name, sizeof(name)), false);
+	tt_text_put_clean(out,
+			  tt_name_shown(f->name, r->wide_names, name, sizeof(name), full,
+					sizeof(full)),
+			  false);
 	tt_buf_printf(out, " (%zu kept", f->nslowest);
 	if (f->has_slowest_info) {
 		if (s->timed_only && f->skipped)
@@ -98,14 +102,16 @@ void tt_report_text_by_arg(struct tt_buf *out, const struct tt_report *r,
 			   const struct tt_report_func *f)
 {
 	const struct tt_report_by_arg *a = &f->by_arg;
-	char name[SHOWN_BYTES], range[2 * CELL];
+	char name[SHOWN_BYTES], full[SHOWN_BYTES], range[2 * CELL];
 	size_t i;
 
-	(void)r;
 	if (!f->has_by_arg || !a->nbuckets)
 		return;
 	tt_buf_puts(out, "\nlatency of ");
-	tt_text_put_clean(out, tt_report_demangled(f->name, name, sizeof(name)), false);
+	tt_text_put_clean(out,
+			  tt_name_shown(f->name, r->wide_names, name, sizeof(name), full,
+					sizeof(full)),
+			  false);
 	tt_buf_printf(out, " by argument %u", a->arg);
 	if (a->filter) {
 		tt_buf_puts(out, " (timed only where ");

@@ -384,7 +384,7 @@ mp_check() {
 				'fn("strlen") != null and fn("malloc") != null and
 				 all(.functions[]; .calls == .timed + .unwound + .migrated + .dropped)' \
 				'{program, f: [.functions[] | counts]}' || return 1
-		progs="$progs $(jq -r '.program | split("/") | last' "$REPORT")"
+		progs="$progs $(jq -r '(.exe // .program) | split("/") | last' "$REPORT")" # the file run
 	done
 	for p in "$@"; do
 		[[ " $progs " == *" $p "* ]] ||

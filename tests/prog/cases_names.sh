@@ -29,12 +29,12 @@ one_alias() {
 }
 
 # text_finds NAME ENTRY OBJECT: `grep -w NAME` of the text report $REPORT finds the row of
-# ENTRY (the display name) in both tables and its histogram heading.
+# ENTRY (the display name) in each of the three tables and its histogram heading.
 text_finds() {
 	local n=$1 entry=$2 obj=$3 lines
 	lines=$(grep -w -- "$n" "$REPORT")
-	[ "$(awk -v e="$entry " 'index($0, e) == 1' <<<"$lines" | wc -l)" -eq 2 ] ||
-		fail_because "grep -w $n of the text report: not both table rows of $entry: $lines" ||
+	[ "$(awk -v e="$entry " 'index($0, e) == 1' <<<"$lines" | wc -l)" -eq 3 ] ||
+		fail_because "grep -w $n of the text report: not the three table rows of $entry: $lines" ||
 		return 1
 	grep -qF -- "histogram of $entry in $obj" <<<"$lines" ||
 		fail_because "grep -w $n of the text report: no 'histogram of $entry in $obj': $lines"
