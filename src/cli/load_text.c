@@ -384,9 +384,9 @@ static int histogram(struct text *t, json_t *funcs, char *l)
 		if (starts(l, n) && starts(l + strlen(n), " in "))
 			f = json_array_get(funcs, i);
 	}
-	if (!f || !paren)
+	in = f ? l + strlen(json_string_value(json_object_get(f, "name"))) + 4 : NULL;
+	if (!f || !paren || paren <= in)
 		return bad(t, "whose histogram heading is not understood");
-	in = l + strlen(json_string_value(json_object_get(f, "name"))) + 4;
 	paren[-1] = '\0';
 	plus = strrchr(in, '+');
 	if (plus && starts(plus, "+0x")) {
@@ -447,7 +447,8 @@ static void complete(json_t *root, json_t *f)
 		x = (uint64_t)json_integer_value(v) + sub;
 		json_object_set_new(raw, keys[i], u64(x < lo ? lo : x > hi ? hi : x));
 	}
-	if (!hz || strcmp(json_string_value(json_object_get(clock, "source")), "tsc") != 0)
+	if (!hz || !json_is_string(json_object_get(clock, "source")) ||
+	    strcmp(json_string_value(json_object_get(clock, "source")), "tsc") != 0)
 		return;
 	s.min = json_integer_value(json_object_get(cyc, "min"));
 	s.median = json_integer_value(json_object_get(cyc, "median"));
