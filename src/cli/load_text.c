@@ -10,7 +10,8 @@
  * computes them. What the text does not hold is said in one line naming it, never guessed:
  * a text report from before the "exact:" lines, a sampled one (weights), a merged one (its
  * runs). Left out, as absent from older JSON reports: self time, callers, slowest calls, by
- * argument, threads; the object is the file name the text shows, not its full path.
+ * argument, threads; functions never called (the text only counts them); the object is the
+ * file name the text shows, not its full path.
  * Raw median, p90 and p99 are cycles' plus the overhead subtracted, as merge shifts buckets.
  */
 #include "load_text.h"
@@ -196,8 +197,10 @@ static int header(struct text *t, json_t *root)
 			    sscanf(p + 18, "%" SCNu64, &a) == 1)
 				json_object_set_new(oh, "nested", u64(a));
 		} else if (starts(l, "merged:")) {
-			return bad(t, "of a merge, whose runs (argv, start times) are not in the "
-				      "text: read the merged JSON (tsctrace merge -o NAME.json)");
+			tt_cli_err("%s: a text report of a merge, whose runs (argv, start times) "
+				   "are not in the text; read the JSON merge -o NAME.json wrote",
+				   t->file);
+			return -1;
 		} else if (starts(l, "warning:  ")) {
 			json_array_append_new(warn, json_string(l + 10));
 		}
