@@ -71,7 +71,8 @@ t_textload() {
 		export --format perfetto "$o/w1.txt"
 	grep -v '^ *exact: \|^    [0-9]' "$o/w1.txt" | grep -v '^exact:' >"$o/old.txt"
 	# A merged report's text lacks its runs (argv, start times).
-	"$T" report "$o/w.json" >"$o/merged.txt" 2>/dev/null
+	"$T" merge -o "$o/wm.json" "$o/w1.txt" "$o/w2.txt" 2>/dev/null &&
+		"$T" report "$o/wm.json" >"$o/merged.txt" 2>/dev/null
 	bad textload/merged-text "merged.txt: a text report of a merge, whose runs" \
 		merge -o "$WORK/outdir/m.json" "$o/merged.txt"
 	bad textload/before-exact "old.txt: a text report with no \"exact:\" lines" \
