@@ -29,8 +29,9 @@
 
 struct text {
 	const char *file;
-	char *s;   /* the text, cut into lines in place */
-	char *cur; /* the next line */
+	char *s;	  /* the text, cut into lines in place */
+	char *cur;	  /* the next line */
+	size_t next_hist; /* the function whose histogram is due (match) */
 };
 
 /* The next line (NUL-terminated, no '\n'), or NULL at the end. */
@@ -278,27 +279,40 @@ static int table_stats(struct text *t, json_t *funcs)
 	return 0;
 }
 
+/* The function whose name (as the tables show it) starts l, followed by after: tried from
+ * *next on, since every section lists the functions in the same order (linear in all, and
+ * "fn1" is not taken for "fn1 x"'s row when "fn1 x" is the one due). */
+static json_t *match(json_t *funcs, size_t *next, const char *l, const char *after)
+{
+	size_t n = json_array_size(funcs), k, i;
+
+	for (k = 0; k < n; k++) {
+		const char *name;
+
+		i = (*next + k) % n;
+		name = json_string_value(json_object_get(json_array_get(funcs, i), "name"));
+		if (starts(l, name) && starts(l + strlen(name), after)) {
+			*next = i + 1;
+			return json_array_get(funcs, i);
+		}
+	}
+	return NULL;
+}
+
 /* The accounting table: timed, unwound, migrated, dropped, first, hook, symbol. */
 static int table_counts(struct text *t, json_t *funcs)
 {
 	static const char *const keys[] = { "timed", "unwound", "migrated", "dropped", "first" };
 	char *l, *w[7], *name, *sym;
 	uint64_t v;
-	size_t i;
+	size_t i, next = 0;
 	json_t *f;
 
 	next_line(t); /* its head */
 	while ((l = next_line(t)) && *l) {
 		/* The symbol is the last column and may hold blanks ("strlen (ifunc ...)"): the
 		 * words are found after the name, which the first table gave. */
-		for (i = 0, f = NULL; i < json_array_size(funcs) && !f; i++) {
-			const char *n = json_string_value(
-				json_object_get(json_array_get(funcs, i), "name"));
-
-			if (starts(l, n) && l[strlen(n)] == ' ')
-				f = json_array_get(funcs, i);
-		}
-		if (!f)
+		if (!(f = match(funcs, &next, l, " ")))
 			return bad(t, "whose tables do not list the same functions");
 		name = l + strlen(json_string_value(json_object_get(f, "name")));
 		for (i = 0; i < 6; i++) {
@@ -374,19 +388,12 @@ static int exact_hist(struct text *t, json_t *f, char *l)
 /* "histogram of NAME in OBJECT[+0xOFF] (...)": the object and offset; then its exact line. */
 static int histogram(struct text *t, json_t *funcs, char *l)
 {
-	json_t *f = NULL;
+	json_t *f;
 	char *in, *paren, *plus;
-	size_t i;
 
 	l += strlen("histogram of ");
 	paren = strrchr(l, '(');
-	for (i = 0; i < json_array_size(funcs) && !f; i++) {
-		const char *n = json_string_value(
-			json_object_get(json_array_get(funcs, i), "name"));
-
-		if (starts(l, n) && starts(l + strlen(n), " in "))
-			f = json_array_get(funcs, i);
-	}
+	f = match(funcs, &t->next_hist, l, " in ");
 	in = f ? l + strlen(json_string_value(json_object_get(f, "name"))) + 4 : NULL;
 	if (!f || !paren || paren <= in)
 		return bad(t, "whose histogram heading is not understood");
@@ -528,7 +535,7 @@ static int body(struct text *t, json_t *root, json_t *funcs)
 
 json_t *tt_load_text(const char *file, char *text)
 {
-	struct text t = { file, text, text };
+	struct text t = { file, text, text, 0 };
 	json_t *root = json_object(), *funcs = json_array();
 
 	json_object_set_new(root, "functions", funcs);
