@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "load_text.h"
 
 static const char *const unseen_frame[] = { TT_CALLPATH_UNSEEN };
 
@@ -180,6 +181,9 @@ int tt_callpaths_collect(const char *cmd, struct cli_report **reps, size_t n, en
 
 	out->p = NULL;
 	out->n = 0;
+	if (tt_load_text_lacks(cmd, reps, n, "callers", "its call paths (TSC_CALLERS)") < 0 ||
+	    (w == TT_WEIGHT_SELF && tt_load_text_lacks(cmd, reps, n, "self", "its self time") < 0))
+		return -1;
 	for (i = 0; i < n; i++) {
 		if (w != TT_WEIGHT_CALLS &&
 		    tt_load_in_ns(&reps[i]->r) != tt_load_in_ns(&reps[0]->r)) {

@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "load_text.h"
 #include "load.h"
 #include "outfile.h"
 #include "report/report_fmt.h"
@@ -328,6 +329,15 @@ int tt_cli_report(int argc, char **argv)
 		reps = tt_load_reports(files, nfiles);
 	if (!reps)
 		goto out_dirs;
+	if ((v.callers &&
+	     tt_load_text_lacks("report", reps, nfiles, "callers", "its callers") < 0) ||
+	    (v.threads &&
+	     tt_load_text_lacks("report", reps, nfiles, "threads", "its threads") < 0) ||
+	    (v.slowest &&
+	     tt_load_text_lacks("report", reps, nfiles, "slowest", "its slowest calls") < 0) ||
+	    (v.by_arg &&
+	     tt_load_text_lacks("report", reps, nfiles, "by_arg", "its latency by argument") < 0))
+		goto out;
 	sites = calloc(nfiles, sizeof(*sites));
 	for (i = 0; v.callers && sites && i < nfiles; i++)
 		if (tt_sites_resolve(reps[i], dirs, ndirs, &sites[i]) < 0)

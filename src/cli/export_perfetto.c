@@ -16,6 +16,7 @@
 
 #include "base/basename.h"
 #include "cli.h"
+#include "load_text.h"
 #include "export.h"
 #include "names.h"
 #include "report/report_fmt.h"
@@ -146,6 +147,8 @@ int tt_export_perfetto(struct tt_buf *out, struct cli_report **reps, size_t n,
 	bool first = true;
 
 	(void)a;
+	if (tt_load_text_lacks("export", reps, n, "slowest", "its slowest calls (TSC_SLOWEST)") < 0)
+		return -1;
 	for (i = 0; i < n; i++) {
 		const struct tt_report *r = &reps[i]->r;
 

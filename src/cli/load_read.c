@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "load_text.h"
 
 #define MAX_INPUT_ENV "TSCTRACE_MAX_INPUT"
 #define MAX_INPUT_DEFAULT ((uint64_t)256 << 20)
@@ -148,13 +149,61 @@ static size_t feed(void *out, size_t size, void *data)
 	return n;
 }
 
+/* The shim's text report starts "tsctrace 0.1.0 report". */
+static bool is_text(const struct reader *r)
+{
+	return strncmp(r->head, "tsctrace ", 9) == 0 && strstr(r->head, " report\n");
+}
+
+/* The rest of a text report after its first chunk, read whole (at most cap bytes) and turned
+ * into JSON by load_text.c; NULL after a "tsctrace:" line. */
+static json_t *parse_text(const char *file, struct reader *r)
+{
+	size_t size = r->len, cap = CHUNK * 2;
+	char *text = malloc(cap + 1), *more;
+	json_t *root = NULL;
+
+	if (!text) {
+		tt_cli_err("%s: out of memory", file);
+		return NULL;
+	}
+	memcpy(text, r->buf, r->len);
+	while (r->len && refill(r) == 0 && r->len) {
+		if (size + r->len > cap) {
+			cap = cap * 2 > size + r->len ? cap * 2 : size + r->len;
+			if (!(more = realloc(text, cap + 1))) {
+				free(text);
+				tt_cli_err("%s: out of memory", file);
+				return NULL;
+			}
+			text = more;
+		}
+		memcpy(text + size, r->buf, r->len);
+		size += r->len;
+	}
+	text[size] = '\0';
+	if (!r->err && !r->over && !r->nul)
+		root = tt_load_text(file, text);
+	free(text);
+	return root;
+}
+
 /* Parse what r reads; NULL after a "tsctrace:" line. */
 static json_t *parse(const char *file, struct reader *r)
 {
 	char limit[32];
 	json_error_t err;
+	json_t *root = NULL;
+
+	/* The first chunk tells a text report; then feed() hands jansson that chunk first. */
+	if (refill(r) == 0 && is_text(r)) {
+		root = parse_text(file, r);
+		if (root || (!r->err && !r->over && !r->nul))
+			return root;
+	}
 	/* Duplicate keys would make "which value counts" a guess: refuse them. */
-	json_t *root = json_load_callback(feed, r, JSON_REJECT_DUPLICATES, &err);
+	if (!r->err && !r->over && !r->nul)
+		root = json_load_callback(feed, r, JSON_REJECT_DUPLICATES, &err);
 
 	/* Checked first: jansson takes a failed read for the end of the input. */
 	if (r->err || r->over || r->nul) {
@@ -171,14 +220,7 @@ static json_t *parse(const char *file, struct reader *r)
 				   file, limit, MAX_INPUT_ENV);
 		return NULL;
 	}
-	/* The shim's text report starts "tsctrace 0.1.0 report": it is already what `report`
-	 * prints, and holds too little for the other commands. Say how to get JSON instead. */
-	if (!root && strncmp(r->head, "tsctrace ", 9) == 0 && strstr(r->head, " report\n"))
-		tt_cli_err("%s: a text report (already what `tsctrace report` prints); the "
-			   "commands read JSON reports: take it again with TSC_OUTPUT=NAME.json "
-			   "or TSC_FORMAT=json (tsctrace run: --json or -o NAME.json)",
-			   file);
-	else if (!root)
+	if (!root)
 		tt_cli_err("%s: not a JSON report: %s (line %d, column %d)", file, err.text,
 			   err.line, err.column);
 	return root;

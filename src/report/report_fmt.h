@@ -24,6 +24,12 @@ void tt_report_text_rows(struct tt_buf *out, const struct tt_report *r, bool all
 /* Append the call-site table of f (TSC_CALLERS), if it has one. */
 void tt_report_text_callers(struct tt_buf *out, const struct tt_report_func *f);
 
+/* Append the "exact:" header line (start time, wall time, TSC rate in full) and a histogram's
+ * "exact:" lines (totals, raw extremes, every bucket) that a text report is read back from
+ * (report_text_exact.c). */
+void tt_report_text_exact_header(struct tt_buf *out, const struct tt_report *r);
+void tt_report_text_exact_hist(struct tt_buf *out, const struct tt_report_func *f);
+
 /* Append the self-time table (functions with self time), report_text_self.c. */
 void tt_report_text_self(struct tt_buf *out, const struct tt_report *r);
 

@@ -363,6 +363,7 @@ static void histogram(struct tt_buf *out, const struct tt_report *r, const struc
 			      rows[i].high != rows[i].low ? high : "", (int)wc, rows[i].count, pct,
 			      len ? "  " : "", (int)len, bar);
 	}
+	tt_report_text_exact_hist(out, f);
 }
 
 /* An argument as a shell would need it, so `argv: a 'b c'` reads unambiguously. */
@@ -449,6 +450,7 @@ static void header(struct tt_buf *out, const struct tt_report *r)
 		      ")\nthreads:  %" PRIu64 " traced, %" PRIu64 " pinned, %" PRIu64
 		      " migrations\n",
 		      r->threads.traced, r->threads.pinned, r->threads.migrations);
+	tt_report_text_exact_header(out, r);
 	if (r->nmerged)
 		merged_line(out, r);
 	for (i = 0; i < r->nwarnings; i++)

@@ -16,6 +16,8 @@
 #   runs           cases_analysis.sh: diff of three runs against three of prog/workprog.c
 #                  (no change; three times slower: slower, exit 1 with --fail-on-slower),
 #                  merge's run list and duplicates, -o's format, plot axes, rows never called
+#   text reports   cases_textload.sh: a text report merges as its JSON does; shim text reports
+#                  through report, diff, merge, plot, export; what the text lacks refused
 #   bad input      every subcommand: exit status 2, one "tsctrace: " line on stderr, nothing
 #                  on stdout, no output file or temporary file left
 #   limits         endless input (/dev/zero, a pipe or FIFO that never ends) refused within
@@ -1178,6 +1180,9 @@ t_help() {
 # p99.9, slowest calls, latency by argument, perfetto and exemplars (cases_tail.sh)
 # shellcheck source=tests/cli/cases_tail.sh
 . "$HERE/cases_tail.sh"
+# text reports read by every command (cases_textload.sh)
+# shellcheck source=tests/cli/cases_textload.sh
+. "$HERE/cases_textload.sh"
 
 # ---- main ---------------------------------------------------------------------------------
 
@@ -1211,6 +1216,7 @@ t_plot_axes
 t_report_uncalled
 t_merge_sites
 t_tail
+t_textload
 t_help
 
 echo "  cli     $NPASS passed, $NFAIL failed${NSKIP:+, $NSKIP skipped}"

@@ -612,6 +612,52 @@ static uint64_t num(const char **p)
 	return v;
 }
 
+/* Line i and those indented by 4 under it: "  exact: total T, raw total R min A max B;
+ * buckets L[-H]:N ...", every bucket of f as it is, for tsctrace to read the text back. */
+static void check_exact(const struct text *t, size_t i, const struct tt_report_func *f)
+{
+	uint64_t tot, rtot, rmin, rmax, lo, hi, cnt;
+	size_t j = 0;
+	int used;
+	const char *p;
+
+	assert_true(i < t->n);
+	assert_int_equal(sscanf(t->line[i],
+				"  exact: total %" SCNu64 ", raw total %" SCNu64 " min %" SCNu64
+				" max %" SCNu64 "; buckets%n",
+				&tot, &rtot, &rmin, &rmax, &used),
+			 4);
+	assert_int_equal(tot, f->cycles.total);
+	assert_int_equal(rtot, f->raw.total);
+	assert_int_equal(rmin, f->raw.min);
+	assert_int_equal(rmax, f->raw.max);
+	for (p = t->line[i] + used;;) {
+		while (*p == ' ')
+			p++;
+		if (!*p) {
+			if (i + 1 >= t->n || strncmp(t->line[i + 1], "    ", 4) != 0)
+				break;
+			assert_true(strlen(t->line[++i]) <= 100);
+			p = t->line[i];
+			continue;
+		}
+		lo = hi = num(&p);
+		if (*p == '-') {
+			p++;
+			hi = num(&p);
+		}
+		assert_true(*p == ':');
+		p++;
+		cnt = num(&p);
+		assert_true(j < f->nbuckets);
+		assert_int_equal(lo, f->buckets[j].low);
+		assert_int_equal(hi, f->buckets[j].high);
+		assert_int_equal(cnt, f->buckets[j].count);
+		j++;
+	}
+	assert_int_equal(j, f->nbuckets);
+}
+
 /* The histogram of f under the heading `title`, against a model of the row assignment. */
 static void check_histogram(const struct text *t, const struct tt_report_func *f, const char *title)
 {
@@ -622,7 +668,8 @@ static void check_histogram(const struct text *t, const struct tt_report_func *f
 	const char *p;
 	char *e;
 
-	for (i = h + 1; i < t->n && t->line[i][0]; i++, n++) {
+	for (i = h + 1; i < t->n && t->line[i][0] && strncmp(t->line[i], "  exact: ", 9) != 0;
+	     i++, n++) {
 		assert_true(n < 12);
 		p = t->line[i];
 		row[n].low = row[n].high = num(&p);
@@ -646,6 +693,7 @@ static void check_histogram(const struct text *t, const struct tt_report_func *f
 		most = row[n].count > most ? row[n].count : most;
 	}
 	assert_true(n > 0 && n <= 12);
+	check_exact(t, i, f);
 	if (f->nbuckets <= 12)
 		assert_int_equal(n, f->nbuckets);
 	/* the outer edges are the function's own min and max where those lie in the end rows */
@@ -968,6 +1016,7 @@ static void test_text_header(void **state)
 		"cpu:      AMD EPYC 9R14 96-Core Processor",
 		"overhead: min 21 median 21 ticks, subtracted 21 (calibrated)",
 		"threads:  3 traced, 3 pinned, 0 migrations",
+		"exact:    start 1795000000000000000 unix ns, wall 812000000 ns, tsc 2096123456 Hz",
 		"warning:  rdtscp not announced by CPUID, using lfence",
 		"warning:  memcpy and memmove share one address: traced as memcpy|memmove",
 		"",
@@ -978,8 +1027,8 @@ static void test_text_header(void **state)
 	size_t i;
 
 	(void)state;
-	assert_true(t.n > 12);
-	for (i = 0; i < 12; i++)
+	assert_true(t.n > 13);
+	for (i = 0; i < 13; i++)
 		assert_string_equal(t.line[i], want[i]);
 	text_free(&t);
 }
@@ -1145,7 +1194,10 @@ static void test_text_histogram_narrow(void **state)
 		assert_int_equal(low, edges[i]);
 		assert_int_equal(high, i < 7 ? edges[i + 1] - 1 : 41);
 	}
-	assert_int_equal(t.n, h + 9); /* the last section of the report */
+	/* then its "exact:" line and the buckets continued: the last section of the report */
+	assert_true(strncmp(t.line[h + 9], "  exact: ", 9) == 0);
+	for (i = h + 10; i < t.n; i++)
+		assert_true(strncmp(t.line[i], "    ", 4) == 0);
 	text_free(&t);
 }
 
