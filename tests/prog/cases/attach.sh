@@ -192,6 +192,48 @@ test_attach_threads() {
 	NOTE="$calls calls, within [$((p2 - p1 + 2000)), $((p3 - c0 + 2000))]"
 }
 
+# Attach while 4 threads call attach_work: the shim is loaded by the main thread alone (asleep
+# in read), the 4 threads running on meanwhile; they are held only while the entries are
+# written, and the held time printed is that alone.
+test_attach_light() {
+	local calls
+	attach_skip_no_ptrace && return 0
+	attach_start || return 1
+	attach_say "threads 4" '^started ' || return 1
+	attach_attach || return 1
+	grep -q "held \([0-9.]*\) ms: 0.00 ms to load the shim (thread $APP alone was borrowed" "$T/a.err" ||
+		fail_because "the threads were held to load the shim: $(head -c 300 "$T/a.err")" || return 1
+	attach_say "go 1000" '^done 1000 ' || return 1
+	attach_detach TERM || return 1
+	attach_end || return 1
+	REPORT=$T/r.json
+	calls=$(jq "$JQDEFS"' fn("attach_work").calls' "$REPORT") || fail_because "no report" || return 1
+	[ "$calls" -ge 1000 ] || fail_because "report: $calls calls, fewer than main's 1000" || return 1
+	NOTE=$(grep -o 'held [0-9.]* ms' "$T/a.err")
+}
+
+# A target whose own environment names functions (TSC_FUNCS, without the shim preloaded): the
+# shim's constructor must not start on it inside the dlopen, so every thread is held and
+# environ emptied meanwhile (the light way is not taken); the report counts the attach alone.
+test_attach_env_tsc() {
+	attach_skip_no_ptrace && return 0
+	TSC_FUNCS=attach_work TSC_OUTPUT=$T/ctor.json attach_start || return 1
+	tr '\0' '\n' <"/proc/$APP/environ" | grep -q '^TSC_FUNCS=attach_work$' ||
+		fail_because "t_attach's environment lacks TSC_FUNCS" || return 1
+	attach_say "threads 2" '^started ' || return 1
+	attach_say "go 100" '^done 100 ' || return 1
+	attach_attach || return 1
+	! grep -q 'alone was borrowed' "$T/a.err" ||
+		fail_because "the light way was taken: $(head -c 300 "$T/a.err")" || return 1
+	attach_say "go 300" '^done 300 ' || return 1
+	attach_detach TERM || return 1
+	attach_end || return 1
+	[ ! -e "$T/ctor.json" ] || fail_because "the shim started on the target's TSC_FUNCS" || return 1
+	REPORT=$T/r.json
+	ck "the calls while attached" 'fn("attach_work").calls >= 300' 'fn("attach_work") | counts' ||
+		return 1
+}
+
 # --interval 0.2: a table every interval; the interval rows' calls of attach_work add up to
 # the 1000 calls made while attached, as the report counts them.
 test_attach_interval() {
@@ -284,5 +326,7 @@ run_test attach_again test_attach_again
 run_test attach_refused_static test_attach_refused_static
 run_test attach_interval test_attach_interval
 run_test attach_threads test_attach_threads
+run_test attach_light test_attach_light
+run_test attach_env_tsc test_attach_env_tsc
 run_test attach_refused_scope test_attach_refused_scope
 run_test attach_refused_user test_attach_refused_user
