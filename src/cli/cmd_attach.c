@@ -445,6 +445,7 @@ static int attach(struct target *t, const char *funcs, const char *output)
 		return -1;
 	}
 	hook_ns = shim_held(&in, t) - hook_ns;
+	shim_why(&in, t, why, sizeof(why)); /* the functions found but not hooked */
 	{
 		int tid = in.threads[in.borrowed].tid;
 
@@ -460,6 +461,12 @@ static int attach(struct target *t, const char *funcs, const char *output)
 		fprintf(stderr, ", %.2f ms while the entries were written\n",
 			(double)hook_ns / 1e6);
 	}
+	/* After the line above, which scripts wait for. */
+	if (why[0])
+		tt_cli_err("attach: not traced while attached (their entries cannot be hooked "
+			   "inline, and attach rewrites no GOT slot; the report's warnings say "
+			   "why): %s",
+			   why);
 	return 0;
 }
 

@@ -234,6 +234,25 @@ test_attach_env_tsc() {
 		return 1
 }
 
+# A function whose entry cannot be hooked inline (a jump lands inside its first bytes): attach
+# rewrites no GOT slot, so it is not traced; one line says so at attach, and the report marks
+# it hook "none" (the text report: "not traced"), not a silent "got" with 0 calls.
+test_attach_not_traced() {
+	attach_skip_no_ptrace && return 0
+	attach_start || return 1
+	attach_attach -f attach_work,attach_jumped || return 1
+	grep -q '^tsctrace: attach: not traced while attached .*: attach_jumped$' "$T/a.err" ||
+		fail_because "no line naming attach_jumped: $(head -c 400 "$T/a.err")" || return 1
+	attach_say "go 100" '^done 100 ' || return 1
+	attach_detach TERM || return 1
+	attach_end || return 1
+	grep -q '^attach_jumped: not traced' "$T/a.out" ||
+		fail_because "the text report does not say so: $(head -c 600 "$T/a.out")" || return 1
+	REPORT=$T/r.json
+	ck "attach_jumped not traced" 'fn("attach_jumped").hook == "none" and fn("attach_work").hook == "inline" and fn("attach_work").calls == 100' \
+		'[fn("attach_jumped").hook, fn("attach_work").hook, fn("attach_work").calls]' || return 1
+}
+
 # --interval 0.2: a table every interval; the interval rows' calls of attach_work add up to
 # the 1000 calls made while attached, as the report counts them.
 test_attach_interval() {
@@ -328,5 +347,6 @@ run_test attach_interval test_attach_interval
 run_test attach_threads test_attach_threads
 run_test attach_light test_attach_light
 run_test attach_env_tsc test_attach_env_tsc
+run_test attach_not_traced test_attach_not_traced
 run_test attach_refused_scope test_attach_refused_scope
 run_test attach_refused_user test_attach_refused_user
