@@ -72,6 +72,9 @@ attach_bytes() {
 # attach_attach [ARGS...]: tsctrace attach in the background (its pid in AC), until it said
 # it is attached.
 attach_attach() {
+	# An earlier attach's lines must not be taken for this one's (the file is truncated only
+	# once the background command starts).
+	rm -f "$T/a.out" "$T/a.err"
 	TSCTRACE_LIB=$LIB "$ATTACH_CLI" attach -f attach_work -o "$T/r.json" "$@" "$APP" \
 		>"$T/a.out" 2>"$T/a.err" &
 	AC=$!
@@ -322,7 +325,7 @@ test_attach_refused_user() {
 # A statically linked program (no libc.so mapped, no dlopen; every Go program without cgo is
 # one): refused with the reason, and it goes on.
 test_attach_refused_static() {
-	local pid st
+	local pid st i
 	printf '#include <unistd.h>\nint main(void) { char c; return read(0, &c, 1) == 1 ? 0 : 3; }\n' \
 		>"$T/s.c"
 	${CC:-gcc} -static -O2 -o "$T/static_c" "$T/s.c" 2>"$T/build.log" ||
@@ -331,6 +334,11 @@ test_attach_refused_static() {
 	"$T/static_c" <"$T/in" &
 	pid=$!
 	exec 3>"$T/in"
+	# The FIFO's open returns only now: until the exec, $pid is still a shell, with a libc.
+	for ((i = 0; i < 200; i++)); do
+		[ "$(readlink "/proc/$pid/exe")" = "$T/static_c" ] && break
+		sleep 0.05
+	done
 	TSCTRACE_LIB=$LIB "$ATTACH_CLI" attach -f main "$pid" >"$T/a.out" 2>"$T/a.err"
 	st=$?
 	echo x >&3
