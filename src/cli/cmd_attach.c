@@ -246,9 +246,9 @@ static uint64_t mono_us(void)
 	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 }
 
-/* dlopen of the shim on the borrowed thread, environ pointing at an empty environment
- * meanwhile (restored whatever happens). 0, or -1 after one line. */
-static int load_shim(struct tt_inject *in, struct target *t)
+/* dlopen of the shim on the borrowed thread; with swap_env, environ pointing at an empty
+ * environment meanwhile (restored whatever happens). 0, or -1 after one line. */
+static int load_shim(struct tt_inject *in, struct target *t, bool swap_env)
 {
 	uint64_t empty = 0, handle = 0, old_env;
 	uintptr_t path_at, empty_at, err_at;
@@ -258,12 +258,12 @@ static int load_shim(struct tt_inject *in, struct target *t)
 	path_at = tt_inject_push(in, t->shim, strlen(t->shim) + 1);
 	empty_at = tt_inject_push(in, &empty, sizeof(empty));
 	if (!path_at || !empty_at || tt_inject_read(in, t->environ_at, &old_env, 8) < 0 ||
-	    tt_inject_write(in, t->environ_at, &empty_at, 8) < 0) {
+	    (swap_env && tt_inject_write(in, t->environ_at, &empty_at, 8) < 0)) {
 		tt_cli_err("attach: %s", in->why);
 		return -1;
 	}
 	ret = tt_inject_call(in, t->dlopen_at, path_at, RTLD_NOW_LOCAL, &handle, CALL_TIMEOUT_MS);
-	if (tt_inject_write(in, t->environ_at, &old_env, 8) < 0)
+	if (swap_env && tt_inject_write(in, t->environ_at, &old_env, 8) < 0)
 		tt_cli_err("attach: process %d's environ could not be set back: %s", t->pid,
 			   in->why);
 	if (ret < 0) {
@@ -331,37 +331,95 @@ static uint64_t shim_held(struct tt_inject *in, const struct target *t)
 	return tt_inject_call(in, t->held_at, 0, 0, &ns, CALL_TIMEOUT_MS) == 0 ? ns : 0;
 }
 
+/* Whether the target's environment (libc's environ now, read in its memory) holds a TSC_*
+ * variable, on which the shim's constructor would start inside the dlopen; true also when it
+ * cannot be read (then environ is emptied during the dlopen, with every thread held). */
+static bool env_has_tsc(struct tt_inject *in, const struct target *t)
+{
+	uint64_t env, vec[64];
+	char head[4];
+	size_t i, k, n;
+	ssize_t r;
+
+	if (tt_inject_read(in, t->environ_at, &env, 8) < 0)
+		return true;
+	for (k = 0; env && k < 1024; k++, env += sizeof(vec)) {
+		/* A short read at the end of a mapping still gives whole pointers. */
+		r = pread(in->mem_fd, vec, sizeof(vec), (off_t)env);
+		if (r < 8)
+			return true;
+		for (i = 0, n = (size_t)r / 8; i < n; i++) {
+			if (!vec[i])
+				return false;
+			if (pread(in->mem_fd, head, 4, (off_t)vec[i]) == 4 &&
+			    memcmp(head, "TSC_", 4) == 0)
+				return true;
+		}
+	}
+	return env != 0;
+}
+
+/*
+ * Hold the target to load the shim. Light (all false): only the thread to borrow is held, and
+ * the others run on meanwhile, as they do around any dlopen; the shim's constructor stays
+ * off, seeing no TSC_* in the target's environment. Else every thread is held, so that
+ * environ can point at an empty environment during the dlopen. 0; 1 when the light way does
+ * not fit (the caller holds all); -1 after one line.
+ */
+static int hold(struct tt_inject *in, struct target *t, bool all, uintptr_t *shim_start)
+{
+	int r = all ? tt_inject_hold_all(in, t->pid)
+		    : tt_inject_hold_one(in, t->pid, tt_inject_pick_thread(t->pid));
+
+	if (r < 0 || tt_inject_borrow(in) < 0) {
+		tt_inject_end(in);
+		if (!all)
+			return 1;
+		tt_cli_err("attach: cannot hold process %d: %s", t->pid, in->why);
+		return -1;
+	}
+	if (shim_mapped(t, shim_start))
+		return 0;
+	if (!all && env_has_tsc(in, t)) {
+		tt_inject_end(in);
+		return 1;
+	}
+	if (load_shim(in, t, all) < 0) {
+		tt_inject_end(in);
+		return -1;
+	}
+	if (!shim_mapped(t, shim_start)) {
+		tt_cli_err("attach: %s is not mapped in process %d after dlopen", t->shim, t->pid);
+		tt_inject_end(in);
+		return -1;
+	}
+	return 0;
+}
+
 static int attach(struct target *t, const char *funcs, const char *output)
 {
 	struct tt_inject in = { .mem_fd = -1 };
-	uint64_t held_from, held_us, hook_ns, n = 0, env;
+	uint64_t held_from, held_us = 0, hook_ns, n = 0, env;
 	uintptr_t shim_start;
+	bool all = false;
 	char why[256];
 	int ret;
 
 	if (find_addresses(t) < 0)
 		return -1;
 	held_from = mono_us();
-	if (tt_inject_hold_all(&in, t->pid) < 0 || tt_inject_borrow(&in) < 0) {
-		tt_cli_err("attach: cannot hold process %d: %s", t->pid, in.why);
-		tt_inject_end(&in);
+	ret = hold(&in, t, false, &shim_start);
+	if (ret > 0) {
+		all = true;
+		held_from = mono_us();
+		ret = hold(&in, t, true, &shim_start);
+	}
+	if (ret < 0)
 		return -1;
-	}
-	if (!shim_mapped(t, &shim_start)) {
-		if (load_shim(&in, t) < 0) {
-			tt_inject_end(&in);
-			return -1;
-		}
-		if (!shim_mapped(t, &shim_start)) {
-			tt_cli_err("attach: %s is not mapped in process %d after dlopen", t->shim,
-				   t->pid);
-			tt_inject_end(&in);
-			return -1;
-		}
-	}
 	shim_at(t, shim_start);
 	tt_inject_release_others(&in);
-	held_us = mono_us() - held_from;
+	if (all)
+		held_us = mono_us() - held_from;
 	hook_ns = shim_held(&in, t);
 	env = push_settings(&in, funcs, output);
 	ret = env ? tt_inject_call(&in, t->start_at, env, 0, &n, CALL_TIMEOUT_MS) : -1;
@@ -387,12 +445,28 @@ static int attach(struct target *t, const char *funcs, const char *output)
 		return -1;
 	}
 	hook_ns = shim_held(&in, t) - hook_ns;
-	tt_inject_end(&in);
-	fprintf(stderr,
-		"tsctrace: attached to %d (%d functions); its threads were held %.2f ms: %.2f ms "
-		"to load the shim, %.2f ms while the entries were written\n",
-		t->pid, (int)n, (double)held_us / 1000 + (double)hook_ns / 1e6,
-		(double)held_us / 1000, (double)hook_ns / 1e6);
+	shim_why(&in, t, why, sizeof(why)); /* the functions found but not hooked */
+	{
+		int tid = in.threads[in.borrowed].tid;
+
+		tt_inject_end(&in);
+		fprintf(stderr,
+			"tsctrace: attached to %d (%d functions); its threads were held %.2f ms: "
+			"%.2f ms to load the shim",
+			t->pid, (int)n, (double)held_us / 1000 + (double)hook_ns / 1e6,
+			(double)held_us / 1000);
+		if (!all)
+			fprintf(stderr, " (thread %d alone was borrowed, for %.2f ms)", tid,
+				(double)(mono_us() - held_from) / 1000);
+		fprintf(stderr, ", %.2f ms while the entries were written\n",
+			(double)hook_ns / 1e6);
+	}
+	/* After the line above, which scripts wait for. */
+	if (why[0])
+		tt_cli_err("attach: not traced while attached (their entries cannot be hooked "
+			   "inline, and attach rewrites no GOT slot; the report's warnings say "
+			   "why): %s",
+			   why);
 	return 0;
 }
 

@@ -252,6 +252,67 @@ int tt_inject_borrow(struct tt_inject *in)
 	return 0;
 }
 
+/* The system call tid sleeps in (from /proc: "running" and "-1" give -1). */
+static long sleeping_in(int pid, int tid)
+{
+	char path[64], buf[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/syscall", pid, tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	return buf[0] >= '0' && buf[0] <= '9' ? strtol(buf, NULL, 10) : -1;
+}
+
+/* Whether tid has ended (a zombie: the main thread after pthread_exit), never to stop. */
+static bool ended(int pid, int tid)
+{
+	char path[64], buf[512];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return true;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	return n <= 0 || strstr(buf, ") Z ") || strstr(buf, ") X ");
+}
+
+int tt_inject_pick_thread(int pid)
+{
+	char path[64];
+	struct dirent *e;
+	int best = -1, tid = pid, s;
+	long nr;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	while (d && (e = readdir(d)) != NULL) {
+		int t = atoi(e->d_name);
+
+		if (t <= 0 || ended(pid, t))
+			continue;
+		nr = sleeping_in(pid, t);
+		s = (nr >= 0 && nr != SYS_futex ? 2 : 0) + (t == pid ? 1 : 0);
+		if (s > best) {
+			best = s;
+			tid = t;
+		}
+	}
+	if (d)
+		closedir(d);
+	return tid;
+}
+
 static void let_go(struct tt_inject_thread *t)
 {
 	if (t->held)

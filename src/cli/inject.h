@@ -41,6 +41,10 @@ int tt_inject_hold_all(struct tt_inject *in, int pid);
 /* Seize and stop one thread (pid's main thread when tid is pid). 0 or -1 with why. */
 int tt_inject_hold_one(struct tt_inject *in, int pid, int tid);
 
+/* The thread to borrow without holding any: by /proc/PID/task/TID/syscall, one asleep in a
+ * system call other than futex, the main thread first (as tt_inject_borrow chooses). */
+int tt_inject_pick_thread(int pid);
+
 /* Choose the thread to borrow (one asleep in a system call other than futex, the main
  * thread first: the least likely to hold a lock of libc's) and save its registers. */
 int tt_inject_borrow(struct tt_inject *in);

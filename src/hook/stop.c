@@ -742,13 +742,14 @@ void tt_stop_release(void)
 		deadline = now_ns() + STOP_BOUND_NS;
 		__atomic_add_fetch(&gen, 1, __ATOMIC_SEQ_CST); /* even: go */
 		futex(&gen, FUTEX_WAKE_PRIVATE, 0x7fffffff, NULL);
+		/* Held until woken: the wait below is for the table, not a hold (each is free to
+		 * run, as soon as the scheduler gives it a core). */
+		__atomic_add_fetch(&held_ns, (uint64_t)(now_ns() - held_from), __ATOMIC_RELAXED);
 		/* The next stop reuses the table: every parked thread out of the handler first. */
 		while ((in = __atomic_load_n(&inside, __ATOMIC_ACQUIRE)) != 0 &&
 		       now_ns() < deadline)
 			futex(&inside, FUTEX_WAIT_PRIVATE, in, &slice);
 	}
-	if (stopping)
-		__atomic_add_fetch(&held_ns, (uint64_t)(now_ns() - held_from), __ATOMIC_RELAXED);
 	stopping = false;
 	count = 0;
 	unlock();

@@ -70,7 +70,7 @@ int tt_stop_settle(char *why, size_t why_size);
 void tt_stop_move(struct tt_stop_thread *t, uintptr_t pc);
 
 /* The time other threads were held by stops so far in this process (from the first signal
- * sent to the release), in ns: what tsctrace attach reports. */
+ * sent to the wake of the parked ones at the release), in ns: what tsctrace attach reports. */
 uint64_t tt_stop_held_ns(void);
 
 /* Let every parked thread go, and wait until each has left the handler. */

@@ -505,6 +505,13 @@ void tt_report_text_rows(struct tt_buf *out, const struct tt_report *r, bool all
 		tt_text_put_clean(out, r->funcs[i].count_only, false);
 		tt_buf_puts(out, "\n");
 	}
+	for (i = 0; i < r->nfuncs; i++) {
+		if (!r->funcs[i].hook || strcmp(r->funcs[i].hook, "none") != 0)
+			continue;
+		tt_text_put_clean(out, r->funcs[i].name, false);
+		tt_buf_puts(out,
+			    ": not traced: its entry could not be hooked (see the warnings)\n");
+	}
 	tt_report_text_self(out, r);
 	tt_report_text_sampling(out, r);
 	for (i = 0; i < r->nfuncs; i++)

@@ -18,7 +18,8 @@
 /* Why the last call failed, for the injector to read (its address is the result's). */
 static char attach_why[256];
 
-/* The number of functions hooked (>= 0), or -1: the reason is at tt_attach_why(). */
+/* The number of functions hooked (>= 0), the names of those found but not hooked (so not
+ * traced) at tt_attach_why(); or -1, the reason there. */
 __attribute__((visibility("default"))) int tt_attach_start(char *const *env)
 {
 	attach_why[0] = 0;

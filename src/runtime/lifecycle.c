@@ -900,18 +900,28 @@ void tt_lifecycle_objects_changed(void)
 	tt_got_patch_all();
 }
 
-/* Functions whose entry holds a hook now (inline or trap). */
-static int hooked_count(void)
+/* Functions whose entry holds a hook now (inline or trap); the names of the others found,
+ * which an attach does not trace, into list ("a, b"; empty when none). */
+static int hooked_count(char *list, size_t list_size)
 {
 	uint32_t i, n = tt_funcs_count();
 	int hooked = 0;
+	size_t len = 0;
 
+	list[0] = 0;
 	for (i = 1; i < n; i++) {
 		struct tt_func *f = tt_funcs_get(i);
 
-		if (f && f->slot && !f->unhooked &&
-		    (f->route == TT_ROUTE_INLINE || f->route == TT_ROUTE_TRAP))
+		if (!f || f->unloaded)
+			continue;
+		if (f->slot && !f->unhooked &&
+		    (f->route == TT_ROUTE_INLINE || f->route == TT_ROUTE_TRAP)) {
 			hooked++;
+			continue;
+		}
+		if (len < list_size)
+			len += (size_t)snprintf(list + len, list_size - len, "%s%s",
+						len ? ", " : "", f->name);
 	}
 	return hooked;
 }
@@ -991,7 +1001,7 @@ int tt_lifecycle_attach(char *const *env, char *why, size_t why_size)
 		tt_dl_unlock();
 		__atomic_store_n(&state, n < 0 ? TT_OFF : TT_ON, __ATOMIC_RELEASE);
 		tt_shim_leave(was);
-		return n < 0 ? -1 : hooked_count();
+		return n < 0 ? -1 : hooked_count(why, why_size);
 	}
 	attach_mode = true;
 	run.attached = true;
@@ -1006,7 +1016,7 @@ int tt_lifecycle_attach(char *const *env, char *why, size_t why_size)
 		return -1;
 	}
 	attached_before = true;
-	return hooked_count();
+	return hooked_count(why, why_size);
 }
 
 int tt_lifecycle_detach(char *why, size_t why_size)

@@ -54,7 +54,8 @@ void tt_lifecycle_calibrate(bool always);
 
 /* tsctrace attach (runtime/attach.c): start tracing now with the TSC_* settings of env (a
  * NULL-terminated "NAME=value" array), the other threads running; a second attach hooks the
- * same functions again. How many functions are hooked, or -1 with why. */
+ * same functions again. How many functions are hooked, with the names of those found but not
+ * hooked (not traced) in why; or -1 with why. */
 int tt_lifecycle_attach(char *const *env, char *why, size_t why_size);
 
 /* The detach: the report, then every hooked entry given back its bytes; tracing is off after.

@@ -412,6 +412,10 @@ static void fill_func(const struct tt_run *run, const struct tt_func *fn, const 
 	out->has_offset = true;
 	out->offset = (uint64_t)((uintptr_t)fn->addr - fn->object_base);
 	out->hook = tt_route_name(fn->route);
+	/* Attached, nothing rewrites a GOT slot: a function not hooked at its entry is not
+	 * traced at all, which "got" with 0 calls would hide. */
+	if (run->attached && fn->route == TT_ROUTE_GOT)
+		out->hook = "none";
 	out->calls = s->calls;
 	out->unwound = s->unwound;
 	out->migrated = s->migrated;

@@ -72,6 +72,9 @@ attach_bytes() {
 # attach_attach [ARGS...]: tsctrace attach in the background (its pid in AC), until it said
 # it is attached.
 attach_attach() {
+	# An earlier attach's lines must not be taken for this one's (the file is truncated only
+	# once the background command starts).
+	rm -f "$T/a.out" "$T/a.err"
 	TSCTRACE_LIB=$LIB "$ATTACH_CLI" attach -f attach_work -o "$T/r.json" "$@" "$APP" \
 		>"$T/a.out" 2>"$T/a.err" &
 	AC=$!
@@ -192,6 +195,67 @@ test_attach_threads() {
 	NOTE="$calls calls, within [$((p2 - p1 + 2000)), $((p3 - c0 + 2000))]"
 }
 
+# Attach while 4 threads call attach_work: the shim is loaded by the main thread alone (asleep
+# in read), the 4 threads running on meanwhile; they are held only while the entries are
+# written, and the held time printed is that alone.
+test_attach_light() {
+	local calls
+	attach_skip_no_ptrace && return 0
+	attach_start || return 1
+	attach_say "threads 4" '^started ' || return 1
+	attach_attach || return 1
+	grep -q "held \([0-9.]*\) ms: 0.00 ms to load the shim (thread $APP alone was borrowed" "$T/a.err" ||
+		fail_because "the threads were held to load the shim: $(head -c 300 "$T/a.err")" || return 1
+	attach_say "go 1000" '^done 1000 ' || return 1
+	attach_detach TERM || return 1
+	attach_end || return 1
+	REPORT=$T/r.json
+	calls=$(jq "$JQDEFS"' fn("attach_work").calls' "$REPORT") || fail_because "no report" || return 1
+	[ "$calls" -ge 1000 ] || fail_because "report: $calls calls, fewer than main's 1000" || return 1
+	NOTE=$(grep -o 'held [0-9.]* ms' "$T/a.err")
+}
+
+# A target whose own environment names functions (TSC_FUNCS, without the shim preloaded): the
+# shim's constructor must not start on it inside the dlopen, so every thread is held and
+# environ emptied meanwhile (the light way is not taken); the report counts the attach alone.
+test_attach_env_tsc() {
+	attach_skip_no_ptrace && return 0
+	TSC_FUNCS=attach_work TSC_OUTPUT=$T/ctor.json attach_start || return 1
+	tr '\0' '\n' <"/proc/$APP/environ" | grep -q '^TSC_FUNCS=attach_work$' ||
+		fail_because "t_attach's environment lacks TSC_FUNCS" || return 1
+	attach_say "threads 2" '^started ' || return 1
+	attach_say "go 100" '^done 100 ' || return 1
+	attach_attach || return 1
+	! grep -q 'alone was borrowed' "$T/a.err" ||
+		fail_because "the light way was taken: $(head -c 300 "$T/a.err")" || return 1
+	attach_say "go 300" '^done 300 ' || return 1
+	attach_detach TERM || return 1
+	attach_end || return 1
+	[ ! -e "$T/ctor.json" ] || fail_because "the shim started on the target's TSC_FUNCS" || return 1
+	REPORT=$T/r.json
+	ck "the calls while attached" 'fn("attach_work").calls >= 300' 'fn("attach_work") | counts' ||
+		return 1
+}
+
+# A function whose entry cannot be hooked inline (a jump lands inside its first bytes): attach
+# rewrites no GOT slot, so it is not traced; one line says so at attach, and the report marks
+# it hook "none" (the text report: "not traced"), not a silent "got" with 0 calls.
+test_attach_not_traced() {
+	attach_skip_no_ptrace && return 0
+	attach_start || return 1
+	attach_attach -f attach_work,attach_jumped || return 1
+	grep -q '^tsctrace: attach: not traced while attached .*: attach_jumped$' "$T/a.err" ||
+		fail_because "no line naming attach_jumped: $(head -c 400 "$T/a.err")" || return 1
+	attach_say "go 100" '^done 100 ' || return 1
+	attach_detach TERM || return 1
+	attach_end || return 1
+	grep -q '^attach_jumped: not traced' "$T/a.out" ||
+		fail_because "the text report does not say so: $(head -c 600 "$T/a.out")" || return 1
+	REPORT=$T/r.json
+	ck "attach_jumped not traced" 'fn("attach_jumped").hook == "none" and fn("attach_work").hook == "inline" and fn("attach_work").calls == 100' \
+		'[fn("attach_jumped").hook, fn("attach_work").hook, fn("attach_work").calls]' || return 1
+}
+
 # --interval 0.2: a table every interval; the interval rows' calls of attach_work add up to
 # the 1000 calls made while attached, as the report counts them.
 test_attach_interval() {
@@ -261,7 +325,7 @@ test_attach_refused_user() {
 # A statically linked program (no libc.so mapped, no dlopen; every Go program without cgo is
 # one): refused with the reason, and it goes on.
 test_attach_refused_static() {
-	local pid st
+	local pid st i
 	printf '#include <unistd.h>\nint main(void) { char c; return read(0, &c, 1) == 1 ? 0 : 3; }\n' \
 		>"$T/s.c"
 	${CC:-gcc} -static -O2 -o "$T/static_c" "$T/s.c" 2>"$T/build.log" ||
@@ -270,6 +334,11 @@ test_attach_refused_static() {
 	"$T/static_c" <"$T/in" &
 	pid=$!
 	exec 3>"$T/in"
+	# The FIFO's open returns only now: until the exec, $pid is still a shell, with a libc.
+	for ((i = 0; i < 200; i++)); do
+		[ "$(readlink "/proc/$pid/exe")" = "$T/static_c" ] && break
+		sleep 0.05
+	done
 	TSCTRACE_LIB=$LIB "$ATTACH_CLI" attach -f main "$pid" >"$T/a.out" 2>"$T/a.err"
 	st=$?
 	echo x >&3
@@ -284,5 +353,8 @@ run_test attach_again test_attach_again
 run_test attach_refused_static test_attach_refused_static
 run_test attach_interval test_attach_interval
 run_test attach_threads test_attach_threads
+run_test attach_light test_attach_light
+run_test attach_env_tsc test_attach_env_tsc
+run_test attach_not_traced test_attach_not_traced
 run_test attach_refused_scope test_attach_refused_scope
 run_test attach_refused_user test_attach_refused_user

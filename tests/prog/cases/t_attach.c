@@ -31,6 +31,24 @@ __attribute__((noinline)) unsigned long attach_work(unsigned long x)
 	return x * 2654435761u + 1;
 }
 
+/* attach_jumped: a function no inline hook may take, for a jump (attach_jumper's, never run)
+ * lands inside its first 5 bytes; attach hooks inline only, so it is not traced. */
+__asm__(".text\n"
+	".globl attach_jumped\n"
+	".type attach_jumped, @function\n"
+	"attach_jumped:\n"
+	"lea 1(%rdi), %rax\n"
+	"nop\n"
+	"nop\n"
+	"nop\n"
+	"nop\n"
+	"ret\n"
+	".size attach_jumped, . - attach_jumped\n"
+	".type attach_jumper, @function\n"
+	"attach_jumper:\n"
+	"jmp attach_jumped + 4\n"
+	".size attach_jumper, . - attach_jumper\n");
+
 static void *loop(void *arg)
 {
 	unsigned long sum = 0;
