@@ -69,4 +69,16 @@
 #define TT_HIST_LINEAR_ASM 1024 /* TT_HIST_LINEAR: one bucket per value below */
 #define TT_HIST_SUB_BITS_ASM 7	/* TT_HIST_SUB_BITS: 128 buckets per octave above */
 
+/* The red zone below %rsp at a body's entry, where the stubs, the slot heads (hook/slot_code.c)
+ * and PROLOGUE park the registers the entry needs, and where an inline entry keeps the
+ * caller's r11 (the slow path carries that word across its C call). Once FRAME_ENTER has
+ * popped the return address, %rsp is 8 higher: the same slots are at TT_RZ_x - 8. */
+#define TT_RZ_RAX -8
+#define TT_RZ_RCX -16
+#define TT_RZ_RDX -24
+#define TT_RZ_R11 -112
+/* Scratch below them, each used by one path of the inline body (tramp_body.S IBODY). */
+#define TT_RZ_JUMP -40	 /* the target of a jump through memory, all registers restored */
+#define TT_RZ_TARGET -96 /* the target of the timed call, once %rsp is the caller's */
+
 #endif /* TT_TRAMP_LAYOUT_H */

@@ -180,12 +180,12 @@
 .macro PROLOGUE shim, slow, timed, stub=0
 .if \stub
 	/* The stub saved rax and put tt_tls's TLS offset in it: no load for it. */
-	movq	%rcx, -16(%rsp)
-	movq	%rdx, -24(%rsp)
+	movq	%rcx, TT_RZ_RCX(%rsp)
+	movq	%rdx, TT_RZ_RDX(%rsp)
 .else
-	movq	%rax, -8(%rsp)
-	movq	%rcx, -16(%rsp)
-	movq	%rdx, -24(%rsp)
+	movq	%rax, TT_RZ_RAX(%rsp)
+	movq	%rcx, TT_RZ_RCX(%rsp)
+	movq	%rdx, TT_RZ_RDX(%rsp)
 	movq	tt_tls@gottpoff(%rip), %rax
 .endif
 .if TT_STRIP < 4
@@ -244,9 +244,9 @@
 	 * only, before the first read; rcx and rdx are where PROLOGUE parked them. */
 	movq	%rdi, TT_FRAME_ARGS(%rcx)
 	movq	%rsi, TT_FRAME_ARGS+8(%rcx)
-	movq	-24(%rsp), %rax
+	movq	TT_RZ_RDX(%rsp), %rax
 	movq	%rax, TT_FRAME_ARGS+16(%rcx)
-	movq	-16(%rsp), %rax
+	movq	TT_RZ_RCX(%rsp), %rax
 	movq	%rax, TT_FRAME_ARGS+24(%rcx)
 	movq	%r8, TT_FRAME_ARGS+32(%rcx)
 	movq	%r9, TT_FRAME_ARGS+40(%rcx)
@@ -310,15 +310,13 @@
  * tt_call_first (C, general registers only, raw syscalls only) sets things up, then the fast
  * path is taken from the top, or the call goes straight through (the guarded path). Entered
  * with %rsp as at the body's entry and rax, rcx, rdx saved at -8/-16/-24(%rsp). The word at
- * INL_R11(%rsp), where an inline entry keeps the caller's r11, is carried across the C call,
+ * TT_RZ_R11(%rsp), where an inline entry keeps the caller's r11, is carried across the C call,
  * which would overwrite it (for a GOT entry it is dead and the copy does no harm).
  */
-#define INL_R11 -112
-
 .macro SLOW_PATH name, guarded, stub=0
-	movq	-8(%rsp), %rax
-	movq	-16(%rsp), %rcx
-	movq	-24(%rsp), %rdx
+	movq	TT_RZ_RAX(%rsp), %rax
+	movq	TT_RZ_RCX(%rsp), %rcx
+	movq	TT_RZ_RDX(%rsp), %rdx
 	pushq	%rbp
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbp, 0
@@ -333,7 +331,7 @@
 	pushq	%rax
 	pushq	%r10
 	pushq	%r11
-	pushq	INL_R11+8(%rbp)
+	pushq	TT_RZ_R11+8(%rbp)
 	andq	$-16, %rsp
 	movl	%r11d, %edi
 	leaq	16(%rbp), %rsi			/* the caller's %rsp once our return is popped */
@@ -353,20 +351,20 @@
 	.cfi_def_cfa %rsp, 8
 	.cfi_restore %rbp
 	pushq	-88(%rsp)			/* the carried word back to its red-zone place */
-	popq	INL_R11(%rsp)
+	popq	TT_RZ_R11(%rsp)
 	cmpl	$0, -96(%rsp)			/* tt_call_first's answer, now in the red zone */
 .if \stub
 	jne	1f
-	movq	%rax, -8(%rsp)			/* ready: the fast path, entered as from a stub */
+	movq	%rax, TT_RZ_RAX(%rsp)			/* ready: the fast path, entered as from a stub */
 	movq	tt_tls@gottpoff(%rip), %rax
 	jmp	\name
 1:
 .else
 	je	\name				/* ready: take the fast path */
 .endif
-	movq	%rax, -8(%rsp)			/* not traced this time: straight through */
-	movq	%rcx, -16(%rsp)
-	movq	%rdx, -24(%rsp)
+	movq	%rax, TT_RZ_RAX(%rsp)			/* not traced this time: straight through */
+	movq	%rcx, TT_RZ_RCX(%rsp)
+	movq	%rdx, TT_RZ_RDX(%rsp)
 	jmp	\guarded
 .endm
 
@@ -377,9 +375,9 @@
 	shlq	$32, %rdx
 	orq	%rdx, %rax
 	movq	%rax, TT_FRAME_START(%rbx)
-	movq	-16(%rsp), %rax
-	movq	-24(%rsp), %rcx
-	movq	-32(%rsp), %rdx
+	movq	TT_RZ_RAX-8(%rsp), %rax
+	movq	TT_RZ_RCX-8(%rsp), %rcx
+	movq	TT_RZ_RDX-8(%rsp), %rdx
 .endm
 
 /*
@@ -473,8 +471,8 @@ TT_ENTRY_HERE(\name)
 	incq	TT_FSTAT_PASSED(%rdx)
 	movq	TT_FSTAT_WORDS(%rdx), %r11
 	movq	TT_WORDS_TARGET(%r11), %r11
-	movq	-8(%rsp), %rax
-	movq	-24(%rsp), %rdx
+	movq	TT_RZ_RAX(%rsp), %rax
+	movq	TT_RZ_RDX(%rsp), %rdx
 	jmp	*%r11
 
 .Ltimed_\@:
@@ -530,9 +528,9 @@ TT_ENTRY_HERE(\name)
 	.cfi_remember_state
 	FRAME_ENTER .Lslow_\@, 0
 	movq	$0, TT_FRAME_START(%rbx)	/* start 0: tt_call_finish counts it sampled */
-	movq	-16(%rsp), %rax
-	movq	-24(%rsp), %rcx
-	movq	-32(%rsp), %rdx
+	movq	TT_RZ_RAX-8(%rsp), %rax
+	movq	TT_RZ_RCX-8(%rsp), %rcx
+	movq	TT_RZ_RDX-8(%rsp), %rdx
 	call	*%r11
 	movq	%rax, %rsi
 	movq	%rdx, %rdi
@@ -546,9 +544,9 @@ TT_ENTRY_HERE(\name)
 .Lguarded_\@:				/* the shim's own call: straight to the function */
 	WORDS_OF_INDEX
 	movq	TT_WORDS_TARGET(%rax,%rcx), %r11
-	movq	-16(%rsp), %rcx
-	movq	-24(%rsp), %rdx
-	movq	-8(%rsp), %rax
+	movq	TT_RZ_RCX(%rsp), %rcx
+	movq	TT_RZ_RDX(%rsp), %rdx
+	movq	TT_RZ_RAX(%rsp), %rax
 	jmp	*%r11
 
 .Lslow_\@:
@@ -594,11 +592,11 @@ TT_ENTRY(\name)
 	incq	TT_FSTAT_PASSED(%rdx)
 	movq	TT_FSTAT_WORDS(%rdx), %rax
 	movq	TT_WORDS_TARGET(%rax), %rax
-	movq	%rax, -40(%rsp)
-	movq	-8(%rsp), %rax
-	movq	-24(%rsp), %rdx
-	movq	INL_R11(%rsp), %r11
-	jmp	*-40(%rsp)
+	movq	%rax, TT_RZ_JUMP(%rsp)
+	movq	TT_RZ_RAX(%rsp), %rax
+	movq	TT_RZ_RDX(%rsp), %rdx
+	movq	TT_RZ_R11(%rsp), %r11
+	jmp	*TT_RZ_JUMP(%rsp)
 
 .Litimed_\@:
 	/* Also entered from a counting slot head (hook/slot_code.c) as PROLOGUE leaves it: the
@@ -609,10 +607,10 @@ TT_ENTRY(\name)
 	FRAME_ENTER .Lislow_\@, 1
 	/* Before the first read (no read touches r11 or -96(%rsp) for good): the target, for a
 	 * memory-indirect call, and the caller's r11 back in place. */
-	movq	%r11, -96(%rsp)
-	movq	INL_R11-8(%rsp), %r11
+	movq	%r11, TT_RZ_TARGET(%rsp)
+	movq	TT_RZ_R11-8(%rsp), %r11
 	ENTRY_READ \var
-	call	*-96(%rsp)
+	call	*TT_RZ_TARGET(%rsp)
 	/* Everything the callee left is kept: S = %rsp now (16-aligned), saves below it. Only
 	 * what the second read clobbers is saved before it, so the timed interval stays short. */
 	movq	%rax, -16(%rsp)
@@ -620,9 +618,9 @@ TT_ENTRY(\name)
 	movq	%rcx, -32(%rsp)
 .if \var == TT_VAR_CPUID || \var == TT_VAR_CPUID_NORDTSCP || \var == TT_VAR_MONO
 	SAVE_REST				/* these reads use r8-r11 (and rsi, rdi) too */
-	END_READ \var, -96
+	END_READ \var, TT_RZ_TARGET
 .else
-	END_READ \var, -96
+	END_READ \var, TT_RZ_TARGET
 	SAVE_REST
 .endif
 	shlq	$32, %rdx
@@ -672,13 +670,13 @@ TT_ENTRY(\name)
 	js	.Licounted_\@			/* count-only (TT_COUNT_ONLY_SKIP): never a frame */
 	.cfi_remember_state
 	FRAME_ENTER .Lislow_\@, 0
-	movq	%r11, -96(%rsp)
-	movq	INL_R11-8(%rsp), %r11
+	movq	%r11, TT_RZ_TARGET(%rsp)
+	movq	TT_RZ_R11-8(%rsp), %r11
 	movq	$0, TT_FRAME_START(%rbx)	/* start 0: tt_call_finish counts it sampled */
-	movq	-16(%rsp), %rax
-	movq	-24(%rsp), %rcx
-	movq	-32(%rsp), %rdx
-	call	*-96(%rsp)
+	movq	TT_RZ_RAX-8(%rsp), %rax
+	movq	TT_RZ_RCX-8(%rsp), %rcx
+	movq	TT_RZ_RDX-8(%rsp), %rdx
+	call	*TT_RZ_TARGET(%rsp)
 	movq	%rax, -16(%rsp)
 	movq	%rdx, -24(%rsp)
 	movq	%rcx, -32(%rsp)
@@ -693,12 +691,12 @@ TT_ENTRY(\name)
 .Liguarded_\@:				/* the shim's own call: straight to the function */
 	WORDS_OF_INDEX
 	movq	TT_WORDS_TARGET(%rax,%rcx), %rax
-	movq	%rax, -40(%rsp)
-	movq	-8(%rsp), %rax
-	movq	-16(%rsp), %rcx
-	movq	-24(%rsp), %rdx
-	movq	INL_R11(%rsp), %r11
-	jmp	*-40(%rsp)
+	movq	%rax, TT_RZ_JUMP(%rsp)
+	movq	TT_RZ_RAX(%rsp), %rax
+	movq	TT_RZ_RCX(%rsp), %rcx
+	movq	TT_RZ_RDX(%rsp), %rdx
+	movq	TT_RZ_R11(%rsp), %r11
+	jmp	*TT_RZ_JUMP(%rsp)
 
 .Lislow_\@:
 	SLOW_PATH \name, .Liguarded_\@
