@@ -14,6 +14,17 @@ _Static_assert(TT_TLS_IN_SHIM < 128 && TT_TLS_STATS < 128 && TT_TLS_NSTATS < 128
 	       "the counting head uses 8-bit displacements (and none for calls)");
 _Static_assert(TT_SLOT_COUNT_TAIL >= TT_SLOT_COUNT_COPY + 80, "room for TT_COPY_MAX (relocate.h)");
 
+/* Lengths of what the ways on to the body write, where one path's end places the next. */
+enum {
+	STORE_RED_ZONE = 5, /* mov %reg, disp8(%rsp) */
+	MOVL_R11 = 6,	    /* movl $imm32, %r11d */
+	JMP_RIP = 6,	    /* jmp *rel32(%rip) */
+	TO_BODY = MOVL_R11 + JMP_RIP,
+	MOV_REGS = 3, /* mov %r11, %rdx */
+	JMP_REL32 = 5,
+	STUB_COUNTED = 84, /* the counting stub's path up to its own indirect jump */
+};
+
 /* movl $index, %r11d; jmp *abs(%rip), where abs is 8 bytes at `abs`. */
 static uint8_t *to_body(uint8_t *p, uint32_t index, const uint8_t *abs)
 {
@@ -30,13 +41,13 @@ void tt_slot_write_plain(uint8_t *slot, const struct tt_slot_head *h)
 {
 	uint8_t *p = tt_emit_store(slot, TT_R11, TT_RSP, TT_RZ_R11);
 
-	p = to_body(p, h->index, p + 6 + 6);
+	p = to_body(p, h->index, p + TO_BODY);
 	tt_emit_bytes(p, &h->body, 8);
 }
 
 void tt_slot_write_counting(uint8_t *slot, const struct tt_slot_head *h)
 {
-	uint8_t *timed = slot + TT_SLOT_COUNT_TAIL, *general = timed + 22;
+	uint8_t *timed = slot + TT_SLOT_COUNT_TAIL, *general = timed + 2 * STORE_RED_ZONE + TO_BODY;
 	uint8_t *abs_timed = slot + TT_SLOT_COUNT_END - 16, *abs_body = abs_timed + 8;
 	uint8_t *p = slot;
 
@@ -79,7 +90,9 @@ void tt_slot_write_counting(uint8_t *slot, const struct tt_slot_head *h)
 
 void tt_stub_write_counting(uint8_t *stub, const struct tt_stub_head *h)
 {
-	uint8_t *timed = stub + 84, *general = timed + 24; /* all within a rel8 */
+	/* The timed path after the counted one, then the general one: all within a rel8. */
+	uint8_t *timed = stub + STUB_COUNTED,
+		*general = timed + 2 * STORE_RED_ZONE + MOV_REGS + MOVL_R11 + JMP_REL32;
 	uint8_t *p = stub;
 
 	memset(stub, 0xcc, TT_STUB_COUNT_SIZE);
