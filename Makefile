@@ -58,7 +58,7 @@ HOT_FLAGS := -mgeneral-regs-only -fno-builtin -fno-tree-vectorize -fno-stack-pro
 # Pure modules, unit-tested with cmocka and shared with the tsctrace command: base/, report/
 # and config/, and the pure parts of x86/ and hook/.
 PURE_SRCS := $(wildcard src/base/*.c src/report/*.c src/config/*.c) src/x86/relocate.c src/x86/xref.c \
-	src/x86/reloc_keep.c src/hook/unbracketable.c src/hook/slot_code.c src/hook/build_id_files.c
+	src/x86/reloc_keep.c src/x86/emit.c src/hook/unbracketable.c src/hook/slot_code.c src/hook/build_id_files.c
 SHIM_SRCS := $(wildcard $(LAYERS:%=src/%/*.c))
 ASM_SRCS  := $(wildcard $(LAYERS:%=src/%/*.S))
 

@@ -95,7 +95,7 @@ static const char *const pin_names[] = { "exclusive", "first", "spread", "none" 
 static const char *const hook_names[] = { "auto", "inline", "got" };
 static const char *const quiet_names[] = { "0", "1" };
 static const char *const follow_names[] = { "0", "1" };
-static const char *const debug_names[] = { "0", "startup" };
+static const char *const debug_names[] = { "0", "startup", "c-exit" };
 static const char *const cache_names[] = { "0", "1" };
 static const char *const unwind_names[] = { "cached", "libunwind" };
 static const char *const empty_names[] = { "0", "1" };
@@ -506,6 +506,7 @@ static int set_var(struct parser *p, enum var v, const char *val)
 	case V_DEBUG:
 		i = choose(p, v, val, debug_names, ARRAY_SIZE(debug_names), "using 0");
 		cfg->debug_startup = i == 1;
+		cfg->debug_c_exit = i == 2;
 		break;
 	case V_CACHE:
 		i = choose(p, v, val, cache_names, ARRAY_SIZE(cache_names), "using 1");

@@ -76,6 +76,7 @@ struct tt_config {
 	char *export_path;	   /* TSC_EXPORT template, or NULL: no live export */
 	uint64_t export_ms;	   /* TSC_EXPORT_INTERVAL */
 	bool debug_startup;	   /* TSC_DEBUG=startup: print the time of each start-up phase */
+	bool debug_c_exit;	   /* TSC_DEBUG=c-exit: every timed call ends in C (tests) */
 	struct tt_cpu_persona cpu; /* TSC_CPU: another CPU's facts, for tests */
 	bool cache; /* TSC_CACHE: calibration figures kept between runs (runtime/calib_cache.h) */
 	uint32_t slowest;	  /* TSC_SLOWEST: calls kept per function (default 8, 0 off) */

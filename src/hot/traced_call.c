@@ -219,11 +219,18 @@ void tt_call_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fs
 void (*tt_exit_fn)(struct tt_frame *f, uint64_t raw, uint32_t aux) = tt_call_exit;
 
 uint8_t tt_exit_in_c;
+static bool exit_forced_to_c;
 
 void tt_exit_path_update(void)
 {
-	tt_exit_in_c = tt_exit_fn != tt_call_exit || tt_callers_depth != 0 ||
+	tt_exit_in_c = exit_forced_to_c || tt_exit_fn != tt_call_exit || tt_callers_depth != 0 ||
 		       __atomic_load_n(&tt_sample_mode, __ATOMIC_ACQUIRE) != TT_SAMPLE_OFF;
+}
+
+void tt_exit_force_c(void)
+{
+	exit_forced_to_c = true;
+	tt_exit_path_update();
 }
 
 void tt_call_exit(struct tt_frame *f, uint64_t raw, uint32_t aux)

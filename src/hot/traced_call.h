@@ -34,6 +34,10 @@ extern void (*tt_exit_fn)(struct tt_frame *f, uint64_t raw, uint32_t aux) TT_HID
 extern uint8_t tt_exit_in_c TT_HIDDEN;
 void tt_exit_path_update(void) TT_HIDDEN;
 
+/* TSC_DEBUG=c-exit: every timed call's end to C, tt_call_exit recording what the assembly's
+ * fast path would have (the differential test, tests/prog/cases/exit_paths_agree.sh). */
+void tt_exit_force_c(void) TT_HIDDEN;
+
 /* Record a finished call into site's counters too (TSC_CALLERS), then release its frame:
  * tt_call_exit's work, for exit paths that found the site themselves. */
 void tt_call_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fstat *site);

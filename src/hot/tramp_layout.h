@@ -69,4 +69,46 @@
 #define TT_HIST_LINEAR_ASM 1024 /* TT_HIST_LINEAR: one bucket per value below */
 #define TT_HIST_SUB_BITS_ASM 7	/* TT_HIST_SUB_BITS: 128 buckets per octave above */
 
+/* The red zone below %rsp at a body's entry, where the stubs, the slot heads (hook/slot_code.c)
+ * and PROLOGUE park the registers the entry needs, and where an inline entry keeps the
+ * caller's r11 (the slow path carries that word across its C call). Once FRAME_ENTER has
+ * popped the return address, %rsp is 8 higher: the same slots are at TT_RZ_x - 8. */
+#define TT_RZ_RAX -8
+#define TT_RZ_RCX -16
+#define TT_RZ_RDX -24
+#define TT_RZ_R11 -112
+/* Scratch below them, each used by one path of the inline body (tramp_body.S IBODY). */
+#define TT_RZ_JUMP -40	 /* the target of a jump through memory, all registers restored */
+#define TT_RZ_TARGET -96 /* the target of the timed call, once %rsp is the caller's */
+
+/* The reads' own scratch in the red zone, below the slots above, at the caller's %rsp
+ * (tramp_body.S START_READ): cpuid's %rbx, or the monotonic read's saves and timespec. */
+#define TT_RZ_READ_RBX -40
+#define TT_RZ_READ_RDI -40
+#define TT_RZ_READ_RSI -48
+#define TT_RZ_READ_R11 -56
+#define TT_RZ_READ_TS -72 /* struct timespec, 16 bytes */
+/* The GOT body's exit: the monotonic read's timespec below %rsp (END_READ). */
+#define TT_RZ_EXIT_TS -16
+
+/* The inline body's exit keeps everything the callee left below S, its %rsp after the call
+ * (tramp_body.S IBODY); once the exit's fast path has pushed the return address they are
+ * 8 higher, and the C exit takes them into a frame of TT_XS_SIZE bytes. */
+#define TT_XS_RAX -16
+#define TT_XS_RDX -24
+#define TT_XS_RCX -32
+#define TT_XS_RSI -40
+#define TT_XS_RDI -48
+#define TT_XS_R8 -56
+#define TT_XS_R9 -64
+#define TT_XS_R10 -72
+#define TT_XS_R11 -80
+#define TT_XS_SIZE 80 /* the return address at S - 8 */
+
+/* The slow path's frame under %rbp (tramp_body.S SLOW_PATH): nine registers pushed, then the
+ * carried TT_RZ_R11 word, and tt_call_first's answer below it. */
+#define TT_SLOW_SAVED 72
+#define TT_SLOW_CARRIED -80
+#define TT_SLOW_ANSWER -88
+
 #endif /* TT_TRAMP_LAYOUT_H */

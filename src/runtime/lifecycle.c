@@ -43,6 +43,7 @@
 #include "hot/func_table.h"
 #include "hot/pin.h"
 #include "hot/thread.h"
+#include "hot/traced_call.h"
 #include "hot/tramp_layout.h"
 #include "hot/unwind_stack.h"
 #include "log/cache_refusal.h"
@@ -789,6 +790,10 @@ static enum state start(char *const *env)
 			 run.cfg.callers_libunwind);
 	tt_slow_setup(&run.cfg, &run.clock); /* before any thread maps counters */
 	tt_emul_step_install(run.clock.step);
+	if (run.cfg.debug_c_exit) {
+		tt_exit_force_c();
+		tt_warn("TSC_DEBUG=c-exit: every timed call ends in the C exit (for tests)");
+	}
 	tt_phase_add(TT_PHASE_CLOCK, t);
 	t = tt_phase_mark();
 	tt_sample_setup(&run.cfg); /* before the hooks: slots count for it (hook/slot_code.h) */

@@ -22,7 +22,8 @@ extern char tt_body_rdtscp[], tt_body_lfence[], tt_body_mfence[], tt_body_cpuid[
 	tt_body_cpuid_nordtscp[], tt_body_none[], tt_body_mono[] TT_HIDDEN;
 
 /* Their timed entries, for a counting stub (hook/slot_code.h), as PROLOGUE leaves a call to
- * time: rax = TLS offset, rdx = the counters, r11d = index, rax, rcx, rdx at -8, -16, -24. */
+ * time: rax = TLS offset, rdx = the counters, r11d = index, rax, rcx, rdx at TT_RZ_RAX, TT_RZ_RCX,
+ * TT_RZ_RDX (tramp_layout.h). */
 extern char tt_body_rdtscp_timed[], tt_body_lfence_timed[], tt_body_mfence_timed[],
 	tt_body_cpuid_timed[], tt_body_cpuid_nordtscp_timed[], tt_body_none_timed[],
 	tt_body_mono_timed[] TT_HIDDEN;
@@ -33,7 +34,7 @@ extern char tt_ibody_rdtscp[], tt_ibody_lfence[], tt_ibody_mfence[], tt_ibody_cp
 
 /* Their timed entries, which a counting slot head jumps to as the body's PROLOGUE would go on
  * for a call to time (hook/slot_code.h): rax = TLS offset, rdx = the counters, r11d = index,
- * rax, rcx, rdx at -8, -16, -24(%rsp) and the caller's r11 at -112(%rsp). */
+ * rax, rcx, rdx at TT_RZ_RAX, TT_RZ_RCX, TT_RZ_RDX(%rsp) and the caller's r11 at TT_RZ_R11(%rsp). */
 extern char tt_ibody_rdtscp_timed[], tt_ibody_lfence_timed[], tt_ibody_mfence_timed[],
 	tt_ibody_cpuid_timed[], tt_ibody_cpuid_nordtscp_timed[], tt_ibody_none_timed[],
 	tt_ibody_mono_timed[] TT_HIDDEN;
@@ -108,5 +109,21 @@ _Static_assert(sizeof(struct tt_thread) <= TT_THREAD_ALIGN, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_tls, stats) == TT_TLS_STATS, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_tls, nstats) == TT_TLS_NSTATS, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_fstat, words) == TT_FSTAT_WORDS, "tramp_layout.h");
+
+/* The red zone: 128 bytes below %rsp, the bodies' slots within it even 8 bytes on (once the
+ * return address is popped), apart, and below the parked registers. */
+_Static_assert(TT_RZ_RAX == -8 && TT_RZ_RCX == TT_RZ_RAX - 8 && TT_RZ_RDX == TT_RZ_RCX - 8,
+	       "tramp_layout.h: PROLOGUE parks rax, rcx, rdx in this order");
+_Static_assert(TT_RZ_R11 - 8 >= -128 && TT_RZ_TARGET - 8 >= -128 && TT_XS_R11 >= -128,
+	       "tramp_layout.h: red-zone slots within 128 bytes");
+_Static_assert(
+	TT_RZ_R11 < TT_RZ_TARGET - 8 && TT_RZ_TARGET < TT_XS_R11 && TT_RZ_JUMP < TT_RZ_RDX,
+	"tramp_layout.h: the carried r11 below every other slot, the target below the saves");
+_Static_assert(TT_RZ_READ_TS + 16 <= TT_RZ_READ_R11 && TT_RZ_READ_RBX < TT_RZ_RDX - 8,
+	       "tramp_layout.h: the entry read's scratch below the parked registers");
+_Static_assert(TT_XS_SIZE == -TT_XS_R11 && TT_XS_RAX == -16,
+	       "tramp_layout.h: the inline exit's saves fill its frame, the return address above");
+_Static_assert(TT_SLOW_CARRIED == -TT_SLOW_SAVED - 8 && TT_SLOW_ANSWER == TT_SLOW_CARRIED - 8,
+	       "tramp_layout.h: the slow path's frame");
 
 #endif /* TT_TRAMP_H */

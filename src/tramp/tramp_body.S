@@ -88,26 +88,26 @@
 	lfence
 	rdtsc
 .elseif \var == TT_VAR_CPUID || \var == TT_VAR_CPUID_NORDTSCP
-	movq	%rbx, -40(%rsp)		/* cpuid clobbers rbx: the frame pointer */
+	movq	%rbx, TT_RZ_READ_RBX(%rsp)		/* cpuid clobbers rbx: the frame pointer */
 	xorl	%eax, %eax
 	cpuid
-	movq	-40(%rsp), %rbx
+	movq	TT_RZ_READ_RBX(%rsp), %rbx
 	rdtsc
 .elseif \var == TT_VAR_MONO
 	/* No usable TSC: nanoseconds from the kernel. The syscall clobbers rcx, r11, rax. */
-	movq	%rdi, -40(%rsp)
-	movq	%rsi, -48(%rsp)
-	movq	%r11, -56(%rsp)
-	leaq	-72(%rsp), %rsi			/* struct timespec in the red zone */
+	movq	%rdi, TT_RZ_READ_RDI(%rsp)
+	movq	%rsi, TT_RZ_READ_RSI(%rsp)
+	movq	%r11, TT_RZ_READ_R11(%rsp)
+	leaq	TT_RZ_READ_TS(%rsp), %rsi			/* struct timespec in the red zone */
 	movl	$CLOCK_MONOTONIC_RAW, %edi
 	movl	$SYS_clock_gettime, %eax
 	syscall
-	imulq	$1000000000, -72(%rsp), %rax
-	addq	-64(%rsp), %rax
+	imulq	$1000000000, TT_RZ_READ_TS(%rsp), %rax
+	addq	TT_RZ_READ_TS+8(%rsp), %rax
 	xorl	%edx, %edx
-	movq	-40(%rsp), %rdi
-	movq	-48(%rsp), %rsi
-	movq	-56(%rsp), %r11
+	movq	TT_RZ_READ_RDI(%rsp), %rdi
+	movq	TT_RZ_READ_RSI(%rsp), %rsi
+	movq	TT_RZ_READ_R11(%rsp), %r11
 .else
 	rdtsc
 .endif
@@ -115,7 +115,7 @@
 
 /* END: %ecx = TSC_AUX (CPU id) where rdtscp gives it, else 0xffffffff (unknown). */
 /* May clobber r8-r11; must keep %rbx, %rsi, %rdi. */
-.macro END_READ var, ts=-16
+.macro END_READ var, ts=TT_RZ_EXIT_TS
 .if \var == TT_VAR_RDTSCP
 	rdtscp
 	lfence
@@ -180,12 +180,12 @@
 .macro PROLOGUE shim, slow, timed, stub=0
 .if \stub
 	/* The stub saved rax and put tt_tls's TLS offset in it: no load for it. */
-	movq	%rcx, -16(%rsp)
-	movq	%rdx, -24(%rsp)
+	movq	%rcx, TT_RZ_RCX(%rsp)
+	movq	%rdx, TT_RZ_RDX(%rsp)
 .else
-	movq	%rax, -8(%rsp)
-	movq	%rcx, -16(%rsp)
-	movq	%rdx, -24(%rsp)
+	movq	%rax, TT_RZ_RAX(%rsp)
+	movq	%rcx, TT_RZ_RCX(%rsp)
+	movq	%rdx, TT_RZ_RDX(%rsp)
 	movq	tt_tls@gottpoff(%rip), %rax
 .endif
 .if TT_STRIP < 4
@@ -244,9 +244,9 @@
 	 * only, before the first read; rcx and rdx are where PROLOGUE parked them. */
 	movq	%rdi, TT_FRAME_ARGS(%rcx)
 	movq	%rsi, TT_FRAME_ARGS+8(%rcx)
-	movq	-24(%rsp), %rax
+	movq	TT_RZ_RDX(%rsp), %rax
 	movq	%rax, TT_FRAME_ARGS+16(%rcx)
-	movq	-16(%rsp), %rax
+	movq	TT_RZ_RCX(%rsp), %rax
 	movq	%rax, TT_FRAME_ARGS+24(%rcx)
 	movq	%r8, TT_FRAME_ARGS+32(%rcx)
 	movq	%r9, TT_FRAME_ARGS+40(%rcx)
@@ -310,15 +310,13 @@
  * tt_call_first (C, general registers only, raw syscalls only) sets things up, then the fast
  * path is taken from the top, or the call goes straight through (the guarded path). Entered
  * with %rsp as at the body's entry and rax, rcx, rdx saved at -8/-16/-24(%rsp). The word at
- * INL_R11(%rsp), where an inline entry keeps the caller's r11, is carried across the C call,
+ * TT_RZ_R11(%rsp), where an inline entry keeps the caller's r11, is carried across the C call,
  * which would overwrite it (for a GOT entry it is dead and the copy does no harm).
  */
-#define INL_R11 -112
-
 .macro SLOW_PATH name, guarded, stub=0
-	movq	-8(%rsp), %rax
-	movq	-16(%rsp), %rcx
-	movq	-24(%rsp), %rdx
+	movq	TT_RZ_RAX(%rsp), %rax
+	movq	TT_RZ_RCX(%rsp), %rcx
+	movq	TT_RZ_RDX(%rsp), %rdx
 	pushq	%rbp
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbp, 0
@@ -333,13 +331,13 @@
 	pushq	%rax
 	pushq	%r10
 	pushq	%r11
-	pushq	INL_R11+8(%rbp)
+	pushq	TT_RZ_R11+8(%rbp)
 	andq	$-16, %rsp
 	movl	%r11d, %edi
 	leaq	16(%rbp), %rsi			/* the caller's %rsp once our return is popped */
 	call	tt_call_first
-	movl	%eax, -88(%rbp)			/* below the saved registers */
-	leaq	-72(%rbp), %rsp
+	movl	%eax, TT_SLOW_ANSWER(%rbp)			/* below the saved registers */
+	leaq	-TT_SLOW_SAVED(%rbp), %rsp
 	popq	%r11
 	popq	%r10
 	popq	%rax
@@ -352,21 +350,21 @@
 	popq	%rbp
 	.cfi_def_cfa %rsp, 8
 	.cfi_restore %rbp
-	pushq	-88(%rsp)			/* the carried word back to its red-zone place */
-	popq	INL_R11(%rsp)
-	cmpl	$0, -96(%rsp)			/* tt_call_first's answer, now in the red zone */
+	pushq	TT_SLOW_CARRIED-8(%rsp)			/* the carried word back to its red-zone place */
+	popq	TT_RZ_R11(%rsp)
+	cmpl	$0, TT_SLOW_ANSWER-8(%rsp)			/* tt_call_first's answer, now in the red zone */
 .if \stub
 	jne	1f
-	movq	%rax, -8(%rsp)			/* ready: the fast path, entered as from a stub */
+	movq	%rax, TT_RZ_RAX(%rsp)			/* ready: the fast path, entered as from a stub */
 	movq	tt_tls@gottpoff(%rip), %rax
 	jmp	\name
 1:
 .else
 	je	\name				/* ready: take the fast path */
 .endif
-	movq	%rax, -8(%rsp)			/* not traced this time: straight through */
-	movq	%rcx, -16(%rsp)
-	movq	%rdx, -24(%rsp)
+	movq	%rax, TT_RZ_RAX(%rsp)			/* not traced this time: straight through */
+	movq	%rcx, TT_RZ_RCX(%rsp)
+	movq	%rdx, TT_RZ_RDX(%rsp)
 	jmp	\guarded
 .endm
 
@@ -377,9 +375,9 @@
 	shlq	$32, %rdx
 	orq	%rdx, %rax
 	movq	%rax, TT_FRAME_START(%rbx)
-	movq	-16(%rsp), %rax
-	movq	-24(%rsp), %rcx
-	movq	-32(%rsp), %rdx
+	movq	TT_RZ_RAX-8(%rsp), %rax
+	movq	TT_RZ_RCX-8(%rsp), %rcx
+	movq	TT_RZ_RDX-8(%rsp), %rdx
 .endm
 
 /*
@@ -473,8 +471,8 @@ TT_ENTRY_HERE(\name)
 	incq	TT_FSTAT_PASSED(%rdx)
 	movq	TT_FSTAT_WORDS(%rdx), %r11
 	movq	TT_WORDS_TARGET(%r11), %r11
-	movq	-8(%rsp), %rax
-	movq	-24(%rsp), %rdx
+	movq	TT_RZ_RAX(%rsp), %rax
+	movq	TT_RZ_RDX(%rsp), %rdx
 	jmp	*%r11
 
 .Ltimed_\@:
@@ -530,9 +528,9 @@ TT_ENTRY_HERE(\name)
 	.cfi_remember_state
 	FRAME_ENTER .Lslow_\@, 0
 	movq	$0, TT_FRAME_START(%rbx)	/* start 0: tt_call_finish counts it sampled */
-	movq	-16(%rsp), %rax
-	movq	-24(%rsp), %rcx
-	movq	-32(%rsp), %rdx
+	movq	TT_RZ_RAX-8(%rsp), %rax
+	movq	TT_RZ_RCX-8(%rsp), %rcx
+	movq	TT_RZ_RDX-8(%rsp), %rdx
 	call	*%r11
 	movq	%rax, %rsi
 	movq	%rdx, %rdi
@@ -546,9 +544,9 @@ TT_ENTRY_HERE(\name)
 .Lguarded_\@:				/* the shim's own call: straight to the function */
 	WORDS_OF_INDEX
 	movq	TT_WORDS_TARGET(%rax,%rcx), %r11
-	movq	-16(%rsp), %rcx
-	movq	-24(%rsp), %rdx
-	movq	-8(%rsp), %rax
+	movq	TT_RZ_RCX(%rsp), %rcx
+	movq	TT_RZ_RDX(%rsp), %rdx
+	movq	TT_RZ_RAX(%rsp), %rax
 	jmp	*%r11
 
 .Lslow_\@:
@@ -574,12 +572,12 @@ TT_END(\name)
 
 /* The caller-saved registers other than rax, rdx, rcx, below S (see IBODY's exit). */
 .macro SAVE_REST
-	movq	%rsi, -40(%rsp)
-	movq	%rdi, -48(%rsp)
-	movq	%r8, -56(%rsp)
-	movq	%r9, -64(%rsp)
-	movq	%r10, -72(%rsp)
-	movq	%r11, -80(%rsp)
+	movq	%rsi, TT_XS_RSI(%rsp)
+	movq	%rdi, TT_XS_RDI(%rsp)
+	movq	%r8, TT_XS_R8(%rsp)
+	movq	%r9, TT_XS_R9(%rsp)
+	movq	%r10, TT_XS_R10(%rsp)
+	movq	%r11, TT_XS_R11(%rsp)
 .endm
 
 .macro IBODY var, name
@@ -594,11 +592,11 @@ TT_ENTRY(\name)
 	incq	TT_FSTAT_PASSED(%rdx)
 	movq	TT_FSTAT_WORDS(%rdx), %rax
 	movq	TT_WORDS_TARGET(%rax), %rax
-	movq	%rax, -40(%rsp)
-	movq	-8(%rsp), %rax
-	movq	-24(%rsp), %rdx
-	movq	INL_R11(%rsp), %r11
-	jmp	*-40(%rsp)
+	movq	%rax, TT_RZ_JUMP(%rsp)
+	movq	TT_RZ_RAX(%rsp), %rax
+	movq	TT_RZ_RDX(%rsp), %rdx
+	movq	TT_RZ_R11(%rsp), %r11
+	jmp	*TT_RZ_JUMP(%rsp)
 
 .Litimed_\@:
 	/* Also entered from a counting slot head (hook/slot_code.c) as PROLOGUE leaves it: the
@@ -607,45 +605,45 @@ TT_ENTRY(\name)
 	.hidden	\name\()_timed
 \name\()_timed:
 	FRAME_ENTER .Lislow_\@, 1
-	/* Before the first read (no read touches r11 or -96(%rsp) for good): the target, for a
+	/* Before the first read (no read touches r11 or TT_RZ_TARGET(%rsp) for good): the target, for a
 	 * memory-indirect call, and the caller's r11 back in place. */
-	movq	%r11, -96(%rsp)
-	movq	INL_R11-8(%rsp), %r11
+	movq	%r11, TT_RZ_TARGET(%rsp)
+	movq	TT_RZ_R11-8(%rsp), %r11
 	ENTRY_READ \var
-	call	*-96(%rsp)
+	call	*TT_RZ_TARGET(%rsp)
 	/* Everything the callee left is kept: S = %rsp now (16-aligned), saves below it. Only
 	 * what the second read clobbers is saved before it, so the timed interval stays short. */
-	movq	%rax, -16(%rsp)
-	movq	%rdx, -24(%rsp)
-	movq	%rcx, -32(%rsp)
+	movq	%rax, TT_XS_RAX(%rsp)
+	movq	%rdx, TT_XS_RDX(%rsp)
+	movq	%rcx, TT_XS_RCX(%rsp)
 .if \var == TT_VAR_CPUID || \var == TT_VAR_CPUID_NORDTSCP || \var == TT_VAR_MONO
 	SAVE_REST				/* these reads use r8-r11 (and rsi, rdi) too */
-	END_READ \var, -96
+	END_READ \var, TT_RZ_TARGET
 .else
-	END_READ \var, -96
+	END_READ \var, TT_RZ_TARGET
 	SAVE_REST
 .endif
 	shlq	$32, %rdx
 	orq	%rdx, %rax
 	subq	TT_FRAME_START(%rbx), %rax	/* raw ticks of this call */
 	FAST_EXIT .Liexit_\@
-	movq	-8(%rsp), %rax			/* what the callee left (saved at S - 16 ...) */
-	movq	-16(%rsp), %rdx
-	movq	-24(%rsp), %rcx
-	movq	-48(%rsp), %r8
-	movq	-56(%rsp), %r9
-	movq	-64(%rsp), %r10
-	movq	-72(%rsp), %r11
+	movq	TT_XS_RAX+8(%rsp), %rax			/* what the callee left (saved at S - 16 ...) */
+	movq	TT_XS_RDX+8(%rsp), %rdx
+	movq	TT_XS_RCX+8(%rsp), %rcx
+	movq	TT_XS_R8+8(%rsp), %r8
+	movq	TT_XS_R9+8(%rsp), %r9
+	movq	TT_XS_R10+8(%rsp), %r10
+	movq	TT_XS_R11+8(%rsp), %r11
 	ret
 	.cfi_restore_state
 .Liexit_\@:				/* %rax = raw, %ecx = CPU id, registers saved below */
-	subq	$80, %rsp			/* the saves are now in our frame */
-	.cfi_adjust_cfa_offset 80
+	subq	$TT_XS_SIZE, %rsp		/* the saves are now in our frame */
+	.cfi_adjust_cfa_offset TT_XS_SIZE
 	movq	TT_FRAME_RET(%rbx), %rsi
-	movq	%rsi, 72(%rsp)			/* the return address at S - 8 */
-	movq	64(%rsp), %rsi
+	movq	%rsi, TT_XS_SIZE-8(%rsp)	/* the return address at S - 8 */
+	movq	TT_XS_SIZE+TT_XS_RAX(%rsp), %rsi
 	movq	%rsi, TT_FRAME_RETVAL(%rbx)	/* for a call kept among the slowest */
-	.cfi_def_cfa_offset 80
+	.cfi_def_cfa_offset TT_XS_SIZE
 	.cfi_restore %rsp
 	.cfi_offset %rip, -8
 	movq	%rax, %rsi
@@ -654,16 +652,16 @@ TT_ENTRY(\name)
 	movq	TT_FRAME_RBX(%rbx), %rbx
 	.cfi_restore %rbx
 	call	*tt_exit_fn(%rip)
-	movq	64(%rsp), %rax
-	movq	56(%rsp), %rdx
-	movq	48(%rsp), %rcx
-	movq	40(%rsp), %rsi
-	movq	32(%rsp), %rdi
-	movq	24(%rsp), %r8
-	movq	16(%rsp), %r9
-	movq	8(%rsp), %r10
-	movq	(%rsp), %r11
-	addq	$72, %rsp
+	movq	TT_XS_SIZE+TT_XS_RAX(%rsp), %rax
+	movq	TT_XS_SIZE+TT_XS_RDX(%rsp), %rdx
+	movq	TT_XS_SIZE+TT_XS_RCX(%rsp), %rcx
+	movq	TT_XS_SIZE+TT_XS_RSI(%rsp), %rsi
+	movq	TT_XS_SIZE+TT_XS_RDI(%rsp), %rdi
+	movq	TT_XS_SIZE+TT_XS_R8(%rsp), %r8
+	movq	TT_XS_SIZE+TT_XS_R9(%rsp), %r9
+	movq	TT_XS_SIZE+TT_XS_R10(%rsp), %r10
+	movq	TT_XS_SIZE+TT_XS_R11(%rsp), %r11
+	addq	$TT_XS_SIZE-8, %rsp
 	.cfi_def_cfa_offset 8
 	ret
 
@@ -672,16 +670,16 @@ TT_ENTRY(\name)
 	js	.Licounted_\@			/* count-only (TT_COUNT_ONLY_SKIP): never a frame */
 	.cfi_remember_state
 	FRAME_ENTER .Lislow_\@, 0
-	movq	%r11, -96(%rsp)
-	movq	INL_R11-8(%rsp), %r11
+	movq	%r11, TT_RZ_TARGET(%rsp)
+	movq	TT_RZ_R11-8(%rsp), %r11
 	movq	$0, TT_FRAME_START(%rbx)	/* start 0: tt_call_finish counts it sampled */
-	movq	-16(%rsp), %rax
-	movq	-24(%rsp), %rcx
-	movq	-32(%rsp), %rdx
-	call	*-96(%rsp)
-	movq	%rax, -16(%rsp)
-	movq	%rdx, -24(%rsp)
-	movq	%rcx, -32(%rsp)
+	movq	TT_RZ_RAX-8(%rsp), %rax
+	movq	TT_RZ_RCX-8(%rsp), %rcx
+	movq	TT_RZ_RDX-8(%rsp), %rdx
+	call	*TT_RZ_TARGET(%rsp)
+	movq	%rax, TT_XS_RAX(%rsp)
+	movq	%rdx, TT_XS_RDX(%rsp)
+	movq	%rcx, TT_XS_RCX(%rsp)
 	SAVE_REST
 	xorl	%eax, %eax
 	movl	$-1, %ecx
@@ -693,12 +691,12 @@ TT_ENTRY(\name)
 .Liguarded_\@:				/* the shim's own call: straight to the function */
 	WORDS_OF_INDEX
 	movq	TT_WORDS_TARGET(%rax,%rcx), %rax
-	movq	%rax, -40(%rsp)
-	movq	-8(%rsp), %rax
-	movq	-16(%rsp), %rcx
-	movq	-24(%rsp), %rdx
-	movq	INL_R11(%rsp), %r11
-	jmp	*-40(%rsp)
+	movq	%rax, TT_RZ_JUMP(%rsp)
+	movq	TT_RZ_RAX(%rsp), %rax
+	movq	TT_RZ_RCX(%rsp), %rcx
+	movq	TT_RZ_RDX(%rsp), %rdx
+	movq	TT_RZ_R11(%rsp), %r11
+	jmp	*TT_RZ_JUMP(%rsp)
 
 .Lislow_\@:
 	SLOW_PATH \name, .Liguarded_\@
