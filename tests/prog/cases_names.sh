@@ -157,8 +157,8 @@ test_cxx_names() {
 	rm -f "$T"/r.*
 	FORMAT=json OUTTPL="$T/r.%p.json"
 	run_pair cxx_names 'ns::foo' "$B/t_cxxnames" || sub_failed "json" || return 1
-	"$(dirname "$PRELOAD")/tsctrace" report "$REPORT" >"$T/short.txt" 2>&1 &&
-		"$(dirname "$PRELOAD")/tsctrace" report --wide "$REPORT" >"$T/wide.txt" 2>&1 ||
+	"$(dirname "$LIB")/tsctrace" report "$REPORT" >"$T/short.txt" 2>&1 &&
+		"$(dirname "$LIB")/tsctrace" report --wide "$REPORT" >"$T/wide.txt" 2>&1 ||
 		fail_because "tsctrace report failed: $(head -c 300 "$T/short.txt" "$T/wide.txt")" || return 1
 	grep -qE '^ns::foo\(std::string const&\) +300 ' "$T/short.txt" &&
 		grep -v "^warning:" "$T/wide.txt" | grep -qF "$CXX_STR" &&

@@ -4,7 +4,7 @@
 # three said the link's target.
 test_program_name() {
 	local tsctrace prom
-	tsctrace=$(dirname "$PRELOAD")/tsctrace
+	tsctrace=$(dirname "$LIB")/tsctrace
 	ln -s "$B/t_basic" "$T/alias-prog"
 	OUTTPL="$T/r.%e.%p.json"
 	run_pair program_name strlen "$T/alias-prog" run "$T/side" || return 1
