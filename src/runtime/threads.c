@@ -258,6 +258,16 @@ static void fstat_zero(struct tt_fstat *s)
 		memset(&s->self, 0, sizeof(s->self));
 	if (s->wself.count || s->wself.lost || s->wself.whole_total)
 		memset(&s->wself, 0, sizeof(s->wself));
+	/* The calls kept and the argument's table: a later attach's report is of its window
+	 * alone (a call kept before would stand above its cycles.max). */
+	if (s->slow) {
+		s->slow->n = s->slow->min = 0;
+		s->slow->not_kept = 0;
+		if (s->slow_floor != UINT64_MAX) /* the calibration's stays out */
+			s->slow_floor = s->watch ? 0 : tt_slow_initial_floor(s);
+	}
+	if (s->by_arg)
+		memset(s->by_arg, 0, sizeof(*s->by_arg));
 }
 
 void tt_thread_reset_counts(void)

@@ -160,6 +160,12 @@ test_attach_again() {
 	REPORT=$T/r.json
 	ck "second attach: 700 calls" 'fn("attach_work").calls == 700' 'fn("attach_work") | counts' ||
 		return 1
+	# Its slowest calls are of its own window (a call kept in the first one stood above the
+	# second's cycles.max, and tsctrace report refused the report).
+	ck "second attach: the slowest calls kept are of its window" \
+		'.attach.start_unix_ns as $s | fn("attach_work") as $f |
+		 ($f.slowest | length) > 0 and all($f.slowest[]; .start_ns >= $s and .cycles <= $f.cycles.max)' \
+		'{attach, slowest: [fn("attach_work").slowest[] | {start_ns, cycles}]}'
 }
 
 # Attach and detach while 4 threads call attach_work in a loop: no crash, and the report's
