@@ -143,11 +143,18 @@ test_calib_cache() {
 	# ones of run 6, a tick below run 1's, as run 2's) as without them.
 	local fns=work_empty,strlen,strncmp,memcmp,memcpy
 	XENV=(TSC_HOOK=inline "XDG_CACHE_HOME=$c")
-	rm -f "$T"/r.*
-	run_pair calib_cache "$fns" "$B/t_empty" && one_report && check_expects "$T/t.out" ||
-		sub_failed "run 9, more functions" || return 1
-	ck "run 9: the kept figures were used" '.overhead.source == "cache"' '.overhead' ||
-		return 1
+	# A busy machine may make the check burst disagree, as in run 2: up to 3 tries, the kept
+	# figures forged anew before each (a measured run rewrites them).
+	for try in 1 2 3; do
+		WHY=""
+		rm -f "$T"/r.*
+		calib_forge "$f" $((min - 1)) "$med" "$sig" &&
+			run_pair calib_cache "$fns" "$B/t_empty" && one_report &&
+			check_expects "$T/t.out" || sub_failed "run 9, more functions" || return 1
+		ck "run 9: the kept figures were used" '.overhead.source == "cache"' '.overhead' &&
+			break
+		[ "$try" -lt 3 ] || return 1
+	done
 	jq -c '[.functions[] | {name, calls}] | sort_by(.name)' "$REPORT" >"$T/with" || return 1
 	XENV+=(TSC_CACHE=0)
 	rm -f "$T"/r.*
