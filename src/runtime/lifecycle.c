@@ -578,9 +578,11 @@ static void warn_tableless(void)
 /*
  * Write the report (and the export, TSC_EXPORT). One at a time (busy_lock): a writer waits
  * for the other to finish (its own thread never holds the lock here: a signal handler
- * interrupting a report sees in_shim set and writes none).
+ * interrupting a report sees in_shim set and writes none). A dump (only_while_on) that got
+ * the lock after the exit report was taken writes nothing: the process is ending, and a file
+ * begun then was left half-made (an empty r.PID.json.tmp.*, sig_runtime_chain under ASan).
  */
-static int report(void)
+static int report_as(bool only_while_on)
 {
 	int saved = errno, ret;
 	uint64_t t;
@@ -595,6 +597,12 @@ static int report(void)
 	tt_lifecycle_calibrate(false);
 	was = tt_shim_enter();
 	busy_lock();
+	if (only_while_on && __atomic_load_n(&state, __ATOMIC_ACQUIRE) != TT_ON) {
+		busy_unlock();
+		tt_shim_leave(was);
+		errno = saved;
+		return -1;
+	}
 	warn_shared_tls();
 	warn_tableless();
 	t = tt_phase_mark();
@@ -607,6 +615,11 @@ static int report(void)
 	tt_shim_leave(was);
 	errno = saved;
 	return ret;
+}
+
+static int report(void)
+{
+	return report_as(false);
 }
 
 /*
@@ -1056,7 +1069,7 @@ static int tt_lifecycle_dump(void)
 {
 	if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != TT_ON)
 		return -1;
-	return report();
+	return report_as(true);
 }
 
 __attribute__((constructor)) static void tt_constructor(int argc, char **argv)
