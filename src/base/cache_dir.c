@@ -260,3 +260,32 @@ bool tt_cache_file_field(const char **p, const char *name, int base, uint64_t *v
 	*p = s + 1;
 	return true;
 }
+
+const char *tt_cache_file_load_keyed(const char *dir, const char *prefix, const char *magic,
+				     const char *key, char *buf, size_t len)
+{
+	char path[4200];
+	size_t mlen = strlen(magic), klen = strlen(key);
+	const char *p = buf;
+
+	if (!dir[0] || !tt_cache_file_name(dir, prefix, key, path, sizeof(path)) ||
+	    tt_cache_file_read(path, buf, len) < 0)
+		return NULL;
+	if (strncmp(p, magic, mlen) != 0)
+		return NULL;
+	p += mlen;
+	if (strncmp(p, "key ", 4) != 0 || strncmp(p + 4, key, klen) != 0 || p[4 + klen] != '\n')
+		return NULL;
+	return p + 4 + klen + 1;
+}
+
+void tt_cache_file_store(const char *dir, const char *prefix, const char *key, const char *buf,
+			 int n, size_t cap)
+{
+	char path[4200];
+
+	if (!dir[0] || n < 0 || (size_t)n >= cap || !tt_cache_dir_make(dir))
+		return;
+	if (tt_cache_file_name(dir, prefix, key, path, sizeof(path)))
+		tt_cache_file_replace(path, buf, (size_t)n);
+}

@@ -66,4 +66,16 @@ long tt_cache_file_read(const char *path, char *buf, size_t len);
  * Raw system calls, so it may run at exit. */
 void tt_cache_file_replace(const char *path, const char *buf, size_t len);
 
+/* dir/PREFIX-HASH.txt of key read into buf (len bytes) when it begins with the line magic
+ * (its "\n" included) and the line "key KEY": a pointer to the fields after them, else NULL
+ * (no dir, no such file, not trusted, another format or key). The kept files' one reader. */
+const char *tt_cache_file_load_keyed(const char *dir, const char *prefix, const char *magic,
+				     const char *key, char *buf, size_t len);
+
+/* dir/PREFIX-HASH.txt of key replaced by buf[0..n), the directory made when missing; n < 0
+ * or n >= cap (snprintf's answer for a buffer of cap bytes) writes nothing. The kept files'
+ * one writer. */
+void tt_cache_file_store(const char *dir, const char *prefix, const char *key, const char *buf,
+			 int n, size_t cap);
+
 #endif /* TT_CACHE_DIR_H */

@@ -94,23 +94,12 @@ void tt_calib_cache_key(const struct tt_clock *c, const struct tt_config *cfg, b
 
 bool tt_calib_cache_load(const char *dir, const struct tt_calib_key *k, struct tt_overhead *out)
 {
-	char path[4200], buf[1024];
-	const char *p = buf;
-	size_t klen = strlen(k->text);
+	char buf[1024];
+	const char *p = tt_cache_file_load_keyed(dir, "calib", MAGIC, k->text, buf, sizeof(buf));
 	struct tt_overhead o = { 0 };
 
-	if (!dir[0])
+	if (!p)
 		return false;
-	if (!tt_cache_file_name(dir, "calib", k->text, path, sizeof(path)))
-		return false;
-	if (tt_cache_file_read(path, buf, sizeof(buf)) < 0)
-		return false;
-	if (strncmp(p, MAGIC, strlen(MAGIC)) != 0)
-		return false;
-	p += strlen(MAGIC);
-	if (strncmp(p, "key ", 4) != 0 || strncmp(p + 4, k->text, klen) != 0 || p[4 + klen] != '\n')
-		return false;
-	p += 4 + klen + 1;
 	if (!tt_cache_file_field(&p, "min", 10, &o.min) ||
 	    !tt_cache_file_field(&p, "median", 10, &o.median) ||
 	    !tt_cache_file_field(&p, "nested", 10, &o.nested) ||
@@ -124,18 +113,13 @@ bool tt_calib_cache_load(const char *dir, const struct tt_calib_key *k, struct t
 void tt_calib_cache_store(const char *dir, const struct tt_calib_key *k,
 			  const struct tt_overhead *o)
 {
-	char path[4200], buf[1024];
+	char buf[1024];
 	int n;
 
-	if (!dir[0] || !tt_cache_dir_make(dir))
-		return;
 	n = snprintf(buf, sizeof(buf),
 		     MAGIC "key %s\nmin %llu\nmedian %llu\nnested %llu\n"
 			   "granularity %llu\n",
 		     k->text, (unsigned long long)o->min, (unsigned long long)o->median,
 		     (unsigned long long)o->nested, (unsigned long long)o->granularity);
-	if (n < 0 || (size_t)n >= sizeof(buf))
-		return;
-	if (tt_cache_file_name(dir, "calib", k->text, path, sizeof(path)))
-		tt_cache_file_replace(path, buf, (size_t)n);
+	tt_cache_file_store(dir, "calib", k->text, buf, n, sizeof(buf));
 }

@@ -48,18 +48,12 @@ static void make_key(char *out, size_t len)
 	out[at] = 0;
 }
 
+/* The fields after the magic and key lines (tt_cache_file_load_keyed). */
 static bool parse(const char *p, struct tt_cpu_kept *k)
 {
-	size_t klen = strlen(k->key);
 	uint64_t max, rate15, hv, gran;
 	const char *end;
 
-	if (strncmp(p, MAGIC, strlen(MAGIC)) != 0)
-		return false;
-	p += strlen(MAGIC);
-	if (strncmp(p, "key ", 4) != 0 || strncmp(p + 4, k->key, klen) != 0 || p[4 + klen] != '\n')
-		return false;
-	p += 4 + klen + 1;
 	if (!tt_cache_file_field(&p, "max", 10, &max) ||
 	    !tt_cache_file_field(&p, "rate15", 10, &rate15) ||
 	    !tt_cache_file_field(&p, "hypervisor", 16, &hv) ||
@@ -81,16 +75,17 @@ static bool parse(const char *p, struct tt_cpu_kept *k)
 
 void tt_cpu_cache_load(const char *dir, struct tt_cpu_kept *k)
 {
-	char path[4200], buf[1024];
+	char buf[1024];
+	const char *p;
 
 	memset(k, 0, sizeof(*k));
 	make_key(k->key, sizeof(k->key));
-	if (!dir[0] || !k->key[0])
+	if (!k->key[0])
 		return;
-	if (!tt_cache_file_name(dir, "cpu", k->key, path, sizeof(path)) ||
-	    tt_cache_file_read(path, buf, sizeof(buf)) < 0)
+	p = tt_cache_file_load_keyed(dir, "cpu", MAGIC, k->key, buf, sizeof(buf));
+	if (!p)
 		return;
-	k->loaded = parse(buf, k);
+	k->loaded = parse(p, k);
 	if (!k->loaded) {
 		char key[sizeof(k->key)];
 
@@ -102,17 +97,14 @@ void tt_cpu_cache_load(const char *dir, struct tt_cpu_kept *k)
 
 void tt_cpu_cache_store(const char *dir, const struct tt_cpu_kept *k)
 {
-	char path[4200], buf[1024];
+	char buf[1024];
 	int n;
 
-	if (!dir[0] || !k->key[0] || !tt_cache_dir_make(dir))
+	if (!k->key[0] || strchr(k->brand, '\n'))
 		return;
 	n = snprintf(buf, sizeof(buf),
 		     MAGIC "key %s\nmax %u\nrate15 %d\nhypervisor %x\ngranularity %llu\nbrand %s\n",
 		     k->key, k->max_basic, k->rate15 ? 1 : 0, k->hv_max,
 		     (unsigned long long)k->granularity, k->brand);
-	if (n < 0 || (size_t)n >= sizeof(buf) || strchr(k->brand, '\n'))
-		return;
-	if (tt_cache_file_name(dir, "cpu", k->key, path, sizeof(path)))
-		tt_cache_file_replace(path, buf, (size_t)n);
+	tt_cache_file_store(dir, "cpu", k->key, buf, n, sizeof(buf));
 }

@@ -20,21 +20,12 @@
 bool tt_sample_cache_load(const char *dir, const struct tt_calib_key *k,
 			  struct tt_sample_costs *out)
 {
-	char path[4200], buf[1024];
-	const char *p = buf;
-	size_t klen = strlen(k->text);
+	char buf[1024];
+	const char *p = tt_cache_file_load_keyed(dir, "sample", MAGIC, k->text, buf, sizeof(buf));
 	struct tt_sample_costs c = { 0 };
 
-	if (!dir[0] || !tt_cache_file_name(dir, "sample", k->text, path, sizeof(path)))
+	if (!p)
 		return false;
-	if (tt_cache_file_read(path, buf, sizeof(buf)) < 0)
-		return false;
-	if (strncmp(p, MAGIC, strlen(MAGIC)) != 0)
-		return false;
-	p += strlen(MAGIC);
-	if (strncmp(p, "key ", 4) != 0 || strncmp(p + 4, k->text, klen) != 0 || p[4 + klen] != '\n')
-		return false;
-	p += 4 + klen + 1;
 	if (!tt_cache_file_field(&p, "count_got", 10, &c.count_got) ||
 	    !tt_cache_file_field(&p, "count_inline", 10, &c.count_inline) ||
 	    !tt_cache_file_field(&p, "inline_known", 10, &c.inline_known) ||
@@ -47,18 +38,13 @@ bool tt_sample_cache_load(const char *dir, const struct tt_calib_key *k,
 void tt_sample_cache_store(const char *dir, const struct tt_calib_key *k,
 			   const struct tt_sample_costs *c)
 {
-	char path[4200], buf[1024];
+	char buf[1024];
 	int n;
 
-	if (!dir[0] || !tt_cache_dir_make(dir))
-		return;
 	n = snprintf(buf, sizeof(buf),
 		     MAGIC "key %s\ncount_got %llu\ncount_inline %llu\ninline_known %llu\n"
 			   "timed %llu\n",
 		     k->text, (unsigned long long)c->count_got, (unsigned long long)c->count_inline,
 		     (unsigned long long)c->inline_known, (unsigned long long)c->timed);
-	if (n < 0 || (size_t)n >= sizeof(buf))
-		return;
-	if (tt_cache_file_name(dir, "sample", k->text, path, sizeof(path)))
-		tt_cache_file_replace(path, buf, (size_t)n);
+	tt_cache_file_store(dir, "sample", k->text, buf, n, sizeof(buf));
 }
