@@ -12,7 +12,6 @@
  * writes the report and gives every entry its bytes back. The shim stays loaded (dlclose
  * under running threads is not safe); a second attach finds it and hooks again.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -470,34 +469,6 @@ static int attach(struct target *t, const char *funcs, const char *output)
 	return 0;
 }
 
-/* The thread to borrow for the detach: the main one unless it has ended (pthread_exit),
- * then another. */
-static int some_thread(int pid)
-{
-	char path[64], *s;
-	bool ended;
-	DIR *d;
-	struct dirent *e;
-	int tid = pid;
-
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, pid);
-	s = slurp(path, 4096);
-	ended = !s || strstr(s, ") Z ") != NULL;
-	free(s);
-	if (!ended)
-		return pid;
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	d = opendir(path);
-	while (d && (e = readdir(d)) != NULL)
-		if (atoi(e->d_name) > 0 && atoi(e->d_name) != pid) {
-			tid = atoi(e->d_name);
-			break;
-		}
-	if (d)
-		closedir(d);
-	return tid;
-}
-
 static int detach(struct target *t)
 {
 	struct tt_inject in = { .mem_fd = -1 };
@@ -505,7 +476,8 @@ static int detach(struct target *t)
 	char why[256];
 	int ret;
 
-	if (tt_inject_hold_one(&in, t->pid, some_thread(t->pid)) < 0 || tt_inject_borrow(&in) < 0) {
+	if (tt_inject_hold_one(&in, t->pid, tt_inject_pick_thread(t->pid)) < 0 ||
+	    tt_inject_borrow(&in) < 0) {
 		tt_cli_err("attach: cannot hold process %d to detach: %s", t->pid, in.why);
 		tt_inject_end(&in);
 		return -1;
@@ -539,7 +511,8 @@ static void interval_table(struct target *t, struct tt_interval *iv, const char 
 	struct tt_inject in = { .mem_fd = -1 };
 	uint64_t r = 0;
 
-	if (tt_inject_hold_one(&in, t->pid, some_thread(t->pid)) < 0 || tt_inject_borrow(&in) < 0) {
+	if (tt_inject_hold_one(&in, t->pid, tt_inject_pick_thread(t->pid)) < 0 ||
+	    tt_inject_borrow(&in) < 0) {
 		tt_inject_end(&in);
 		return;
 	}
