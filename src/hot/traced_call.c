@@ -156,13 +156,17 @@ void tt_call_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fs
 	uint64_t child = f->child_ticks, nested = f->child_calls;
 	struct tt_frame *top = tt_tls.top;
 	struct tt_thread *t = tt_tls.thread;
-	/* The site's path (copied before drop_abandoned looks up others'), for a kept call */
 	uint64_t path[TT_PATH_MAX];
-	uint32_t depth = site && t ? t->site_depth : 0, i;
+	uint32_t depth = 0, i;
 	enum outcome o;
 
-	for (i = 0; i < depth; i++)
-		path[i] = t->site_path[i];
+	/* Only a call slow enough to be kept needs its site's path, copied before
+	 * drop_abandoned looks up others': the common call copies nothing. */
+	if (site && t && raw > s->slow_floor) {
+		depth = t->site_depth;
+		for (i = 0; i < depth; i++)
+			path[i] = t->site_path[i];
+	}
 	/*
 	 * The guard is set only in a vfork child returning through a traced call (vfork itself
 	 * traced): the child shares this shadow stack with its parent, which will return
