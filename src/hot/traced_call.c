@@ -189,6 +189,8 @@ void tt_call_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fs
 	if (__builtin_expect(s->watch != NULL, 0) && o != SAMPLED)
 		o = by_arg(s, f, o, raw);
 	apply(s, o, raw, child, nested);
+	/* In the histogram before the list: a report reads the lists first (slow_report.c). */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (o == TIMED && raw > s->slow_floor && t)
 		tt_slow_keep(s, f, raw, cpu_then != UINT32_MAX ? cpu_then : aux_cpu(aux), t,
 			     site ? path : NULL, depth);

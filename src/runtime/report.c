@@ -552,6 +552,8 @@ static int build(const struct tt_run *run, struct arena *arena, bool report, str
 		/* "none": not exported and not patchable, never traced (a line said so). */
 		if (!fn || fn->route == TT_ROUTE_NONE)
 			continue;
+		if (report)
+			tt_slow_gather(i);
 		tt_thread_collect(i, s);
 		if (report)
 			tt_fstat_weigh_fixed(s); /* TSC_SAMPLE=N: each timed call weighs N */

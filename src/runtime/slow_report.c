@@ -187,6 +187,23 @@ static struct tt_slow_list *scratch_list(void)
 	return l;
 }
 
+/* Whether the scratch list holds function func's kept calls (tt_slow_gather). */
+static uint32_t gathered_func;
+
+void tt_slow_gather(uint32_t func)
+{
+	struct tt_slow_list *l = tt_slow_capacity ? scratch_list() : NULL;
+
+	gathered_func = 0;
+	if (!l)
+		return;
+	memset(l, 0, sizeof(*l));
+	tt_thread_collect_slow(func, l);
+	/* The histograms are read after this: a call kept since is in them too. */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	gathered_func = func;
+}
+
 void tt_slow_collect(uint32_t func, uint64_t subtract, const struct tt_clock *clock, uint64_t hz,
 		     tt_alloc_fn alloc, void *ctx, struct tt_report_func *out)
 {
@@ -194,7 +211,7 @@ void tt_slow_collect(uint32_t func, uint64_t subtract, const struct tt_clock *cl
 	struct tt_report_slow_call *rows;
 	uint32_t i, j, n;
 
-	if (!tt_slow_capacity || out->count_only)
+	if (!tt_slow_capacity || out->count_only || gathered_func != func)
 		return;
 	/* One field the machine withholds, every figure measured as usual: information, which
 	 * TSC_QUIET=1 silences (Debian's perf_event_paranoid 3 refuses every unprivileged user)
@@ -219,10 +236,6 @@ void tt_slow_collect(uint32_t func, uint64_t subtract, const struct tt_clock *cl
 	out->slowest_info.has_slower_than = tt_slow_threshold != 0;
 	out->slowest_info.slower_than = threshold_cycles;
 	l = scratch_list();
-	if (!l)
-		return;
-	memset(l, 0, sizeof(*l));
-	tt_thread_collect_slow(func, l);
 	out->slowest_info.not_kept = l->not_kept;
 	/* Slowest first: a few dozen, an insertion sort (no qsort: it may call malloc). */
 	for (i = 1; i < l->n; i++) {
