@@ -60,7 +60,8 @@ HOT_FLAGS := -mgeneral-regs-only -fno-builtin -fno-tree-vectorize -fno-stack-pro
 PURE_SRCS := $(wildcard src/base/*.c src/report/*.c src/config/*.c) src/x86/relocate.c src/x86/xref.c \
 	src/x86/reloc_keep.c src/x86/emit.c src/hook/unbracketable.c src/hook/slot_code.c src/hook/build_id_files.c
 SHIM_SRCS := $(wildcard $(LAYERS:%=src/%/*.c))
-ASM_SRCS  := $(wildcard $(LAYERS:%=src/%/*.S))
+# tramp_body.S only defines the bodies' macros: tramp_bodies.S includes and lays them out.
+ASM_SRCS  := $(filter-out src/tramp/tramp_body.S,$(wildcard $(LAYERS:%=src/%/*.S)))
 
 PURE_OBJS := $(PURE_SRCS:src/%.c=$(B)/%.o)
 SHIM_OBJS := $(SHIM_SRCS:src/%.c=$(B)/%.o) $(ASM_SRCS:src/%.S=$(B)/%.o)
@@ -113,13 +114,22 @@ $(B)/runtime/signals.o $(B)/wrap/sigaction.o $(B)/hook/patch.o $(B)/hook/stop.o 
 $(B)/hook/trap.o $(B)/wrap/sigmask.o: SAN_FLAGS :=
 endif
 
-# TRAMP_STRIP=N: the bench's ladder only (bench/ladder.sh), a shim with parts of the timed
-# path taken out; never a tracer. TRAMP_PAD=N: the ladder's layouts (the GOT bodies N bytes on).
 $(B)/%.o: src/%.S
 	@echo "  AS      $@"
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(BASE_CFLAGS) $(if $(TRAMP_STRIP),-DTT_STRIP=$(TRAMP_STRIP)) \
-		$(if $(TRAMP_PAD),-DTT_PAD=$(TRAMP_PAD)) -c $< -o $@
+	$(Q)$(CC) $(BASE_CFLAGS) -c $< -o $@
+
+# The bench's ladder only (bench/ladder.sh): LADDER_STEP=N links the shim with the bodies of
+# bench/ladder/tramp_ladder.S in place of tramp_bodies.S's, the timed path's last N parts
+# taken out, the GOT bodies LADDER_PAD bytes on; never a tracer.
+ifneq ($(LADDER_STEP),)
+SHIM_OBJS := $(patsubst $(B)/tramp/tramp_bodies.o,$(B)/ladder/tramp_ladder.o,$(SHIM_OBJS))
+$(B)/ladder/tramp_ladder.o: bench/ladder/tramp_ladder.S
+	@echo "  AS      $@ (step $(LADDER_STEP), pad $(or $(LADDER_PAD),0))"
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(BASE_CFLAGS) -DLADDER_STEP=$(LADDER_STEP) -DLADDER_PAD=$(or $(LADDER_PAD),0) \
+		-c $< -o $@
+endif
 
 $(LIB): $(SHIM_OBJS) src/libtsctrace.map
 	@echo "  LD      $@"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # ladder.sh B LIB - where a timed call's cost over the hand-inlined bracket goes: the shim
-# rebuilt with the parts of its timed path taken out one by one (tramp_body.S, TT_STRIP),
+# rebuilt with the parts of its timed path taken out one by one (ladder/tramp_ladder.S),
 # each build timed with percall's loop through a GOT hook against `percall reference`.
 #
 #   step 0  the shim (LIB's sources)
@@ -18,7 +18,7 @@
 # The same code costs a few ticks more or less depending on where it lies in its cache lines
 # (on the AMD EPYC VM up to 6 ticks for the bodies 8 bytes further on), and taking a part out
 # moves everything after it: a step measured at one layout weighs the layout as much as the
-# part. So every step is built at each layout of BENCH_LADDER_PADS (TT_PAD: the GOT bodies
+# part. So every step is built at each layout of BENCH_LADDER_PADS (LADDER_PAD: the GOT bodies
 # that many bytes further past their 64-byte boundary than the shim puts them, modulo 64;
 # default all eight multiples of 8) and compared
 # at its best one; the worst is printed beside it. Each figure is percall's chunk_p10_ticks
@@ -50,9 +50,9 @@ lib_of() { if [ "$1" = 0 ] && [ "$2" = 0 ]; then echo "$LIB"; else
 for s in $STEPS; do
 	for p in $PADS; do
 		[ "$(lib_of "$s" "$p")" = "$LIB" ] && continue
-		rm -f "$B/ladder/s$s/tramp/tramp_body.o"
+		rm -f "$B/ladder/s$s/ladder/tramp_ladder.o"
 		if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$TOP" B="$B/ladder/s$s" \
-			TRAMP_STRIP="$s" TRAMP_PAD="$p" "$B/ladder/s$s/libtsctrace.so" \
+			LADDER_STEP="$s" LADDER_PAD="$p" "$B/ladder/s$s/libtsctrace.so" \
 			>"$W/build.$s.$p.log" 2>&1; then
 			echo "ladder: the step $s pad $p build failed (see $W/build.$s.$p.log)" >&2
 			exit 1

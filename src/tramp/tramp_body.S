@@ -46,27 +46,11 @@
 #define CLOCK_MONOTONIC_RAW 4
 
 /*
- * For the bench's ladder only (bench/ladder.sh, `make -C bench ladder`): TT_STRIP=N builds
- * the timed path with its last N parts taken out, to weigh each against the hand-inlined
- * bracket: 1 the histogram and the caller's child ticks, 2 also the exit's tests, 3 also the
- * entry's work before the first read (countdown, call counter, the frame's other fields, the
- * CPU number), 4 also the guard test and the shadow stack's limit test (what is left: the
- * stub and its jump, the counters' look-up for the target, the frame's reservation and the
- * four words the return needs, call, push/ret). Such a build counts and records nothing
- * right: it is no tracer. 0 is the shim.
- *
- * TT_PAD=N moves every GOT body N bytes further past its 64-byte boundary, modulo 64
- * (never-executed int3s before its entry): the ladder builds each step at several such
- * layouts, because on the AMD EPYC VM the layout alone moves a call's cost by up to 6 ticks
- * (the same code 8 bytes further on), and a step compared at one layout measures the layout
- * as much as the part.
+ * This file only defines (macros, no code): tramp_bodies.S lays the bodies out for the shim,
+ * and the bench's ladder (bench/ladder/tramp_ladder.S) lays them out again with parts of the
+ * timed path taken out. Each part it takes out is a macro of its own, marked "a ladder step"
+ * below; BODY_PLACE is where a GOT body starts in its cache line.
  */
-#ifndef TT_STRIP
-#define TT_STRIP 0
-#endif
-#ifndef TT_PAD
-#define TT_PAD 0
-#endif
 
 /* DW_CFA_expression (0x10) reg, len 2, DW_OP_breg3 (0x73) offset: "reg is saved at rbx+off". */
 #define CFI_RA_AT_RBX .cfi_escape 0x10, 0x10, 0x02, 0x73, TT_FRAME_RET
@@ -167,6 +151,18 @@
 .endif
 .endm
 
+/* The guard (a ladder step): the shim's own call, or a signal handler's within it. */
+.macro GUARD_TEST shim
+	cmpb	$0, %fs:TT_TLS_IN_SHIM(%rax)
+	jne	\shim
+.endm
+
+/* The sampling countdown (a ladder step): on to `timed` when it was zero. */
+.macro COUNTDOWN timed
+	subq	$1, TT_FSTAT_SKIP(%rdx)		/* owner-only countdown, one instruction */
+	jb	\timed				/* it was zero */
+.endm
+
 /*
  * ---- the entry shared by both bodies: up to the sampling decision -----------------------
  * In: %r11d = index. Saves rax, rcx, rdx at -8/-16/-24(%rsp) first. Out, falling through:
@@ -188,22 +184,58 @@
 	movq	%rdx, TT_RZ_RDX(%rsp)
 	movq	tt_tls@gottpoff(%rip), %rax
 .endif
-.if TT_STRIP < 4
-	cmpb	$0, %fs:TT_TLS_IN_SHIM(%rax)
-	jne	\shim
-.endif
+	GUARD_TEST \shim
 	cmpl	%fs:TT_TLS_NSTATS(%rax), %r11d
 	jae	\slow				/* no thread setup yet, or a function added since */
 	movq	%fs:TT_TLS_STATS(%rax), %rdx
 	movq	(%rdx,%r11,8), %rdx
 	testq	%rdx, %rdx
 	jz	\slow				/* first call of this function in this thread */
-.if TT_STRIP >= 3
-	jmp	\timed
-.else
-	subq	$1, TT_FSTAT_SKIP(%rdx)		/* owner-only countdown, one instruction */
-	jb	\timed				/* it was zero */
-.endif
+	COUNTDOWN \timed
+.endm
+
+/* FRAME_ENTER's parts the ladder takes out: %rax = the TLS offset, %rdx = the counters and,
+ * after COUNTDOWN_RELOAD, %rcx = the frame. */
+/* The countdown set to the one drawn for after this call (a ladder step); clobbers %rcx. */
+.macro COUNTDOWN_RELOAD
+	movq	TT_FSTAT_NEXT_SKIP(%rdx), %rcx
+	movq	%rcx, TT_FSTAT_SKIP(%rdx)
+.endm
+
+/* The shadow stack's limit (a ladder step). */
+.macro LIMIT_TEST slow
+	cmpq	%fs:TT_TLS_LIMIT(%rax), %rcx
+	jae	\slow				/* shadow stack full, or no TSC for this thread */
+.endm
+
+/* The call counted; the frame told whose it is (a ladder step). */
+.macro COUNT_AND_NAME
+	incq	TT_FSTAT_CALLS(%rdx)			/* owner-only counter, no lock */
+	movq	%rdx, TT_FRAME_STAT(%rcx)
+	movl	%r11d, TT_FRAME_FUNC(%rcx)
+.endm
+
+/* The frame's children and CPU number (a ladder step); clobbers %rdx. */
+.macro FRAME_FIELDS
+	movq	$0, TT_FRAME_CHILD_TICKS(%rcx)	/* the traced calls it makes add here */
+	movq	$0, TT_FRAME_CHILD_CALLS(%rcx)
+	movq	%fs:TT_TLS_CPU_NOW(%rax), %rdx	/* CPU now, for the migration check at exit */
+	movl	(%rdx), %edx
+	movl	%edx, TT_FRAME_CPU(%rcx)
+.endm
+
+/* The integer arguments (a ladder step); clobbers %rax. */
+.macro STORE_ARGS
+	/* For a call kept among the slowest (hot/slow_calls.h): stores only, before the first
+	 * read; rcx and rdx are where PROLOGUE parked them. */
+	movq	%rdi, TT_FRAME_ARGS(%rcx)
+	movq	%rsi, TT_FRAME_ARGS+8(%rcx)
+	movq	TT_RZ_RDX(%rsp), %rax
+	movq	%rax, TT_FRAME_ARGS+16(%rcx)
+	movq	TT_RZ_RCX(%rsp), %rax
+	movq	%rax, TT_FRAME_ARGS+24(%rcx)
+	movq	%r8, TT_FRAME_ARGS+32(%rcx)
+	movq	%r9, TT_FRAME_ARGS+40(%rcx)
 .endm
 
 /*
@@ -215,42 +247,17 @@
  * TSC) with %rsp untouched.
  */
 .macro FRAME_ENTER slow, reload
-.if \reload && TT_STRIP < 3
-	movq	TT_FSTAT_NEXT_SKIP(%rdx), %rcx
-	movq	%rcx, TT_FSTAT_SKIP(%rdx)
+.if \reload
+	COUNTDOWN_RELOAD
 .endif
 	movq	%fs:TT_TLS_TOP(%rax), %rcx
-.if TT_STRIP < 4
-	cmpq	%fs:TT_TLS_LIMIT(%rax), %rcx
-	jae	\slow				/* shadow stack full, or no TSC for this thread */
-.endif
+	LIMIT_TEST \slow
 	addq	$TT_FRAME_SIZE, %fs:TT_TLS_TOP(%rax)	/* reserve: one instruction */
-.if TT_STRIP < 3
-	incq	TT_FSTAT_CALLS(%rdx)			/* owner-only counter, no lock */
-	movq	%rdx, TT_FRAME_STAT(%rcx)
-	movl	%r11d, TT_FRAME_FUNC(%rcx)
-.endif
+	COUNT_AND_NAME
 	movq	TT_FSTAT_WORDS(%rdx), %r11	/* the function's words: its target, below */
-.if TT_STRIP < 3
-	movq	$0, TT_FRAME_CHILD_TICKS(%rcx)	/* the traced calls it makes add here */
-	movq	$0, TT_FRAME_CHILD_CALLS(%rcx)
-	movq	%fs:TT_TLS_CPU_NOW(%rax), %rdx	/* CPU now, for the migration check at exit */
-	movl	(%rdx), %edx
-	movl	%edx, TT_FRAME_CPU(%rcx)
-.endif
+	FRAME_FIELDS
 	movq	%rbx, TT_FRAME_RBX(%rcx)
-.if TT_STRIP < 3
-	/* The integer arguments, for a call kept among the slowest (hot/slow_calls.h): stores
-	 * only, before the first read; rcx and rdx are where PROLOGUE parked them. */
-	movq	%rdi, TT_FRAME_ARGS(%rcx)
-	movq	%rsi, TT_FRAME_ARGS+8(%rcx)
-	movq	TT_RZ_RDX(%rsp), %rax
-	movq	%rax, TT_FRAME_ARGS+16(%rcx)
-	movq	TT_RZ_RCX(%rsp), %rax
-	movq	%rax, TT_FRAME_ARGS+24(%rcx)
-	movq	%r8, TT_FRAME_ARGS+32(%rcx)
-	movq	%r9, TT_FRAME_ARGS+40(%rcx)
-.endif
+	STORE_ARGS
 	movq	(%rsp), %rax
 	movq	%rax, TT_FRAME_RET(%rcx)
 	leaq	8(%rsp), %rax
@@ -381,21 +388,10 @@
 .endm
 
 /*
- * ---- the end of a timed call, without C ------------------------------------------------
- * In: %rax = raw ticks, %ecx = CPU id, %rbx = the frame, CFI as after the callee returned.
- * The common case, a call that is simply timed, is recorded here: into its histogram, and its
- * ticks into the frame below (its traced caller's children, or the thread's floor frame),
- * then the frame is released and the return address pushed back. Anything else (TSC_CALLERS,
- * sampling, a TSC_CPU exit, a migration or an unknown CPU, a first call, a call that made
- * traced calls, frames abandoned above this one, a vfork child) jumps to `general`, the C
- * exit, with rax, ecx, rbx and the registers not named here as they came. Clobbers rdx,
- * r8-r11 and, once past the tests, rcx. Leaves %rsp = the caller's, return address on top,
- * %rbx = the caller's, CFI saying so; the body then restores what it kept and returns.
+ * FAST_EXIT's tests (a ladder step): on to `general` unless the call is simply timed. In:
+ * %rax = raw ticks, %rbx = the frame. Out: %r8 = the TLS offset, %rdx = the counters.
  */
-.macro FAST_EXIT general
-.if TT_STRIP >= 2
-	movq	tt_tls@gottpoff(%rip), %r8
-.else
+.macro EXIT_TESTS general
 	cmpb	$0, tt_exit_in_c(%rip)
 	jne	\general			/* TSC_CALLERS, TSC_CPU or sampling: C decides */
 	movq	tt_tls@gottpoff(%rip), %r8
@@ -417,17 +413,13 @@
 	jne	\general			/* frames left above it (longjmp, exceptions) */
 	cmpb	$0, %fs:TT_TLS_IN_SHIM(%r8)
 	jne	\general			/* a vfork child: the parent will return here */
-.endif
-	.cfi_remember_state
-	pushq	TT_FRAME_RET(%rbx)		/* the return address back where `ret` wants it */
-	.cfi_def_cfa_offset 8
-	.cfi_restore %rsp
-	.cfi_offset %rip, -8
-	movq	%rbx, %r9
-	movq	TT_FRAME_RBX(%rbx), %rbx
-	.cfi_restore %rbx
-	movq	%r9, %fs:TT_TLS_TOP(%r8)	/* released: everything of it has been read */
-.if TT_STRIP < 1
+.endm
+
+/*
+ * FAST_EXIT's recording (a ladder step): into the histogram, and the ticks into the frame
+ * below. In: %rax = raw ticks, %rdx = the counters, %r9 = this frame. Clobbers rcx, r10.
+ */
+.macro EXIT_RECORD
 	/* tt_hist_record: the value's own bucket below 1024, else 128 per octave:
 	 * e = top bit, c = e - 7, bucket = 1024 + (e - 10) * 128 + (v >> c) - 128
 	 *				  = 128 c + 512 + (v >> c). */
@@ -450,15 +442,45 @@
 	movq	%rax, TT_FSTAT_HIST+TT_HIST_MAX(%rdx)
 3:	addq	%rax, TT_FRAME_CHILD_TICKS-TT_FRAME_SIZE(%r9)	/* the caller's self time */
 	incq	TT_FRAME_CHILD_CALLS-TT_FRAME_SIZE(%r9)
-.endif
+.endm
+
+/*
+ * ---- the end of a timed call, without C ------------------------------------------------
+ * In: %rax = raw ticks, %ecx = CPU id, %rbx = the frame, CFI as after the callee returned.
+ * The common case, a call that is simply timed, is recorded here: into its histogram, and its
+ * ticks into the frame below (its traced caller's children, or the thread's floor frame),
+ * then the frame is released and the return address pushed back. Anything else (TSC_CALLERS,
+ * sampling, a TSC_CPU exit, a migration or an unknown CPU, a first call, a call that made
+ * traced calls, frames abandoned above this one, a vfork child) jumps to `general`, the C
+ * exit, with rax, ecx, rbx and the registers not named here as they came. Clobbers rdx,
+ * r8-r11 and, once past the tests, rcx. Leaves %rsp = the caller's, return address on top,
+ * %rbx = the caller's, CFI saying so; the body then restores what it kept and returns.
+ */
+.macro FAST_EXIT general
+	EXIT_TESTS \general
+	.cfi_remember_state
+	pushq	TT_FRAME_RET(%rbx)		/* the return address back where `ret` wants it */
+	.cfi_def_cfa_offset 8
+	.cfi_restore %rsp
+	.cfi_offset %rip, -8
+	movq	%rbx, %r9
+	movq	TT_FRAME_RBX(%rbx), %rbx
+	.cfi_restore %rbx
+	movq	%r9, %fs:TT_TLS_TOP(%r8)	/* released: everything of it has been read */
+	EXIT_RECORD
 .endm
 
 /* ---- one body per variant ---------------------------------------------------------------- */
-.macro BODY var, name, pad=0
+/* Where a GOT body starts: `pad` bytes past a 64-byte boundary (the ladder moves it on). */
+.macro BODY_PLACE pad
 	.p2align 6		/* each body laid out alike in its cache lines, whatever precedes it */
-.if (TT_PAD + \pad) & 63
-	.skip	(TT_PAD + \pad) & 63, 0xcc	/* never executed: where the body starts in its line */
+.if \pad & 63
+	.skip	\pad & 63, 0xcc	/* never executed: where the body starts in its line */
 .endif
+.endm
+
+.macro BODY var, name, pad=0
+	BODY_PLACE \pad
 TT_ENTRY_HERE(\name)
 	.cfi_startproc
 	/* CFA = rsp + 8, return address at (%rsp): a normal function entry. */
@@ -704,7 +726,8 @@ TT_ENTRY(\name)
 TT_END(\name)
 .endm
 
-	.text
+/* Every body, one per variant, between two labels (in .text). */
+.macro BODIES
 	.globl	tt_bodies_start
 	.hidden	tt_bodies_start
 tt_bodies_start:			/* interpose.c: is a return address in a body? */
@@ -729,6 +752,7 @@ IBODY TT_VAR_MONO, tt_ibody_mono
 	.globl	tt_bodies_end
 	.hidden	tt_bodies_end
 tt_bodies_end:
+.endm
 
 /*
  * ---- the return of a call whose thread forbade itself the TSC meanwhile (notsc.c) --------
@@ -738,6 +762,7 @@ tt_bodies_end:
  * function's caller may rely on any of them); tt_call_untimed (general registers only)
  * counts the call and releases the frame.
  */
+.macro UNTIMED_RETURN
 TT_ENTRY(tt_untimed_return)
 	.cfi_startproc
 	.cfi_def_cfa %rsp, 0
@@ -789,5 +814,4 @@ TT_ENTRY(tt_untimed_return)
 	ret
 	.cfi_endproc
 TT_END(tt_untimed_return)
-
-	.section .note.GNU-stack, "", @progbits
+.endm
