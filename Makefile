@@ -121,14 +121,15 @@ $(B)/%.o: src/%.S
 
 # The bench's ladder only (bench/ladder.sh): LADDER_STEP=N links the shim with the bodies of
 # bench/ladder/tramp_ladder.S in place of tramp_bodies.S's, the timed path's last N parts
-# taken out, the GOT bodies LADDER_PAD bytes on; never a tracer.
+# taken out, the GOT bodies LADDER_PAD bytes on; never a tracer. Fatal warnings: a .purgem of
+# a part tramp_body.S no longer has would leave that part in, with a warning only.
 ifneq ($(LADDER_STEP),)
 SHIM_OBJS := $(patsubst $(B)/tramp/tramp_bodies.o,$(B)/ladder/tramp_ladder.o,$(SHIM_OBJS))
 $(B)/ladder/tramp_ladder.o: bench/ladder/tramp_ladder.S
 	@echo "  AS      $@ (step $(LADDER_STEP), pad $(or $(LADDER_PAD),0))"
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(BASE_CFLAGS) -DLADDER_STEP=$(LADDER_STEP) -DLADDER_PAD=$(or $(LADDER_PAD),0) \
-		-c $< -o $@
+	$(Q)$(CC) $(BASE_CFLAGS) -Wa,--fatal-warnings -DLADDER_STEP=$(LADDER_STEP) \
+		-DLADDER_PAD=$(or $(LADDER_PAD),0) -c $< -o $@
 endif
 
 $(LIB): $(SHIM_OBJS) src/libtsctrace.map
@@ -181,6 +182,7 @@ audit: $(LIB) $(CLI_BIN)
 	$(Q)sh tests/audit.sh $(B) $(LIB) src/libtsctrace.map; s=$$?; \
 		python3 tests/layers.py src $(B) || s=1; \
 		python3 tests/docs-check.py . || s=1; \
+		sh tests/ladder-check.sh $(B) || s=1; \
 		sh tests/layers-selftest.sh && [ $$s -eq 0 ]
 	$(Q)sh tests/install.sh $(abspath $(B))
 
