@@ -11,7 +11,7 @@
 
 #include "base/sys.h"
 #include "hot/sample.h"
-#include "report/hist.h"
+#include "hist/hist.h"
 
 uint32_t tt_sample_mode;
 uint64_t tt_sample_period;

@@ -19,8 +19,8 @@
 #include <stdint.h>
 
 #include "hot/tramp_layout.h"
-#include "report/hist.h"
-#include "report/self_hist.h"
+#include "hist/hist.h"
+#include "hist/self_hist.h"
 
 #define TT_SHADOW_FRAMES 4096 /* nested traced calls per thread; deeper ones are not timed */
 
@@ -192,7 +192,7 @@ void tt_thread_reserve(void);
 
 /* What a traced call costs its traced caller beyond its reading (overhead.nested), once the
  * first calibration measured it, else 0: the self time a call records is then its own less
- * that, placed for good (report/self_hist.h). Set once, by runtime/lifecycle.c. */
+ * that, placed for good (hist/self_hist.h). Set once, by runtime/lifecycle.c. */
 extern uint64_t tt_self_nested_cost;
 
 /* Enter / leave shim code in this thread: traced calls made meanwhile pass straight through.

@@ -25,7 +25,7 @@
 #include "hot/slow_calls.h"
 #include "hot/thread.h"
 #include "hot/traced_call.h"
-#include "report/hist.h"
+#include "hist/hist.h"
 
 /* glibc 2.35+ registers an rseq area for every thread and says where (weak: older glibc). */
 extern const ptrdiff_t __rseq_offset __attribute__((weak));

@@ -60,7 +60,7 @@
 #define TT_FSTAT_SLOW_FLOOR 120 /* uint64_t: a call of more raw ticks goes to C (slow_calls.h) */
 #define TT_FSTAT_HIST 136	/* struct tt_hist, recorded into by the exit's fast path */
 
-/* struct tt_hist (report/hist.h), as the exit's fast path records into it. */
+/* struct tt_hist (hist/hist.h), as the exit's fast path records into it. */
 #define TT_HIST_COUNT 0
 #define TT_HIST_MIN 8
 #define TT_HIST_MAX 16

@@ -11,6 +11,7 @@
 
 #include "elf/symbolize.h"
 #include "hook/funcs.h"
+#include "report/self_dist.h"
 #include "report/stats.h"
 #include "runtime/callers_merge.h"
 #include "runtime/callers_report.h"

@@ -31,7 +31,7 @@
 #include "report/observer.h"
 #include "report/report_model.h"
 #include "report/sample_ci.h"
-#include "report/self_hist.h"
+#include "report/self_dist.h"
 #include "report/stats.h"
 #include "runtime/by_arg_report.h"
 #include "runtime/callers_report.h"

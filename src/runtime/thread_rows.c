@@ -15,6 +15,7 @@
 #include "base/sys.h"
 #include "hook/funcs.h"
 #include "hot/sample.h"
+#include "report/self_dist.h"
 #include "report/stats.h"
 #include "runtime/thread_rows.h"
 
