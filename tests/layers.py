@@ -7,6 +7,7 @@ undefined, read with nm) and from the `#include "folder/file.h"` lines of the so
   - no cycle between files (objects), within a folder or across;
   - no dependency of a folder on one its README does not name, and none among the named
     ones that would close a cycle between folders;
+  - no folder named on a README's line that the folder never uses;
   - hot-path objects (hot/) call nothing outside hot/ but what HOT_LIBC allows.
 Appends one PASS/FAIL line per check to $RESULTS; exits 1 if any failed.
 """
@@ -161,6 +162,12 @@ declared = {f: allowed[f] & set(folders) for f in folders}
 problems += ["README.md 'May call' lines form a cycle: " + " <-> ".join(c)
              for c in cycles(declared)]
 result("layers", problems)
+
+# A README naming a layer its folder never uses says less than it seems: keep the lines to
+# what is used, so that a new dependency shows as a change to one.
+result("may-call-used",
+       [f"{f}/README.md names {b}, which nothing in {f}/ includes or calls"
+        for f in folders for b in sorted(declared[f]) if (f, b) not in uses])
 
 # ---- the hot path ------------------------------------------------------------------------
 hot = [n for n in needs if n.startswith("hot/")]
