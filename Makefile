@@ -171,6 +171,8 @@ audit: $(LIB) $(CLI_BIN)
 	$(Q)sh tests/audit.sh $(B) $(LIB) src/libtsctrace.map; s=$$?; \
 		python3 tests/layers.py src $(B) || s=1; \
 		python3 tests/docs-check.py . || s=1; \
+		sh tests/commit-subjects.sh . || s=1; \
+		sh tests/commit-subjects-selftest.sh || s=1; \
 		sh tests/layers-selftest.sh && [ $$s -eq 0 ]
 	$(Q)sh tests/install.sh $(abspath $(B))
 
