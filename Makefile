@@ -48,16 +48,16 @@ endif
 # The shim's layers are the folders of src/ (docs/architecture.md; each folder's README.md
 # says what it owns and what it may call, and `make check` holds it to that). src/cli/ is
 # the tsctrace command (cli.mk).
-LAYERS := base report config hot tramp elf log x86 hook runtime wrap
+LAYERS := base hist report config hot tramp elf log x86 hook runtime wrap
 
 # Hot-path objects: run inside the trampoline's register contract, so no SSE/x87 code and
 # no calls into libc (audited by `make check`).
 HOT_SRCS := $(wildcard src/hot/*.c)
 HOT_FLAGS := -mgeneral-regs-only -fno-builtin -fno-tree-vectorize -fno-stack-protector
 
-# Pure modules, unit-tested with cmocka and shared with the tsctrace command: base/, report/
-# and config/, and the pure parts of x86/ and hook/.
-PURE_SRCS := $(wildcard src/base/*.c src/report/*.c src/config/*.c) src/x86/relocate.c src/x86/xref.c \
+# Pure modules, unit-tested with cmocka and shared with the tsctrace command: base/, hist/,
+# report/ and config/, and the pure parts of x86/ and hook/.
+PURE_SRCS := $(wildcard src/base/*.c src/hist/*.c src/report/*.c src/config/*.c) src/x86/relocate.c src/x86/xref.c \
 	src/x86/reloc_keep.c src/x86/emit.c src/hook/unbracketable.c src/hook/slot_code.c src/hook/build_id_files.c
 SHIM_SRCS := $(wildcard $(LAYERS:%=src/%/*.c))
 # tramp_body.S only defines the bodies' macros: tramp_bodies.S includes and lays them out.
@@ -183,6 +183,8 @@ audit: $(LIB) $(CLI_BIN)
 		python3 tests/layers.py src $(B) || s=1; \
 		python3 tests/docs-check.py . || s=1; \
 		sh tests/ladder-check.sh $(B) || s=1; \
+		sh tests/commit-subjects.sh . || s=1; \
+		sh tests/commit-subjects-selftest.sh || s=1; \
 		sh tests/layers-selftest.sh && [ $$s -eq 0 ]
 	$(Q)sh tests/install.sh $(abspath $(B))
 

@@ -13,7 +13,7 @@
  * la_symbind64 asks for pltenter/pltexit only for BENCH_AUDIT_FUNC (default bench_fn); other
  * symbols get LA_SYMB_NOPLTENTER|LA_SYMB_NOPLTEXIT. The TSC is read as late as possible in
  * pltenter and as early as possible in pltexit, with tsctrace's default mode (bench/tsc.h),
- * and the sample goes into a per-thread struct tt_hist (src/report/hist.h), as in wrap_typed.c.
+ * and the sample goes into a per-thread struct tt_hist (src/hist/hist.h), as in wrap_typed.c.
  * pltenter sets *framesizep to 0 (bench_fn takes no stack arguments): without a frame size
  * glibc skips pltexit.
  *
@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/hist.h"
+#include "hist/hist.h"
 
 #include "hist_median.h"
 #include "tsc.h"

@@ -1,5 +1,5 @@
 /*
- * hist_median.h - the median of a struct tt_hist (src/report/hist.h) for the benchmark's own
+ * hist_median.h - the median of a struct tt_hist (src/hist/hist.h) for the benchmark's own
  * timers (percall's reference, wrap_typed, audit_plt): the sample of nearest rank
  * ceil(count / 2), exact below 1024 ticks, the low edge of its bucket above.
  */
@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "report/hist.h"
+#include "hist/hist.h"
 
 /* Lowest value of bucket i (the value itself in the exact range). Mirrors tt_hist_index. */
 static inline uint64_t bench_bucket_low(uint32_t i)

@@ -38,7 +38,7 @@
 #include <time.h>
 
 #include "now_ns.h"
-#include "report/hist.h"
+#include "hist/hist.h"
 
 #include "benchfn.h"
 #include "hist_median.h"

@@ -8,7 +8,7 @@
  *
  * The bracket is tsctrace's default mode (bench/tsc.h): `lfence; rdtsc` ... `rdtscp; lfence`
  * where CPUID announces rdtscp, else `lfence; rdtsc; lfence` at both ends. Each sample goes
- * into a per-thread struct tt_hist (src/report/hist.h, the shim's own histogram, header only), reached
+ * into a per-thread struct tt_hist (src/hist/hist.h, the shim's own histogram, header only), reached
  * through an initial-exec TLS pointer and allocated at the thread's first call.
  *
  * At exit, when BENCH_WRAP_OUT names a file, it gets `calls=N min=M median=D`: the number of
@@ -22,7 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "report/hist.h"
+#include "hist/hist.h"
 
 #include "hist_median.h"
 #include "tsc.h"

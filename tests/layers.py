@@ -7,6 +7,8 @@ undefined, read with nm) and from the `#include "folder/file.h"` lines of the so
   - no cycle between files (objects), within a folder or across;
   - no dependency of a folder on one its README does not name, and none among the named
     ones that would close a cycle between folders;
+  - no folder named on a README's line that the folder never uses;
+  - no `#include "file.h"` of a header of SRC without its folder;
   - hot-path objects (hot/) call nothing outside hot/ but what HOT_LIBC allows.
 Appends one PASS/FAIL line per check to $RESULTS; exits 1 if any failed.
 """
@@ -161,6 +163,30 @@ declared = {f: allowed[f] & set(folders) for f in folders}
 problems += ["README.md 'May call' lines form a cycle: " + " <-> ".join(c)
              for c in cycles(declared)]
 result("layers", problems)
+
+# A README naming a layer its folder never uses says less than it seems: keep the lines to
+# what is used, so that a new dependency shows as a change to one.
+result("may-call-used",
+       [f"{f}/README.md names {b}, which nothing in {f}/ includes or calls"
+        for f in folders for b in sorted(declared[f]) if (f, b) not in uses])
+
+# ---- includes name their folder ----------------------------------------------------------
+# `#include "folder/file.h"`, so that a dependency shows in the line that makes it. A quoted
+# name without a folder is only for a header that is in no folder of SRC (the public
+# include/tsctrace.h, the command's generated profile.pb-c.h).
+bare = re.compile(r'^\s*#\s*include\s+"([^"/]+)"', re.M)
+in_src = {name for f in folders for name in os.listdir(os.path.join(src, f))}
+problems = []
+for f in folders:
+    for name in sorted(os.listdir(os.path.join(src, f))):
+        if not name.endswith((".c", ".h", ".S")):
+            continue
+        with open(os.path.join(src, f, name)) as fh:
+            text = fh.read()
+        problems += [f"{f}/{name}:{text.count(chr(10), 0, m.start()) + 1} includes "
+                     f"\"{m.group(1)}\": name its folder"
+                     for m in bare.finditer(text) if m.group(1) in in_src]
+result("includes-name-folder", problems)
 
 # ---- the hot path ------------------------------------------------------------------------
 hot = [n for n in needs if n.startswith("hot/")]

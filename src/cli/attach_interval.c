@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attach_interval.h"
+#include "cli/attach_interval.h"
 
 struct bucket {
 	uint64_t lo, hi, count;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attach_why.h"
+#include "cli/attach_why.h"
 
 /* The value after "name:" on a line of text, or NULL. */
 static const char *field(const char *text, const char *name)

@@ -10,7 +10,7 @@
  * The rank is computed in 128-bit integers: p * count overflows 64 bits past 1.8e17 samples,
  * and a double would round ranks for counts above 2^53.
  */
-#include "buckets.h"
+#include "cli/buckets.h"
 
 #include <stdlib.h>
 

@@ -2,14 +2,14 @@
  * callpath.c - the call paths of reports, with the rest of each function on one more path
  * (see callpath.h).
  */
-#include "callpath.h"
+#include "cli/callpath.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "load_text.h"
+#include "cli/cli.h"
+#include "cli/load_text.h"
 
 static const char *const unseen_frame[] = { TT_CALLPATH_UNSEEN };
 

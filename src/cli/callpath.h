@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "load.h"
+#include "cli/load.h"
 
 #define TT_CALLPATH_UNSEEN "(not seen at a site)"
 

@@ -23,12 +23,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "attach_interval.h"
-#include "attach_why.h"
-#include "cli.h"
-#include "elf_sym.h"
-#include "inject.h"
-#include "shim_path.h"
+#include "cli/attach_interval.h"
+#include "cli/attach_why.h"
+#include "cli/cli.h"
+#include "cli/elf_sym.h"
+#include "cli/inject.h"
+#include "cli/shim_path.h"
 
 extern char **environ;
 

@@ -43,16 +43,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buckets.h"
-#include "cli.h"
-#include "group.h"
-#include "load.h"
-#include "merge.h"
-#include "names.h"
-#include "outfile.h"
-#include "runlist.h"
-#include "runstats.h"
-#include "table.h"
+#include "cli/buckets.h"
+#include "cli/cli.h"
+#include "cli/group.h"
+#include "cli/load.h"
+#include "cli/merge.h"
+#include "cli/names.h"
+#include "cli/outfile.h"
+#include "cli/runlist.h"
+#include "cli/runstats.h"
+#include "cli/table.h"
 
 #define DEFAULT_THRESHOLD 5.0 /* percent */
 #define CLI_EXIT_SLOWER 1     /* --fail-on-slower and a function is slower */

@@ -15,10 +15,10 @@
 #include <string.h>
 
 #include "base/buf.h"
-#include "cli.h"
-#include "export.h"
-#include "load.h"
-#include "outfile.h"
+#include "cli/cli.h"
+#include "cli/export.h"
+#include "cli/load.h"
+#include "cli/outfile.h"
 
 static const struct format {
 	const char *name;

@@ -36,13 +36,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "load.h"
-#include "merge.h"
-#include "outfile.h"
+#include "cli/cli.h"
+#include "cli/load.h"
+#include "cli/merge.h"
+#include "cli/outfile.h"
 #include "report/report_fmt.h"
-#include "runlist.h"
-#include "strsort.h"
+#include "cli/runlist.h"
+#include "cli/strsort.h"
 
 #define NOTES 5 /* at most one note of each kind below */
 

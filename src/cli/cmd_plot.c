@@ -9,11 +9,11 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "cli.h"
-#include "load.h"
-#include "outfile.h"
-#include "plot.h"
-#include "svg.h"
+#include "cli/cli.h"
+#include "cli/load.h"
+#include "cli/outfile.h"
+#include "cli/plot.h"
+#include "cli/svg.h"
 
 #define HEADER 44 /* px above the first panel */
 

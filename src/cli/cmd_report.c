@@ -25,14 +25,14 @@
 #include <limits.h>
 #include <sys/stat.h>
 
-#include "cli.h"
-#include "load_text.h"
-#include "load.h"
-#include "outfile.h"
+#include "cli/cli.h"
+#include "cli/load_text.h"
+#include "cli/load.h"
+#include "cli/outfile.h"
 #include "report/report_fmt.h"
-#include "rundir.h"
-#include "sites.h"
-#include "table.h"
+#include "cli/rundir.h"
+#include "cli/sites.h"
+#include "cli/table.h"
 
 enum sort_key {
 	SORT_FILE,

@@ -36,11 +36,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "run_summary.h"
-#include "rundir.h"
-#include "shim_path.h"
-#include "static_exe.h"
+#include "cli/cli.h"
+#include "cli/run_summary.h"
+#include "cli/rundir.h"
+#include "cli/shim_path.h"
+#include "cli/static_exe.h"
 
 #define TOP_DEFAULT 10
 

@@ -1,7 +1,7 @@
 /*
  * debug_find.c - see debug_find.h.
  */
-#include "debug_find.h"
+#include "cli/debug_find.h"
 
 #include <elfutils/libdwelf.h>
 #include <libelf.h>
@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "regular_open.h"
+#include "cli/regular_open.h"
 
 #define SYSTEM_DEBUG_DIR "/usr/lib/debug"
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "elf_sym.h"
+#include "cli/elf_sym.h"
 
 /* The symbol in one symbol table: a definition (not SHN_UNDEF); a default version ("@@",
  * not hidden in .gnu.version) wins over an older one when both are there. */

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "base/buf.h"
-#include "load.h"
+#include "cli/load.h"
 #include "report/expo.h"
 
 /* What the command line said, for every format (a format ignores what it does not use). */

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "export.h"
+#include "cli/cli.h"
+#include "cli/export.h"
 
 int tt_export_metrics(struct tt_buf *out, struct cli_report **reps, size_t n,
 		      const struct export_args *a)

@@ -3,11 +3,11 @@
  * paths of reports (TSC_CALLERS) as folded stacks or as a gzipped pprof profile. cmd_export.c
  * parses the command line and checks which options a format takes.
  */
-#include "cli.h"
-#include "callpath.h"
-#include "export.h"
-#include "folded.h"
-#include "pprof.h"
+#include "cli/cli.h"
+#include "cli/callpath.h"
+#include "cli/export.h"
+#include "cli/folded.h"
+#include "cli/pprof.h"
 
 /* A format's end: 0, or -1 after a line when out ran out of memory. */
 static int done(const struct tt_buf *out)

@@ -15,10 +15,10 @@
 #include <string.h>
 
 #include "base/basename.h"
-#include "cli.h"
-#include "load_text.h"
-#include "export.h"
-#include "names.h"
+#include "cli/cli.h"
+#include "cli/load_text.h"
+#include "cli/export.h"
+#include "cli/names.h"
 #include "report/report_fmt.h"
 
 /* Nanoseconds as microseconds with three decimals, exact (no double, no locale). */

@@ -1,14 +1,14 @@
 /*
  * flame.c - a flame graph of folded stacks (see flame.h).
  */
-#include "flame.h"
+#include "cli/flame.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "svg.h"
+#include "cli/svg.h"
 
 #define MARGIN 10  /* px left and right */
 #define TOP 60	   /* px above the deepest row */

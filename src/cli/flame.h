@@ -12,7 +12,7 @@
 #define TT_FLAME_H
 
 #include "base/buf.h"
-#include "folded.h"
+#include "cli/folded.h"
 
 #define TT_FLAME_WIDTH 1200 /* px */
 

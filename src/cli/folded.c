@@ -1,13 +1,13 @@
 /*
  * folded.c - call paths as folded stacks (see folded.h).
  */
-#include "folded.h"
+#include "cli/folded.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 /* Append n bytes of name to *p as one frame: ';' -> ':', control characters -> '?'. */
 static char *put_frame(char *p, const char *name, size_t n)

@@ -12,7 +12,7 @@
 #define TT_FOLDED_H
 
 #include "base/buf.h"
-#include "callpath.h"
+#include "cli/callpath.h"
 
 struct tt_stack {
 	char *text; /* frames joined by ';' */

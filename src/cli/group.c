@@ -12,15 +12,15 @@
  * by (pass, entry) gives that order without the passes: an entry found through a name joins in
  * the current pass when it comes after the entry that brought the name, else in the next one.
  */
-#include "group.h"
+#include "cli/group.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "report/report_names.h"
-#include "strsort.h"
+#include "cli/strsort.h"
 
 #define NONE SIZE_MAX
 

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "load.h"
+#include "cli/load.h"
 
 /* One entry of a group: function f of reps[rep]. */
 struct tt_group_member {

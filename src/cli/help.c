@@ -2,7 +2,7 @@
  * help.c - the --help text of the command and of each subcommand, kept in one place so that
  * they read alike (and match docs/man/tsctrace.1, which says more).
  */
-#include "cli.h"
+#include "cli/cli.h"
 
 #include <stdio.h>
 #include <string.h>

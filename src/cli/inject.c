@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "inject.h"
+#include "cli/inject.h"
 
 #define RED_ZONE 128
 #define SCRATCH_BYTES 65536 /* the most written below a thread's stack pointer */

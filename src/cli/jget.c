@@ -5,11 +5,11 @@
  * value past INT64_MAX (292 years of a 1 GHz clock) already fails at parse time with jansson's
  * "too big integer", so a non-negative json_int_t holds every value a real report can have.
  */
-#include "jget.h"
+#include "cli/jget.h"
 
 #include <math.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 int tt_jbad(const struct jloc *l, const char *key, const char *what)
 {

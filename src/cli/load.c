@@ -2,16 +2,16 @@
  * load.c - a report file parsed with jansson (load_read.c) and its header checked into a
  * struct tt_report (the functions are load_func.c's). See load.h for what "checked" means.
  */
-#include "load.h"
+#include "cli/load.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "jget.h"
+#include "cli/cli.h"
+#include "cli/jget.h"
 #include "report/report_names.h"
-#include "strsort.h"
+#include "cli/strsort.h"
 
 static json_t *parse_file(const char *file)
 {

@@ -2,7 +2,7 @@
  * load_func.c - one entry of a report's "functions" array, checked (load.h) and filled into a
  * struct tt_report_func, with its buckets and callers in malloc'd arrays of its own.
  */
-#include "load.h"
+#include "cli/load.h"
 
 #include <errno.h>
 #include <math.h>
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "jget.h"
+#include "cli/cli.h"
+#include "cli/jget.h"
 #include "report/report_names.h"
 
 /* Member paths for messages, by depth: "functions[N]", then ".histogram", "callers[N]" or

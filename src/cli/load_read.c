@@ -19,7 +19,7 @@
  * jansson refuses depths past 2048. Nor does the number of functions: each needs a few hundred
  * bytes of required members, and every step over them is O(n log n).
  */
-#include "load.h"
+#include "cli/load.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,8 +29,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "load_text.h"
+#include "cli/cli.h"
+#include "cli/load_text.h"
 
 #define MAX_INPUT_ENV "TSCTRACE_MAX_INPUT"
 #define MAX_INPUT_DEFAULT ((uint64_t)256 << 20)

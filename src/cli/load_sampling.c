@@ -7,13 +7,13 @@
  * before them; the function's "weighted_histogram" beside them is read by load_func.c). All
  * optional: reports without sampling have none of them.
  */
-#include "load.h"
+#include "cli/load.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "jget.h"
+#include "cli/cli.h"
+#include "cli/jget.h"
 
 int tt_load_sampling_header(const char *file, json_t *root, struct tt_report *r)
 {

@@ -4,13 +4,13 @@
  * caller's "self". All optional: reports from before self time have none, and the model says
  * so (has_self, has_threads false).
  */
-#include "load.h"
+#include "cli/load.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cli.h"
-#include "jget.h"
+#include "cli/cli.h"
+#include "cli/jget.h"
 
 static int load_threads(const struct jloc *l, json_t *obj, struct tt_report_func *f)
 {

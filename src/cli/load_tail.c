@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jget.h"
-#include "load.h"
+#include "cli/jget.h"
+#include "cli/load.h"
 
 #define PATH 96
 

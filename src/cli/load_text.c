@@ -14,15 +14,15 @@
  * file name the text shows, not its full path.
  * Raw median, p90 and p99 are cycles' plus the overhead subtracted, as merge shifts buckets.
  */
-#include "load_text.h"
+#include "cli/load_text.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "load.h"
+#include "cli/cli.h"
+#include "cli/load.h"
 #include "report/stats.h"
 
 #define TEXT_LACKS "tsctrace text lacks" /* a key with blanks: never one of the schema's */

@@ -10,8 +10,8 @@
 #include <stdint.h>
 
 #include "base/buf.h"
-#include "group.h"
-#include "load.h"
+#include "cli/group.h"
+#include "cli/load.h"
 #include "report/report_model.h"
 
 /*

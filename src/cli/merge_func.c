@@ -43,13 +43,13 @@
  * as before (cmd_merge.c notes it). min, max, total, timed and the histogram stay those of the
  * calls timed, weighted or not.
  */
-#include "merge.h"
+#include "cli/merge.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "buckets.h"
-#include "cli.h"
+#include "cli/buckets.h"
+#include "cli/cli.h"
 #include "report/sample_ci.h"
 
 struct extremes {

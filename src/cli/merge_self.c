@@ -18,13 +18,13 @@
  * report's "memcpy|memmove") are added: within one run, a thread's calls of one function.
  * This is what `perf report --sort pid,tid` shows: each process's threads apart.
  */
-#include "merge.h"
+#include "cli/merge.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "buckets.h"
-#include "cli.h"
+#include "cli/buckets.h"
+#include "cli/cli.h"
 
 /* Row r of input `rep`, its pid made explicit, and where it sorts. */
 struct row_ref {

@@ -20,15 +20,15 @@
  * buckets: a site such a row shares with another cannot get percentiles, and then the
  * function's callers are left out (*dropped is set, cmd_merge.c notes it).
  */
-#include "merge.h"
+#include "cli/merge.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "buckets.h"
-#include "cli.h"
+#include "cli/buckets.h"
+#include "cli/cli.h"
 
 #define NO_SITES "(no sites: a run without TSC_CALLERS)"
 

@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "merge.h"
+#include "cli/cli.h"
+#include "cli/merge.h"
 
 struct slow_ref {
 	struct tt_report_slow_call c;

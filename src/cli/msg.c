@@ -2,7 +2,7 @@
  * msg.c - the command's messages: one line each on stderr, prefixed "tsctrace: ", as the shim's
  * own (README.md, Usage), and the small parsing helpers every subcommand shares.
  */
-#include "cli.h"
+#include "cli/cli.h"
 
 #include <errno.h>
 #include <getopt.h>

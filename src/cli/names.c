@@ -2,7 +2,7 @@
  * names.c - see names.h. The demangling itself is the report formatter's (report_names.c),
  * so the command and the shim's text report agree.
  */
-#include "names.h"
+#include "cli/names.h"
 
 #include "report/report_names.h"
 

@@ -7,7 +7,7 @@
  * fsync'ed before the rename so that a crash cannot leave the final name pointing at an empty
  * file; at tens of KiB per output that costs a few milliseconds.
  */
-#include "outfile.h"
+#include "cli/outfile.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 static int write_all(int fd, const char *data, size_t len)
 {

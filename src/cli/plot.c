@@ -14,14 +14,14 @@
  * report's percentiles use (the bucket's high edge, clamped to [min, max]), and the report's
  * own median, p90 and p99 are marked on it.
  */
-#include "plot.h"
+#include "cli/plot.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 
-#include "names.h"
-#include "svg.h"
+#include "cli/names.h"
+#include "cli/svg.h"
 
 #define TOP 50 /* chart area below the panel's top edge, px */
 #define HEIGHT 210

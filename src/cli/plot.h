@@ -8,7 +8,7 @@
 #include <stdbool.h>
 
 #include "base/buf.h"
-#include "load.h"
+#include "cli/load.h"
 #include "report/report_model.h"
 
 #define TT_PLOT_WIDTH 960 /* px */

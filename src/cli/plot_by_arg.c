@@ -6,14 +6,14 @@
  * cycles-per-byte question). Each bucket [lo, hi] sits at its low edge, 0 at its own place
  * (log10(v + 1)). Buckets with no timed call have no point.
  */
-#include "plot.h"
+#include "cli/plot.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 
-#include "names.h"
-#include "svg.h"
+#include "cli/names.h"
+#include "cli/svg.h"
 
 #define X0 90
 #define X1 (TT_PLOT_WIDTH - 40)

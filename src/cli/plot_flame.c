@@ -6,12 +6,12 @@
 #include <stdio.h>
 
 #include "base/basename.h"
-#include "callpath.h"
-#include "cli.h"
-#include "plot.h"
-#include "flame.h"
-#include "folded.h"
-#include "load.h"
+#include "cli/callpath.h"
+#include "cli/cli.h"
+#include "cli/plot.h"
+#include "cli/flame.h"
+#include "cli/folded.h"
+#include "cli/load.h"
 
 static const char *const weight_words[] = {
 	[TT_WEIGHT_CALLS] = "calls",

@@ -5,7 +5,7 @@
  * location, one each per distinct name and object) and mappings (per object base name, as
  * caller frames name objects by base name).
  */
-#include "pprof.h"
+#include "cli/pprof.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -17,7 +17,7 @@
 #include <zlib.h>
 
 #include "base/basename.h"
-#include "cli.h"
+#include "cli/cli.h"
 #include "profile.pb-c.h"
 
 typedef Perftools__Profiles__Profile pb_profile;

@@ -15,7 +15,7 @@
 #define TT_PPROF_H
 
 #include "base/buf.h"
-#include "callpath.h"
+#include "cli/callpath.h"
 
 /* The profile of cp (collected from reps with TT_WEIGHT_CYCLES) into out. Returns 0, or -1
  * after one "tsctrace: cmd: ..." line. */

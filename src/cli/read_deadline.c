@@ -2,7 +2,7 @@
  * read_deadline.c - see read_deadline.h. One watchdog thread, started on first use, sleeps
  * until a deadline is set, then until it passes or is lifted.
  */
-#include "read_deadline.h"
+#include "cli/read_deadline.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t changed;

@@ -1,7 +1,7 @@
 /*
  * regular_open.c - see regular_open.h.
  */
-#include "regular_open.h"
+#include "cli/regular_open.h"
 
 #include <fcntl.h>
 #include <stdbool.h>
@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 static const char *kind_of(mode_t mode)
 {

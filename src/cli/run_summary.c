@@ -12,14 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "load.h"
-#include "merge.h"
-#include "names.h"
-#include "outfile.h"
-#include "run_summary.h"
-#include "rundir.h"
-#include "table.h"
+#include "cli/cli.h"
+#include "cli/load.h"
+#include "cli/merge.h"
+#include "cli/names.h"
+#include "cli/outfile.h"
+#include "cli/run_summary.h"
+#include "cli/rundir.h"
+#include "cli/table.h"
 
 /* A time in ns as people read it: "412 ns", "3.1 us", "12.0 ms", "1.52 s". */
 static void add_time(struct tt_table *t, double ns, bool cycles)

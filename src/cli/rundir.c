@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "rundir.h"
+#include "cli/cli.h"
+#include "cli/rundir.h"
 
 #define STAMP_LEN 15 /* YYYYMMDD-HHMMSS */
 

@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "load.h"
+#include "cli/load.h"
 
 #define TT_RUNDIR_PREFIX "tsctrace-run."
 #define TT_RUNDIR_MERGED "merged.json"

@@ -2,7 +2,7 @@
  * runlist.c - the runs of reports, and a run given twice (see runlist.h). Repeats are found by
  * sorting, not pairwise: a merge of every process of a build may take thousands of reports.
  */
-#include "runlist.h"
+#include "cli/runlist.h"
 
 #include <stdlib.h>
 

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "load.h"
+#include "cli/load.h"
 
 struct tt_run_ref {
 	struct tt_report_run run; /* argv points into the report */

@@ -6,7 +6,7 @@
  * quantile, whose error at 30 is below 1e-4 and shrinks from there. Rounding df down keeps
  * the interval on the wide side.
  */
-#include "runstats.h"
+#include "cli/runstats.h"
 
 #include <math.h>
 

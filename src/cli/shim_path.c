@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "shim_path.h"
+#include "cli/cli.h"
+#include "cli/shim_path.h"
 
 #define LIBNAME "libtsctrace.so"
 

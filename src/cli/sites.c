@@ -3,7 +3,7 @@
  * bias 0: a location's address is the object's own (its run-time address minus load bias),
  * the address its symbol table and line table use.
  */
-#include "sites.h"
+#include "cli/sites.h"
 
 #include <elfutils/libdwfl.h>
 #include <stdbool.h>
@@ -14,10 +14,10 @@
 
 #include "base/basename.h"
 #include "base/build_id_hex.h"
-#include "cli.h"
-#include "debug_find.h"
-#include "read_deadline.h"
-#include "regular_open.h"
+#include "cli/cli.h"
+#include "cli/debug_find.h"
+#include "cli/read_deadline.h"
+#include "cli/regular_open.h"
 
 #define FRAME_BYTES 512
 #define SYSTEM_DEBUG_DIR "/usr/lib/debug"

@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 
-#include "load.h"
+#include "cli/load.h"
 
 struct tt_sites;
 

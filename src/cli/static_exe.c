@@ -2,7 +2,7 @@
  * static_exe.c - see static_exe.h. The file is found as execvp finds it: a name with a slash
  * is a path, any other is looked up in $PATH (execvp's default when unset).
  */
-#include "static_exe.h"
+#include "cli/static_exe.h"
 
 #include <elf.h>
 #include <fcntl.h>

@@ -2,7 +2,7 @@
  * strsort.c - string occurrences sorted (see strsort.h). glibc's qsort is a merge sort
  * whenever the array fits in memory, so n log n comparisons at worst.
  */
-#include "strsort.h"
+#include "cli/strsort.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /*
  * svg.c - SVG elements into a buffer (see svg.h).
  */
-#include "svg.h"
+#include "cli/svg.h"
 
 void tt_svg_begin(struct tt_buf *out, double w, double h)
 {

@@ -5,7 +5,7 @@
  * lead byte and its continuation bytes (10xxxxxx), and counting lead bytes counts columns
  * (wide East Asian characters would still take two: as in report_text.c, not handled).
  */
-#include "table.h"
+#include "cli/table.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -10,7 +10,8 @@
 #include "x86/emit.h"
 
 _Static_assert(TT_TLS_IN_SHIM < 128 && TT_TLS_STATS < 128 && TT_TLS_NSTATS < 128 &&
-		       TT_FSTAT_SKIP < 128 && TT_FSTAT_PASSED < 128 && TT_FSTAT_CALLS == 0,
+		       TT_FUNC_STATS_SKIP < 128 && TT_FUNC_STATS_PASSED < 128 &&
+		       TT_FUNC_STATS_CALLS == 0,
 	       "the counting head uses 8-bit displacements (and none for calls)");
 _Static_assert(TT_SLOT_COUNT_TAIL >= TT_SLOT_COUNT_COPY + 80, "room for TT_COPY_MAX (relocate.h)");
 
@@ -64,12 +65,12 @@ void tt_slot_write_counting(uint8_t *slot, const struct tt_slot_head *h)
 	p = tt_emit_jcc32(p, TT_CC_BE, general); /* nstats <= index */
 	p = tt_emit_load_fs(p, TT_RDX, TT_RAX, TT_TLS_STATS);
 	p = tt_emit_load_disp32(p, TT_RDX, TT_RDX, (int32_t)(h->index * 8u));
-	p = tt_emit_test(p, TT_RDX);			    /* the first call in this thread */
-	p = tt_emit_jcc32(p, TT_CC_E, general);		    /* jz */
-	p = tt_emit_subq_imm8(p, TT_RDX, TT_FSTAT_SKIP, 1); /* the countdown, as the body's */
-	p = tt_emit_jcc32(p, TT_CC_B, timed);		    /* it was zero: time this call */
-	p = tt_emit_incq(p, TT_RDX, TT_FSTAT_CALLS);
-	p = tt_emit_incq(p, TT_RDX, TT_FSTAT_PASSED);
+	p = tt_emit_test(p, TT_RDX);				 /* the first call in this thread */
+	p = tt_emit_jcc32(p, TT_CC_E, general);			 /* jz */
+	p = tt_emit_subq_imm8(p, TT_RDX, TT_FUNC_STATS_SKIP, 1); /* the countdown, as the body's */
+	p = tt_emit_jcc32(p, TT_CC_B, timed);			 /* it was zero: time this call */
+	p = tt_emit_incq(p, TT_RDX, TT_FUNC_STATS_CALLS);
+	p = tt_emit_incq(p, TT_RDX, TT_FUNC_STATS_PASSED);
 	p = tt_emit_load(p, TT_RAX, TT_RSP, TT_RZ_RAX);
 	p = tt_emit_load(p, TT_RDX, TT_RSP, TT_RZ_RDX);
 	/* p == slot + TT_SLOT_COUNT_COPY: on into the relocated entry, written there. */
@@ -107,10 +108,10 @@ void tt_stub_write_counting(uint8_t *stub, const struct tt_stub_head *h)
 	p = tt_emit_load_disp32(p, TT_R11, TT_R11, (int32_t)(h->index * 8u));
 	p = tt_emit_test(p, TT_R11);
 	p = tt_emit_jcc8(p, TT_CC_E, general);
-	p = tt_emit_subq_imm8(p, TT_R11, TT_FSTAT_SKIP, 1);
+	p = tt_emit_subq_imm8(p, TT_R11, TT_FUNC_STATS_SKIP, 1);
 	p = tt_emit_jcc8(p, TT_CC_B, timed);
-	p = tt_emit_incq(p, TT_R11, TT_FSTAT_CALLS);
-	p = tt_emit_incq(p, TT_R11, TT_FSTAT_PASSED);
+	p = tt_emit_incq(p, TT_R11, TT_FUNC_STATS_CALLS);
+	p = tt_emit_incq(p, TT_R11, TT_FUNC_STATS_PASSED);
 	p = tt_emit_movabs(p, TT_R11, h->target);
 	p = tt_emit_load(p, TT_RAX, TT_RSP, TT_RZ_RAX);
 	tt_emit_jmp_mem(p, TT_R11); /* this function's own indirect jump */

@@ -71,13 +71,13 @@ static struct tt_site_table *table(struct tt_thread *t, uint32_t func)
 }
 
 /* Give site s its counters, then publish its key: readers skip slots with key 0. */
-static struct tt_fstat *claim(struct tt_site *s, uint32_t func, uint64_t key, const uint64_t *ips,
-			      uint32_t depth)
+static struct tt_func_stats *claim(struct tt_site *s, uint32_t func, uint64_t key,
+				   const uint64_t *ips, uint32_t depth)
 {
 	uint32_t i;
 
 	if (!s->stat) {
-		s->stat = tt_fstat_new(func);
+		s->stat = tt_func_stats_new(func);
 		if (!s->stat)
 			return NULL;
 		s->stat->warm = 1; /* a site's cold call is its function's: counted there */
@@ -89,8 +89,8 @@ static struct tt_fstat *claim(struct tt_site *s, uint32_t func, uint64_t key, co
 	return s->stat;
 }
 
-struct tt_fstat *tt_callers_site(struct tt_thread *t, uint32_t func, const uint64_t *ips,
-				 uint32_t depth)
+struct tt_func_stats *tt_callers_site(struct tt_thread *t, uint32_t func, const uint64_t *ips,
+				      uint32_t depth)
 {
 	struct tt_site_table *tab = table(t, func);
 	uint64_t key = path_key(ips, depth);
@@ -113,7 +113,7 @@ struct tt_fstat *tt_callers_site(struct tt_thread *t, uint32_t func, const uint6
 	return claim(&tab->other, func, TT_SITE_OTHER, NULL, 0);
 }
 
-struct tt_fstat *tt_callers_unknown(struct tt_thread *t, uint32_t func)
+struct tt_func_stats *tt_callers_unknown(struct tt_thread *t, uint32_t func)
 {
 	struct tt_site_table *tab = table(t, func);
 

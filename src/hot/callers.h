@@ -25,10 +25,10 @@ _Static_assert(sizeof(((struct tt_thread *)0)->site_path) == TT_PATH_MAX * sizeo
 #define TT_SITE_UNKNOWN 2 /* key: a call left by longjmp when paths are N > 1 frames */
 
 struct tt_site {
-	uint64_t key;		   /* 0: free; the return address, or a hash of the path */
-	uint32_t depth;		   /* frames in ips */
-	uint64_t ips[TT_PATH_MAX]; /* return addresses, innermost first */
-	struct tt_fstat *stat;	   /* counters and histogram of this site */
+	uint64_t key;		    /* 0: free; the return address, or a hash of the path */
+	uint32_t depth;		    /* frames in ips */
+	uint64_t ips[TT_PATH_MAX];  /* return addresses, innermost first */
+	struct tt_func_stats *stat; /* counters and histogram of this site */
 };
 
 struct tt_site_table {
@@ -66,10 +66,10 @@ uint64_t tt_callers_caller(const struct tt_frame *f);
  * created on first use; NULL when memory runs out. First-call-path rules: general registers,
  * raw syscalls only.
  */
-struct tt_fstat *tt_callers_site(struct tt_thread *t, uint32_t func, const uint64_t *ips,
-				 uint32_t depth);
+struct tt_func_stats *tt_callers_site(struct tt_thread *t, uint32_t func, const uint64_t *ips,
+				      uint32_t depth);
 
 /* The site for a call whose path is unknown (left by longjmp when depth > 1). */
-struct tt_fstat *tt_callers_unknown(struct tt_thread *t, uint32_t func);
+struct tt_func_stats *tt_callers_unknown(struct tt_thread *t, uint32_t func);
 
 #endif /* TT_CALLERS_H */

@@ -37,7 +37,7 @@ int tt_callers_exit_fast(struct tt_frame *f, uint64_t raw, uint32_t aux, uint64_
 {
 	uint64_t path[TT_PATH_MAX];
 	struct tt_thread *t = tt_tls.thread;
-	struct tt_fstat *site;
+	struct tt_func_stats *site;
 	uint64_t since;
 	uint8_t was;
 	int depth;

@@ -22,7 +22,7 @@ struct tt_func_words {
 				 * shim's own code (tramp_body.S), a thread's that could map no
 				 * counters (tt_call_first) */
 	uint64_t count_only;	/* nonzero: its calls cannot be bracketed (hook/unbracketable.h):
-				 * every one is counted, none timed (tt_fstat_new) */
+				 * every one is counted, none timed (tt_func_stats_new) */
 };
 
 /* The directory, read by tramp_body.S on its rare paths (no counters of the function yet). */

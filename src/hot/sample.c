@@ -11,7 +11,7 @@
 
 #include "base/sys.h"
 #include "hot/sample.h"
-#include "report/hist.h"
+#include "hist/hist.h"
 
 uint32_t tt_sample_mode;
 uint64_t tt_sample_period;
@@ -187,7 +187,7 @@ static uint64_t median3(const uint64_t *v, uint64_t n)
 	return c < a ? a : c > b ? b : c;
 }
 
-uint64_t tt_sample_timed_cost(const struct tt_fstat *s)
+uint64_t tt_sample_timed_cost(const struct tt_func_stats *s)
 {
 	uint64_t seen = __atomic_load_n(&s->est.cost, __ATOMIC_RELAXED);
 
@@ -201,7 +201,7 @@ uint64_t tt_sample_timed_cost(const struct tt_fstat *s)
  * millisecond moves a window's intercept by thousands. s's cost is the median of the last
  * three windows' intercepts.
  */
-static void fit_gap(struct tt_fstat *s, uint64_t now)
+static void fit_gap(struct tt_func_stats *s, uint64_t now)
 {
 	struct tt_sample_fn *e = &s->est;
 	uint64_t calls = __atomic_load_n(&s->calls, __ATOMIC_RELAXED);
@@ -236,7 +236,7 @@ static void fit_gap(struct tt_fstat *s, uint64_t now)
 }
 
 /* The call just recorded in hist, raw ticks long: into whist with weight `period`. */
-static void record_weighted(struct tt_fstat *s, uint64_t raw, uint64_t period)
+static void record_weighted(struct tt_func_stats *s, uint64_t raw, uint64_t period)
 {
 	struct tt_hist *h = &s->whist;
 	uint64_t w = period ? period : 1;
@@ -248,8 +248,8 @@ static void record_weighted(struct tt_fstat *s, uint64_t raw, uint64_t period)
 }
 
 /* Its self time with the same weight (a leaf call's is its total: already in whist). */
-static void record_self_weighted(struct tt_fstat *s, uint64_t raw, uint64_t child, uint64_t nested,
-				 uint64_t period)
+static void record_self_weighted(struct tt_func_stats *s, uint64_t raw, uint64_t child,
+				 uint64_t nested, uint64_t period)
 {
 	uint64_t w = period ? period : 1;
 
@@ -330,7 +330,7 @@ static uint64_t thread_ran(struct tt_sample_thread *st, uint64_t now)
  * less than its allowance is timed on every call; the others in proportion. Cumulative
  * quantities: a period too small earlier is made up for by a larger one now.
  */
-static uint64_t budget_period(struct tt_sample_thread *st, struct tt_fstat *s, uint64_t ran)
+static uint64_t budget_period(struct tt_sample_thread *st, struct tt_func_stats *s, uint64_t ran)
 {
 	uint64_t share, counting, timing, allow, n, calls = s->calls;
 
@@ -356,8 +356,8 @@ static uint64_t budget_period(struct tt_sample_thread *st, struct tt_fstat *s, u
 	return n < PERIOD_MAX ? n : PERIOD_MAX;
 }
 
-void tt_sample_after(struct tt_thread *t, struct tt_fstat *s, struct tt_fstat *site, uint64_t now,
-		     bool recorded, uint64_t raw, uint64_t child, uint64_t nested)
+void tt_sample_after(struct tt_thread *t, struct tt_func_stats *s, struct tt_func_stats *site,
+		     uint64_t now, bool recorded, uint64_t raw, uint64_t child, uint64_t nested)
 {
 	struct tt_sample_thread *st = &t->sample;
 	uint64_t period, scale;
@@ -367,7 +367,7 @@ void tt_sample_after(struct tt_thread *t, struct tt_fstat *s, struct tt_fstat *s
 	if (!st->start)
 		st->start = now;
 	if (tt_sample_mode == TT_SAMPLE_FIXED) {
-		/* Every weight is N: the report derives the weighted blocks (runtime/fstat.c). */
+		/* Every weight is N: the report derives the weighted blocks (runtime/func_stats_merge.c). */
 		period = tt_sample_period;
 	} else {
 		if (recorded) {

@@ -2,7 +2,7 @@
  * sample.h - TSC_SAMPLE and TSC_BUDGET: every call counted, about one in N timed.
  *
  * The trampoline decides at entry, before any fence: each function in each thread keeps a
- * countdown (struct tt_fstat's skip). While it is above zero a call is passed over: counted
+ * countdown (struct tt_func_stats's skip). While it is above zero a call is passed over: counted
  * with two instructions and sent on to the function, no frame, no TSC read. At zero the call
  * is timed, and its entry reloads the countdown from next_skip, which the end of the previous
  * timed call drew from a geometric distribution of mean N - 1 (a per-thread xorshift
@@ -32,7 +32,7 @@
  * site's alike): percentiles from them are unbiased while N changes over the run (the
  * floor's calls at weight 1, early calls at small N, late ones at large N), which the plain
  * histograms of timed calls are not. At TSC_SAMPLE=N every weight is N: the weighted
- * histograms are the plain ones times N, which the report derives (tt_fstat_weigh_fixed)
+ * histograms are the plain ones times N, which the report derives (tt_func_stats_weigh_fixed)
  * instead of the exit recording them.
  *
  * Hot path: general registers only, no libc (built like traced_call.c).
@@ -86,8 +86,8 @@ void tt_sample_thread_init(struct tt_thread *t);
  * its call site's (TSC_CALLERS: site, else NULL) alike; its self time (child, nested: its
  * frame's, as traced_call.c's apply takes them) in s->wself and the site's with the same
  * weight. The gap since the last timed end goes into the cost's fit. */
-void tt_sample_after(struct tt_thread *t, struct tt_fstat *s, struct tt_fstat *site, uint64_t now,
-		     bool recorded, uint64_t raw, uint64_t child, uint64_t nested);
+void tt_sample_after(struct tt_thread *t, struct tt_func_stats *s, struct tt_func_stats *site,
+		     uint64_t now, bool recorded, uint64_t raw, uint64_t child, uint64_t nested);
 
 /* The draw, for tests: 1 / -ln(1 - 1/period) in Q16 (0 for period <= 1), and one geometric
  * countdown of mean period - 1 from generator state *rng. */
@@ -99,6 +99,6 @@ uint64_t tt_sample_draw(uint64_t *rng, uint64_t scale);
 uint64_t tt_sample_fit(const struct tt_sample_fn *e);
 
 /* The cost a budget charges per timed call of s: the larger of the start-up one and s's. */
-uint64_t tt_sample_timed_cost(const struct tt_fstat *s);
+uint64_t tt_sample_timed_cost(const struct tt_func_stats *s);
 
 #endif /* TT_SAMPLE_H */

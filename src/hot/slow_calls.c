@@ -9,7 +9,7 @@
 uint32_t tt_slow_capacity;
 uint64_t tt_slow_threshold;
 
-uint64_t tt_slow_initial_floor(const struct tt_fstat *s)
+uint64_t tt_slow_initial_floor(const struct tt_func_stats *s)
 {
 	if (!s->slow || s->func == 0) /* index 0 is the overhead calibration's */
 		return UINT64_MAX;
@@ -59,7 +59,7 @@ static uint64_t floor_of(const struct tt_slow_list *l)
 	return l->calls[l->min].raw;
 }
 
-void tt_slow_keep(struct tt_fstat *s, const struct tt_frame *f, uint64_t raw, uint32_t cpu,
+void tt_slow_keep(struct tt_func_stats *s, const struct tt_frame *f, uint64_t raw, uint32_t cpu,
 		  struct tt_thread *t, const uint64_t *path, uint32_t depth)
 {
 	struct tt_slow_list *l = s->slow;

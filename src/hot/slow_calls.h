@@ -10,7 +10,7 @@
  * kept while there is room, else counted as not kept). The arguments are stored into the
  * shadow frame at every entry (six stores), the result on the way to the C exit.
  *
- * A list lies in its counters' mapping, after struct tt_fstat (thread_state.c): a thread's,
+ * A list lies in its counters' mapping, after struct tt_func_stats (thread_state.c): a thread's,
  * merged into the function's totals at the thread's exit and all merged by the report.
  */
 #ifndef TT_SLOW_CALLS_H
@@ -61,12 +61,12 @@ static inline uint64_t tt_slow_list_bytes(void)
 }
 
 /* The floor a fresh list starts with (UINT64_MAX: none). */
-uint64_t tt_slow_initial_floor(const struct tt_fstat *s);
+uint64_t tt_slow_initial_floor(const struct tt_func_stats *s);
 
 /* Keep frame f's call, timed at raw ticks, ended on CPU cpu (UINT32_MAX unknown) by the
  * thread t (with its latest context switches), if it is slow enough; path (depth frames) from TSC_CALLERS, or NULL. Raises
  * s->slow_floor as the list fills. Hot path: no libc. */
-void tt_slow_keep(struct tt_fstat *s, const struct tt_frame *f, uint64_t raw, uint32_t cpu,
+void tt_slow_keep(struct tt_func_stats *s, const struct tt_frame *f, uint64_t raw, uint32_t cpu,
 		  struct tt_thread *t, const uint64_t *path, uint32_t depth);
 
 /* Add src's kept calls into dst (a thread's into the totals, or into the report's). */

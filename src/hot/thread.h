@@ -5,7 +5,7 @@
  *
  * Memory: one anonymous mapping per thread (header, then the shadow stack), one for its tables
  * by function index (sized to the functions there are, grown when a function added later is
- * called), and one per function used by the thread (struct tt_fstat, mostly histogram). Only
+ * called), and one per function used by the thread (struct tt_func_stats, mostly histogram). Only
  * the pages touched become resident: a thread that calls two traced functions costs ~6 pages.
  * Nothing is allocated on the hot path: stats appear on the first call of each function in
  * each thread (tt_call_first), and are merged into the per-function totals when the thread
@@ -19,31 +19,31 @@
 #include <stdint.h>
 
 #include "hot/tramp_layout.h"
-#include "report/hist.h"
-#include "report/self_hist.h"
+#include "hist/hist.h"
+#include "hist/self_hist.h"
 
 #define TT_SHADOW_FRAMES 4096 /* nested traced calls per thread; deeper ones are not timed */
 
 struct tt_frame {
-	uint64_t ret;	       /* caller's return address */
-	uint64_t start_ticks;  /* TSC at entry */
-	uint64_t sp;	       /* caller's %rsp without the return address */
-	struct tt_fstat *stat; /* where this call is counted */
-	uint64_t rbx;	       /* caller's %rbx */
-	uint32_t func;	       /* function index */
-	uint32_t cpu;	       /* CPU at entry, UINT32_MAX when unknown */
-	uint64_t child_ticks;  /* raw ticks of the traced calls this one made (zeroed at entry) */
-	uint64_t child_calls;  /* how many; TT_CHILD_UNKNOWN set: one's time is unknown */
-	uint64_t args[6];      /* rdi rsi rdx rcx r8 r9 at entry (TSC_SLOWEST, hot/slow_calls.h) */
-	uint64_t retval;       /* rax at the end, written only on the way to the C exit */
-	uint64_t spare;	       /* pads the frame to 128 bytes */
+	uint64_t ret;		    /* caller's return address */
+	uint64_t start_ticks;	    /* TSC at entry */
+	uint64_t sp;		    /* caller's %rsp without the return address */
+	struct tt_func_stats *stat; /* where this call is counted */
+	uint64_t rbx;		    /* caller's %rbx */
+	uint32_t func;		    /* function index */
+	uint32_t cpu;		    /* CPU at entry, UINT32_MAX when unknown */
+	uint64_t child_ticks; /* raw ticks of the traced calls this one made (zeroed at entry) */
+	uint64_t child_calls; /* how many; TT_CHILD_UNKNOWN set: one's time is unknown */
+	uint64_t args[6];     /* rdi rsi rdx rcx r8 r9 at entry (TSC_SLOWEST, hot/slow_calls.h) */
+	uint64_t retval;      /* rax at the end, written only on the way to the C exit */
+	uint64_t spare;	      /* pads the frame to 128 bytes */
 };
 
 /* In child_calls: a traced call made by this one migrated or was left by longjmp. */
 #define TT_CHILD_UNKNOWN (1ull << 63)
 
 /* One function in one thread (or, merged, in the whole process). */
-struct tt_fstat {
+struct tt_func_stats {
 	uint64_t calls;	   /* entries, bumped by the trampoline */
 	uint64_t unwound;  /* left by longjmp/exception: counted, not timed */
 	uint64_t migrated; /* thread changed CPU inside the call: not timed */
@@ -121,7 +121,7 @@ struct tt_thread {
 	} sample;
 	/* Tables by function index, nstats long, in one mapping (tt_thread_grow): written by
 	 * the owner, which replaces them only under the thread lock; others read them under it. */
-	struct tt_fstat **stats;      /* NULL until the function's first call in this thread */
+	struct tt_func_stats **stats; /* NULL until the function's first call in this thread */
 	struct tt_site_table **sites; /* TSC_CALLERS: call sites, lazily */
 	uint32_t nstats;
 	uint32_t nretired;
@@ -156,8 +156,8 @@ struct tt_tls {
 	uint8_t fatal_pending;	/* a fatal signal arrived while the shim ran (signals.c) */
 	uint32_t cpu_aux;	/* TSC_AUX seen at the last exit; UINT32_MAX unknown */
 	struct tt_thread *thread;
-	const uint32_t *cpu_now;  /* rseq cpu_id kept by the kernel, or tt_cpu_unknown */
-	struct tt_fstat **stats;  /* thread->stats, for the trampoline */
+	const uint32_t *cpu_now;      /* rseq cpu_id kept by the kernel, or tt_cpu_unknown */
+	struct tt_func_stats **stats; /* thread->stats, for the trampoline */
 	uint32_t nstats;	  /* thread->nstats; 0 before setup and after the thread's exit */
 	uintptr_t unwind_top;	  /* TSC_CALLERS=N>1: hot/unwind_stack.h (0 none, 1 taken) */
 	uint32_t shared_children; /* live clone(CLONE_VM) children on this very block (clone.c):
@@ -192,7 +192,7 @@ void tt_thread_reserve(void);
 
 /* What a traced call costs its traced caller beyond its reading (overhead.nested), once the
  * first calibration measured it, else 0: the self time a call records is then its own less
- * that, placed for good (report/self_hist.h). Set once, by runtime/lifecycle.c. */
+ * that, placed for good (hist/self_hist.h). Set once, by runtime/lifecycle.c. */
 extern uint64_t tt_self_nested_cost;
 
 /* Enter / leave shim code in this thread: traced calls made meanwhile pass straight through.
@@ -257,7 +257,7 @@ void tt_thread_lock_reset(void);
 extern struct tt_thread *tt_thread_list;
 
 /* A sink for calls whose counters were reset under them (fork): never reported. */
-extern struct tt_fstat tt_thread_sink;
+extern struct tt_func_stats tt_thread_sink;
 
 /*
  * The countdown of a count-only function (tt_func_words' count_only): every call is passed
@@ -271,19 +271,19 @@ extern struct tt_fstat tt_thread_sink;
 #define TT_UNWIND_STACK_BYTES (256u << 10)
 #define TT_UNWIND_GUARD_BYTES 4096u
 
-/* The mapping of one struct tt_fstat: whole pages. */
-#define TT_FSTAT_BYTES ((sizeof(struct tt_fstat) + 4095) & ~(size_t)4095)
+/* The mapping of one struct tt_func_stats: whole pages. */
+#define TT_FUNC_STATS_BYTES ((sizeof(struct tt_func_stats) + 4095) & ~(size_t)4095)
 
-/* Map a fresh, zeroed struct tt_fstat for function func. NULL when out of memory.
+/* Map a fresh, zeroed struct tt_func_stats for function func. NULL when out of memory.
  * General registers and raw syscalls only: usable from tt_call_first. */
-struct tt_fstat *tt_fstat_new(uint32_t func);
+struct tt_func_stats *tt_func_stats_new(uint32_t func);
 
-/* Unmap what tt_fstat_new mapped. */
-void tt_fstat_free(struct tt_fstat *s);
+/* Unmap what tt_func_stats_new mapped. */
+void tt_func_stats_free(struct tt_func_stats *s);
 
 /* Function func's counters in thread t, or NULL (none yet, or past its table). The owner,
  * or another thread under the thread lock. */
-static inline struct tt_fstat *tt_thread_stat(const struct tt_thread *t, uint32_t func)
+static inline struct tt_func_stats *tt_thread_stat(const struct tt_thread *t, uint32_t func)
 {
 	return func < t->nstats ? __atomic_load_n(&t->stats[func], __ATOMIC_ACQUIRE) : NULL;
 }

@@ -24,7 +24,7 @@ __thread struct tt_tls tt_tls __attribute__((tls_model("initial-exec"))) = {
 };
 
 struct tt_thread *tt_thread_list;
-struct tt_fstat tt_thread_sink;
+struct tt_func_stats tt_thread_sink;
 int tt_thread_key = -1;
 bool tt_clock_forbidden_seen;
 bool tt_sandboxed;
@@ -82,15 +82,15 @@ static size_t pages(uint64_t bytes)
 }
 
 /* Called from tt_call_first: raw mmap, general registers only (this file builds that way). */
-struct tt_fstat *tt_fstat_new(uint32_t func)
+struct tt_func_stats *tt_func_stats_new(uint32_t func)
 {
 	/* The list of slowest calls after the counters, then TSC_ARGS's table: pages touched
 	 * only as they fill. */
 	const struct tt_arg_watch *w = func ? tt_arg_watch_of(func) : NULL;
-	size_t slow_at = TT_FSTAT_BYTES, arg_at = slow_at + pages(tt_slow_list_bytes());
+	size_t slow_at = TT_FUNC_STATS_BYTES, arg_at = slow_at + pages(tt_slow_list_bytes());
 	size_t bytes = arg_at + (w ? pages(sizeof(struct tt_by_arg)) : 0);
-	struct tt_fstat *s = tt_sys_mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-					 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	struct tt_func_stats *s = tt_sys_mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+					      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
 	if (!s)
 		return NULL;
@@ -110,7 +110,7 @@ struct tt_fstat *tt_fstat_new(uint32_t func)
 	return s;
 }
 
-void tt_fstat_free(struct tt_fstat *s)
+void tt_func_stats_free(struct tt_func_stats *s)
 {
 	tt_sys_munmap(s, s->map_bytes);
 }
@@ -142,7 +142,7 @@ int tt_thread_grow(struct tt_thread *t, uint32_t func)
 {
 	uint64_t want = (uint64_t)func + 1, cap;
 	uint32_t used = __atomic_load_n(&tt_func_words_used, __ATOMIC_ACQUIRE), i;
-	struct tt_fstat **stats;
+	struct tt_func_stats **stats;
 	struct tt_site_table **sites;
 
 	if (func < t->nstats)
@@ -194,7 +194,7 @@ void tt_thread_free(struct tt_thread *t)
 
 	for (i = 0; i < t->nstats; i++)
 		if (t->stats[i])
-			tt_fstat_free(t->stats[i]);
+			tt_func_stats_free(t->stats[i]);
 	if (t->stats)
 		tt_sys_munmap(t->stats, table_bytes(t->nstats));
 	for (i = 0; i < t->nretired; i++)

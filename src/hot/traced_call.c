@@ -25,14 +25,14 @@
 #include "hot/slow_calls.h"
 #include "hot/thread.h"
 #include "hot/traced_call.h"
-#include "report/hist.h"
+#include "hist/hist.h"
 
 /* glibc 2.35+ registers an rseq area for every thread and says where (weak: older glibc). */
 extern const ptrdiff_t __rseq_offset __attribute__((weak));
 extern const unsigned int __rseq_size __attribute__((weak));
 
 /* TSC_CALLERS: the counters of a frame's call site in this thread, or NULL. */
-static struct tt_fstat *site_of(const struct tt_frame *f)
+static struct tt_func_stats *site_of(const struct tt_frame *f)
 {
 	struct tt_thread *t = tt_tls.thread;
 
@@ -47,7 +47,7 @@ static struct tt_fstat *site_of(const struct tt_frame *f)
 }
 
 /* A call counted at a site: sites are counted in C, every call framed (see sample.h). */
-static void count_site(struct tt_fstat *site)
+static void count_site(struct tt_func_stats *site)
 {
 	TT_OWNER_ADD(site->calls, 1);
 }
@@ -61,7 +61,7 @@ static void __attribute__((noinline)) drop_abandoned(struct tt_frame *f, struct 
 	struct tt_frame *dead;
 
 	for (dead = f + 1; dead < top; dead++) {
-		struct tt_fstat *site = site_of(dead);
+		struct tt_func_stats *site = site_of(dead);
 
 		TT_OWNER_ADD(dead->stat->unwound, 1);
 		if (site) {
@@ -74,7 +74,7 @@ static void __attribute__((noinline)) drop_abandoned(struct tt_frame *f, struct 
 /* What becomes of an ended call. */
 enum outcome { TIMED, MIGRATED, COLD, SAMPLED, FILTERED };
 
-static enum outcome judge(uint32_t cpu_then, uint32_t aux, const struct tt_fstat *s)
+static enum outcome judge(uint32_t cpu_then, uint32_t aux, const struct tt_func_stats *s)
 {
 	if (cpu_then != __atomic_load_n(tt_tls.cpu_now, __ATOMIC_RELAXED))
 		return MIGRATED; /* ran on two CPUs during the call: two TSCs mixed */
@@ -93,7 +93,8 @@ static enum outcome judge(uint32_t cpu_then, uint32_t aux, const struct tt_fstat
  * child and nested: the ticks and number of the traced calls this one made (its frame's
  * child_ticks, child_calls). A leaf call's self time is its total: nothing more to record.
  */
-static void apply(struct tt_fstat *s, enum outcome o, uint64_t raw, uint64_t child, uint64_t nested)
+static void apply(struct tt_func_stats *s, enum outcome o, uint64_t raw, uint64_t child,
+		  uint64_t nested)
 {
 	if (o == TIMED) {
 		tt_hist_record(&s->hist, raw);
@@ -114,7 +115,7 @@ static void apply(struct tt_fstat *s, enum outcome o, uint64_t raw, uint64_t chi
 }
 
 /* The process's very first completed call of func: the report's `first`. */
-static void note_first(struct tt_fstat *s, uint64_t raw)
+static void note_first(struct tt_func_stats *s, uint64_t raw)
 {
 	uint64_t none = 0;
 
@@ -132,7 +133,7 @@ static uint32_t aux_cpu(uint32_t aux)
 
 /* TSC_ARGS: file the call by its argument; one the filter leaves out is not timed
  * (counted as dropped, and as filtered). */
-static enum outcome by_arg(struct tt_fstat *s, const struct tt_frame *f, enum outcome o,
+static enum outcome by_arg(struct tt_func_stats *s, const struct tt_frame *f, enum outcome o,
 			   uint64_t raw)
 {
 	if (!tt_arg_matches(s->watch, f)) {
@@ -148,9 +149,9 @@ static enum outcome by_arg(struct tt_fstat *s, const struct tt_frame *f, enum ou
  * (UINT32_MAX when the variant cannot tell), into its function's counters and, with
  * TSC_CALLERS, into those of its call site `site`.
  */
-void tt_call_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fstat *site)
+void tt_call_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_func_stats *site)
 {
-	struct tt_fstat *s = f->stat;
+	struct tt_func_stats *s = f->stat;
 	uint32_t cpu_then = f->cpu;
 	uint64_t start = f->start_ticks;
 	uint64_t child = f->child_ticks, nested = f->child_calls;
@@ -241,7 +242,7 @@ void tt_exit_force_c(void)
 
 void tt_call_exit(struct tt_frame *f, uint64_t raw, uint32_t aux)
 {
-	struct tt_fstat *site = NULL;
+	struct tt_func_stats *site = NULL;
 
 	if (__builtin_expect(tt_callers_depth == 1, 0) && tt_tls.thread) {
 		uint64_t caller = tt_callers_caller(f);
@@ -258,7 +259,7 @@ void tt_call_exit(struct tt_frame *f, uint64_t raw, uint32_t aux)
 void tt_call_untimed(struct tt_frame *f)
 {
 	struct tt_frame *top = tt_tls.top;
-	struct tt_fstat *site = site_of(f);
+	struct tt_func_stats *site = site_of(f);
 
 	if (__builtin_expect(tt_tls.in_shim, 0) && tt_tls.in_shim != TT_IN_SHARED)
 		return; /* a vfork child: see tt_call_finish */
@@ -445,7 +446,7 @@ static void count_tableless(uint32_t func)
 int tt_call_first(uint32_t func, uintptr_t sp)
 {
 	uint8_t was;
-	struct tt_fstat *s;
+	struct tt_func_stats *s;
 	int answer = 1;
 
 	/* Before tt_shim_enter: a shared block's in_shim is not this task's to save and put
@@ -466,7 +467,7 @@ int tt_call_first(uint32_t func, uintptr_t sp)
 		tt_pin_thread(tt_tls.thread);
 	s = tt_tls.thread->stats[func];
 	if (!s) {
-		s = tt_fstat_new(func);
+		s = tt_func_stats_new(func);
 		if (!s)
 			goto tableless;
 		__atomic_store_n(&tt_tls.thread->stats[func], s, __ATOMIC_RELEASE);

@@ -40,6 +40,6 @@ void tt_exit_force_c(void) TT_HIDDEN;
 
 /* Record a finished call into site's counters too (TSC_CALLERS), then release its frame:
  * tt_call_exit's work, for exit paths that found the site themselves. */
-void tt_call_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_fstat *site);
+void tt_call_finish(struct tt_frame *f, uint64_t raw, uint32_t aux, struct tt_func_stats *site);
 
 #endif /* TT_TRACED_CALL_H */

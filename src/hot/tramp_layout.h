@@ -29,7 +29,7 @@
 #define TT_IN_SHARED 3
 #define TT_TLS_THREAD 24  /* struct tt_thread *: this thread's block, NULL before setup */
 #define TT_TLS_CPU_NOW 32 /* const uint32_t *: the kernel's rseq cpu_id of this thread */
-#define TT_TLS_STATS 40	  /* struct tt_fstat **: this thread's counters by function index */
+#define TT_TLS_STATS 40	  /* struct tt_func_stats **: this thread's counters by function index */
 #define TT_TLS_NSTATS 48  /* uint32_t: indices that table holds; 0 before setup */
 
 /* struct tt_thread (thread.h) is mapped at a multiple of its own power-of-two size. */
@@ -39,7 +39,7 @@
 #define TT_FRAME_RET 0		/* caller's return address */
 #define TT_FRAME_START 8	/* TSC at entry */
 #define TT_FRAME_SP 16		/* caller's %rsp once the return address is removed */
-#define TT_FRAME_STAT 24	/* struct tt_fstat * of this function in this thread */
+#define TT_FRAME_STAT 24	/* struct tt_func_stats * of this function in this thread */
 #define TT_FRAME_RBX 32		/* caller's %rbx: %rbx holds the frame while the callee runs */
 #define TT_FRAME_FUNC 40	/* uint32_t function index */
 #define TT_FRAME_CPU 44		/* uint32_t CPU at entry (rseq cpu_id), ~0 unknown */
@@ -49,18 +49,20 @@
 #define TT_FRAME_RETVAL 112	/* rax the function returned, stored on the way to the C exit */
 #define TT_FRAME_SIZE 128
 
-/* struct tt_fstat: the trampoline bumps `calls` (and `passed` for a call sampling passes
+/* struct tt_func_stats: the trampoline bumps `calls` (and `passed` for a call sampling passes
  * over) itself, counts `skip` down and reloads it from `next_skip` (sampling, hot/sample.h). */
-#define TT_FSTAT_CALLS 0
-#define TT_FSTAT_SKIP 40
-#define TT_FSTAT_NEXT_SKIP 48
-#define TT_FSTAT_PASSED 56
-#define TT_FSTAT_WARM 36 /* uint32_t: a call has completed in this thread (the exit's fast path) */
-#define TT_FSTAT_WORDS 112	/* struct tt_func_words *: the function's, for its target */
-#define TT_FSTAT_SLOW_FLOOR 120 /* uint64_t: a call of more raw ticks goes to C (slow_calls.h) */
-#define TT_FSTAT_HIST 136	/* struct tt_hist, recorded into by the exit's fast path */
+#define TT_FUNC_STATS_CALLS 0
+#define TT_FUNC_STATS_SKIP 40
+#define TT_FUNC_STATS_NEXT_SKIP 48
+#define TT_FUNC_STATS_PASSED 56
+#define TT_FUNC_STATS_WARM \
+	36 /* uint32_t: a call has completed in this thread (the exit's fast path) */
+#define TT_FUNC_STATS_WORDS 112 /* struct tt_func_words *: the function's, for its target */
+#define TT_FUNC_STATS_SLOW_FLOOR \
+	120		       /* uint64_t: a call of more raw ticks goes to C (slow_calls.h) */
+#define TT_FUNC_STATS_HIST 136 /* struct tt_hist, recorded into by the exit's fast path */
 
-/* struct tt_hist (report/hist.h), as the exit's fast path records into it. */
+/* struct tt_hist (hist/hist.h), as the exit's fast path records into it. */
 #define TT_HIST_COUNT 0
 #define TT_HIST_MIN 8
 #define TT_HIST_MAX 16

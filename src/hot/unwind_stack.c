@@ -109,7 +109,7 @@ void tt_unwind_stack_release(uintptr_t top)
 
 void tt_callers_exit_nostack(struct tt_frame *f, uint64_t raw, uint32_t aux)
 {
-	struct tt_fstat *site = NULL;
+	struct tt_func_stats *site = NULL;
 	uint64_t caller = tt_callers_caller(f);
 
 	if (tt_tls.thread && !tt_tls.in_shim)

@@ -31,7 +31,7 @@
 #define TT_OBSERVER_PERCENT 25
 
 /* Parts per million of its thread's CPU time a function's brackets took: dense_q20 timed
- * calls per 2^20 ns (struct tt_fstat's), each costing `cost` clock units of hz a second
+ * calls per 2^20 ns (struct tt_func_stats's), each costing `cost` clock units of hz a second
  * (0: unknown, 0 ppm). At most 10^6. */
 uint64_t tt_observer_ppm(uint64_t dense_q20, uint64_t cost, uint64_t hz);
 

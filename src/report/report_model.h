@@ -1,6 +1,6 @@
 /*
- * report_model.h - the report as plain data, filled by report.c from the live tables and
- * turned into text or JSON by the pure formatters (report_text.c, report_json.c).
+ * report_model.h - the report as plain data, filled by runtime/report_build.c from the live
+ * tables and turned into text or JSON by the pure formatters (report_text.c, report_json.c).
  *
  * Field meanings are libtsctrace(7), REPORT (schema 1). Every string is NUL-terminated UTF-8
  * or arbitrary bytes (the JSON writer escapes); no pointer may be NULL unless marked optional.

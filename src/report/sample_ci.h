@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include "report/hist.h"
+#include "hist/hist.h"
 #include "report/report_model.h"
 
 /* The ranks (1-based, within 1..n) bounding the p-quantile (0 < p < 1) of n samples at 95%. */

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "report/hist.h"
+#include "hist/hist.h"
 #include "report/report_model.h"
 
 /* Summarise h with `subtract` removed from every sample (floored at 0). Empty h gives zeros. */

@@ -376,7 +376,7 @@ static void leave_out(struct tt_frame *f, uint64_t since)
 static void callers_exit_deep(struct tt_frame *f, uint64_t raw, uint32_t aux)
 {
 	uint64_t path[TT_PATH_MAX];
-	struct tt_fstat *site = NULL;
+	struct tt_func_stats *site = NULL;
 	/* The guard first: errno is __errno_location(), which may be a traced function. */
 	uint8_t was = tt_shim_enter();
 	int saved = errno, depth;

@@ -13,7 +13,7 @@
 #include "base/sys.h"
 #include "hook/funcs.h"
 #include "runtime/callers_merge.h"
-#include "runtime/fstat.h"
+#include "runtime/func_stats_merge.h"
 
 /* struct tt_merged_site * lists by function, under tt_thread_lock. */
 static struct tt_chunked merged;
@@ -46,7 +46,7 @@ static void merge_site(uint32_t func, const struct tt_site *s)
 		if (!m)
 			return;
 		m->site = *s;
-		m->site.stat = tt_fstat_new(func);
+		m->site.stat = tt_func_stats_new(func);
 		if (!m->site.stat) {
 			free(m);
 			return;
@@ -54,7 +54,7 @@ static void merge_site(uint32_t func, const struct tt_site *s)
 		m->next = *list;
 		*list = m;
 	}
-	tt_fstat_merge(m->site.stat, s->stat);
+	tt_func_stats_merge(m->site.stat, s->stat);
 }
 
 void tt_callers_each_site(struct tt_site_table *tab, void (*fn)(const struct tt_site *s, void *ctx),
@@ -80,7 +80,7 @@ static void merge_and_free(const struct tt_site *s, void *arg)
 	struct merge_ctx *c = arg;
 
 	merge_site(c->func, s);
-	tt_fstat_free(s->stat);
+	tt_func_stats_free(s->stat);
 }
 
 void tt_callers_merge_thread(struct tt_thread *t)
@@ -101,7 +101,7 @@ void tt_callers_merge_thread(struct tt_thread *t)
 static void free_site(const struct tt_site *s, void *arg)
 {
 	(void)arg;
-	tt_fstat_free(s->stat);
+	tt_func_stats_free(s->stat);
 }
 
 void tt_callers_after_fork_child(struct tt_thread *self)
@@ -115,7 +115,7 @@ void tt_callers_after_fork_child(struct tt_thread *self)
 			struct tt_merged_site *m = *list;
 
 			*list = m->next;
-			tt_fstat_free(m->site.stat);
+			tt_func_stats_free(m->site.stat);
 			free(m);
 		}
 	}

@@ -11,16 +11,17 @@
 
 #include "elf/symbolize.h"
 #include "hook/funcs.h"
+#include "report/self_dist.h"
 #include "report/stats.h"
 #include "runtime/callers_merge.h"
 #include "runtime/callers_report.h"
-#include "runtime/fstat.h"
+#include "runtime/func_stats_merge.h"
 
 /* ---- report time ------------------------------------------------------------------------ */
 
 struct uniq {
 	struct tt_site site;
-	struct tt_fstat *sum; /* own mapping, freed after summarising */
+	struct tt_func_stats *sum; /* own mapping, freed after summarising */
 };
 
 struct collect_ctx {
@@ -41,12 +42,12 @@ static void add_site(const struct tt_site *s, void *arg)
 		if (c->n == c->cap)
 			return;
 		c->u[i].site = *s;
-		c->u[i].sum = tt_fstat_new(c->func);
+		c->u[i].sum = tt_func_stats_new(c->func);
 		if (!c->u[i].sum)
 			return;
 		c->n++;
 	}
-	tt_fstat_merge(c->u[i].sum, s->stat);
+	tt_func_stats_merge(c->u[i].sum, s->stat);
 }
 
 static void count_site(const struct tt_site *s, void *arg)
@@ -176,15 +177,15 @@ static void site_buckets(const struct tt_hist *h, uint64_t subtract, tt_alloc_fn
 	*n = b ? tt_stats_buckets(h, subtract, b, nb) : 0;
 }
 
-static void fill_row(struct tt_report_caller *row, const struct tt_fstat *st, uint64_t subtract,
-		     uint64_t nested, tt_alloc_fn alloc, void *ctx)
+static void fill_row(struct tt_report_caller *row, const struct tt_func_stats *st,
+		     uint64_t subtract, uint64_t nested, tt_alloc_fn alloc, void *ctx)
 {
 	row->calls = st->calls;
 	row->timed = st->hist.count;
 	row->unwound = st->unwound;
 	row->migrated = st->migrated;
 	row->dropped = st->dropped;
-	row->skipped = tt_fstat_skipped(st);
+	row->skipped = tt_func_stats_skipped(st);
 	tt_stats_summarise(&st->hist, subtract, &row->cycles);
 	site_buckets(&st->hist, subtract, alloc, ctx, &row->buckets, &row->nbuckets);
 	if (st->whist.count) { /* TSC_BUDGET: each timed call as the calls it stands for */
@@ -254,10 +255,10 @@ size_t tt_callers_collect(uint32_t func, const struct tt_report_func *fn, uint64
 	rest.self_weighted_total = fn->self_weighted_total;
 	for (i = 0; i < c.n; i++) {
 		memset(&rows[i], 0, sizeof(rows[i]));
-		tt_fstat_weigh_fixed(c.u[i].sum); /* TSC_SAMPLE=N: each timed call weighs N */
+		tt_func_stats_weigh_fixed(c.u[i].sum); /* TSC_SAMPLE=N: each timed call weighs N */
 		fill_row(&rows[i], c.u[i].sum, subtract, nested, alloc, ctx);
 		name_site(&c.u[i].site, &rows[i], alloc, ctx, objs);
-		tt_fstat_free(c.u[i].sum);
+		tt_func_stats_free(c.u[i].sum);
 		rest.calls = less(rest.calls, rows[i].calls);
 		rest.timed = less(rest.timed, rows[i].timed);
 		rest.unwound = less(rest.unwound, rows[i].unwound);

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 
 #include "base/buf.h"
-#include "runtime/report.h"
+#include "runtime/report_build.h"
 
 /*
  * With TSC_EXPORT set: expand its template (%p %e %t %%, relative to the start-up

@@ -62,7 +62,7 @@
 #include "runtime/overhead.h"
 #include "runtime/sample_setup.h"
 #include "runtime/slow_report.h"
-#include "runtime/report.h"
+#include "runtime/report_build.h"
 #include "runtime/report_out.h"
 #include "runtime/run_dir.h"
 #include "runtime/signals.h"

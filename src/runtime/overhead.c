@@ -46,7 +46,7 @@ static void nest_parent(void)
 	nest_depth = 0;
 }
 
-static uint64_t measure_nested(void (*entry)(void), unsigned int parents, struct tt_fstat *s,
+static uint64_t measure_nested(void (*entry)(void), unsigned int parents, struct tt_func_stats *s,
 			       uint64_t own)
 {
 	unsigned int i;
@@ -63,9 +63,9 @@ static uint64_t measure_nested(void (*entry)(void), unsigned int parents, struct
 
 /* Warm up, then `calls` traced calls of the empty function from zeroed counters: the
  * thread's counters of index 0, or NULL when none were taken. */
-static struct tt_fstat *burst(unsigned int calls, void (*traced)(void))
+static struct tt_func_stats *burst(unsigned int calls, void (*traced)(void))
 {
-	struct tt_fstat *s;
+	struct tt_func_stats *s;
 	unsigned int i;
 	size_t bytes;
 
@@ -74,8 +74,8 @@ static struct tt_fstat *burst(unsigned int calls, void (*traced)(void))
 	s = tt_tls.thread ? tt_thread_stat(tt_tls.thread, 0) : NULL;
 	if (!s)
 		return NULL;
-	/* Start from zero: the fstat is its own page-aligned mapping, zero pages again after
-	 * this (tt_hist_init would fault every page of them in to read it). */
+	/* Start from zero: the function's stats are their own page-aligned mapping, zero pages
+	 * again after this (tt_hist_init would fault every page of them in to read it). */
 	bytes = s->map_bytes;
 	madvise(s, (sizeof(*s) + 4095) & ~(size_t)4095, MADV_DONTNEED);
 	s->map_bytes = bytes;	    /* what unmaps it */
@@ -93,7 +93,7 @@ static struct tt_fstat *burst(unsigned int calls, void (*traced)(void))
 int tt_overhead_check(unsigned int calls, void *entry, void *target, uint64_t *min,
 		      uint64_t *median, uint64_t *gcd)
 {
-	struct tt_fstat *s = burst(calls, tt_overhead_traced_empty(entry, target));
+	struct tt_func_stats *s = burst(calls, tt_overhead_traced_empty(entry, target));
 
 	if (!s)
 		return -1;
@@ -108,7 +108,7 @@ int tt_overhead_check(unsigned int calls, void *entry, void *target, uint64_t *m
 int tt_overhead_calibrate(unsigned int calls, void *entry, void *target, struct tt_overhead *out)
 {
 	void (*volatile traced)(void);
-	struct tt_fstat *s;
+	struct tt_func_stats *s;
 
 	memset(out, 0, sizeof(*out));
 	traced = tt_overhead_traced_empty(entry, target);

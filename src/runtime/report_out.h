@@ -5,7 +5,7 @@
 #define TT_REPORT_OUT_H
 
 #include "base/buf.h"
-#include "runtime/report.h"
+#include "runtime/report_build.h"
 
 /*
  * Deliver b as TSC_OUTPUT says (report_out.c has the rules), then one `tsctrace:` line

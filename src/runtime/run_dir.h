@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "base/buf.h"
-#include "runtime/report.h"
+#include "runtime/report_build.h"
 
 /* The run directory's files (tsctrace run reads them: src/cli/rundir.h). The reports are a
  * JSON text sequence (RFC 7464): each report preceded by an RS byte (0x1e). */

@@ -95,7 +95,7 @@ WORK_ROUND(work_round_b, 37)
 /* Clock units a call passed over through entry costs over a call of target itself (both
  * index 0's, the countdown far from zero), among a caller's work, in 1/TT_COUNT_COST_SCALE
  * units; 0 when not seen. */
-static uint64_t measure_counting(struct tt_fstat *s, void *entry, void *target, int variant)
+static uint64_t measure_counting(struct tt_func_stats *s, void *entry, void *target, int variant)
 {
 	uint64_t (*const rounds[2])(void (*volatile)(void), int) = { work_round_a, work_round_b };
 	void (*volatile fn)(void) = tt_overhead_traced_empty(entry, target);
@@ -127,7 +127,7 @@ static uint64_t measure_counting(struct tt_fstat *s, void *entry, void *target, 
  * written), against the relocated copy alone. The jump sits on a page of its own near the
  * slot, unmapped after. False when no page could be had.
  */
-static bool measure_counting_inline(struct tt_fstat *s, void *slot, void *target, int variant,
+static bool measure_counting_inline(struct tt_func_stats *s, void *slot, void *target, int variant,
 				    uint64_t *cost)
 {
 	uint8_t *page = tt_pool_map_near((uintptr_t)slot, 4096);
@@ -153,7 +153,7 @@ static bool measure_counting_inline(struct tt_fstat *s, void *slot, void *target
  * costs inside a program; the budget also fits a timed call's cost in place, hot/sample.h);
  * 0 when it cannot be told.
  */
-static uint64_t measure_timed(struct tt_fstat *s, void *entry, void *target, int variant)
+static uint64_t measure_timed(struct tt_func_stats *s, void *entry, void *target, int variant)
 {
 	void (*volatile fn)(void) = tt_overhead_traced_empty(entry, target);
 	uint64_t best_timed = UINT64_MAX, best_passed = UINT64_MAX, t, timed = 0;
@@ -208,7 +208,7 @@ void tt_sample_costs_use(const struct tt_sample_costs *c)
 
 void tt_sample_start(const struct tt_config *cfg, int variant, void *entry, void *target)
 {
-	struct tt_fstat *s;
+	struct tt_func_stats *s;
 	uint64_t timed;
 
 	if (!cfg->budget_ppm)

@@ -15,6 +15,7 @@
 #include "base/sys.h"
 #include "hook/funcs.h"
 #include "hot/sample.h"
+#include "report/self_dist.h"
 #include "report/stats.h"
 #include "runtime/thread_rows.h"
 
@@ -62,7 +63,7 @@ void tt_thread_rows_self_sums(const struct tt_self_hist *h, struct tt_self_hist_
 	out->lost = __atomic_load_n(&h->lost, __ATOMIC_RELAXED);
 }
 
-static void fill(struct tt_thread_row *r, const struct tt_fstat *s, uint64_t sub)
+static void fill(struct tt_thread_row *r, const struct tt_func_stats *s, uint64_t sub)
 {
 	r->func = s->func;
 	r->calls = __atomic_load_n(&s->calls, __ATOMIC_RELAXED);
@@ -179,7 +180,7 @@ void tt_thread_rows_keep(struct tt_thread *t, uint64_t sub)
 	if (t == tt_tls.thread)
 		own_name(name);
 	for (i = 1; i < n; i++) {
-		const struct tt_fstat *s = tt_thread_stat(t, i);
+		const struct tt_func_stats *s = tt_thread_stat(t, i);
 		struct tt_thread_row r, *o;
 
 		if (!s)
@@ -277,7 +278,7 @@ size_t tt_thread_rows_of(uint32_t func, uint64_t sub, struct tt_thread_row *out,
 	for (; k; k = *(const uint32_t *)tt_chunked_at(&links, k - 1, sizeof(uint32_t)))
 		put(out, max, n++, &rows[k - 1]);
 	for (t = tt_thread_list; t; t = t->next) {
-		const struct tt_fstat *s = tt_thread_stat(t, func);
+		const struct tt_func_stats *s = tt_thread_stat(t, func);
 		struct tt_thread_row r;
 
 		if (!s)

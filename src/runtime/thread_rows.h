@@ -54,7 +54,7 @@ size_t tt_thread_rows_of(uint32_t func, uint64_t sub, struct tt_thread_row *out,
 
 /* At report time, under TSC_SAMPLE=N (else nothing): the row's weighted sums, self's too
  * (zero: the exit records them only under a budget), from its plain ones, every timed call
- * weighing N (tt_fstat_weigh_fixed). */
+ * weighing N (tt_func_stats_weigh_fixed). */
 void tt_thread_rows_weigh_fixed(struct tt_thread_row *r);
 
 /* A self histogram's sums, as a row keeps them (leaf_back left to the caller). */

@@ -24,31 +24,33 @@
 #include "hot/thread.h"
 #include "runtime/callers_merge.h"
 #include "runtime/clock.h"
-#include "runtime/fstat.h"
+#include "runtime/func_stats_merge.h"
 #include "runtime/thread_rows.h"
 #include "runtime/threads.h"
 
-static uint64_t exited_traced;	 /* merged threads that traced a user function */
-static struct tt_chunked totals; /* struct tt_fstat * by function; NULL until a thread merged */
+static uint64_t exited_traced; /* merged threads that traced a user function */
+static struct tt_chunked
+	totals; /* struct tt_func_stats * by function; NULL until a thread merged */
 /* Whether a thread merged: until then the report does not read the directory (a page of
  * zeros mapped at exit, in a process whose only thread is still running). */
 static bool totals_made;
 static uint64_t (*rows_floor)(void); /* tt_thread_init's: the overhead rows are floored at */
 
 /* Where function i's totals are kept; NULL out of memory. Under the lock. */
-static struct tt_fstat **total_at(uint32_t i)
+static struct tt_func_stats **total_at(uint32_t i)
 {
-	if (tt_chunked_reserve(&totals, (uint64_t)i + 1, sizeof(struct tt_fstat *)) < 0)
+	if (tt_chunked_reserve(&totals, (uint64_t)i + 1, sizeof(struct tt_func_stats *)) < 0)
 		return NULL;
 	totals_made = true;
-	return tt_chunked_at(&totals, i, sizeof(struct tt_fstat *));
+	return tt_chunked_at(&totals, i, sizeof(struct tt_func_stats *));
 }
 
 /* Function i's totals, or NULL (none merged yet). Under the lock. */
-static struct tt_fstat *total_of(uint32_t i)
+static struct tt_func_stats *total_of(uint32_t i)
 {
-	struct tt_fstat **p = totals_made ? tt_chunked_at(&totals, i, sizeof(struct tt_fstat *))
-					  : NULL;
+	struct tt_func_stats **p = totals_made ? tt_chunked_at(&totals, i,
+							       sizeof(struct tt_func_stats *))
+					       : NULL;
 
 	return p ? *p : NULL;
 }
@@ -59,7 +61,7 @@ static struct tt_fstat *total_of(uint32_t i)
  * machine a thread waits for a CPU too, and the brackets perturb only the time it runs. The
  * report weighs it with the brackets' cost (report/observer.h).
  */
-static uint64_t timed_density(const struct tt_fstat *s, uint64_t cpu_ns)
+static uint64_t timed_density(const struct tt_func_stats *s, uint64_t cpu_ns)
 {
 	uint64_t timed = __atomic_load_n(&s->hist.count, __ATOMIC_RELAXED);
 
@@ -85,17 +87,17 @@ static void merge_and_unlink(struct tt_thread *t, uint64_t sub)
 	uint64_t cpu_ns = tt_clock_ns(CLOCK_THREAD_CPUTIME_ID); /* t is this thread */
 
 	for (i = 0; i < t->nstats; i++) {
-		struct tt_fstat *s = t->stats[i], **total;
+		struct tt_func_stats *s = t->stats[i], **total;
 
 		if (!s)
 			continue;
 		traced |= i > 0;
 		total = total_at(i);
 		if (total && !*total)
-			*total = tt_fstat_new(i);
+			*total = tt_func_stats_new(i);
 		s->dense_q20 = timed_density(s, cpu_ns); /* its life ends here */
 		if (total && *total)
-			tt_fstat_merge(*total, s);
+			tt_func_stats_merge(*total, s);
 	}
 	exited_traced += traced;
 	tt_thread_rows_keep(t, sub);
@@ -201,12 +203,12 @@ void tt_thread_after_fork_child(void)
 	exited_traced = 0;
 	tt_thread_rows_reset();
 	for (i = 0; i < n; i++) {
-		struct tt_fstat **total = (struct tt_fstat **)tt_chunked_at(&totals, i,
-									    sizeof(*total));
+		struct tt_func_stats **total = (struct tt_func_stats **)
+			tt_chunked_at(&totals, i, sizeof(*total));
 		struct tt_func_words *w = tt_func_words(i);
 
 		if (total && *total) {
-			tt_fstat_free(*total);
+			tt_func_stats_free(*total);
 			*total = NULL;
 		}
 		if (w) {
@@ -223,7 +225,7 @@ void tt_thread_after_fork_child(void)
 		f->stat = &tt_thread_sink;
 	for (i = 0; i < self->nstats; i++) {
 		if (self->stats[i])
-			tt_fstat_free(self->stats[i]);
+			tt_func_stats_free(self->stats[i]);
 		self->stats[i] = NULL;
 	}
 	self->next = self->prev = NULL;
@@ -239,7 +241,7 @@ void tt_thread_after_fork_child(void)
 
 /* One function's counters in one thread back to zero, in place: the thread may still hold
  * the table (a call in flight since the detach). Its sampling draws stay. */
-static void fstat_zero(struct tt_fstat *s)
+static void func_stats_zero(struct tt_func_stats *s)
 {
 	s->calls = s->unwound = s->migrated = s->dropped = 0;
 	s->passed = s->sampled = s->budgeted = 0;
@@ -279,15 +281,15 @@ void tt_thread_reset_counts(void)
 	exited_traced = 0;
 	tt_thread_rows_reset();
 	for (i = 0; i < n; i++) {
-		struct tt_fstat *total = total_of(i);
+		struct tt_func_stats *total = total_of(i);
 
 		if (total)
-			fstat_zero(total);
+			func_stats_zero(total);
 	}
 	for (t = tt_thread_list; t; t = t->next)
 		for (i = 0; i < t->nstats; i++)
 			if (t->stats[i])
-				fstat_zero(t->stats[i]);
+				func_stats_zero(t->stats[i]);
 	tt_thread_unlock();
 }
 
@@ -295,7 +297,7 @@ void tt_thread_reset_counts(void)
  * page that the writes below then copy, two faults where one does. */
 #define WRITTEN_READ(field) __atomic_fetch_add(&(field), 0, __ATOMIC_RELAXED)
 
-void tt_thread_collect(uint32_t func, struct tt_fstat *out)
+void tt_thread_collect(uint32_t func, struct tt_func_stats *out)
 {
 	struct tt_thread *t;
 	uint64_t in_handlers, dense;
@@ -306,7 +308,7 @@ void tt_thread_collect(uint32_t func, struct tt_fstat *out)
 	bool self_dirty = WRITTEN_READ(out->self.count) != 0 || out->self.lost != 0;
 	bool wself_dirty = WRITTEN_READ(out->wself.count) != 0 || out->wself.lost != 0;
 
-	memset(out, 0, offsetof(struct tt_fstat, hist));
+	memset(out, 0, offsetof(struct tt_func_stats, hist));
 	out->func = func;
 	if (dirty)
 		tt_hist_init(&out->hist);
@@ -332,13 +334,13 @@ void tt_thread_collect(uint32_t func, struct tt_fstat *out)
 	out->dense_q20 = 0;
 	tt_thread_lock();
 	if (total_of(func))
-		tt_fstat_merge(out, total_of(func));
+		tt_func_stats_merge(out, total_of(func));
 	for (t = tt_thread_list; t; t = t->next) {
-		struct tt_fstat *s = tt_thread_stat(t, func);
+		struct tt_func_stats *s = tt_thread_stat(t, func);
 
 		if (!s)
 			continue;
-		tt_fstat_merge(out, s);
+		tt_func_stats_merge(out, s);
 		dense = timed_density(s, s->hist.count ? thread_cpu_ns(t->tid) : 0);
 		if (dense > out->dense_q20)
 			out->dense_q20 = dense;
@@ -360,7 +362,7 @@ void tt_thread_collect_slow(uint32_t func, struct tt_slow_list *out)
 	if (total_of(func))
 		tt_slow_merge(out, total_of(func)->slow);
 	for (t = tt_thread_list; t; t = t->next) {
-		struct tt_fstat *s = tt_thread_stat(t, func);
+		struct tt_func_stats *s = tt_thread_stat(t, func);
 
 		if (s)
 			tt_slow_merge(out, s->slow);
@@ -376,7 +378,7 @@ void tt_thread_collect_args(uint32_t func, struct tt_by_arg *out)
 	if (total_of(func))
 		tt_arg_merge(out, total_of(func)->by_arg);
 	for (t = tt_thread_list; t; t = t->next) {
-		struct tt_fstat *s = tt_thread_stat(t, func);
+		struct tt_func_stats *s = tt_thread_stat(t, func);
 
 		if (s)
 			tt_arg_merge(out, s->by_arg);

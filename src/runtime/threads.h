@@ -20,7 +20,7 @@ void tt_thread_after_fork_child(void);
 /* Sum of one function's counters over merged and live threads, and its calls from handlers
  * that interrupted the shim (struct tt_func_words, handler_calls), into out: zero memory, or what the last
  * collect left there (cleared first). */
-void tt_thread_collect(uint32_t func, struct tt_fstat *out);
+void tt_thread_collect(uint32_t func, struct tt_func_stats *out);
 
 /* TSC_SLOWEST: one function's kept slowest calls over merged and live threads, added into
  * out (a list of tt_slow_capacity, zeroed). */

@@ -84,15 +84,20 @@ _Static_assert(__builtin_offsetof(struct tt_frame, child_calls) == TT_FRAME_CHIL
 _Static_assert(__builtin_offsetof(struct tt_frame, args) == TT_FRAME_ARGS, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_frame, retval) == TT_FRAME_RETVAL, "tramp_layout.h");
 _Static_assert(sizeof(struct tt_frame) == TT_FRAME_SIZE, "tramp_layout.h");
-_Static_assert(__builtin_offsetof(struct tt_fstat, slow_floor) == TT_FSTAT_SLOW_FLOOR,
+_Static_assert(__builtin_offsetof(struct tt_func_stats, slow_floor) == TT_FUNC_STATS_SLOW_FLOOR,
 	       "tramp_layout.h");
-_Static_assert(__builtin_offsetof(struct tt_fstat, calls) == TT_FSTAT_CALLS, "tramp_layout.h");
-_Static_assert(__builtin_offsetof(struct tt_fstat, skip) == TT_FSTAT_SKIP, "tramp_layout.h");
-_Static_assert(__builtin_offsetof(struct tt_fstat, next_skip) == TT_FSTAT_NEXT_SKIP,
+_Static_assert(__builtin_offsetof(struct tt_func_stats, calls) == TT_FUNC_STATS_CALLS,
 	       "tramp_layout.h");
-_Static_assert(__builtin_offsetof(struct tt_fstat, passed) == TT_FSTAT_PASSED, "tramp_layout.h");
-_Static_assert(__builtin_offsetof(struct tt_fstat, warm) == TT_FSTAT_WARM, "tramp_layout.h");
-_Static_assert(__builtin_offsetof(struct tt_fstat, hist) == TT_FSTAT_HIST, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_func_stats, skip) == TT_FUNC_STATS_SKIP,
+	       "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_func_stats, next_skip) == TT_FUNC_STATS_NEXT_SKIP,
+	       "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_func_stats, passed) == TT_FUNC_STATS_PASSED,
+	       "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_func_stats, warm) == TT_FUNC_STATS_WARM,
+	       "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_func_stats, hist) == TT_FUNC_STATS_HIST,
+	       "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_hist, count) == TT_HIST_COUNT, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_hist, min) == TT_HIST_MIN, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_hist, max) == TT_HIST_MAX, "tramp_layout.h");
@@ -108,7 +113,8 @@ _Static_assert(__builtin_offsetof(struct tt_thread, frames) -
 _Static_assert(sizeof(struct tt_thread) <= TT_THREAD_ALIGN, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_tls, stats) == TT_TLS_STATS, "tramp_layout.h");
 _Static_assert(__builtin_offsetof(struct tt_tls, nstats) == TT_TLS_NSTATS, "tramp_layout.h");
-_Static_assert(__builtin_offsetof(struct tt_fstat, words) == TT_FSTAT_WORDS, "tramp_layout.h");
+_Static_assert(__builtin_offsetof(struct tt_func_stats, words) == TT_FUNC_STATS_WORDS,
+	       "tramp_layout.h");
 
 /* The red zone: 128 bytes below %rsp, the bodies' slots within it even 8 bytes on (once the
  * return address is popped), apart, and below the parked registers. */

@@ -159,7 +159,7 @@
 
 /* The sampling countdown (a ladder step): on to `timed` when it was zero. */
 .macro COUNTDOWN timed
-	subq	$1, TT_FSTAT_SKIP(%rdx)		/* owner-only countdown, one instruction */
+	subq	$1, TT_FUNC_STATS_SKIP(%rdx)		/* owner-only countdown, one instruction */
 	jb	\timed				/* it was zero */
 .endm
 
@@ -198,8 +198,8 @@
  * after COUNTDOWN_RELOAD, %rcx = the frame. */
 /* The countdown set to the one drawn for after this call (a ladder step); clobbers %rcx. */
 .macro COUNTDOWN_RELOAD
-	movq	TT_FSTAT_NEXT_SKIP(%rdx), %rcx
-	movq	%rcx, TT_FSTAT_SKIP(%rdx)
+	movq	TT_FUNC_STATS_NEXT_SKIP(%rdx), %rcx
+	movq	%rcx, TT_FUNC_STATS_SKIP(%rdx)
 .endm
 
 /* The shadow stack's limit (a ladder step). */
@@ -210,7 +210,7 @@
 
 /* The call counted; the frame told whose it is (a ladder step). */
 .macro COUNT_AND_NAME
-	incq	TT_FSTAT_CALLS(%rdx)			/* owner-only counter, no lock */
+	incq	TT_FUNC_STATS_CALLS(%rdx)			/* owner-only counter, no lock */
 	movq	%rdx, TT_FRAME_STAT(%rcx)
 	movl	%r11d, TT_FRAME_FUNC(%rcx)
 .endm
@@ -254,7 +254,7 @@
 	LIMIT_TEST \slow
 	addq	$TT_FRAME_SIZE, %fs:TT_TLS_TOP(%rax)	/* reserve: one instruction */
 	COUNT_AND_NAME
-	movq	TT_FSTAT_WORDS(%rdx), %r11	/* the function's words: its target, below */
+	movq	TT_FUNC_STATS_WORDS(%rdx), %r11	/* the function's words: its target, below */
 	FRAME_FIELDS
 	movq	%rbx, TT_FRAME_RBX(%rcx)
 	STORE_ARGS
@@ -396,7 +396,7 @@
 	jne	\general			/* TSC_CALLERS, TSC_CPU or sampling: C decides */
 	movq	tt_tls@gottpoff(%rip), %r8
 	movq	TT_FRAME_STAT(%rbx), %rdx
-	cmpq	TT_FSTAT_SLOW_FLOOR(%rdx), %rax
+	cmpq	TT_FUNC_STATS_SLOW_FLOOR(%rdx), %rax
 	ja	\general			/* slow enough to be kept (slow_calls.h) */
 	movl	TT_FRAME_CPU(%rbx), %r9d
 	movq	%fs:TT_TLS_CPU_NOW(%r8), %r10
@@ -406,7 +406,7 @@
 	je	\general			/* no rseq: TSC_AUX decides, in C */
 	cmpq	$0, TT_FRAME_CHILD_CALLS(%rbx)
 	jne	\general			/* made traced calls: self time */
-	cmpl	$0, TT_FSTAT_WARM(%rdx)
+	cmpl	$0, TT_FUNC_STATS_WARM(%rdx)
 	je	\general			/* the thread's first call of it: cold */
 	leaq	TT_FRAME_SIZE(%rbx), %r9
 	cmpq	%fs:TT_TLS_TOP(%r8), %r9
@@ -431,15 +431,15 @@
 	shrq	%cl, %r10
 	shll	$TT_HIST_SUB_BITS_ASM, %ecx
 	leaq	512(%r10,%rcx), %r10
-1:	incq	TT_FSTAT_HIST+TT_HIST_COUNTS(%rdx,%r10,8)
-	incq	TT_FSTAT_HIST+TT_HIST_COUNT(%rdx)
-	addq	%rax, TT_FSTAT_HIST+TT_HIST_TOTAL(%rdx)
-	cmpq	TT_FSTAT_HIST+TT_HIST_MIN(%rdx), %rax
+1:	incq	TT_FUNC_STATS_HIST+TT_HIST_COUNTS(%rdx,%r10,8)
+	incq	TT_FUNC_STATS_HIST+TT_HIST_COUNT(%rdx)
+	addq	%rax, TT_FUNC_STATS_HIST+TT_HIST_TOTAL(%rdx)
+	cmpq	TT_FUNC_STATS_HIST+TT_HIST_MIN(%rdx), %rax
 	jae	2f
-	movq	%rax, TT_FSTAT_HIST+TT_HIST_MIN(%rdx)
-2:	cmpq	TT_FSTAT_HIST+TT_HIST_MAX(%rdx), %rax
+	movq	%rax, TT_FUNC_STATS_HIST+TT_HIST_MIN(%rdx)
+2:	cmpq	TT_FUNC_STATS_HIST+TT_HIST_MAX(%rdx), %rax
 	jbe	3f
-	movq	%rax, TT_FSTAT_HIST+TT_HIST_MAX(%rdx)
+	movq	%rax, TT_FUNC_STATS_HIST+TT_HIST_MAX(%rdx)
 3:	addq	%rax, TT_FRAME_CHILD_TICKS-TT_FRAME_SIZE(%r9)	/* the caller's self time */
 	incq	TT_FRAME_CHILD_CALLS-TT_FRAME_SIZE(%r9)
 .endm
@@ -489,9 +489,9 @@ TT_ENTRY_HERE(\name)
 	cmpb	$0, tt_sample_framed(%rip)
 	jne	.Lframed_\@
 .Lcounted_\@:
-	incq	TT_FSTAT_CALLS(%rdx)
-	incq	TT_FSTAT_PASSED(%rdx)
-	movq	TT_FSTAT_WORDS(%rdx), %r11
+	incq	TT_FUNC_STATS_CALLS(%rdx)
+	incq	TT_FUNC_STATS_PASSED(%rdx)
+	movq	TT_FUNC_STATS_WORDS(%rdx), %r11
 	movq	TT_WORDS_TARGET(%r11), %r11
 	movq	TT_RZ_RAX(%rsp), %rax
 	movq	TT_RZ_RDX(%rsp), %rdx
@@ -545,7 +545,7 @@ TT_ENTRY_HERE(\name)
 	ret
 
 .Lframed_\@:				/* passed over, with TSC_CALLERS: a frame, no read */
-	cmpq	$0, TT_FSTAT_SKIP(%rdx)
+	cmpq	$0, TT_FUNC_STATS_SKIP(%rdx)
 	js	.Lcounted_\@			/* count-only (TT_COUNT_ONLY_SKIP): never a frame */
 	.cfi_remember_state
 	FRAME_ENTER .Lslow_\@, 0
@@ -610,9 +610,9 @@ TT_ENTRY(\name)
 	cmpb	$0, tt_sample_framed(%rip)
 	jne	.Liframed_\@
 .Licounted_\@:
-	incq	TT_FSTAT_CALLS(%rdx)
-	incq	TT_FSTAT_PASSED(%rdx)
-	movq	TT_FSTAT_WORDS(%rdx), %rax
+	incq	TT_FUNC_STATS_CALLS(%rdx)
+	incq	TT_FUNC_STATS_PASSED(%rdx)
+	movq	TT_FUNC_STATS_WORDS(%rdx), %rax
 	movq	TT_WORDS_TARGET(%rax), %rax
 	movq	%rax, TT_RZ_JUMP(%rsp)
 	movq	TT_RZ_RAX(%rsp), %rax
@@ -688,7 +688,7 @@ TT_ENTRY(\name)
 	ret
 
 .Liframed_\@:				/* passed over, with TSC_CALLERS: a frame, no read */
-	cmpq	$0, TT_FSTAT_SKIP(%rdx)
+	cmpq	$0, TT_FUNC_STATS_SKIP(%rdx)
 	js	.Licounted_\@			/* count-only (TT_COUNT_ONLY_SKIP): never a frame */
 	.cfi_remember_state
 	FRAME_ENTER .Lislow_\@, 0

@@ -21,7 +21,7 @@
 
 #include <cmocka.h>
 
-#include "report/hist.h"
+#include "hist/hist.h"
 
 #define NRAND 20000 /* samples per random round */
 #define ROUNDS 8

@@ -56,7 +56,7 @@ static void test_warning(void **state)
 				  "calls, ~141 clock units each): past 25%, timing changes what "
 				  "it times (fences drain the pipeline around every call); "
 				  "TSC_SAMPLE=16 or TSC_BUDGET=2% times fewer calls");
-	/* Sized first, as report.c does. */
+	/* Sized first, as runtime/report_build.c does. */
 	assert_int_equal(tt_observer_warning(NULL, 0, "memcmp", 474000, 3273326, 141), n);
 }
 

@@ -1,5 +1,5 @@
 /*
- * test_self_hist.c - self time's coarse histogram (report/self_hist.h): its buckets against
+ * test_self_hist.c - self time's coarse histogram (hist/self_hist.h): its buckets against
  * their edges, that every full-histogram bucket lies inside one coarse bucket (what makes the
  * leaf calls' subtraction exact), and the distribution at report time against a plain model:
  * a leaf-only function's self is its cycles; totals and extremes exact; percentiles within a
@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "report/self_hist.h"
+#include "report/self_dist.h"
 #include "report/stats.h"
 
 static void test_index_matches_edges(void **state)

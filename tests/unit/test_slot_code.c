@@ -72,14 +72,14 @@ __asm__(".text\n"
 							      "tsc_seen_rz+24(%rip)\n"
 							      "ret\n");
 
-/* This thread's stand-in for struct tt_tls, and one function's counters (struct tt_fstat). */
+/* This thread's stand-in for struct tt_tls, and one function's counters (struct tt_func_stats). */
 static __thread uint8_t fake_tls[64] __attribute__((aligned(64), tls_model("initial-exec")));
-static uint64_t fstat[16];
+static uint64_t func_stats[16];
 static uint64_t *table[512];
 
-#define SKIP (TT_FSTAT_SKIP / 8)
-#define PASSED (TT_FSTAT_PASSED / 8)
-#define CALLS (TT_FSTAT_CALLS / 8)
+#define SKIP (TT_FUNC_STATS_SKIP / 8)
+#define PASSED (TT_FUNC_STATS_PASSED / 8)
+#define CALLS (TT_FUNC_STATS_CALLS / 8)
 
 /* In .bss, within a rel32 of the stand-ins (a counting stub jumps to them so). */
 static uint8_t page[4096] __attribute__((aligned(4096)));
@@ -176,10 +176,10 @@ static void assert_went_body(uint32_t index)
 
 static void counters(uint64_t calls, uint64_t skip, uint64_t passed)
 {
-	memset(fstat, 0, sizeof(fstat));
-	fstat[CALLS] = calls;
-	fstat[SKIP] = skip;
-	fstat[PASSED] = passed;
+	memset(func_stats, 0, sizeof(func_stats));
+	func_stats[CALLS] = calls;
+	func_stats[SKIP] = skip;
+	func_stats[PASSED] = passed;
 }
 
 /* The table with index's counters (or none), the TLS block, the counters' starting values. */
@@ -187,7 +187,7 @@ static void arm(uint32_t index, int has_stat, uint8_t in_shim, uint32_t nstats, 
 		uint64_t skip, uint64_t passed)
 {
 	memset(table, 0, sizeof(table));
-	table[index] = has_stat ? fstat : NULL;
+	table[index] = has_stat ? func_stats : NULL;
 	set_tls(in_shim, nstats);
 	counters(calls, skip, passed);
 }
@@ -201,7 +201,7 @@ static void assert_went_timed(uint32_t index)
 
 	assert_int_equal(tsc_went, WENT_TIMED);
 	assert_int_equal(tsc_seen[RAX], (uint64_t)(int64_t)tls_offset());
-	assert_int_equal(tsc_seen[RDX], (uint64_t)(uintptr_t)fstat);
+	assert_int_equal(tsc_seen[RDX], (uint64_t)(uintptr_t)func_stats);
 	assert_int_equal((uint32_t)tsc_seen[R11], index);
 	assert_int_equal(tsc_seen_rz[RZ_RAX], tsc_regs_in[RAX]);
 	assert_int_equal(tsc_seen_rz[RZ_RCX], tsc_regs_in[RCX]);
@@ -213,9 +213,9 @@ static void assert_went_timed(uint32_t index)
 
 static void assert_counters(uint64_t calls, uint64_t skip, uint64_t passed)
 {
-	assert_int_equal(fstat[CALLS], calls);
-	assert_int_equal(fstat[SKIP], skip);
-	assert_int_equal(fstat[PASSED], passed);
+	assert_int_equal(func_stats[CALLS], calls);
+	assert_int_equal(func_stats[SKIP], skip);
+	assert_int_equal(func_stats[PASSED], passed);
 }
 
 /* Passed over: counted, every register kept, into the copy (the `ret`). */

@@ -1,15 +1,15 @@
 /*
- * fstat.c - adding one set of a function's counters into another: a thread's into the totals
+ * func_stats_merge.c - adding one set of a function's counters into another: a thread's into the totals
  * at its exit, and every thread's into the report's row; and, at TSC_SAMPLE=N, the weighted
  * histograms the report derives from the plain ones.
  */
-#include "runtime/fstat.h"
+#include "runtime/func_stats_merge.h"
 
 #include "hot/by_arg.h"
 #include "hot/sample.h"
 #include "hot/slow_calls.h"
 
-void tt_fstat_merge_periods(struct tt_fstat *dst, uint64_t min, uint64_t max)
+void tt_func_stats_merge_periods(struct tt_func_stats *dst, uint64_t min, uint64_t max)
 {
 	if (min && (!dst->period_min || min < dst->period_min))
 		dst->period_min = min;
@@ -17,12 +17,12 @@ void tt_fstat_merge_periods(struct tt_fstat *dst, uint64_t min, uint64_t max)
 		dst->period_max = max;
 }
 
-uint64_t tt_fstat_skipped(const struct tt_fstat *s)
+uint64_t tt_func_stats_skipped(const struct tt_func_stats *s)
 {
 	return s->passed + s->sampled;
 }
 
-void tt_fstat_merge(struct tt_fstat *dst, const struct tt_fstat *src)
+void tt_func_stats_merge(struct tt_func_stats *dst, const struct tt_func_stats *src)
 {
 	dst->calls += __atomic_load_n(&src->calls, __ATOMIC_RELAXED);
 	dst->unwound += __atomic_load_n(&src->unwound, __ATOMIC_RELAXED);
@@ -30,8 +30,8 @@ void tt_fstat_merge(struct tt_fstat *dst, const struct tt_fstat *src)
 	dst->dropped += __atomic_load_n(&src->dropped, __ATOMIC_RELAXED);
 	dst->passed += __atomic_load_n(&src->passed, __ATOMIC_RELAXED);
 	dst->sampled += __atomic_load_n(&src->sampled, __ATOMIC_RELAXED);
-	tt_fstat_merge_periods(dst, __atomic_load_n(&src->period_min, __ATOMIC_RELAXED),
-			       __atomic_load_n(&src->period_max, __ATOMIC_RELAXED));
+	tt_func_stats_merge_periods(dst, __atomic_load_n(&src->period_min, __ATOMIC_RELAXED),
+				    __atomic_load_n(&src->period_max, __ATOMIC_RELAXED));
 	tt_hist_merge(&dst->hist, &src->hist);
 	tt_self_merge(&dst->self, &src->self);
 	/* TSC_BUDGET: the weighted histogram (its min is set by its first record), and the
@@ -54,7 +54,7 @@ void tt_fstat_merge(struct tt_fstat *dst, const struct tt_fstat *src)
 		dst->est.cost = __atomic_load_n(&src->est.cost, __ATOMIC_RELAXED);
 }
 
-void tt_fstat_weigh_fixed(struct tt_fstat *s)
+void tt_func_stats_weigh_fixed(struct tt_func_stats *s)
 {
 	const struct tt_hist *h = &s->hist;
 	const struct tt_self_hist *sh = &s->self;

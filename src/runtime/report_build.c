@@ -1,5 +1,5 @@
 /*
- * report.c - from counters to a report file.
+ * report_build.c - from counters to a report file.
  *
  * Per function: the counters of exited threads and of live threads are summed (a live
  * thread may still be counting: the report is a snapshot), the raw-tick histogram is
@@ -31,13 +31,13 @@
 #include "report/observer.h"
 #include "report/report_model.h"
 #include "report/sample_ci.h"
-#include "report/self_hist.h"
+#include "report/self_dist.h"
 #include "report/stats.h"
 #include "runtime/by_arg_report.h"
 #include "runtime/callers_report.h"
 #include "runtime/export.h"
-#include "runtime/fstat.h"
-#include "runtime/report.h"
+#include "runtime/func_stats_merge.h"
+#include "runtime/report_build.h"
 #include "runtime/slow_report.h"
 #include "runtime/report_out.h"
 #include "runtime/signals.h"
@@ -144,7 +144,7 @@ static void format(void *arg)
 
 /* Sampling: the periods used, and how sure the percentiles are when some calls were passed
  * over (the timed ones are then a sample of them). */
-static void fill_sampling(const struct tt_fstat *s, uint64_t sub, struct tt_report_func *out)
+static void fill_sampling(const struct tt_func_stats *s, uint64_t sub, struct tt_report_func *out)
 {
 	struct tt_report_sampling *m = &out->sampling;
 
@@ -174,7 +174,7 @@ static void fill_sampling(const struct tt_fstat *s, uint64_t sub, struct tt_repo
  * weighted buckets, their squared weights and weighted totals are written too, for `tsctrace
  * merge` to weigh merged reports alike.
  */
-static void weigh(const struct tt_fstat *s, uint64_t sub, struct arena *a,
+static void weigh(const struct tt_func_stats *s, uint64_t sub, struct arena *a,
 		  struct tt_report_func *out)
 {
 	struct tt_report_sampling *m = &out->sampling;
@@ -198,8 +198,8 @@ static void weigh(const struct tt_fstat *s, uint64_t sub, struct arena *a,
  * what each adds outside its reading, overhead.nested), summarised like cycles. scratch is a
  * full histogram to build the distribution in.
  */
-static void fill_self(const struct tt_run *run, const struct tt_fstat *s, struct tt_hist *scratch,
-		      struct arena *a, struct tt_report_func *out)
+static void fill_self(const struct tt_run *run, const struct tt_func_stats *s,
+		      struct tt_hist *scratch, struct arena *a, struct tt_report_func *out)
 {
 	/* Made no traced call and lost none: self is cycles, distribution and total. */
 	bool leaf = !s->self.count && !s->self.lost;
@@ -245,8 +245,8 @@ static void fill_self(const struct tt_run *run, const struct tt_fstat *s, struct
  * (hot/sample.h) as cycles' weighted figures are: its median, p90, p99 and mean replace the
  * timed calls' own, and the weighted buckets, weights and total are written for merge.
  */
-static void weigh_self(const struct tt_run *run, const struct tt_fstat *s, struct tt_hist *scratch,
-		       struct arena *a, struct tt_report_func *out)
+static void weigh_self(const struct tt_run *run, const struct tt_func_stats *s,
+		       struct tt_hist *scratch, struct arena *a, struct tt_report_func *out)
 {
 	uint64_t sub = run->overhead.subtracted, total;
 	struct tt_summary w;
@@ -394,13 +394,14 @@ static const char *count_only_why(const struct tt_func *fn)
 }
 
 /* Fill one function's entry from its merged counters. */
-static void fill_func(const struct tt_run *run, const struct tt_func *fn, const struct tt_fstat *s,
-		      uint64_t hz, struct arena *a, struct tt_report_func *out)
+static void fill_func(const struct tt_run *run, const struct tt_func *fn,
+		      const struct tt_func_stats *s, uint64_t hz, struct arena *a,
+		      struct tt_report_func *out)
 {
 	uint64_t sub = run->overhead.subtracted;
 	size_t nb;
 
-	uint64_t skipped = tt_fstat_skipped(s);
+	uint64_t skipped = tt_func_stats_skipped(s);
 	uint64_t ended = s->hist.count + s->unwound + s->migrated + s->dropped + skipped;
 
 	memset(out, 0, sizeof(*out));
@@ -499,7 +500,7 @@ static int sort_funcs(struct tt_report_func *f, size_t n, struct arena *arena)
  * the brackets for more than TT_OBSERVER_PERCENT of its time gets a warning line, in the
  * arena, at lines[*n].
  */
-static void observe(const struct tt_run *run, const struct tt_fstat *s, const char *name,
+static void observe(const struct tt_run *run, const struct tt_func_stats *s, const char *name,
 		    uint64_t hz, struct arena *arena, const char **lines, size_t *n)
 {
 	uint64_t cost = run->overhead.subtracted + run->overhead.nested;
@@ -527,11 +528,11 @@ static int build(const struct tt_run *run, struct arena *arena, bool report, str
 	size_t nobserved = 0, j;
 	/* Kept between reports (one at a time): only the pages a report uses are touched, and
 	 * what one leaves is cleared by the next as needed (tt_thread_collect, fill_self). */
-	static struct tt_fstat sum;
+	static struct tt_func_stats sum;
 	static struct tt_hist scratch_hist;
 	uint32_t i, n = tt_funcs_count();
 	struct tt_report_func *funcs;
-	struct tt_fstat *s = &sum;
+	struct tt_func_stats *s = &sum;
 	struct tt_callers_objects objs = { 0 };
 	struct tt_hist *scratch = &scratch_hist;
 	const char *hz_source;
@@ -556,7 +557,7 @@ static int build(const struct tt_run *run, struct arena *arena, bool report, str
 			tt_slow_gather(i);
 		tt_thread_collect(i, s);
 		if (report)
-			tt_fstat_weigh_fixed(s); /* TSC_SAMPLE=N: each timed call weighs N */
+			tt_func_stats_weigh_fixed(s); /* TSC_SAMPLE=N: each timed call weighs N */
 		fill_func(run, fn, s, hz, arena, &funcs[nf]);
 		if (report) {
 			observe(run, s, funcs[nf].name, hz, arena, observed, &nobserved);

@@ -1,8 +1,8 @@
 /*
- * report.h - turning the live tables into a report file (libtsctrace(7), REPORT).
+ * report_build.h - turning the live tables into a report file (libtsctrace(7), REPORT).
  */
-#ifndef TT_REPORT_H
-#define TT_REPORT_H
+#ifndef TT_REPORT_BUILD_H
+#define TT_REPORT_BUILD_H
 
 #include <limits.h>
 #include <stddef.h>
@@ -51,4 +51,4 @@ int tt_report_write(const struct tt_run *run);
  */
 int tt_report_export(const struct tt_run *run);
 
-#endif /* TT_REPORT_H */
+#endif /* TT_REPORT_BUILD_H */

@@ -15,7 +15,7 @@
  * all of it (a read of an untouched anonymous page maps the shared zero page, no new memory)
  * but write only non-zero buckets, so merging and clearing never make idle pages resident.
  */
-#include "report/hist.h"
+#include "hist/hist.h"
 
 static inline uint64_t load(const uint64_t *p)
 {
