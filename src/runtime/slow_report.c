@@ -199,8 +199,9 @@ void tt_slow_gather(uint32_t func)
 		return;
 	memset(l, 0, sizeof(*l));
 	tt_thread_collect_slow(func, l);
-	/* The histograms are read after this: a call kept since is in them too. */
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	/* The histograms are read after this (x86 keeps loads in order; the compiler is kept
+	 * from moving them up): a call kept since is in them too. */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	gathered_func = func;
 }
 
