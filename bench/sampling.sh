@@ -26,6 +26,9 @@
 #
 # (d) memcmp's median and p90 at fixed rates from 1 in 2 to 1 in 4,096 (info rows).
 #
+# (e) the fixed cost per process: a 2-line sort, counting only over the counting wrapper and
+#     the budget over counting only, in us of CPU time (info rows).
+#
 # Runs alternate (A B C D, then D C B A, ...), BENCH_REPS times (default 9, at least 5); each
 # figure is the median. Rows go to $SAMP_ROWS (run.sh's rows.tsv) when set. Exit status 1 only
 # when something broke (a crash, a missing report, counts that differ).
@@ -307,6 +310,46 @@ for k in 1 2; do
 	row "sampling.memcmp.$name.sweep" "sampling: memcmp $name at TSC_SAMPLE=$(echo $SWEEP | tr ' ' '/')" \
 		"$vals" "-" "info" "cycles, medians of $REPS runs (TSC step $gran)"
 done
+
+# ---- (e) the fixed cost per process ----------------------------------------------------------
+# What a process pays whatever it does: a 2-line sort under each, CPU time (cputime), FIXED_REPS
+# runs alternated, medians in us. Over the counting wrapper: what counting only adds at start-up
+# and at the report; the budget over counting only: what a budget adds (issue 36, item 1).
+FIXED_REPS=$((REPS * 5))
+printf 'b\na\n' >"$W/two.txt"
+echo "sampling (e): fixed cost per process, LC_ALL=C sort of 2 lines (medians of $FIXED_REPS runs)"
+for v in bare wrap count budget; do : >"$W/e.$v"; done
+r=1
+while [ "$r" -le "$FIXED_REPS" ]; do
+	order="bare wrap count budget"
+	[ $((r % 2)) = 0 ] && order="budget count wrap bare"
+	for v in $order; do
+		case $v in
+		bare) set -- ;;
+		wrap) set -- LD_PRELOAD="$B/libcountwrap.so" ;;
+		count) set -- LD_PRELOAD="$LIB" TSC_FUNCS=$FUNCS TSC_SAMPLE=4294967296 TSC_PIN=none ;;
+		budget) set -- LD_PRELOAD="$LIB" TSC_FUNCS=$FUNCS TSC_BUDGET=2% TSC_PIN=none ;;
+		esac
+		rm -f "$W/e.json"
+		"$B/cputime" "$W/e.t" env LC_ALL=C TSC_FORMAT=json TSC_OUTPUT="$W/e.json" \
+			TSC_QUIET=1 "$@" sort "$W/two.txt" >/dev/null || fail "sort of 2 lines ($v) exited $?"
+		awk '{ printf "%.1f\n", $2 / 1000 }' "$W/e.t" >>"$W/e.$v"
+	done
+	r=$((r + 1))
+done
+rm -f "$W/e.json"
+ebare=$(median "$W/e.bare") ewrap=$(median "$W/e.wrap")
+ecount=$(median "$W/e.count") ebudget=$(median "$W/e.budget")
+add_c=$(awk -v a="$ecount" -v b="$ewrap" 'BEGIN { printf "%.0f", a - b }')
+add_b=$(awk -v a="$ebudget" -v b="$ecount" 'BEGIN { printf "%.0f", a - b }')
+share() { awk -v us="$1" -v ns="$cbare" 'BEGIN { if (ns > 0) printf "%.2f%%", 100 * us * 1000 / ns; else print "-" }'; }
+echo "  untraced $ebare us, counting wrapper $ewrap, counting only $ecount, TSC_BUDGET=2% $ebudget (CPU time)"
+echo "  counting only over the wrapper: +$add_c us a process ($(share "$add_c") of (b)'s untraced sort)"
+echo "  the budget over counting only: +$add_b us a process ($(share "$add_b") of (b)'s untraced sort)"
+row "sampling.fixed.count.over.wrap" "sampling: fixed cost, counting only over the counting wrapper, sort of 2 lines" \
+	"+$add_c us" "-" "info" "CPU time, medians of $FIXED_REPS alternated runs: wrapper $ewrap us, counting $ecount us, untraced $ebare us; $(share "$add_c") of the 200,000-line sort's untraced CPU time"
+row "sampling.fixed.budget.over.count" "sampling: fixed cost, TSC_BUDGET=2% over counting only, sort of 2 lines" \
+	"+$add_b us" "-" "info" "CPU time, medians of $FIXED_REPS alternated runs: counting $ecount us, budget $ebudget us; $(share "$add_b") of the 200,000-line sort's untraced CPU time"
 
 [ "$broken" = 0 ] || exit 1
 exit 0

@@ -20,8 +20,9 @@ bool tt_altstack_run(void (*fn)(void *), void *arg);
 
 /*
  * The same on one stack mapped at the first call and kept for the process (no mapping made or
- * unmapped per call after that). For one caller at a time: the report, under its lock. Falls
- * back to tt_altstack_run when it cannot be mapped.
+ * unmapped per call after that, nor its pages faulted in again): the calibration, then the
+ * report. One call at a time has it: a call made while it is in use (another thread's, a
+ * signal handler's) runs as tt_altstack_run does, as does one when it cannot be mapped.
  */
 bool tt_altstack_run_kept(void (*fn)(void *), void *arg);
 

@@ -35,6 +35,10 @@ void tt_self_merge(struct tt_self_hist *dst, const struct tt_self_hist *src)
 	uint64_t n = load(&src->count), v;
 	uint32_t i;
 
+	/* Nothing recorded (every writer adds to count or lost): its buckets are left unread, in
+	 * a thread's counters untouched pages that a read would fault in as zero pages. */
+	if (!n && !load(&src->lost))
+		return;
 	for (i = 0; i < TT_SELF_BUCKETS; i++) {
 		if ((v = load(&src->b[i].self)))
 			dst->b[i].self += v;

@@ -2,14 +2,15 @@
  * sample.c - choosing which calls are timed (sample.h).
  *
  * No floating point on the hot path (-mgeneral-regs-only): the geometric draw is an Exp(1)
- * variate, -ln(U), from a 257-entry table of log2 in Q32 filled at start-up with integer
- * arithmetic, scaled by 1 / -ln(1 - 1/N) in Q16. Only 64-bit divisions (no __int128 one,
+ * variate, -ln(U), from a 257-entry constant table of log2 in Q32 (hot/log2_table.h), scaled
+ * by 1 / -ln(1 - 1/N) in Q16. Only 64-bit divisions (no __int128 one,
  * which would call libgcc).
  */
 #include <sys/syscall.h>
 #include <time.h>
 
 #include "base/sys.h"
+#include "hot/log2_table.h"
 #include "hot/sample.h"
 #include "hist/hist.h"
 
@@ -24,9 +25,8 @@ uint64_t tt_sample_count_cost_inline;
 bool tt_sample_count_inline_known;
 uint8_t tt_sample_framed;
 
-#define LOG_BITS 8			       /* table index: the mantissa's top 8 bits */
-static uint64_t log2_q32[(1 << LOG_BITS) + 1]; /* log2(1 + i/256), Q32 */
-static uint64_t fixed_scale;		       /* TSC_SAMPLE=N's scale */
+#define LOG_BITS TT_LOG2_BITS
+static uint64_t fixed_scale; /* TSC_SAMPLE=N's scale */
 static uint64_t seed_counter;
 
 #define LN2_Q32 2977044472ull /* ln 2 in Q32 */
@@ -40,22 +40,6 @@ static uint64_t seed_counter;
 #define GAP_CALLS (1ull << 16)
 #define GAP_TICKS (1ull << 30)
 #define TIMING_MIN_DIV 8 /* counting over the budget: timing keeps 1/8 of the share */
-
-/* log2(x) for x in [1, 2) given in Q62, as Q32: bit by bit, squaring (start-up only). */
-static uint64_t log2_mantissa(uint64_t x)
-{
-	uint64_t r = 0;
-	int b;
-
-	for (b = 31; b >= 0; b--) {
-		x = (uint64_t)(((unsigned __int128)x * x) >> 62);
-		if (x >= 2ull << 62) {
-			x >>= 1;
-			r |= 1ull << b;
-		}
-	}
-	return r;
-}
 
 static uint64_t xorshift(uint64_t *s)
 {
@@ -74,7 +58,7 @@ static uint64_t exp_variate_q32(uint64_t u)
 	unsigned int z = (unsigned int)__builtin_clzll(u);
 	uint64_t m = u << z, i = (m >> (63 - LOG_BITS)) & ((1u << LOG_BITS) - 1);
 	uint64_t frac = (m >> (31 - LOG_BITS)) & 0xffffffffull;
-	uint64_t l = log2_q32[i] + (((log2_q32[i + 1] - log2_q32[i]) * frac) >> 32);
+	uint64_t l = tt_log2_q32[i] + (((tt_log2_q32[i + 1] - tt_log2_q32[i]) * frac) >> 32);
 	uint64_t neg_log2 = ((uint64_t)(z + 1) << 32) - l;
 
 	return (uint64_t)(((unsigned __int128)neg_log2 * LN2_Q32) >> 32);
@@ -112,12 +96,6 @@ uint64_t tt_sample_draw(uint64_t *rng, uint64_t scale)
 void tt_sample_configure(enum tt_sample_mode mode, uint64_t period, uint64_t budget_ppm,
 			 uint64_t floor, uint8_t framed)
 {
-	uint32_t i;
-
-	for (i = 0; i <= 1u << LOG_BITS; i++)
-		log2_q32[i] = i == 1u << LOG_BITS ? 1ull << 32
-						  : log2_mantissa((1ull << 62) +
-								  ((uint64_t)i << (62 - LOG_BITS)));
 	tt_sample_period = period;
 	tt_sample_budget_ppm = budget_ppm;
 	tt_sample_floor = floor;

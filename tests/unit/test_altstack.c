@@ -4,6 +4,7 @@
  * caller's stack.
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -65,11 +66,52 @@ static void test_kept_runs_elsewhere_twice(void **state)
 	assert_true(pr.here > mine || mine - pr.here > TT_ALTSTACK_BYTES);
 }
 
+/* The kept stack while it is in use (a signal handler's report interrupting the calibration,
+ * another thread's): the inner call gets a stack of its own, and the outer call's frame and
+ * locals are intact when it returns. */
+struct nest {
+	uintptr_t outer, inner;
+	unsigned long canary;
+	bool ok;
+};
+
+static void inner_fn(void *p)
+{
+	struct nest *n = p;
+	volatile char scribble[64 * 1024];
+
+	memset((char *)scribble, 0x5a, sizeof(scribble));
+	n->inner = (uintptr_t)&scribble[0];
+}
+
+static void outer_fn(void *p)
+{
+	struct nest *n = p;
+	volatile unsigned long canary = 0x1234567890abcdefull;
+
+	n->outer = (uintptr_t)&canary;
+	n->ok = tt_altstack_run_kept(inner_fn, n);
+	n->canary = canary;
+}
+
+static void test_kept_nested_gets_its_own(void **state)
+{
+	struct nest n = { 0, 0, 0, false };
+
+	(void)state;
+	assert_true(tt_altstack_run_kept(outer_fn, &n));
+	assert_true(n.ok);
+	assert_true(n.canary == 0x1234567890abcdefull);
+	/* Not within the kept stack the outer call runs on. */
+	assert_true(n.inner > n.outer || n.outer - n.inner > TT_ALTSTACK_BYTES);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_runs_elsewhere),
 		cmocka_unit_test(test_kept_runs_elsewhere_twice),
+		cmocka_unit_test(test_kept_nested_gets_its_own),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -276,6 +278,31 @@ static void test_merge_adds(void **state)
 	assert_int_equal(tt_self_total(3, 2100, &a, 10, 5, 0), 1200 - 20 - 15);
 }
 
+/* An empty source (a function that made no traced call: every leaf) leaves its buckets
+ * unread: in a thread's counters they are untouched pages, which a read would fault in as
+ * zero pages, four for each function and thread at every report. Here they are unreadable. */
+static void test_merge_skips_empty(void **state)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t head = offsetof(struct tt_self_hist, b);
+	size_t len = page + ((sizeof(struct tt_self_hist) - head + page - 1) / page) * page;
+	char *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct tt_self_hist *src = (struct tt_self_hist *)(m + page - head), dst;
+
+	(void)state;
+	assert_true(m != MAP_FAILED);
+	assert_int_equal(mprotect(m + page, len - page, PROT_NONE), 0);
+	memset(&dst, 0, sizeof(dst));
+	dst.min = UINT64_MAX;
+	tt_self_record(&dst, 500, 100, 2, 0);
+	tt_self_merge(&dst, src); /* would fault on src->b */
+	assert_int_equal(dst.count, 1);
+	assert_int_equal(dst.total, 400);
+	assert_int_equal(dst.lost, 0);
+	assert_int_equal(dst.min, 400);
+	munmap(m, len);
+}
+
 /* The weighted records: the same calls at weight 4 (as TSC_SAMPLE=4 records them) give 4
  * times each count and total, the same percentiles, and every bucket a multiple of 4. */
 static void test_weighted_is_scaled(void **state)
@@ -335,6 +362,7 @@ int main(void)
 		cmocka_unit_test(test_leaf_floor_beside_nested),
 		cmocka_unit_test(test_weighted_is_scaled),
 		cmocka_unit_test(test_merge_adds),
+		cmocka_unit_test(test_merge_skips_empty),
 		cmocka_unit_test(test_nested_counts_differ),
 		cmocka_unit_test(test_known_cost_places_for_good),
 	};
