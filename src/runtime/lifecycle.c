@@ -608,7 +608,7 @@ static int report_as(bool only_while_on)
 	warn_tableless();
 	t = tt_phase_mark();
 	tt_clock_describe(&run.clock, kept_cpu());
-	ret = tt_report_write(&run);
+	ret = tt_runtime_report_write(&run);
 	keep_cpu();
 	tt_phase_add(TT_PHASE_REPORT, t);
 	tt_phase_print();
@@ -637,7 +637,7 @@ static int export_now(void)
 	was = tt_shim_enter();
 	busy_lock();
 	if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) == TT_ON)
-		ret = tt_report_export(&run);
+		ret = tt_runtime_report_export(&run);
 	busy_unlock();
 	tt_shim_leave(was);
 	errno = saved;
@@ -1012,7 +1012,7 @@ int tt_lifecycle_attach(char *const *env, char *why, size_t why_size)
 		n = take_new_output(env, why, why_size);
 		if (n == 0) {
 			tt_thread_reset_counts();
-			tt_report_out_forget();
+			tt_runtime_report_forget();
 			run.clock.start_real_ns = tt_clock_ns(CLOCK_REALTIME);
 			run.clock.start_wall_ns = tt_clock_ns(CLOCK_MONOTONIC);
 			n = tt_inline_rehook_all(why, why_size);

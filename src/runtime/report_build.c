@@ -700,7 +700,7 @@ static int produce(const struct tt_run *run, bool report)
 		if (b.failed || !b.data)
 			tt_warn("out of memory while writing the report");
 		else
-			ret = tt_report_deliver(run, &b);
+			ret = tt_runtime_report_deliver(run, &b);
 	}
 	if (tt_export_enabled()) {
 		struct export_job ej = { .r = &r, .ret = -1 };
@@ -718,12 +718,12 @@ out:
 	return ret;
 }
 
-int tt_report_write(const struct tt_run *run)
+int tt_runtime_report_write(const struct tt_run *run)
 {
 	return produce(run, true);
 }
 
-int tt_report_export(const struct tt_run *run)
+int tt_runtime_report_export(const struct tt_run *run)
 {
 	return produce(run, false);
 }

@@ -43,12 +43,12 @@ static inline const char *tt_run_name(const struct tt_run *run)
  * where), then the metrics when TSC_EXPORT is on. Memory comes from mmap, output goes through raw syscalls. Returns 0 when written to
  * the intended place, -1 otherwise.
  */
-int tt_report_write(const struct tt_run *run);
+int tt_runtime_report_write(const struct tt_run *run);
 
 /*
- * The same, but only the metrics of TSC_EXPORT (export.h), which tt_report_write also
+ * The same, but only the metrics of TSC_EXPORT (export.h), which tt_runtime_report_write also
  * writes after the report. 0, or -1 when not written.
  */
-int tt_report_export(const struct tt_run *run);
+int tt_runtime_report_export(const struct tt_run *run);
 
 #endif /* TT_REPORT_BUILD_H */

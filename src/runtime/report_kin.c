@@ -238,7 +238,7 @@ static bool written_in_run(uint64_t written)
 	return false;
 }
 
-enum tt_kin tt_report_kin(int fd, const struct stat *st, int64_t *pid, uint64_t since_ns)
+enum tt_kin tt_runtime_report_kin(int fd, const struct stat *st, int64_t *pid, uint64_t since_ns)
 {
 	size_t cap = st->st_size > 0 && (uint64_t)st->st_size < HEAD_BYTES ? (size_t)st->st_size
 									   : HEAD_BYTES;

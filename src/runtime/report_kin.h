@@ -17,6 +17,6 @@ enum tt_kin { TT_KIN_FOREIGN, TT_KIN_OLDER, TT_KIN_THIS_RUN };
  * (less the margin) is of this run without asking /proc. Reads the file and /proc; raw
  * system calls and static buffers only (one report is written at a time).
  */
-enum tt_kin tt_report_kin(int fd, const struct stat *st, int64_t *pid, uint64_t since_ns);
+enum tt_kin tt_runtime_report_kin(int fd, const struct stat *st, int64_t *pid, uint64_t since_ns);
 
 #endif /* TT_REPORT_KIN_H */

@@ -134,7 +134,7 @@ static unsigned long long random32(void)
  * A program may hold every descriptor its RLIMIT_NOFILE allows (some fill the table to the
  * limit, or dup2 over all of it): then nothing could be opened to write the report. At the
  * first open that finds the table full, the soft limit is raised by a few for the report's
- * own descriptors (when the hard limit allows; put back by tt_report_deliver), and the open
+ * own descriptors (when the hard limit allows; put back by tt_runtime_report_deliver), and the open
  * tried again. Nothing is probed before: the table is full in few programs.
  */
 static struct {
@@ -328,7 +328,7 @@ static void judge(const char *name, struct judged *j)
 		    fst.st_ino != st.st_ino)
 			j->kind = K_AGAIN;
 		else
-			switch (tt_report_kin((int)fd, &fst, &j->pid, image_start_ns)) {
+			switch (tt_runtime_report_kin((int)fd, &fst, &j->pid, image_start_ns)) {
 			case TT_KIN_OLDER: j->kind = K_REPLACE; break;
 			case TT_KIN_THIS_RUN: j->kind = K_BESIDE_RUN; break;
 			case TT_KIN_FOREIGN: break;
@@ -520,7 +520,7 @@ static bool last_is_ours(const struct tt_run *run)
 	       st.st_dev == last.dev && st.st_ino == last.ino;
 }
 
-void tt_report_out_forget(void)
+void tt_runtime_report_forget(void)
 {
 	last.pid = 0;
 	last_path[0] = 0;
@@ -728,7 +728,7 @@ static int deliver(const struct tt_run *run, const struct tt_buf *b)
 	return to_path(run, b, has_pid(tmpl));
 }
 
-int tt_report_deliver(const struct tt_run *run, const struct tt_buf *b)
+int tt_runtime_report_deliver(const struct tt_run *run, const struct tt_buf *b)
 {
 	int ret;
 

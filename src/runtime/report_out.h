@@ -14,10 +14,10 @@
  * the report went to the name TSC_OUTPUT gives (or beside a report of this run), -1 when it
  * had to go elsewhere or was lost.
  */
-int tt_report_deliver(const struct tt_run *run, const struct tt_buf *b);
+int tt_runtime_report_deliver(const struct tt_run *run, const struct tt_buf *b);
 
 /* The next report is a new one (a second attach's): it no longer replaces the last one
  * written, as a later dump of the same run does. */
-void tt_report_out_forget(void);
+void tt_runtime_report_forget(void);
 
 #endif /* TT_REPORT_OUT_H */
